@@ -1,0 +1,62 @@
+"""EncodedDataset: a sample as integer feature codes and class indices, ready for counting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import DataError
+from .tables import CodedSource
+
+
+class EncodedDataset(CodedSource):
+    """A discretised sample: ``X`` (m x n int codes), ``y`` (class index per row), ``labels``.
+
+    Binary targets have ``labels == [0, 1]`` with 1 the positive class; ``class_names`` keeps the
+    original class values (``class_names[1]`` is the positive one). Multiclass targets keep all
+    classes; a real-valued target keeps its distinct values as ``labels`` (for the squared error).
+
+    ``categories[j]`` names the values of feature j (a category or a bin such as ``[1.2, 3.4)``);
+    ``values`` keeps the raw numeric matrix when there was one (the Fisher score needs it).
+    """
+
+    def __init__(self, X, y, *, labels=None, feature_names=None, arities=None, class_names=None,
+                 categories=None, values=None, target: str = "y", task: str | None = None,
+                 notes: tuple[str, ...] = ()):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise DataError(f"X needs a 2-d array (rows x features); got shape {X.shape}")
+        y = np.asarray(y, dtype=np.int64)
+        if labels is None:
+            labels = np.arange(int(y.max()) + 1 if y.size else 0)
+        labels = np.asarray(labels)
+        if arities is None:
+            arities = X.max(axis=0) + 1 if X.size else np.ones(X.shape[1], dtype=np.int64)
+        super().__init__(X, arities, labels, y=y, feature_names=feature_names)
+        self.class_names = tuple(str(c) for c in (class_names if class_names is not None else labels))
+        self.categories = tuple(tuple(str(v) for v in c) for c in categories) if categories is not None else None
+        self.values = None if values is None else np.asarray(values, dtype=np.float64)
+        self.target = target
+        if task is None:
+            task = "binary" if len(labels) == 2 else "multiclass"
+        self.task = task
+        self.notes = tuple(notes)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    def positive_rate(self) -> float:
+        """Fraction of rows in the positive class (class index 1) of a binary target."""
+        return float(np.mean(self.y == 1)) if self.task == "binary" else float("nan")
+
+    def subsample(self, rows: np.ndarray) -> EncodedDataset:
+        rows = np.asarray(rows)
+        return EncodedDataset(
+            self.X[rows], self.y[rows], labels=self.labels, feature_names=self.feature_names,
+            arities=self.arities, class_names=self.class_names, categories=self.categories,
+            values=None if self.values is None else self.values[rows], target=self.target, task=self.task,
+        )
+
+    def discretize(self, *args, **kwargs) -> EncodedDataset:
+        """Already encoded: returns itself, so an EncodedDataset can stand wherever a Dataset can."""
+        return self

@@ -1,0 +1,29 @@
+"""Bayes 0-1 error (Ahmed et al., Example 2): er* = sum_x min over predictions of the wrong mass."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tables import JointTable
+from .base import MeasureSpec
+
+
+def zero_one_error(table: JointTable) -> np.ndarray:
+    """er^{0-1,*} = E_X[1 - max_y p(y|X)] = sum_x (p(x) - max_y p(x, y)).
+
+    Binary case: sum_x min(p(x,0), p(x,1)) = E_X[min(eta(X), 1 - eta(X))] (Example 2).
+    Works for any number of classes. Tiny table: p = [[.4, .1], [.2, .3]] gives .1 + .2 = 0.3.
+    """
+    p = table.probabilities()
+    return p.sum(axis=(-2, -1)) - p.max(axis=-1).sum(axis=-1)
+
+
+SPEC = MeasureSpec(
+    name="zero-one",
+    label="0-1 error",
+    func=zero_one_error,
+    greater_is_better=False,
+    binary_only=False,
+    formula=r"\mathrm{er}^{0\text{-}1,*}_{D_J} = \mathbf{E}_{X}\big[\min\big(\eta_J(X_J),\,1-\eta_J(X_J)\big)\big]",
+    reference="Ahmed et al., Example 2",
+)

@@ -1,0 +1,260 @@
+"""Joint tables of (feature cell, class) and the sources that build them.
+
+A feature subset J becomes one variable: each row's values on J are folded into one integer cell
+code (mixed radix, re-compressed with ``np.unique`` once there are more cells than rows), and the
+table of J is ``np.bincount`` over ``code * L + class``. Every measure is a pure function of the
+resulting :class:`JointTable`, so selectors run unchanged on samples, bootstrap resamples and exact
+distributions (Ahmed et al., Section 3: all criteria are functionals of the joint law of (X_J, Y)).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from .errors import DataError, ParameterError
+
+# Upper bound on the number of float cells one batched bincount may allocate (32 MiB of float64).
+_BATCH_CELLS = 1 << 22
+_MEMO_SIZE = 128
+
+
+@dataclass(frozen=True, eq=False)
+class JointTable:
+    """Counts (or probabilities) of every (cell, class) pair: shape ``(..., cells, L)``.
+
+    Leading axes are a batch (one table per candidate feature); every measure accepts them and
+    returns one value per table. Cells with zero mass contribute nothing to any measure, so padded
+    or unseen cells are harmless. ``labels[l]`` is the value of Y for column ``l``; binary tables
+    have ``labels == [0, 1]`` and column 1 is the positive class.
+    """
+
+    counts: np.ndarray
+    labels: np.ndarray
+
+    def __post_init__(self) -> None:
+        counts = np.asarray(self.counts, dtype=np.float64)
+        labels = np.asarray(self.labels)
+        if counts.ndim < 2:
+            raise ParameterError(f"a joint table needs shape (cells, classes); got shape {counts.shape}")
+        if counts.shape[-1] != labels.shape[0]:
+            raise ParameterError(
+                f"a joint table with {counts.shape[-1]} class columns needs as many labels; got {labels.shape[0]}"
+            )
+        if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+            raise ParameterError("a joint table needs finite, non-negative entries")
+        if np.any(counts.sum(axis=(-2, -1)) <= 0):
+            raise ParameterError("a joint table needs positive total mass")
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "labels", labels)
+
+    @property
+    def n_cells(self) -> int:
+        return self.counts.shape[-2]
+
+    @property
+    def n_classes(self) -> int:
+        return self.counts.shape[-1]
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return self.counts.shape[:-2]
+
+    def total(self) -> np.ndarray:
+        """Total mass of each table, shape ``batch_shape``."""
+        return self.counts.sum(axis=(-2, -1))
+
+    def probabilities(self) -> np.ndarray:
+        """p(x, y): counts normalised to sum to 1 per table."""
+        return self.counts / self.total()[..., None, None]
+
+    def cell_probabilities(self) -> np.ndarray:
+        """p(x), shape ``(..., cells)``."""
+        return self.probabilities().sum(axis=-1)
+
+    def class_probabilities(self) -> np.ndarray:
+        """p(y), shape ``(..., L)``."""
+        return self.probabilities().sum(axis=-2)
+
+    def eta(self) -> np.ndarray:
+        """eta(x) = P(Y = 1 | x) for a binary table; 0 on cells with no mass."""
+        if self.n_classes != 2:
+            raise ParameterError(f"eta needs a binary table; this one has {self.n_classes} classes")
+        p = self.probabilities()
+        px = p.sum(axis=-1)
+        return np.divide(p[..., 1], px, out=np.zeros_like(px), where=px > 0)
+
+    def __getitem__(self, index) -> JointTable:
+        """One table (or a sub-batch) of a batched table."""
+        if not self.batch_shape:
+            raise IndexError("this joint table is not batched")
+        return JointTable(self.counts[index], self.labels)
+
+
+@runtime_checkable
+class TableSource(Protocol):
+    """Anything that can produce the joint table of a feature subset: a coded sample or a distribution."""
+
+    feature_names: tuple[str, ...]
+    arities: np.ndarray
+    labels: np.ndarray
+
+    @property
+    def n_features(self) -> int: ...
+
+    def table(self, subset: Sequence[int]) -> JointTable: ...
+
+    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable: ...
+
+
+class CodedSource:
+    """Rows of integer feature codes, each with a class index (a sample) or class weights (a distribution).
+
+    Parameters
+    ----------
+    X : (r, n) int array, ``0 <= X[:, j] < arities[j]``.
+    arities : (n,) number of values of each feature.
+    labels : (L,) value of Y for each class index.
+    y : (r,) class index of each row, for a sample; or
+    weights : (r, L) non-negative mass of each (row, class), for a distribution.
+
+    Cell codes of subsets are memoised on the instance (a bounded per-object cache, never module state).
+    """
+
+    def __init__(self, X, arities, labels, *, y=None, weights=None, feature_names=None):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise DataError(f"feature codes need a 2-d array; got shape {X.shape}")
+        if not np.issubdtype(X.dtype, np.integer):
+            raise DataError("feature codes must be integers; discretise real-valued features first")
+        self.X = np.ascontiguousarray(X, dtype=np.int64)
+        self.arities = np.asarray(arities, dtype=np.int64)
+        self.labels = np.asarray(labels)
+        if self.arities.shape != (self.X.shape[1],):
+            raise DataError(f"need one arity per feature: {self.X.shape[1]} features, {self.arities.size} arities")
+        if self.X.size and (self.X.min() < 0 or np.any(self.X.max(axis=0) >= self.arities)):
+            raise DataError("feature codes must lie in 0 .. arity-1")
+        if (y is None) == (weights is None):
+            raise ParameterError("give exactly one of y (a sample) or weights (a distribution)")
+        n_labels = self.labels.shape[0]
+        if y is not None:
+            y = np.asarray(y, dtype=np.int64)
+            if y.shape != (self.X.shape[0],) or (y.size and (y.min() < 0 or y.max() >= n_labels)):
+                raise DataError("class indices must be one per row, in 0 .. L-1")
+            self.y, self.weights = y, None
+        else:
+            weights = np.asarray(weights, dtype=np.float64)
+            if weights.shape != (self.X.shape[0], n_labels):
+                raise DataError(f"weights need shape (rows, classes) = {(self.X.shape[0], n_labels)}")
+            self.y, self.weights = None, weights
+        names = feature_names if feature_names is not None else [f"X{j + 1}" for j in range(self.X.shape[1])]
+        self.feature_names = tuple(str(name) for name in names)
+        if len(self.feature_names) != self.X.shape[1]:
+            raise DataError(f"need one name per feature: {self.X.shape[1]} features, {len(self.feature_names)} names")
+        self._memo: OrderedDict[tuple[int, ...], tuple[np.ndarray, int]] = OrderedDict()
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def n_rows(self) -> int:
+        return self.X.shape[0]
+
+    def _check_subset(self, subset: Sequence[int]) -> tuple[int, ...]:
+        subset = tuple(int(j) for j in subset)
+        if len(set(subset)) != len(subset) or any(j < 0 or j >= self.n_features for j in subset):
+            raise ParameterError(f"subset {subset} must hold distinct feature indices in 0 .. {self.n_features - 1}")
+        return subset
+
+    def cell_codes(self, subset: Sequence[int]) -> tuple[np.ndarray, int]:
+        """One integer cell code per row for the features in ``subset``, and the number of cells."""
+        key = self._check_subset(subset)
+        hit = self._memo.get(key)
+        if hit is not None:
+            self._memo.move_to_end(key)
+            return hit
+        if not key:
+            result = (np.zeros(self.n_rows, dtype=np.int64), 1)
+        else:
+            codes, n_cells = self.cell_codes(key[:-1])
+            j = key[-1]
+            codes = codes * self.arities[j] + self.X[:, j]
+            n_cells = n_cells * int(self.arities[j])
+            if n_cells > max(self.n_rows, 1):  # more cells than rows: keep only the occupied ones
+                uniques, codes = np.unique(codes, return_inverse=True)
+                codes, n_cells = codes.astype(np.int64), len(uniques)
+            result = (codes, n_cells)
+        self._memo[key] = result
+        if len(self._memo) > _MEMO_SIZE:
+            self._memo.popitem(last=False)
+        return result
+
+    def _count(self, index: np.ndarray, n_cells: int) -> np.ndarray:
+        """Counts of (cell, class) for cell indices ``index`` of shape (r, ...): (n_cells, L)."""
+        n_labels = self.labels.shape[0]
+        if self.y is not None:
+            y = self.y.reshape((-1,) + (1,) * (index.ndim - 1))
+            flat = (index * n_labels + y).ravel()
+            return np.bincount(flat, minlength=n_cells * n_labels).reshape(n_cells, n_labels).astype(np.float64)
+        flat = index.ravel()
+        reps = flat.size // max(self.n_rows, 1)
+        columns = [
+            np.bincount(flat, weights=np.repeat(self.weights[:, l], reps) if reps > 1 else self.weights[:, l],
+                        minlength=n_cells)
+            for l in range(n_labels)
+        ]
+        return np.stack(columns, axis=-1)
+
+    def table(self, subset: Sequence[int]) -> JointTable:
+        """Joint table of (X_subset, Y)."""
+        codes, n_cells = self.cell_codes(subset)
+        return JointTable(self._count(codes, n_cells), self.labels)
+
+    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
+        """Batched tables of ``subset + [j]`` for every j in ``candidates``: shape (B, cells, L).
+
+        Cells are padded to the largest candidate arity; padded cells are empty.
+        """
+        subset = self._check_subset(subset)
+        candidates = np.asarray([int(j) for j in candidates], dtype=np.int64)
+        if candidates.size == 0:
+            raise ParameterError("extension_tables needs at least one candidate")
+        self._check_subset(tuple(candidates))
+        base, n_base = self.cell_codes(subset)
+        width = int(self.arities[candidates].max())
+        n_cells = n_base * width
+        n_labels = self.labels.shape[0]
+        chunk = max(1, _BATCH_CELLS // max(n_cells * n_labels, 1))
+        parts = []
+        for start in range(0, candidates.size, chunk):
+            cand = candidates[start:start + chunk]
+            offsets = np.arange(cand.size, dtype=np.int64) * n_cells
+            index = base[:, None] * width + self.X[:, cand] + offsets[None, :]
+            parts.append(self._count(index, cand.size * n_cells).reshape(cand.size, n_cells, n_labels))
+        return JointTable(np.concatenate(parts, axis=0), self.labels)
+
+    def subsample(self, rows: np.ndarray) -> CodedSource:
+        """A source over the given rows (with repeats, as a bootstrap resample)."""
+        rows = np.asarray(rows)
+        return CodedSource(
+            self.X[rows], self.arities, self.labels,
+            y=None if self.y is None else self.y[rows],
+            weights=None if self.weights is None else self.weights[rows],
+            feature_names=self.feature_names,
+        )
+
+
+def as_source(obj) -> TableSource:
+    """The table source behind a Dataset (discretised with its defaults), an encoded dataset or a Distribution."""
+    if isinstance(obj, TableSource):
+        return obj
+    if hasattr(obj, "discretize"):
+        return obj.discretize()
+    raise ParameterError(
+        f"expected a Dataset, an encoded dataset or a Distribution; got {type(obj).__name__}"
+    )

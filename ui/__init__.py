@@ -1,0 +1,1 @@
+"""Streamlit-only helpers: cached wrappers, session-state keys, widget groups. fslab/ never imports this."""

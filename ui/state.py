@@ -1,0 +1,34 @@
+"""Session-state keys shared by the pages, and the current data source."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+DATASET = "fslab.dataset"            # EncodedDataset ready for selection
+DATASET_RAW = "fslab.dataset_raw"    # the validated fslab.Dataset behind it (None for generated data)
+DATASET_NAME = "fslab.dataset_name"  # what the user sees: "mushroom (sample)", "my.csv", ...
+DISTRIBUTION = "fslab.distribution"  # the toy Distribution built on the Toy distribution page
+DISTRIBUTION_NAME = "fslab.distribution_name"
+
+DEFAULT_SAMPLE = "mushroom"
+
+
+def set_dataset(name: str, encoded, raw=None) -> None:
+    st.session_state[DATASET] = encoded
+    st.session_state[DATASET_RAW] = raw
+    st.session_state[DATASET_NAME] = name
+
+
+def get_dataset():
+    """(name, EncodedDataset) of the current dataset, or (None, None)."""
+    return st.session_state.get(DATASET_NAME), st.session_state.get(DATASET)
+
+
+def set_distribution(name: str, distribution) -> None:
+    st.session_state[DISTRIBUTION] = distribution
+    st.session_state[DISTRIBUTION_NAME] = name
+
+
+def get_distribution():
+    """(name, Distribution) of the current toy distribution, or (None, None)."""
+    return st.session_state.get(DISTRIBUTION_NAME), st.session_state.get(DISTRIBUTION)
