@@ -1,0 +1,148 @@
+"""NPFS: the bootstrap Neyman-Pearson test of feature relevance over any selector (Ditzler, Polikar, Rosen 2015).
+
+Run a base selector F with a fixed k on n bootstrap resamples of the rows, giving the K x n selection matrix
+X (X[i, l] = 1 when bootstrap l selected feature i). Under H0 a feature is picked by chance with probability
+p0 = k/K, so its count z_i = sum_l X[i, l] is Binomial(n, p0). The Neyman-Pearson test of p1 > p0 rejects when
+z_i > zeta, zeta the (1 - alpha) quantile of Binomial(n, p0) (Section III-B, equation (3)); the relevant
+features are those rejections and k* is their number, which may differ from k (Section III-C).
+
+Running on a cluster: bootstraps go through joblib, so any joblib backend works, e.g. with dask.distributed
+(``pip install dask distributed``)::
+
+    from dask.distributed import Client
+    client = Client("scheduler-address:8786")
+    with joblib.parallel_config(backend="dask"):
+        result = npfs(dataset, "jmi", k=10, n_bootstraps=10_000, n_jobs=-1)
+
+The seeds of the bootstraps do not depend on the backend, the number of jobs or the batching, so the matrix is
+the same wherever it is computed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import joblib
+import numpy as np
+
+from .errors import FslabError, ParameterError
+from .npfs_result import NPFSResult, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
+from .tables import as_source
+
+ProgressCallback = Callable[[int, int], "bool | None"]
+
+
+class NPFSCancelled(FslabError):
+    """The progress callback asked to stop before a single bootstrap finished."""
+
+
+def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float) -> None:
+    if getattr(source, "y", None) is None:
+        raise ParameterError(
+            "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
+            "Draw a sample from it first (Distribution.sample(m, seed))."
+        )
+    K = source.n_features
+    if not 1 <= int(k) < K:
+        raise ParameterError(f"k must lie in 1 .. K-1 = {K - 1} (K = {K} features); got k={k}")
+    if int(n_bootstraps) < 1:
+        raise ParameterError(f"n_bootstraps must be at least 1; got {n_bootstraps}")
+    if not 0 < alpha < 1:
+        raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
+    if not 0 < sample_fraction <= 1:
+        raise ParameterError(f"sample_fraction must lie in (0, 1]; got {sample_fraction}")
+    if p0 is not None and not 0 < p0 < 1:
+        raise ParameterError(f"p0 must lie in (0, 1); got {p0}")
+    if not epsilon > 0:
+        raise ParameterError(f"epsilon must be positive; got {epsilon}")
+
+
+def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
+    if callable(selector):
+        out = selector(boot, k, **params)
+    else:
+        from .selectors import select  # late import: selectors is a sibling package built on the same tables
+
+        out = select(boot, k, selector, **params)
+    return getattr(out, "features", out)
+
+
+def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
+               params: dict) -> np.ndarray:
+    """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
+    out = np.zeros((len(seeds), source.n_features), dtype=bool)
+    for b, seq in enumerate(seeds):
+        rows = np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw)
+        out[b, np.asarray(_select_features(source.subsample(rows), k, selector, params), dtype=np.int64)] = True
+    return out
+
+
+def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
+         seed: int | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
+         sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
+         prefer: str | None = "threads", batch_size: int | None = None, **selector_params) -> NPFSResult:
+    """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
+
+    Parameters
+    ----------
+    dataset : a Dataset (discretised with its defaults) or an encoded dataset.
+    selector : a name in ``SELECTORS`` run through ``select(boot, k, selector, **selector_params)`` (pass
+        ``measure=``, ``s=`` and the selector's parameters as keywords), or a callable
+        ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
+    k : features the base selector picks on every bootstrap; p0 = k/K unless ``p0`` is given (a selector whose
+        set size varies needs an explicit p0).
+    n_bootstraps, alpha : n resamples and the size of the test.
+    seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
+        whatever ``n_jobs``, ``prefer`` and ``batch_size`` are.
+    n_jobs, prefer, batch_size : joblib parallelism (``prefer`` "threads" or "processes"; threads measured faster
+        for the built-in selectors, see the module README in bench/ or the report) and bootstraps per task.
+    progress : ``progress(done, total)`` is called as results arrive. Returning ``False`` cancels the run: the
+        result then covers the bootstraps finished so far (``result.cancelled`` is True; at least one batch must
+        have finished, else :class:`NPFSCancelled` is raised). An exception raised in the callback propagates
+        after the pending tasks are abandoned.
+    sample_fraction : each bootstrap draws ``round(fraction * m)`` rows with replacement.
+    epsilon : the deviation of the Hoeffding bound (equation (5)) reported with the result.
+    """
+    source = as_source(dataset)
+    _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
+    n, K = int(n_bootstraps), source.n_features
+    n_draw = max(1, round(sample_fraction * source.n_rows))
+    seeds = np.random.SeedSequence(seed).spawn(n)
+    workers = joblib.effective_n_jobs(n_jobs)
+    size = batch_size or (1 if workers == 1 else max(1, math.ceil(n / (8 * workers))))
+    batches = [seeds[i:i + size] for i in range(0, n, size)]
+    parallel = joblib.Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
+    blocks, done, cancelled = [], 0, False
+    results = parallel(joblib.delayed(_run_batch)(source, b, n_draw, int(k), selector, selector_params)
+                       for b in batches)
+    try:
+        for block in results:
+            blocks.append(block)
+            done += block.shape[0]
+            if progress is not None and progress(done, n) is False and done < n:
+                cancelled = True
+                break
+    finally:
+        results.close()  # abandons the tasks not yet started when we stop early or the callback raised
+    if not blocks:
+        raise NPFSCancelled("NPFS was cancelled before any bootstrap finished")
+    matrix = np.concatenate(blocks, axis=0).T
+    sizes = matrix.sum(axis=0)
+    if p0 is None:
+        if np.any(sizes != int(k)):
+            raise ParameterError(
+                f"the selector returned sets of {int(sizes.min())}..{int(sizes.max())} features, not k={k}; "
+                "give p0 explicitly (for example the mean set size divided by K)"
+            )
+        p0 = int(k) / K
+    return NPFSResult.from_matrix(
+        matrix, p0=float(p0), alpha=float(alpha), epsilon=float(epsilon), k=int(k),
+        feature_names=tuple(source.feature_names), selector=selector if isinstance(selector, str) else
+        getattr(selector, "__name__", "custom"), seed=seed, sample_fraction=float(sample_fraction),
+        n_requested=n, cancelled=cancelled, selector_params=dict(selector_params),
+    )
+
+
+__all__ = ["NPFSCancelled", "NPFSResult", "hoeffding_bound", "hoeffding_n", "npfs", "npfs_p_values",
+           "npfs_threshold"]

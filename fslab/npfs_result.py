@@ -1,0 +1,163 @@
+"""The NPFS test statistics and result record (Ditzler, Polikar, Rosen 2015, Section III).
+
+Pure functions of counts: the binomial critical value (equation (3)), one-sided p-values and the Hoeffding
+bound (equation (5)); :class:`NPFSResult` holds a selection matrix and every derived view.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binom
+
+from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stability
+
+
+def npfs_threshold(n: int, p0: float, alpha: float) -> int:
+    """Critical count zeta: the smallest z with P(Z <= z) >= 1 - alpha for Z ~ Binomial(n, p0) (equation (3)).
+
+    A feature is relevant iff its count is strictly greater than zeta, so P(reject | H0) <= alpha.
+    """
+    return int(binom.ppf(1 - alpha, n, p0))
+
+
+def npfs_p_values(counts, n: int, p0: float) -> np.ndarray:
+    """P(Z >= z | H0) for each observed count z, Z ~ Binomial(n, p0): the one-sided p-value of each feature."""
+    return binom.sf(np.asarray(counts) - 1, n, p0)
+
+
+def hoeffding_bound(n: int, epsilon: float) -> float:
+    """Hoeffding bound of equation (5): P(|p_hat - p| >= epsilon) <= 2 exp(-2 n epsilon^2), capped at 1."""
+    return float(min(1.0, 2 * math.exp(-2 * n * epsilon**2)))
+
+
+def hoeffding_n(epsilon: float, delta: float) -> int:
+    """Bootstraps needed so that equation (5) bounds P(|p_hat - p| >= epsilon) by delta: ln(2/delta) / (2 eps^2)."""
+    return math.ceil(math.log(2 / delta) / (2 * epsilon**2))
+
+
+def relevant_path(matrix: np.ndarray, p0: float, alpha: float) -> np.ndarray:
+    """Number of relevant features after the first l bootstraps, l = 1..n (the paper's Fig. 2 for one k).
+
+    The critical value is recomputed for each l: zeta_l = Binomial(l, p0) quantile at 1 - alpha.
+    """
+    n = matrix.shape[1]
+    running = np.cumsum(matrix, axis=1)  # K x n counts after l bootstraps
+    zeta = binom.ppf(1 - alpha, np.arange(1, n + 1), p0)
+    return (running > zeta[None, :]).sum(axis=0)
+
+
+@dataclass(frozen=True, eq=False)
+class NPFSResult:
+    """Outcome of :func:`fslab.npfs.npfs`.
+
+    ``matrix`` (K x n bool) is the paper's X; ``counts`` its row sums z_i; ``threshold`` the critical value zeta;
+    ``relevant`` the indices with z_i > zeta (ascending); ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound
+    2 exp(-2 n eps^2) of equation (5); ``relevant_path[l-1]`` the number relevant after l bootstraps.
+    """
+
+    matrix: np.ndarray
+    counts: np.ndarray
+    threshold: int
+    relevant: np.ndarray
+    p0: float
+    alpha: float
+    p_values: np.ndarray
+    hoeffding: float
+    epsilon: float
+    relevant_path: np.ndarray
+    feature_names: tuple[str, ...]
+    k: int
+    selector: str = "custom"
+    seed: int | None = None
+    sample_fraction: float = 1.0
+    n_requested: int = 0
+    cancelled: bool = False
+    selector_params: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_matrix(cls, matrix, *, p0: float, alpha: float, epsilon: float = 0.1, k: int | None = None,
+                    feature_names=None, **meta) -> NPFSResult:
+        """Apply the test to a K x n selection matrix (from any source: bootstraps, cross-validation folds)."""
+        matrix = np.asarray(matrix, dtype=bool)
+        K, n = matrix.shape
+        counts = matrix.sum(axis=1)
+        threshold = npfs_threshold(n, p0, alpha)
+        names = tuple(feature_names) if feature_names is not None else tuple(f"X{i + 1}" for i in range(K))
+        meta.setdefault("n_requested", n)
+        return cls(
+            matrix=matrix, counts=counts, threshold=threshold, relevant=np.flatnonzero(counts > threshold),
+            p0=p0, alpha=alpha, p_values=npfs_p_values(counts, n, p0), hoeffding=hoeffding_bound(n, epsilon),
+            epsilon=epsilon, relevant_path=relevant_path(matrix, p0, alpha), feature_names=names,
+            k=int(k) if k is not None else round(p0 * K), **meta,
+        )
+
+    @property
+    def n_bootstraps(self) -> int:
+        return self.matrix.shape[1]
+
+    @property
+    def n_features(self) -> int:
+        return self.matrix.shape[0]
+
+    @property
+    def k_star(self) -> int:
+        """The number of relevant features: NPFS's estimate of k* (Section III-C)."""
+        return int(self.relevant.size)
+
+    @property
+    def relevant_names(self) -> list[str]:
+        return [self.feature_names[i] for i in self.relevant]
+
+    def summary(self) -> pd.DataFrame:
+        """One row per feature, most often selected first: count, frequency z/n, p-value, relevant."""
+        df = pd.DataFrame({
+            "feature": np.arange(self.n_features), "name": list(self.feature_names), "count": self.counts,
+            "frequency": self.counts / self.n_bootstraps, "p_value": self.p_values,
+            "relevant": self.counts > self.threshold,
+        })
+        return df.sort_values(["count", "feature"], ascending=[False, True], ignore_index=True)
+
+    def stability(self, alpha: float = 0.05) -> dict[str, float | StabilityEstimate | None]:
+        """Kuncheva's consistency (mean over pairs of bootstraps) and Nogueira et al.'s estimate with its CI."""
+        runs = self.matrix.T
+        if runs.shape[0] < 2:
+            return {"kuncheva": None, "nogueira": None}
+        sizes = runs.sum(axis=1)
+        same = bool(np.all(sizes == sizes[0]) and 0 < sizes[0] < self.n_features)
+        return {"kuncheva": kuncheva_consistency(runs) if same else None,
+                "nogueira": nogueira_stability(runs, alpha)}
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready view (the matrix as lists of selected indices per bootstrap)."""
+        stab = self.stability()
+        nog = stab["nogueira"]
+        return {
+            "method": "NPFS (Ditzler, Polikar, Rosen 2015)", "selector": self.selector,
+            "selector_params": {k: v for k, v in self.selector_params.items() if isinstance(v, str | int | float)},
+            "k": self.k, "n_bootstraps": self.n_bootstraps, "n_requested": self.n_requested,
+            "cancelled": self.cancelled, "alpha": self.alpha, "p0": self.p0, "threshold": self.threshold,
+            "seed": self.seed, "sample_fraction": self.sample_fraction, "k_star": self.k_star,
+            "relevant": [int(i) for i in self.relevant], "relevant_names": self.relevant_names,
+            "feature_names": list(self.feature_names), "counts": [int(c) for c in self.counts],
+            "p_values": [float(p) for p in self.p_values], "epsilon": self.epsilon, "hoeffding": self.hoeffding,
+            "relevant_path": [int(v) for v in self.relevant_path],
+            "kuncheva": stab["kuncheva"],
+            "nogueira": None if nog is None else {"value": nog.value, "lower": nog.lower, "upper": nog.upper},
+            "selected_per_bootstrap": [np.flatnonzero(col).tolist() for col in self.matrix.T],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def matrix_frame(self) -> pd.DataFrame:
+        """The selection matrix as 0/1 with feature names as rows and bootstraps b1..bn as columns."""
+        cols = [f"b{i + 1}" for i in range(self.n_bootstraps)]
+        return pd.DataFrame(self.matrix.astype(np.int8), index=list(self.feature_names), columns=cols)
+
+
+__all__ = ["NPFSResult", "hoeffding_bound", "hoeffding_n", "npfs_p_values", "npfs_threshold", "relevant_path"]
