@@ -1,0 +1,12 @@
+"""Feature selectors: searches over subsets driven by a criterion (Ahmed et al., Algorithm 1 and baselines).
+
+``SELECTORS`` lists them; ``select(source, k, selector, measure, s)`` runs one and returns a
+:class:`Selection` with the chosen features, the criterion after each step and the full trace.
+"""
+
+from ._loop import TIE_TOLERANCE, pick_best
+from ._registry import SELECTORS, SelectorSpec
+from ._result import Selection
+from ._select import select
+
+__all__ = ["SELECTORS", "TIE_TOLERANCE", "Selection", "SelectorSpec", "pick_best", "select"]

@@ -1,0 +1,100 @@
+"""Selection: the result of one selector run, with its full step-by-step trace."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied")
+
+
+@dataclass(frozen=True, eq=False)
+class Selection:
+    """Features chosen by a selector.
+
+    ``features``: 0-based indices in the order chosen (forward and ranking selectors), or the
+    surviving features in increasing index order (backward elimination, exhaustive search).
+    ``scores``: the criterion after each step (greedy: C(J_t) with J_t the first t features;
+    ranking: each chosen feature's own score; exhaustive: C of each prefix of the best subset;
+    backward: C of the remaining set after each elimination, so one per eliminated feature).
+    ``trace``: one row per (step, candidate) with columns step, candidate (feature index), name,
+    value (the candidate's criterion or gain at that step), chosen, n_tied (candidates within
+    1e-12 * max(1, |best|) of the best at that step; the lowest index wins). Exhaustive search
+    lists every subset it scored, with a ``subset`` column and ``candidate`` = -1.
+    """
+
+    features: tuple[int, ...]
+    names: tuple[str, ...]
+    scores: np.ndarray
+    trace: pd.DataFrame
+    selector: str
+    measure: str
+    k: int
+    s: int | None = None
+    params: dict = field(default_factory=dict)
+    eliminated: tuple[int, ...] = ()
+
+    def support(self, n_features: int) -> np.ndarray:
+        """Boolean mask of length ``n_features``, True on the selected features."""
+        mask = np.zeros(int(n_features), dtype=bool)
+        mask[list(self.features)] = True
+        return mask
+
+    def summary(self) -> pd.DataFrame:
+        """One row per selected feature: rank, feature index, name, and its step's score when defined."""
+        scores = np.asarray(self.scores, dtype=np.float64)
+        per_feature = scores if scores.size == len(self.features) else np.full(len(self.features), np.nan)
+        return pd.DataFrame({
+            "rank": np.arange(1, len(self.features) + 1),
+            "feature": list(self.features),
+            "name": list(self.names),
+            "score": per_feature,
+        })
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready record (without the trace; see ``trace.to_dict``)."""
+        return {
+            "selector": self.selector,
+            "measure": self.measure,
+            "k": self.k,
+            "s": self.s,
+            "params": {key: _plain(value) for key, value in self.params.items()},
+            "features": list(self.features),
+            "names": list(self.names),
+            "scores": [_plain(v) for v in np.asarray(self.scores, dtype=np.float64)],
+            "eliminated": list(self.eliminated),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+def build_trace(steps: list[np.ndarray], candidates: list[np.ndarray], values: list[np.ndarray],
+                chosen: list[int], n_tied: list[int], names: tuple[str, ...]) -> pd.DataFrame:
+    """Assemble the per-step arrays of the search loop into the trace DataFrame (vectorised)."""
+    if not steps:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(
+            TRACE_COLUMNS, ("int64", "int64", "object", "float64", "bool", "int64"), strict=True)})
+    step = np.concatenate(steps)
+    cand = np.concatenate(candidates)
+    lengths = np.array([len(c) for c in candidates])
+    chosen_rep = np.repeat(np.asarray(chosen), lengths)
+    return pd.DataFrame({
+        "step": step,
+        "candidate": cand,
+        "name": np.asarray(names, dtype=object)[cand],
+        "value": np.concatenate(values),
+        "chosen": cand == chosen_rep,
+        "n_tied": np.repeat(np.asarray(n_tied), lengths),
+    })

@@ -1,0 +1,158 @@
+"""Scorers that plug into the shared loop: subset criteria (exact or s-variate), MI-family gains, fixed scores.
+
+A subset criterion C(J) is any function of the joint table of (X_J, Y): the Bayes criterion of a
+measure (Ahmed et al., eq. (3): -error or +score) or the mutual information I(X_J; Y) (MIGreedy).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from math import comb
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..tables import JointTable
+from ._counting import extension_tables, feature_pair_counts, subset_table
+from ._info import mutual_information_bits
+
+TableCriterion = Callable[[JointTable], np.ndarray]
+
+
+def mi_criterion(table: JointTable) -> np.ndarray:
+    """I(X_J; Y) in bits of each table of a batch."""
+    return mutual_information_bits(table.counts)
+
+
+class SubsetScorer:
+    """Algorithm 1 (Ahmed et al.): the value of candidate j is C(J u {j}) (forward) or C(J \\ {j}) (backward)."""
+
+    def __init__(self, source, crit: TableCriterion, backward: bool = False):
+        self.source, self.crit, self.backward = source, crit, backward
+        self.chosen: list[int] = []
+        self.members = np.full(source.n_features, backward, dtype=bool)
+
+    def evaluate(self, candidates: np.ndarray) -> np.ndarray:
+        if not self.backward:
+            return np.atleast_1d(self.crit(extension_tables(self.source, self.chosen, candidates)))
+        kept = np.flatnonzero(self.members)
+        return np.array([self.crit(subset_table(self.source, kept[kept != j])) for j in candidates])
+
+    def commit(self, j: int) -> None:
+        self.chosen.append(j)
+        self.members[j] = not self.backward
+
+
+class SVariateScorer:
+    """s-variate approximation (Ahmed et al., Section 3.2): C(J) ~ mean of C(A) over all A in J with |A| = s.
+
+    Forward, incrementally: sum_{|A|=s, A in J+{j}} C(A) = S_J + acc[j], where acc[j] sums C(B + {j}) over
+    the (s-1)-subsets B of J. Adding f extends acc by C(B' + {f, j}) over the (s-2)-subsets B' of J: one
+    batched table per B' (for s = 2, the pairwise tables of f, computed once per run). Sets of at most s
+    features use the exact criterion (the average over their single s-subset, or no approximation needed).
+    Backward supports s = 2 through the matrix of all pairwise criteria.
+    """
+
+    def __init__(self, source, crit: TableCriterion, s: int, backward: bool = False):
+        self.source, self.crit, self.s, self.backward = source, crit, s, backward
+        n = source.n_features
+        self.chosen: list[int] = []
+        self.members = np.full(n, backward, dtype=bool)
+        self.total = 0.0  # S_J
+        self.acc = np.zeros(n)
+        if backward:
+            if s != 2:
+                raise ParameterError(f"backward elimination supports the bivariate approximation s=2; got s={s}")
+            self.pairs = self._pair_matrix()
+            self.row = self.pairs.sum(axis=1)  # sum of C({i, j}) over i in J, J = all features
+            self.total = self.pairs.sum() / 2
+
+    def _pair_matrix(self) -> np.ndarray:
+        n = self.source.n_features
+        pairs = np.zeros((n, n))
+        for i in range(n - 1):
+            others = np.arange(i + 1, n)
+            pairs[i, others] = self.crit(extension_tables(self.source, [i], others))
+        return pairs + pairs.T
+
+    def evaluate(self, candidates: np.ndarray) -> np.ndarray:
+        if self.backward:
+            size = int(self.members.sum()) - 1
+            if size <= self.s:
+                kept = np.flatnonzero(self.members)
+                return np.array([self.crit(subset_table(self.source, kept[kept != j])) for j in candidates])
+            return (self.total - self.row[candidates]) / comb(size, self.s)
+        size = len(self.chosen) + 1
+        if size <= self.s:
+            return np.atleast_1d(self.crit(extension_tables(self.source, self.chosen, candidates)))
+        return (self.total + self.acc[candidates]) / comb(size, self.s)
+
+    def commit(self, f: int) -> None:
+        if self.backward:
+            self.members[f] = False
+            self.total -= self.row[f]
+            self.row -= self.pairs[:, f]
+            return
+        self.total += self.acc[f]
+        others = np.flatnonzero(~self.members)
+        others = others[others != f]
+        if others.size:
+            for rest in itertools.combinations(self.chosen, self.s - 2):
+                self.acc[others] += self.crit(extension_tables(self.source, list(rest) + [f], others))
+        self.chosen.append(f)
+        self.members[f] = True
+
+
+class MIGainScorer:
+    """MI-family gains over two-way tables (Brown et al.'s unification; FEAST's criteria).
+
+    mim:  I(Xj;Y)                                  (Lewis 1992)
+    mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi)  (Peng et al. 2005, difference form)
+    jmi:  sum_{i in J} I(Xj,Xi;Y)                  (Yang & Moody 1999)
+    cmim: min_{i in J} I(Xj;Y|Xi) = min_{i in J} [I(Xj,Xi;Y) - I(Xi;Y)]  (Fleuret 2004)
+    Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
+    """
+
+    def __init__(self, source, kind: str):
+        self.source, self.kind = source, kind
+        n = source.n_features
+        self.relevance = mutual_information_bits(extension_tables(source, [], np.arange(n)).counts)
+        self.acc = np.full(n, np.inf) if kind == "cmim" else np.zeros(n)
+        self.members = np.zeros(n, dtype=bool)
+        self.size = 0
+
+    def evaluate(self, candidates: np.ndarray) -> np.ndarray:
+        if self.size == 0 or self.kind == "mim":
+            return self.relevance[candidates]
+        if self.kind == "mrmr":
+            return self.relevance[candidates] - self.acc[candidates] / self.size
+        return self.acc[candidates]
+
+    def commit(self, f: int) -> None:
+        self.members[f] = True
+        self.size += 1
+        others = np.flatnonzero(~self.members)
+        if self.kind == "mim" or others.size == 0:
+            return
+        if self.kind == "mrmr":
+            self.acc[others] += mutual_information_bits(feature_pair_counts(self.source, f, others))
+            return
+        joint = mutual_information_bits(extension_tables(self.source, [f], others).counts)
+        if self.kind == "jmi":
+            self.acc[others] += joint
+        else:
+            self.acc[others] = np.minimum(self.acc[others], joint - self.relevance[f])
+
+
+class FixedScorer:
+    """Ranking: every feature has one score, independent of J (BayesScore, MIScore, Fisher score)."""
+
+    def __init__(self, scores: np.ndarray):
+        self.scores = np.asarray(scores, dtype=np.float64)
+
+    def evaluate(self, candidates: np.ndarray) -> np.ndarray:
+        return self.scores[candidates]
+
+    def commit(self, j: int) -> None:
+        pass
