@@ -1,0 +1,148 @@
+"""Which k? Two principled suggestions: NPFS's k* and a conditional permutation test of each greedy step.
+
+The permutation test (fslab's own; the papers stop at heuristics). At greedy step t the selector has chosen
+S = (j_1, ..., j_{t-1}) and adds j_t. The observed improvement is ``C(S + j_t) - C(S)`` for the criterion C of a
+measure (plug-in, on the sample). Under H0_t "no remaining feature adds information about Y given X_S", the rows of
+the remaining features may be permuted within each cell of X_S: that keeps the joint law of (X_S, Y) and of the
+candidates given X_S, and breaks only the link between the candidates and Y given X_S. Each permutation gives the
+best improvement any remaining candidate achieves, ``max_j C(S + j) - C(S)`` (the max accounts for greedy search
+having picked the best of many candidates, like a Westfall-Young max-statistic). The p-value is
+``(1 + #{null >= observed}) / (1 + B)`` and the suggested k is the number of steps before the first p > alpha.
+Plug-in criteria always improve on a sample; the test asks whether the improvement beats what chance gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import ParameterError
+from .measures import Measure
+from .measures import measure as get_measure
+from .tables import CodedSource, as_source
+
+
+def within_cell_permutation(cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A row permutation that only exchanges rows with the same cell code: ``X[perm]`` shuffles within cells.
+
+    Sorting on (cell, random key) lists each cell's rows in random order; the stable sort on the cell alone lists
+    them in the original order; mapping one onto the other permutes inside every cell (no Python loop over rows).
+    """
+    shuffled = np.lexsort((rng.random(cells.size), cells))
+    ordered = np.argsort(cells, kind="stable")
+    perm = np.empty_like(ordered)
+    perm[ordered] = shuffled
+    return perm
+
+
+@dataclass(frozen=True, eq=False)
+class PermutationKTest:
+    """Per-step p-values of the conditional permutation test and the suggested k (steps before the first p > alpha)."""
+
+    steps: pd.DataFrame
+    suggested_k: int
+    alpha: float
+    n_permutations: int
+    measure: str
+
+    @property
+    def all_significant(self) -> bool:
+        """True when every tested step was significant: the suggestion is only a lower bound, try a larger k."""
+        return self.suggested_k == len(self.steps)
+
+
+def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "mi", n_permutations: int = 99,
+                       alpha: float = 0.05, seed=None, measure_params: dict | None = None,
+                       stop_early: bool = True) -> PermutationKTest:
+    """Test each step of the greedy ``order`` (feature indices in the order chosen) by within-cell permutation.
+
+    ``measure`` gives the criterion C (its ``criterion`` = -error or +score, so improvements are positive when
+    they help); ``stop_early`` skips the steps after the first non-significant one (their rows get NaN p-values).
+    Returns the steps table (step, feature, name, criterion, improvement, null_mean, null_q95, p_value,
+    significant) and the suggested k.
+    """
+    source = as_source(dataset)
+    if getattr(source, "y", None) is None:
+        raise ParameterError("the permutation test permutes the rows of a sample; an exact distribution has none")
+    order = [int(j) for j in order]
+    if not order or len(set(order)) != len(order) or min(order) < 0 or max(order) >= source.n_features:
+        raise ParameterError(f"order must list distinct feature indices in 0 .. {source.n_features - 1}; got {order}")
+    if int(n_permutations) < 1:
+        raise ParameterError(f"n_permutations must be at least 1; got {n_permutations}")
+    if not 0 < alpha < 1:
+        raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
+    m = get_measure(measure, **(measure_params or {}))
+    rng = np.random.default_rng(seed)
+    rows, suggested, stopped = [], None, False
+    crit_prev = float(m.criterion(source.table([])))
+    for t, j in enumerate(order, start=1):
+        subset = order[:t - 1]
+        crit = float(m.criterion(source.table(subset + [j])))
+        observed = crit - crit_prev
+        row = {"step": t, "feature": j, "name": source.feature_names[j], "criterion": crit,
+               "improvement": observed, "null_mean": np.nan, "null_q95": np.nan, "p_value": np.nan,
+               "significant": None}
+        rest = [c for c in range(source.n_features) if c not in subset]
+        if not stopped:
+            null = _null_improvements(source, subset, rest, m, crit_prev, int(n_permutations), rng)
+            tol = 1e-12 * max(1.0, abs(observed))
+            p = (1 + np.count_nonzero(null >= observed - tol)) / (1 + null.size)
+            row.update(null_mean=float(null.mean()), null_q95=float(np.quantile(null, 0.95)), p_value=float(p),
+                       significant=bool(p <= alpha))
+            if p > alpha and suggested is None:
+                suggested = t - 1
+                stopped = stop_early
+        rows.append(row)
+        crit_prev = crit
+    steps = pd.DataFrame(rows)
+    if suggested is None:
+        suggested = len(order)
+    return PermutationKTest(steps, int(suggested), float(alpha), int(n_permutations), m.label)
+
+
+def _null_improvements(source, subset: list[int], rest: list[int], m: Measure, crit_base: float, n_perm: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """Best improvement over ``rest`` after each of ``n_perm`` within-cell permutations of the rows."""
+    cells, _ = source.cell_codes(subset)
+    X, y = source.X, source.y
+    out = np.empty(n_perm)
+    for b in range(n_perm):
+        perm = within_cell_permutation(cells, rng)
+        # The subset's columns are constant inside a cell, so X[perm] leaves them unchanged; y is not permuted.
+        permuted = CodedSource(X[perm], source.arities, source.labels, y=y)
+        out[b] = float(np.max(m.criterion(permuted.extension_tables(subset, rest)))) - crit_base
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class KSuggestion:
+    """Both suggestions for k: the NPFS result (``npfs.k_star``) and the permutation test (``test.suggested_k``)."""
+
+    npfs: object | None
+    test: PermutationKTest | None
+    order: tuple[int, ...]
+
+
+def suggest_k(dataset, selector: str = "bayes-greedy", k: int = 10, measure: str = "zero-one",
+              measure_params: dict | None = None, test_measure: str | None = None, n_permutations: int = 99,
+              n_bootstraps: int = 50, alpha: float = 0.05, npfs_alpha: float = 0.01, seed=0, n_jobs: int = 1,
+              progress=None, **selector_params) -> KSuggestion:
+    """Run ``selector`` to k on the data, test each step (permutation test) and run NPFS with the same k.
+
+    The test's criterion is ``test_measure`` or else the selector's own ``measure``; ``n_bootstraps=0`` skips NPFS.
+    """
+    from .npfs import npfs
+    from .selectors import select
+
+    params = dict(measure_params or {})
+    sel = select(dataset, k, selector, measure=measure, **params, **selector_params)
+    test = permutation_k_test(dataset, sel.features, test_measure or measure, n_permutations, alpha, seed,
+                              None if test_measure else params)
+    result = None
+    if n_bootstraps:
+        result = npfs(dataset, selector, k, n_bootstraps=n_bootstraps, alpha=npfs_alpha, seed=seed, n_jobs=n_jobs,
+                      progress=progress, measure=measure, **params, **selector_params)
+    return KSuggestion(result, test, tuple(int(j) for j in sel.features))

@@ -1,0 +1,117 @@
+"""Synthetic data of the NPFS paper (Ditzler, Polikar, Rosen 2015, Section IV): D_uni and digits in noise."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import ParameterError
+
+FRAME = 16  # side of the noisy frame around each 8x8 optdigits image (Section IV-D: "The final image is 16 x 16")
+DIGIT = 8
+
+
+def _dataset(df: pd.DataFrame, target: str, positive=None):
+    from .data import Dataset  # late import: the data layer sits above this module
+
+    return Dataset.from_frame(df, target, positive=positive)
+
+
+def uniform_data(m: int = 1000, n_features: int = 25, k_star: int = 5, seed=0) -> tuple[np.ndarray, np.ndarray]:
+    """D_uni as arrays: X (m x K) iid Uniform[0, 10]; y = 1 iff x_1 + ... + x_{k*} <= 5 k* (Section IV-A).
+
+    5 k* is the mean of the sum, so the classes are balanced (about half the rows are positive).
+    """
+    if int(m) < 2:
+        raise ParameterError(f"m must be at least 2 rows; got {m}")
+    if not 1 <= int(k_star) <= int(n_features):
+        raise ParameterError(f"k_star must lie in 1 .. n_features = {n_features}; got {k_star}")
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0.0, 10.0, size=(int(m), int(n_features)))
+    y = (X[:, :k_star].sum(axis=1) <= 5.0 * k_star).astype(np.int64)
+    return X, y
+
+
+def uniform_dataset(m: int = 1000, n_features: int = 25, k_star: int = 5, seed=0):
+    """The paper's D_uni as a Dataset: features X1..XK (only X1..Xk* carry information), target y, positive 1.
+
+    Discretise it with equal-width bins, e.g. ``.discretize(method="uniform", bins=5)``, as in the tests.
+    """
+    X, y = uniform_data(m, n_features, k_star, seed)
+    df = pd.DataFrame(X, columns=[f"X{j + 1}" for j in range(X.shape[1])])
+    df["y"] = y
+    return _dataset(df, "y", positive=1)
+
+
+def pixel_names(side: int = FRAME) -> list[str]:
+    """``r{row}c{col}`` (1-based) for the pixels of a side x side image, row-major."""
+    return [f"r{r + 1}c{c + 1}" for r in range(side) for c in range(side)]
+
+
+def embed_in_noise(images: np.ndarray, seed=0, offset: tuple[int, int] = (4, 4), low: int = 1,
+                   high: int = 16) -> np.ndarray:
+    """Each (8 x 8) image placed at ``offset`` in a 16 x 16 frame whose other pixels are iid uniform on low..high.
+
+    Section IV-D: "Each noisy pixel is sampled from a uniform probability mass function taking possible values
+    {1, ..., 16}". Returns an (N, 16, 16) int array.
+    """
+    images = np.asarray(images)
+    if images.ndim != 3 or images.shape[1:] != (DIGIT, DIGIT):
+        raise ParameterError(f"images must have shape (N, 8, 8); got {images.shape}")
+    r0, c0 = (int(v) for v in offset)
+    if not (0 <= r0 <= FRAME - DIGIT and 0 <= c0 <= FRAME - DIGIT):
+        raise ParameterError(f"offset must keep the 8x8 image inside the 16x16 frame (0..8 each); got {offset}")
+    rng = np.random.default_rng(seed)
+    out = rng.integers(low, high + 1, size=(images.shape[0], FRAME, FRAME))
+    out[:, r0:r0 + DIGIT, c0:c0 + DIGIT] = images
+    return out
+
+
+def window_mask(offset: tuple[int, int] = (4, 4)) -> np.ndarray:
+    """Boolean (256,) mask of the pixels of the embedded 8x8 window, row-major over the 16x16 frame."""
+    mask = np.zeros((FRAME, FRAME), dtype=bool)
+    mask[offset[0]:offset[0] + DIGIT, offset[1]:offset[1] + DIGIT] = True
+    return mask.ravel()
+
+
+def _optdigits():
+    from .samples import load_optdigits_images  # late import: samples registers this module's generators
+
+    return load_optdigits_images()
+
+
+def digits_in_noise(seed=0, digits: Sequence[int] | None = None, m: int | None = None,
+                    offset: tuple[int, int] = (4, 4), images=None, labels=None):
+    """The NPFS paper's OCR experiment (Section IV-D, Fig. 4): optdigits in a 16 x 16 frame of noise.
+
+    All 5,620 optdigits images (training + test files) and all ten digits by default: the target ``digit`` stays
+    multiclass, as the paper asks which pixels discriminate "between the characters" (it does not name a subset);
+    ``digits`` keeps only some classes (two digits give a binary target, the larger digit positive). ``m`` draws
+    that many rows at random (seeded). The 8x8 image sits at ``offset`` (centred by default); its pixels keep
+    their 0..16 counts, the 192 frame pixels are uniform on 1..16. ``images``/``labels`` override the optdigits
+    source (for tests). Features are named ``r{row}c{col}`` over the 16x16 frame.
+    """
+    if images is None:
+        images, labels = _optdigits()
+    images, labels = np.asarray(images), np.asarray(labels)
+    if labels.shape != (images.shape[0],):
+        raise ParameterError(f"need one label per image: {images.shape[0]} images, {labels.shape} labels")
+    rng = np.random.default_rng(seed)
+    keep = np.ones(labels.shape[0], dtype=bool)
+    if digits is not None:
+        wanted = sorted({int(d) for d in digits})
+        keep = np.isin(labels, wanted)
+        if len(wanted) < 2 or not keep.any():
+            raise ParameterError(f"digits must name at least two digits present in the data; got {list(digits)}")
+    rows = np.flatnonzero(keep)
+    if m is not None:
+        if not 2 <= int(m) <= rows.size:
+            raise ParameterError(f"m must lie in 2 .. {rows.size} (the images available); got {m}")
+        rows = np.sort(rng.choice(rows, size=int(m), replace=False))
+    framed = embed_in_noise(images[rows], seed=rng, offset=offset)
+    df = pd.DataFrame(framed.reshape(rows.size, -1), columns=pixel_names())
+    df["digit"] = labels[rows]
+    positive = max(int(d) for d in digits) if digits is not None and len(set(digits)) == 2 else None
+    return _dataset(df, "digit", positive=positive)
