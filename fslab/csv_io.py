@@ -1,0 +1,164 @@
+"""Reading delimited text safely: bytes in, a DataFrame out, or a DataError saying what is wrong.
+
+Nothing is executed or unpickled: the bytes are decoded (UTF-8, else Latin-1), checked to be text,
+the delimiter is chosen among comma, semicolon and tab by how consistently it splits the first lines,
+and pandas parses the text with its C parser. Notes (decoding, delimiter, decimal commas) travel
+in ``frame.attrs["fslab_notes"]`` so :meth:`fslab.data.Dataset.from_frame` can show them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+
+import pandas as pd
+
+from .data_checks import (
+    LIMITS,
+    BinaryFileError,
+    EmptyFileError,
+    Limits,
+    MalformedFileError,
+    NoHeaderError,
+    check_names,
+    check_size,
+)
+from .errors import DataError
+
+DELIMITERS = (",", ";", "\t")
+_DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
+_SNIFF_LINES = 30
+_MAGIC = {b"PK\x03\x04": "a zip archive or an Excel .xlsx file", b"\xd0\xcf\x11\xe0": "an old Excel .xls file",
+          b"%PDF": "a PDF", b"\x89PNG": "a PNG image", b"\x1f\x8b": "a gzip archive", b"\x80": "a pickle"}
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+
+
+def _read_bytes(source) -> bytes:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source)
+    if isinstance(source, str | os.PathLike):
+        try:
+            with open(source, "rb") as fh:
+                return fh.read()
+        except OSError as err:
+            raise DataError(f"cannot open {os.fspath(source)!r}: {err.strerror or err}") from None
+    if hasattr(source, "getvalue"):
+        data = source.getvalue()
+    elif hasattr(source, "read"):
+        data = source.read()
+    else:
+        raise DataError(f"expected a file path, bytes or an open file; got {type(source).__name__}")
+    return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+
+
+def _decode(data: bytes, notes: list[str]) -> str:
+    for magic, what in _MAGIC.items():
+        if data.startswith(magic):
+            raise BinaryFileError(f"this looks like {what}, not a text table. Save it as CSV and upload that")
+    if b"\x00" in data[:65536]:
+        raise BinaryFileError("the file holds binary data (NUL bytes), not text. Save it as CSV and upload that")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+        notes.append("The file is not valid UTF-8; it was read as Latin-1.")
+    sample = text[:65536]
+    control = sum(1 for ch in sample if ord(ch) < 32 and ch not in "\t\n\r") + sample.count("\x7f")
+    if control > max(3, 0.01 * len(sample)):
+        raise BinaryFileError("the file holds binary data (control characters), not text. Save it as CSV")
+    return text
+
+
+def sniff_delimiter(lines: list[str]) -> str:
+    """The delimiter that splits the first lines into the same number (> 1) of fields; most fields wins.
+
+    If none is consistent, the one giving the header the most fields; comma for a single column.
+    """
+    best, best_key = ",", (-1, -1)
+    for delim in DELIMITERS:
+        try:
+            counts = [len(row) for row in csv.reader(lines, delimiter=delim)]
+        except csv.Error:
+            continue
+        if not counts:
+            continue
+        consistent = int(len(set(counts)) == 1 and counts[0] > 1)
+        key = (consistent, counts[0])
+        if key > best_key:
+            best, best_key = delim, key
+    return best
+
+
+def _is_number(field: str) -> bool:
+    try:
+        float(field.replace(",", ".") if _DECIMAL_COMMA.match(field.strip()) else field)
+        return True
+    except ValueError:
+        return False
+
+
+def _fix_decimal_commas(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """With ';' as delimiter, '3,14' usually means 3.14: convert text columns that are all such numbers."""
+    fixed = []
+    for c in frame.columns:
+        col = frame[c]
+        if pd.api.types.is_numeric_dtype(col) or col.isna().all():
+            continue
+        text = col.dropna().astype(str).str.strip()
+        if text.str.match(r"^[+-]?\d+(,\d+)?$").all() and text.str.contains(",").any():
+            frame[c] = pd.to_numeric(col.astype(str).str.replace(",", ".", regex=False), errors="coerce")
+            fixed.append(str(c))
+    if fixed:
+        notes.append(f"Decimal commas were read as decimal points in: {', '.join(fixed[:10])}.")
+    return frame
+
+
+def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
+    """Parse a delimited text file (path, bytes or uploaded buffer) into a DataFrame with a header.
+
+    Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
+    or DataLimitError with a message a user can act on.
+    """
+    notes: list[str] = []
+    data = _read_bytes(source)
+    if not data.strip():
+        raise EmptyFileError("the file is empty; upload a CSV with a header row and at least one data row")
+    text = _decode(data, notes)
+    lines = [ln for ln in text.splitlines()[: _SNIFF_LINES * 2] if ln.strip()][:_SNIFF_LINES]
+    if not lines:
+        raise EmptyFileError("the file holds only blank characters; upload a CSV with a header and data rows")
+    delim = sniff_delimiter(lines)
+    header = next(csv.reader(lines[:1], delimiter=delim), [])
+    if header and all(_is_number(h) for h in header if h.strip()) and any(h.strip() for h in header):
+        raise NoHeaderError(
+            f"the first row ({', '.join(h.strip() for h in header[:6])}{', ...' if len(header) > 6 else ''}) "
+            "holds only numbers, so the file seems to have no header row. Add a first line with column names"
+        )
+    names = check_names(h.strip() or f"column {i + 1}" for i, h in enumerate(header))
+    check_size(max(len(lines) - 1, text.count("\n") - 1), len(names), limits)
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delim, engine="c", skipinitialspace=True,
+                            skip_blank_lines=True, low_memory=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error, OverflowError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise MalformedFileError(
+            f"could not read the file as a {_DELIM_NAMES[delim]}-separated table: {first}. "
+            "Check that every row has as many fields as the header"
+        ) from None
+    if len(frame.columns) != len(names):
+        raise MalformedFileError(f"the header has {len(names)} names but the rows have {len(frame.columns)} fields")
+    frame.columns = list(names)
+    if any(not h.strip() for h in header):
+        notes.append("Columns without a name were called 'column <position>'.")
+    if frame.empty:
+        raise EmptyFileError("the file has a header but no data rows")
+    check_size(len(frame), len(frame.columns), limits)
+    if delim == ";":
+        frame = _fix_decimal_commas(frame, notes)
+    if delim != ",":
+        notes.insert(0, f"Columns are separated by {_DELIM_NAMES[delim]}s.")
+    frame.attrs["fslab_notes"] = tuple(notes)
+    return frame
+

@@ -1,0 +1,246 @@
+"""Dataset: a validated table with a named target, its raw values kept, ready to be discretised.
+
+Conventions (DESIGN.md): a binary target becomes y in {0, 1} with 1 the positive class the user
+named; with no ``positive`` the default is a value that reads as "yes" (1, true, yes, +1, positive)
+or else the less frequent class, and a note says which. A multiclass target keeps its classes unless
+``positive`` is given (then one-vs-rest). A numeric target with more than
+``REGRESSION_MIN_DISTINCT`` distinct values is real-valued (task "regression", for the squared error).
+Rows with a missing target are dropped and counted in a note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .csv_io import read_table
+from .data_checks import (
+    LIMITS,
+    BinaryFileError,
+    DataLimitError,
+    DuplicateColumnError,
+    EmptyFileError,
+    InfiniteValueError,
+    Limits,
+    MalformedFileError,
+    NoHeaderError,
+    TargetClassError,
+    UnknownTargetError,
+    check_finite,
+    check_names,
+    check_size,
+    profile,
+    profile_column,
+)
+from .discretize import check_method, distinct_values, encode_frame, numeric_values, value_name
+from .encoded import EncodedDataset
+from .errors import DataError
+
+REGRESSION_MIN_DISTINCT = 20
+POSITIVE_WORDS = ("1", "true", "yes", "y", "+1", "positive", "pos")
+TASKS = ("binary", "multiclass", "regression")
+
+
+@dataclass(frozen=True)
+class Target:
+    """An encoded target: class index per row, labels, class names, task and how it was chosen."""
+
+    y: np.ndarray
+    labels: np.ndarray
+    class_names: tuple[str, ...]
+    task: str
+    positive: str | None
+    notes: tuple[str, ...]
+
+
+def _listed(names, limit: int = 10) -> str:
+    names = [repr(n) for n in names]
+    return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def encode_target(column: pd.Series, name: str, positive=None) -> Target:
+    """Class indices of a target column with no missing values (see the module docstring for the rules)."""
+    values = numeric_values(column)
+    if values is not None:
+        check_finite(name, values)
+        uniques, rank, _ = distinct_values(values)
+        names = [value_name(v) for v in uniques]
+    else:
+        text = column.astype(str).str.strip().to_numpy(dtype=object)
+        uniques, rank = np.unique(text, return_inverse=True)
+        names = [str(u) for u in uniques]
+    if len(names) < 2:
+        raise TargetClassError(
+            f"target {name!r} has only one class ({_listed(names)}); feature selection needs at least two. "
+            "Choose another target column"
+        )
+    counts = np.bincount(rank, minlength=len(names))
+    if positive is not None:
+        pos = str(positive).strip()
+        hits = [i for i, n in enumerate(names) if n == pos]
+        if not hits and values is not None:
+            try:
+                hits = [i for i, v in enumerate(uniques) if v == float(pos)]
+            except ValueError:
+                hits = []
+        if not hits:
+            raise TargetClassError(
+                f"positive class {pos!r} does not occur in target {name!r}; its values are {_listed(names)}"
+            )
+        p = hits[0]
+        if len(names) == 2:
+            notes = (f"Positive class: {names[p]!r} ({counts[p] / counts.sum():.1%} of rows).",)
+            class_names = (names[1 - p], names[p])
+        else:
+            notes = (f"Target {name!r} has {len(names)} classes; {names[p]!r} is the positive class and the "
+                     f"other {len(names) - 1} together are the negative class (one-vs-rest).",)
+            class_names = (f"not {names[p]}", names[p])
+        return Target((rank == p).astype(np.int64), np.array([0, 1]), class_names, "binary", names[p], notes)
+    if values is not None and len(names) > REGRESSION_MIN_DISTINCT:
+        note = (f"Target {name!r} has {len(names)} distinct numbers, so it is treated as real-valued "
+                "(regression): the squared-error measure applies. Name a positive class to make it binary.")
+        return Target(rank.astype(np.int64), uniques.astype(np.float64), tuple(names), "regression", None, (note,))
+    if len(names) > 2:
+        note = (f"Target {name!r} has {len(names)} classes ({_listed(names)}); measures for two classes need "
+                "a positive class (one-vs-rest).")
+        return Target(rank.astype(np.int64), np.arange(len(names)), tuple(names), "multiclass", None, (note,))
+    words = [i for i, n in enumerate(names) if n.lower() in POSITIVE_WORDS]
+    if len(words) == 1:
+        p, why = words[0], "a usual name for the positive class"
+    else:
+        p, why = (0, "the less frequent class") if counts[0] < counts[1] else (1, "the less frequent class")
+    note = (f"Positive class: {names[p]!r} ({why}, {counts[p] / counts.sum():.1%} of rows); choose the other "
+            f"class ({names[1 - p]!r}) if that is the one you care about.")
+    return Target((rank == p).astype(np.int64), np.array([0, 1]), (names[1 - p], names[p]), "binary", names[p],
+                  (note,))
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A validated table: raw feature columns, the encoded target, per-column summary and messages."""
+
+    features: pd.DataFrame
+    target: str
+    target_values: pd.Series
+    encoded_target: Target
+    columns: pd.DataFrame
+    messages: tuple[str, ...]
+
+    @classmethod
+    def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits = LIMITS) -> Dataset:
+        """Validate ``df`` and encode its ``target`` column; every other column is a feature."""
+        if not isinstance(df, pd.DataFrame):
+            raise DataError(f"expected a pandas DataFrame; got {type(df).__name__}")
+        names = check_names(df.columns)
+        if df.shape[0] == 0 or df.shape[1] == 0:
+            raise EmptyFileError(f"the table is empty ({df.shape[0]} rows x {df.shape[1]} columns)")
+        check_size(df.shape[0], df.shape[1], limits)
+        key = str(target).strip() if target is not None else ""
+        if key not in names:
+            raise UnknownTargetError(f"target column {key!r} is not in the data; the columns are {_listed(names)}")
+        if len(names) < 2:
+            raise DataError(f"the data has only the target column {key!r}; it needs at least one feature column")
+        frame = df.set_axis(list(names), axis=1)
+        notes = list(frame.attrs.get("fslab_notes", ()))
+        target_info = profile_column(key, frame[key])
+        missing = frame[key].isna().to_numpy()
+        if missing.all():
+            raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
+        if missing.any():
+            frame = frame.loc[~missing].reset_index(drop=True)
+            notes.append(f"{int(missing.sum())} row(s) with a missing target were dropped; {len(frame)} remain.")
+        encoded = encode_target(frame[key], key, positive)
+        features = frame.drop(columns=[key])
+        features.attrs = {}
+        table, flags = profile(features)
+        target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
+        table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
+        table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
+        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes + flags)
+
+    @classmethod
+    def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
+                    limits: Limits = LIMITS) -> Dataset:
+        """A Dataset from a 2-d array of features and a 1-d array of targets."""
+        X, y = np.asarray(X), np.asarray(y)
+        if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
+            raise DataError(f"need X of shape (rows, features) and y of shape (rows,); got {X.shape} and {y.shape}")
+        names = list(feature_names) if feature_names is not None else [f"X{j + 1}" for j in range(X.shape[1])]
+        if len(names) != X.shape[1]:
+            raise DataError(f"need one name per feature: {X.shape[1]} features, {len(names)} names")
+        if target in names:
+            raise DuplicateColumnError(f"the target name {target!r} is also a feature name; pass another target=")
+        frame = pd.DataFrame(X, columns=names)
+        frame[target] = y
+        return cls.from_frame(frame, target, positive=positive, limits=limits)
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        return tuple(self.features.columns)
+
+    @property
+    def n_rows(self) -> int:
+        return self.features.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.features.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.features.shape
+
+    @property
+    def task(self) -> str:
+        return self.encoded_target.task
+
+    @property
+    def positive(self) -> str | None:
+        return self.encoded_target.positive
+
+    @property
+    def y(self) -> np.ndarray:
+        return self.encoded_target.y
+
+    def flags(self) -> dict[str, str]:
+        """Flags of the columns that have any: {column: "constant, ID-like", ...}."""
+        return {r.column: r.flags for r in self.columns.itertuples() if r.flags}
+
+    def summary(self) -> pd.DataFrame:
+        """Per column: role, type, distinct (non-missing) values, missing count, flags."""
+        return self.columns.copy()
+
+    def class_balance(self) -> pd.DataFrame:
+        """Rows per class (class index order; for a binary target the last row is the positive class)."""
+        t = self.encoded_target
+        counts = np.bincount(t.y, minlength=len(t.class_names))
+        return pd.DataFrame({"class": list(t.class_names), "count": counts, "fraction": counts / counts.sum(),
+                             "positive": [t.task == "binary" and i == 1 for i in range(len(counts))]})
+
+    def positive_rate(self) -> float:
+        """Fraction of rows in the positive class (binary targets; NaN otherwise)."""
+        return float(np.mean(self.y == 1)) if self.task == "binary" else float("nan")
+
+    def discretize(self, method: str = "mean-std", bins: int = 3) -> EncodedDataset:
+        """Integer codes of every feature (see :mod:`fslab.discretize`), with the target and notes."""
+        enc = encode_frame(self.features, method, bins)
+        t = self.encoded_target
+        return EncodedDataset(
+            enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,
+            class_names=t.class_names, categories=enc.categories, values=enc.values, target=self.target,
+            task=t.task, notes=self.messages + enc.notes,
+        )
+
+
+def read_csv(path_or_buffer, target: str, positive=None, limits: Limits = LIMITS) -> Dataset:
+    """Read a delimited text file (path, bytes or upload) and validate it as a Dataset."""
+    return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits)
+
+
+__all__ = [
+    "LIMITS", "BinaryFileError", "DataLimitError", "Dataset", "DuplicateColumnError", "EmptyFileError",
+    "InfiniteValueError", "Limits", "MalformedFileError", "NoHeaderError", "Target", "TargetClassError",
+    "UnknownTargetError", "check_method", "encode_target", "read_csv", "read_table",
+]

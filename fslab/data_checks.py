@@ -1,0 +1,165 @@
+"""Validation of tabular data: size limits, the specific data errors, and per-column profiles and flags.
+
+Every problem found here is either an error (a :class:`DataError` subclass whose message says what
+to change) or a flag: a plain sentence about a column that is kept but deserves a look (constant,
+all missing, one distinct value per row like an ID, mostly missing, numbers stored as text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .discretize import distinct_values, numeric_values
+from .errors import DataError, TooLargeError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Largest table fslab accepts. Pass ``limits=Limits(max_rows=...)`` to raise a limit."""
+
+    max_rows: int = 200_000
+    max_columns: int = 2_000
+    max_cells: int = 50_000_000
+
+
+LIMITS = Limits()
+ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
+MOSTLY_MISSING = 0.5
+
+
+class EmptyFileError(DataError):
+    """The file or frame holds no data."""
+
+
+class BinaryFileError(DataError):
+    """The upload is not text (a spreadsheet, an archive, an image...)."""
+
+
+class MalformedFileError(DataError):
+    """The text could not be parsed as a delimited table."""
+
+
+class NoHeaderError(DataError):
+    """The first row holds data, not column names."""
+
+
+class DuplicateColumnError(DataError):
+    """Two columns share a name."""
+
+
+class UnknownTargetError(DataError):
+    """The target column named by the user does not exist."""
+
+
+class TargetClassError(DataError):
+    """The target has a single class, or the positive class does not occur in it."""
+
+
+class InfiniteValueError(DataError):
+    """A numeric column holds +inf or -inf."""
+
+
+class DataLimitError(DataError, TooLargeError):
+    """More rows, columns or cells than :data:`LIMITS` allows."""
+
+
+def check_size(n_rows: int, n_columns: int, limits: Limits = LIMITS) -> None:
+    """Raise DataLimitError when the table is larger than ``limits``."""
+    how = "use a subset of the data, or pass limits=fslab.data.Limits(...) with a larger value"
+    if n_rows > limits.max_rows:
+        raise DataLimitError(f"the data has {n_rows:,} rows; the limit is {limits.max_rows:,} rows (max_rows): {how}")
+    if n_columns > limits.max_columns:
+        raise DataLimitError(
+            f"the data has {n_columns:,} columns; the limit is {limits.max_columns:,} columns (max_columns): {how}"
+        )
+    if n_rows * n_columns > limits.max_cells:
+        raise DataLimitError(
+            f"the data has {n_rows * n_columns:,} cells (rows x columns); the limit is {limits.max_cells:,} "
+            f"(max_cells): {how}"
+        )
+
+
+def check_names(names) -> tuple[str, ...]:
+    """Column names as text; raise DuplicateColumnError naming the repeated ones."""
+    names = tuple(str(n).strip() for n in names)
+    seen: dict[str, list[int]] = {}
+    for i, n in enumerate(names):
+        seen.setdefault(n, []).append(i + 1)
+    dups = {n: pos for n, pos in seen.items() if len(pos) > 1}
+    if dups:
+        listed = "; ".join(f"{n!r} (columns {', '.join(map(str, pos))})" for n, pos in list(dups.items())[:5])
+        raise DuplicateColumnError(f"column names must be unique; repeated: {listed}. Rename the repeated columns")
+    return names
+
+
+def check_finite(name: str, values: np.ndarray) -> None:
+    """Raise InfiniteValueError if the numeric column ``values`` holds +-inf."""
+    bad = np.isinf(values)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise InfiniteValueError(
+            f"column {name!r} has {int(bad.sum())} infinite value(s) (first in data row {first + 1}); "
+            "replace them by a number or leave the cells empty (missing)"
+        )
+
+
+def _kind(column: pd.Series, values: np.ndarray | None, integral: bool) -> str:
+    if pd.api.types.is_bool_dtype(column):
+        return "boolean"
+    if values is None:
+        return "text"
+    return "integer" if integral else "real"
+
+
+def profile_column(name: str, column: pd.Series) -> dict:
+    """Type, distinct non-missing values, missing count and flags (short words plus sentences)."""
+    m = len(column)
+    values = numeric_values(column)
+    if values is not None:
+        check_finite(name, values)
+        missing_mask = np.isnan(values)
+        uniques, _, integral = distinct_values(values[~missing_mask])
+        n_distinct = int(uniques.size)
+    else:
+        missing_mask = column.isna().to_numpy()
+        n_distinct, integral = int(column[~missing_mask].astype(str).nunique()), False
+    n_missing = int(missing_mask.sum())
+    kind = _kind(column, values, integral)
+    flags, sentences = [], []
+    if n_missing == m:
+        flags.append("all missing")
+        sentences.append(f"Column {name!r} is empty in every row; it is kept but cannot help.")
+    elif n_distinct == 1 and n_missing == 0:
+        flags.append("constant")
+        sentences.append(f"Column {name!r} has the same value in every row; it is kept but cannot help.")
+    elif n_missing > MOSTLY_MISSING * m:
+        flags.append("mostly missing")
+        sentences.append(f"Column {name!r} is missing in {n_missing / m:.0%} of rows; missing is its own category.")
+    if m >= ID_MIN_ROWS and n_distinct == m and kind in ("integer", "text"):
+        flags.append("ID-like")
+        sentences.append(
+            f"Column {name!r} has a different value in every row, like an ID; it would fit the sample "
+            "perfectly and tell nothing about new data. Consider dropping it."
+        )
+    if kind == "text" and n_missing < m:
+        as_num = pd.to_numeric(column[~missing_mask].astype(str), errors="coerce")
+        share = float(as_num.notna().mean())
+        if share >= 0.8:
+            flags.append("numbers as text")
+            sentences.append(
+                f"Column {name!r} is mostly numbers ({share:.0%}) but some entries are text, so it is "
+                "treated as categories; fix those entries to bin it as a number."
+            )
+    return {"column": name, "type": kind, "distinct": n_distinct, "missing": n_missing,
+            "flags": ", ".join(flags), "_sentences": sentences}
+
+
+def profile(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Per-column summary (column, type, distinct, missing, flags) and the flag sentences."""
+    rows = [profile_column(str(c), frame[c]) for c in frame.columns]
+    sentences = tuple(s for r in rows for s in r.pop("_sentences"))
+    table = pd.DataFrame(rows, columns=["column", "type", "distinct", "missing", "flags"])
+    return table, sentences
