@@ -1,12 +1,17 @@
-"""Exact joint distributions of discrete features and a class: a TableSource by marginalisation."""
+"""Exact joint distributions of discrete features and a class: a TableSource by marginalisation.
+
+Also the conversion to and from a "full joint table" DataFrame (one row per state) that the app
+edits with ``st.data_editor``. Generators and the papers' presets (``PRESETS``) live in
+:mod:`fslab.toy` and are importable from here too.
+"""
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 from .encoded import EncodedDataset
 from .errors import DataError, ParameterError
@@ -29,8 +34,12 @@ class Distribution(CodedSource):
             raise DataError(
                 f"states (C x n) and probs (C x L) need the same number of rows; got {states.shape} and {probs.shape}"
             )
-        if not np.all(np.isfinite(probs)) or np.any(probs < 0):
-            raise DataError("probabilities must be finite and non-negative")
+        if not np.all(np.isfinite(probs)):
+            raise DataError("probabilities must be finite numbers; found a missing or infinite entry")
+        if np.any(probs < 0):
+            r, c = np.argwhere(probs < 0)[0]
+            raise DataError(f"probabilities must be non-negative; state {states[r].tolist()}, class {c} "
+                            f"has {probs[r, c]:g}")
         total = probs.sum()
         if total <= 0:
             raise DataError("the probabilities sum to 0; give at least one positive entry")
@@ -60,9 +69,11 @@ class Distribution(CodedSource):
             if c.ndim != 2 or c.shape[0] != prior.size:
                 raise DataError(f"conditional of feature {j} needs shape (classes, values); got {c.shape}")
             if np.any(c < 0) or not np.allclose(c.sum(axis=1), 1.0):
-                raise DataError(f"each row of the conditional of feature {j} must be a probability vector")
+                sums = ", ".join(f"{v:.4g}" for v in c.sum(axis=1))
+                raise DataError(f"each row of the conditional of feature {j} must be non-negative and sum to 1; "
+                                f"the row sums are {sums}")
         if np.any(prior < 0) or not np.isclose(prior.sum(), 1.0):
-            raise DataError("the class prior must be a probability vector")
+            raise DataError(f"the class prior must be non-negative and sum to 1; it sums to {prior.sum():.4g}")
         arities = [c.shape[1] for c in conds]
         states = np.array(list(itertools.product(*[range(a) for a in arities])), dtype=np.int64)
         probs = np.tile(prior, (len(states), 1))
@@ -115,3 +126,74 @@ def example1() -> Distribution:
         [[[0.9, 0.1], [0.6, 0.4]], [[0.6, 0.4], [0.1, 0.9]]],
         feature_names=["X1", "X2"],
     )
+
+
+# --- the full joint table as a DataFrame (what the app's data_editor shows) -----------------------
+
+PROB_PREFIX = "P(Y="
+
+
+def joint_frame(dist: Distribution) -> pd.DataFrame:
+    """One row per state of the product space (zero-mass states too, so they can be edited): the
+    feature columns, then one column ``P(Y=label)`` per class holding p(x, y)."""
+    grid = np.array(list(itertools.product(*[range(int(a)) for a in dist.arities])), dtype=np.int64)
+    full = np.zeros((len(grid), dist.probs.shape[1]))
+    np.add.at(full, np.ravel_multi_index(tuple(dist.states.T), dist.arities), dist.probs)
+    frame = pd.DataFrame(grid, columns=list(dist.feature_names))
+    for l, label in enumerate(dist.labels.tolist()):
+        frame[f"{PROB_PREFIX}{label})"] = full[:, l]
+    return frame
+
+
+def _parse_label(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def from_joint_frame(frame: pd.DataFrame, normalise: bool = False, tol: float = 1e-6) -> Distribution:
+    """Inverse of :func:`joint_frame`. Columns named ``P(Y=...)`` are class probabilities, the others
+    features (integer codes >= 0). Without ``normalise`` the entries must sum to 1 (within ``tol``)."""
+    columns = [str(c) for c in frame.columns]
+    prob_cols = [c for c in columns if c.startswith(PROB_PREFIX) and c.endswith(")")]
+    feat_cols = [c for c in columns if c not in prob_cols]
+    if len(prob_cols) < 2 or not feat_cols:
+        raise DataError(f"a joint table needs feature columns and at least two '{PROB_PREFIX}label)' columns; "
+                        f"got columns {columns}")
+    frame = frame.set_axis(columns, axis=1)
+    try:
+        probs = frame[prob_cols].astype(np.float64).to_numpy()
+        codes = frame[feat_cols].astype(np.float64).to_numpy()
+    except (TypeError, ValueError) as err:
+        raise DataError(f"every cell of the joint table must be a number: {err}") from None
+    if np.isnan(probs).any() or np.isnan(codes).any():
+        row = int(np.argwhere(np.isnan(probs).any(axis=1) | np.isnan(codes).any(axis=1))[0, 0])
+        raise DataError(f"row {row + 1} of the joint table has an empty cell; fill it in (0 for no mass)")
+    if np.any(probs < 0):
+        r, c = np.argwhere(probs < 0)[0]
+        raise DataError(f"row {r + 1}, column {prob_cols[c]} is {probs[r, c]:g}; probabilities cannot be negative")
+    if np.any(codes < 0) or np.any(codes != np.round(codes)):
+        raise DataError("feature values must be whole numbers 0, 1, 2, ...")
+    states = codes.astype(np.int64)
+    if len(np.unique(states, axis=0)) != len(states):
+        raise DataError("the joint table lists a state twice; give each combination of feature values once")
+    total = probs.sum()
+    if not normalise and abs(total - 1.0) > tol:
+        raise DataError(f"the probabilities sum to {total:.6g}, not 1; edit them or turn on normalisation")
+    labels = [_parse_label(c[len(PROB_PREFIX):-1]) for c in prob_cols]
+    return Distribution(states, probs, feature_names=feat_cols, labels=labels)
+
+
+_TOY_NAMES = frozenset({"PRESETS", "Preset", "preset", "random_dirichlet", "xor_distribution", "with_copy",
+                        "pena_nilsson_example1", "s_star_vs_markov_boundary", "redundant_copies"})
+
+
+def __getattr__(name: str):
+    # PEP 562: the presets are importable from here without a circular import (fslab.toy imports us).
+    if name in _TOY_NAMES:
+        from . import toy
+        return getattr(toy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
