@@ -1,0 +1,196 @@
+"""Learning curves: the test measure of a learner on the first k selected features, for each selector.
+
+The protocol of Ahmed et al., Section 4: random train/test splits (5 in the paper; 70/30, Adult
+20/80), selection and learning on the training part only, the measure on the test part, averaged
+over splits (Figures 1-4). Hyper-parameters are tuned on a held-out 20% of the training part when
+``tune=True``, fixed defaults otherwise.
+
+Selection per split is computed once at ``k_max`` and truncated to each k for greedy and ranking
+selectors (forward greedy and top-k ranking are prefix-consistent: their k-subset is the first k of
+the k_max run). Exhaustive and backward search are rerun for every k. Subsets two selectors share are
+fitted once per split.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from .encoded import EncodedDataset
+from .errors import ParameterError
+from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
+from .learners import learner as get_learner
+from .selectors import select
+
+Progress = Callable[[int, int, str], bool | None]
+NOT_PREFIX = ("exhaustive", "backward")  # rerun per k: their k-subset is not the prefix of the k_max one
+DEFAULT_CURVE_SELECTORS = ("bayes-greedy", "mi-greedy", "mrmr", "fisher")
+
+
+@dataclass(frozen=True, eq=False)
+class CurveResult:
+    """``scores``: one row per (split, selector, k) with the test ``value``; ``selections``: the features
+    each selector chose on each split (step, feature, name). ``complete`` is False when progress stopped it."""
+
+    scores: pd.DataFrame
+    selections: pd.DataFrame
+    measure: str
+    learner: str
+    greater_is_better: bool
+    complete: bool
+    seconds: float
+
+    def summary(self) -> pd.DataFrame:
+        """Mean, standard deviation (ddof=1; 0 for one split) and number of splits per (selector, k)."""
+        g = self.scores.groupby(["selector", "k"], sort=False)["value"]
+        out = g.agg(mean="mean", std="std", splits="count").reset_index()
+        out["std"] = out["std"].fillna(0.0)
+        return out
+
+
+def design_blocks(data: EncodedDataset) -> list[np.ndarray]:
+    """Learner input of each feature: its raw value when numeric and complete, its code when binary,
+    else a one-hot block of its codes (an SVM should not read category codes as magnitudes)."""
+    blocks = []
+    for j in range(data.n_features):
+        raw = None if data.values is None else data.values[:, j]
+        if raw is not None and np.all(np.isfinite(raw)):
+            blocks.append(raw[:, None].astype(np.float64))
+        elif data.arities[j] <= 2:
+            blocks.append(data.X[:, j:j + 1].astype(np.float64))
+        else:
+            blocks.append(np.eye(int(data.arities[j]))[data.X[:, j]])
+    return blocks
+
+
+def _split(y: np.ndarray, train_size: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.arange(y.size)
+    counts = np.bincount(y)
+    stratify = y if counts[counts > 0].min() >= 2 else None  # stratify when every class can go both ways
+    return train_test_split(rows, train_size=train_size, random_state=seed, stratify=stratify)
+
+
+def _fit_predict(spec, params: dict, Xtr, ytr, Xte, arities, hyper: dict):
+    est = spec.build(**params, **hyper)
+    if spec.input == "codes":
+        est.set_params(min_categories=arities)
+    est.fit(Xtr, ytr)
+    pred = est.predict(Xte)
+    if hasattr(est, "predict_proba"):  # False for an SVC without probability=True (available_if)
+        proba = est.predict_proba(Xte)
+    elif hasattr(est, "decision_function"):
+        s = est.decision_function(Xte)
+        proba = np.c_[-s, s] if s.ndim == 1 else None  # a score for the AUC, not a probability
+    else:
+        proba = None
+    return pred, proba
+
+
+def _evaluate(spec, measure, params, Xtr, ytr, Xte, yte, arities, tune: bool, seed: int) -> float:
+    """Test measure of the learner fitted on (Xtr, ytr); hyper-parameters chosen on a held-out 20% if tune."""
+    hyper = {}
+    if tune and len(spec.grid) > 1:
+        fit_rows, held = _split(ytr, 0.8, seed)
+        sign = 1.0 if EVAL_MEASURES[measure] else -1.0
+        best = -np.inf
+        for h in spec.grid:
+            pred, proba = _fit_predict(spec, params, Xtr[fit_rows], ytr[fit_rows], Xtr[held], arities, dict(h))
+            v = sign * empirical_value(measure, ytr[held], pred, proba, **params_for(measure, params))
+            if v > best:  # strict: the first grid point wins ties
+                best, hyper = v, dict(h)
+    pred, proba = _fit_predict(spec, params, Xtr, ytr, Xte, arities, hyper)
+    return empirical_value(measure, yte, pred, proba, **params_for(measure, params))
+
+
+def params_for(measure: str, params: dict) -> dict:
+    """The parameters ``measure`` takes (c for cost-sensitive, beta for f-beta) out of ``params``."""
+    names = {"cost-sensitive": ("c",), "f-beta": ("beta",)}.get(measure, ())
+    return {name: params[name] for name in names}
+
+
+def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, measure: str = "zero-one",
+                    k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = 0.5, beta: float = 1.0,
+                    learner: str | None = None, n_splits: int = 5, train_size: float = 0.7, tune: bool = False,
+                    subsample: int | None = None, seed: int = 0, progress: Progress | None = None) -> CurveResult:
+    """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
+
+    ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
+    paper's learner for the measure (``PAPER_LEARNER``). ``subsample`` draws that many rows (stratified, seeded)
+    before splitting. ``progress(done, total, message)`` is called after every unit of work; returning False
+    stops early and the result has ``complete=False``.
+    """
+    if not isinstance(data, EncodedDataset):
+        if not hasattr(data, "discretize") or hasattr(data, "probs"):
+            raise ParameterError("learning curves need a data sample (a dataset); sample a distribution first")
+        data = data.discretize()
+    if measure not in EVAL_MEASURES:
+        raise ParameterError(f"learning curves support the measures {', '.join(EVAL_MEASURES)}; got '{measure}'")
+    spec = get_learner(learner or PAPER_LEARNER[measure])
+    if not 0 < train_size < 1:
+        raise ParameterError(f"train_size must lie strictly between 0 and 1; got {train_size}")
+    if int(n_splits) < 1:
+        raise ParameterError(f"n_splits must be at least 1; got {n_splits}")
+    k_max = min(int(k_max), data.n_features)
+    ks = sorted({int(k) for k in (ks if ks is not None else range(1, k_max + 1)) if 1 <= int(k) <= k_max})
+    if not ks or not selectors:
+        raise ParameterError("choose at least one selector and one k between 1 and the number of features")
+    rng = np.random.default_rng(seed)
+    if subsample is not None and int(subsample) < data.n_rows:
+        rows, _ = _split(data.y, int(subsample) / data.n_rows, int(rng.integers(2**31)))
+        data = data.subsample(np.sort(rows))
+    blocks = design_blocks(data)
+    total = int(n_splits) * len(selectors) * (1 + len(ks))
+    done, start, complete = 0, time.perf_counter(), True
+    score_rows, selection_rows = [], []
+    for split in range(int(n_splits)):
+        split_seed = int(rng.integers(2**31))
+        train, test = _split(data.y, train_size, split_seed)
+        train_data = data.subsample(train)
+        p = float(np.mean(train_data.y == 1))
+        params = {"c": c, "beta": beta, "p": p}
+        fitted: dict[frozenset, float] = {}
+        for name in selectors:
+            sel_params = params_for(measure, params)
+            per_k = {}
+            if name in NOT_PREFIX:
+                for k in ks:
+                    per_k[k] = list(select(train_data, k, selector=name, measure=measure, **sel_params).features)
+                order = per_k[ks[-1]]
+            else:
+                order = list(select(train_data, ks[-1], selector=name, measure=measure, **sel_params).features)
+                per_k = {k: order[:k] for k in ks}
+            selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
+            done += 1
+            if progress is not None and progress(done, total, f"split {split + 1}: selected with {name}") is False:
+                complete = False
+                break
+            for k in ks:
+                key = frozenset(per_k[k])
+                if key not in fitted:
+                    feats = per_k[k]
+                    if spec.input == "codes":
+                        X, arities = data.X[:, feats], data.arities[feats]
+                    else:
+                        X, arities = np.hstack([blocks[j] for j in feats]), None
+                    fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test], data.y[test],
+                                            arities, tune, split_seed)
+                score_rows.append((split, name, k, fitted[key]))
+                done += 1
+                if progress is not None and progress(done, total, f"split {split + 1}: {name}, k = {k}") is False:
+                    complete = False
+                    break
+            if not complete:
+                break
+        if not complete:
+            break
+    return CurveResult(
+        scores=pd.DataFrame(score_rows, columns=["split", "selector", "k", "value"]),
+        selections=pd.DataFrame(selection_rows, columns=["split", "selector", "step", "feature", "name"]),
+        measure=measure, learner=spec.name, greater_is_better=EVAL_MEASURES[measure], complete=complete,
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,176 @@
+"""Downstream learners matched to each performance measure, and the measures on a test sample.
+
+Ahmed et al., Section 4 evaluate the selected features with a learner suited to the measure: RBF SVM
+for the 0-1 error (Figure 1), cost-sensitive SVM for the cost-sensitive error (Figure 2), balanced
+SVM with weights 1/p and 1/(1-p) for the balanced error and logistic regression plus a threshold
+chosen on the training sample for F1 (Figure 4), logistic regression for the log-loss (Figure 3).
+Naive Bayes, a decision tree and k-NN are fast alternatives. The paper's logistic regression uses an
+RBF kernel; ours is linear (an honest, faster stand-in, said in the app).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import CategoricalNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from .errors import ParameterError, UnsupportedTargetError
+
+# Measures a test sample can be scored on, with their direction.
+EVAL_MEASURES: Mapping[str, bool] = MappingProxyType({
+    "zero-one": False, "cost-sensitive": False, "balanced": False, "log-loss": False, "f-beta": True, "auc": True,
+})
+
+
+def empirical_value(measure: str, y: np.ndarray, pred: np.ndarray, proba: np.ndarray | None = None, *,
+                    c: float = 0.5, beta: float = 1.0) -> float:
+    """The measure of predictions on a test sample (y: class index, 1 = positive).
+
+    zero-one: mean 1(pred != y). cost-sensitive (Example 3): mean of c 1(y=0, pred=1) + (1-c) 1(y=1, pred=0).
+    balanced (Example 4, DESIGN.md): (FNR + FPR) / 2. f-beta (Example 7): (1+b^2) TP / ((1+b^2) TP + b^2 FN + FP).
+    log-loss: mean -ln p(y | x) in nats, probabilities clipped to [1e-15, 1]. auc: ties counted 1/2.
+    """
+    y = np.asarray(y)
+    pred = np.asarray(pred)
+    if measure == "zero-one":
+        return float(np.mean(pred != y))
+    if measure == "log-loss":
+        if proba is None:
+            raise ParameterError("the log-loss needs class probabilities; pick a learner with predict_proba")
+        p = np.clip(np.asarray(proba)[np.arange(y.size), y], 1e-15, 1.0)
+        return float(-np.mean(np.log(p)))
+    if np.any(y > 1):
+        raise UnsupportedTargetError(f"the {measure} measure needs a binary target; use zero-one or log-loss")
+    pos, neg = y == 1, y == 0
+    if measure == "cost-sensitive":
+        return float(np.mean(c * (neg & (pred == 1)) + (1 - c) * (pos & (pred == 0))))
+    if measure == "balanced":
+        fnr = np.mean(pred[pos] == 0) if pos.any() else 0.0
+        fpr = np.mean(pred[neg] == 1) if neg.any() else 0.0
+        return float((fnr + fpr) / 2)
+    if measure == "f-beta":
+        tp = np.sum(pos & (pred == 1))
+        denom = (1 + beta**2) * tp + beta**2 * np.sum(pos & (pred == 0)) + np.sum(neg & (pred == 1))
+        return float((1 + beta**2) * tp / denom) if denom > 0 else 0.0
+    if measure == "auc":
+        from sklearn.metrics import roc_auc_score  # local: only this branch needs it
+
+        if proba is None or not (pos.any() and neg.any()):
+            return float("nan")
+        return float(roc_auc_score(y, np.asarray(proba)[:, 1]))
+    raise ParameterError(
+        f"cannot score measure '{measure}' on a test sample; choose one of: {', '.join(EVAL_MEASURES)}"
+    )
+
+
+def best_threshold(y: np.ndarray, score: np.ndarray, beta: float = 1.0) -> float:
+    """The threshold t maximising F_beta of 1(score >= t) on (y, score): tried at every distinct score."""
+    order = np.argsort(-score, kind="stable")
+    s, yy = score[order], y[order]
+    tp = np.cumsum(yy == 1)
+    fp = np.cumsum(yy != 1)
+    last = np.r_[s[1:] != s[:-1], True]  # equal scores go together
+    n_pos = tp[-1]
+    f = (1 + beta**2) * tp / np.maximum((1 + beta**2) * tp + beta**2 * (n_pos - tp) + fp, 1e-300)
+    f = np.where(last, f, -1.0)
+    return float(s[int(np.argmax(f))])
+
+
+class ThresholdedClassifier(ClassifierMixin, BaseEstimator):
+    """A probabilistic classifier whose positive threshold maximises F_beta on its own training sample.
+
+    The plug-in F-measure learner of Ahmed et al., Section 4.3 (logistic regression then empirical thresholding).
+    """
+
+    def __init__(self, estimator=None, beta: float = 1.0):
+        self.estimator = estimator
+        self.beta = beta
+
+    def fit(self, X, y):
+        self.estimator_ = clone(self.estimator if self.estimator is not None else LogisticRegression())
+        self.estimator_.fit(X, y)
+        self.classes_ = self.estimator_.classes_
+        self.threshold_ = best_threshold(np.asarray(y), self.estimator_.predict_proba(X)[:, 1], self.beta)
+        return self
+
+    def predict_proba(self, X):
+        return self.estimator_.predict_proba(X)
+
+    def predict(self, X):
+        return self.classes_[(self.predict_proba(X)[:, 1] >= self.threshold_).astype(int)]
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """A learner: ``build(c, beta, p, **hyper)`` returns an unfitted estimator on the design matrix
+    (``input="design"``) or on the integer codes (``input="codes"``); ``grid`` lists hyper-parameters
+    tried on a held-out 20% of the training part when tuning is asked for."""
+
+    name: str
+    label: str
+    build: Callable[..., BaseEstimator]
+    input: str = "design"
+    grid: tuple[Mapping[str, object], ...] = field(default=({},))
+
+
+def _svm(weights: Callable[[float, float], dict | None]):
+    def build(c=0.5, beta=1.0, p=0.5, C=1.0, gamma="scale"):
+        return make_pipeline(StandardScaler(), SVC(C=C, gamma=gamma, class_weight=weights(c, p)))
+    return build
+
+
+_SVM_GRID = tuple({"C": C, "gamma": g} for C in (0.1, 1.0, 10.0) for g in ("scale", 0.1))
+_LR_GRID = tuple({"C": C} for C in (0.01, 0.1, 1.0, 10.0))
+
+
+def _logistic(c=0.5, beta=1.0, p=0.5, C=1.0):
+    return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=500))
+
+
+def _logistic_threshold(c=0.5, beta=1.0, p=0.5, C=1.0):
+    return ThresholdedClassifier(_logistic(C=C), beta=beta)
+
+
+LEARNERS: Mapping[str, LearnerSpec] = MappingProxyType({spec.name: spec for spec in (
+    LearnerSpec("svm", "RBF SVM", _svm(lambda c, p: None), grid=_SVM_GRID),
+    # Example 3: a false positive costs c, a false negative 1 - c.
+    LearnerSpec("svm-cost", "cost-sensitive RBF SVM (weights 1-c, c)", _svm(lambda c, p: {1: 1 - c, 0: c}),
+                grid=_SVM_GRID),
+    LearnerSpec("svm-balanced", "balanced RBF SVM (weights 1/p, 1/(1-p))",
+                _svm(lambda c, p: {1: 1 / max(p, 1e-12), 0: 1 / max(1 - p, 1e-12)}), grid=_SVM_GRID),
+    LearnerSpec("logistic", "logistic regression", _logistic, grid=_LR_GRID),
+    LearnerSpec("logistic-threshold", "logistic regression + F-beta threshold", _logistic_threshold, grid=_LR_GRID),
+    LearnerSpec("naive-bayes", "naive Bayes (categorical)",
+                lambda c=0.5, beta=1.0, p=0.5, alpha=1.0: CategoricalNB(alpha=alpha), input="codes",
+                grid=({"alpha": 0.1}, {"alpha": 1.0})),
+    LearnerSpec("tree", "decision tree", lambda c=0.5, beta=1.0, p=0.5, max_depth=8:
+                DecisionTreeClassifier(max_depth=max_depth, random_state=0),
+                grid=({"max_depth": 4}, {"max_depth": 8}, {"max_depth": None})),
+    LearnerSpec("knn", "k-nearest neighbours", lambda c=0.5, beta=1.0, p=0.5, n_neighbors=15:
+                make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=n_neighbors)),
+                grid=({"n_neighbors": 5}, {"n_neighbors": 15}, {"n_neighbors": 45})),
+)})
+
+# The paper's learner for each measure (Section 4).
+PAPER_LEARNER: Mapping[str, str] = MappingProxyType({
+    "zero-one": "svm", "cost-sensitive": "svm-cost", "balanced": "svm-balanced", "log-loss": "logistic",
+    "f-beta": "logistic-threshold", "auc": "logistic",
+})
+
+
+def learner(name: str) -> LearnerSpec:
+    """The learner record called ``name``."""
+    try:
+        return LEARNERS[name]
+    except KeyError:
+        raise ParameterError(f"unknown learner '{name}'; choose one of: {', '.join(LEARNERS)}") from None
