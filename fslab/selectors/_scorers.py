@@ -67,6 +67,8 @@ class SVariateScorer:
             self.pairs = self._pair_matrix()
             self.row = self.pairs.sum(axis=1)  # sum of C({i, j}) over i in J, J = all features
             self.total = self.pairs.sum() / 2
+        elif s == 1:  # acc[j] sums C(B + {j}) over the single empty subset B: C({j})
+            self.acc = np.atleast_1d(crit(extension_tables(source, [], np.arange(n)))).astype(np.float64)
 
     def _pair_matrix(self) -> np.ndarray:
         n = self.source.n_features
@@ -97,7 +99,7 @@ class SVariateScorer:
         self.total += self.acc[f]
         others = np.flatnonzero(~self.members)
         others = others[others != f]
-        if others.size:
+        if others.size and self.s >= 2:
             for rest in itertools.combinations(self.chosen, self.s - 2):
                 self.acc[others] += self.crit(extension_tables(self.source, list(rest) + [f], others))
         self.chosen.append(f)
