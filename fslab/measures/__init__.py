@@ -1,6 +1,11 @@
 """Performance measures: each a pure function of a JointTable giving the Bayes-optimal value.
 
 ``MEASURES`` maps a name to its record; ``measure(name, **params)`` binds parameters.
+Errors (lower is better): zero-one, cost-sensitive (c), balanced, log-loss (nats), squared.
+Scores (higher is better): f-beta (beta), auc, mi (bits), precision and recall (approach 1 or 2).
+Greedy selectors should compare candidates with ``Measure.extension_criteria(source, selected,
+candidates)``: it is ``criterion(source.extension_tables(...))`` for table measures and the
+per-feature-predictor path for precision / recall.
 """
 
 from __future__ import annotations
@@ -8,11 +13,23 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from ..errors import ParameterError
-from . import zero_one
+from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
+from .auc import auc_score
+from .balanced import balanced_error
 from .base import Measure, MeasureSpec, bind
+from .cost_sensitive import cost_sensitive_error
+from .f_beta import f_beta_score
+from .log_loss import log_loss_error
+from .mutual_info import mi_score
+from .precision_recall import precision_criterion, precision_gain, recall_criterion, recall_gain
+from .squared import squared_error
+from .zero_one import zero_one_error
 
 MEASURES: MappingProxyType[str, MeasureSpec] = MappingProxyType({
-    spec.name: spec for spec in (zero_one.SPEC,)
+    spec.name: spec for spec in (
+        zero_one.SPEC, cost_sensitive.SPEC, balanced.SPEC, log_loss.SPEC, squared.SPEC,
+        f_beta.SPEC, auc.SPEC, mutual_info.SPEC, precision_recall.PRECISION, precision_recall.RECALL,
+    )
 })
 
 
@@ -27,4 +44,8 @@ def measure(name: str | Measure, **params) -> Measure:
     return bind(spec, **params)
 
 
-__all__ = ["MEASURES", "Measure", "MeasureSpec", "measure"]
+__all__ = [
+    "MEASURES", "Measure", "MeasureSpec", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
+    "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain", "recall_criterion",
+    "recall_gain", "squared_error", "zero_one_error",
+]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
-from ..tables import JointTable
+from ..tables import JointTable, as_source
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,13 @@ class MeasureSpec:
     ``func(table, **params)`` returns the paper's quantity for the Bayes classifier, one value per
     table of a batch (a float for a single table). ``params`` maps each parameter to its default;
     ``check(params)`` raises ParameterError on bad values.
+
+    Criteria that are not a function of the subset's joint table alone (the precision / recall
+    criteria of per-feature predictors) also set ``subset_func(source, subset, **params) -> float``
+    and ``extension_func(source, subset, candidates, **params) -> array`` (the value of
+    ``subset + [j]`` for each candidate); :meth:`Measure.subset_value` and
+    :meth:`Measure.extension_values` use them, and ``func`` then gives the value of the joint table
+    read as one compound feature.
     """
 
     name: str
@@ -31,6 +38,8 @@ class MeasureSpec:
     real_target: bool = False
     params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     check: Callable[[dict], None] | None = None
+    subset_func: Callable[..., float] | None = None
+    extension_func: Callable[..., np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -54,14 +63,24 @@ class Measure:
         extra = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{self.spec.label} ({extra})" if extra else self.spec.label
 
-    def check_table(self, table: JointTable) -> None:
-        if self.spec.binary_only and table.n_classes != 2:
+    @property
+    def needs_source(self) -> bool:
+        """True when the criterion needs the source's per-feature structure, not only the joint table."""
+        return self.spec.extension_func is not None
+
+    def check_labels(self, labels) -> None:
+        """Refuse a target this measure does not support (UnsupportedTargetError, with what to do instead)."""
+        labels = np.asarray(labels)
+        if self.spec.binary_only and labels.shape[0] != 2:
             raise UnsupportedTargetError(
-                f"{self.spec.label} is defined for a binary target; this target has {table.n_classes} classes. "
+                f"{self.spec.label} is defined for a binary target; this target has {labels.shape[0]} classes. "
                 "Pick a positive class (one-vs-rest) or use the 0-1 error or log-loss."
             )
-        if self.spec.real_target and not np.issubdtype(np.asarray(table.labels).dtype, np.number):
+        if self.spec.real_target and not np.issubdtype(labels.dtype, np.number):
             raise UnsupportedTargetError(f"{self.spec.label} needs a numeric target")
+
+    def check_table(self, table: JointTable) -> None:
+        self.check_labels(table.labels)
 
     def value(self, table: JointTable):
         """The measure of the Bayes-optimal predictor on ``table`` (a float, or one per batched table)."""
@@ -72,6 +91,34 @@ class Measure:
     def criterion(self, table: JointTable):
         """``value`` if greater is better, else ``-value``: what selectors maximise."""
         v = self.value(table)
+        return v if self.greater_is_better else -v
+
+
+    def subset_value(self, source, subset: Sequence[int]) -> float:
+        """The measure of ``subset`` on a TableSource: ``value(source.table(subset))`` unless the
+        criterion needs per-feature structure (then the measure's own ``subset_func``)."""
+        source = as_source(source)
+        if self.spec.subset_func is None:
+            return self.value(source.table(subset))
+        self.check_labels(source.labels)
+        return float(self.spec.subset_func(source, subset, **self.params))
+
+    def extension_values(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+        """Values of ``subset + [j]`` for every candidate j (what one greedy step compares), shape (B,)."""
+        source = as_source(source)
+        if self.spec.extension_func is None:
+            return np.atleast_1d(self.value(source.extension_tables(subset, candidates)))
+        self.check_labels(source.labels)
+        return np.asarray(self.spec.extension_func(source, subset, candidates, **self.params), dtype=np.float64)
+
+    def subset_criterion(self, source, subset: Sequence[int]) -> float:
+        """``subset_value`` signed so that greater is better."""
+        v = self.subset_value(source, subset)
+        return v if self.greater_is_better else -v
+
+    def extension_criteria(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+        """``extension_values`` signed so that greater is better: what a greedy step maximises."""
+        v = self.extension_values(source, subset, candidates)
         return v if self.greater_is_better else -v
 
 

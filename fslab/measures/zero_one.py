@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..information import _max_classes
 from ..tables import JointTable
 from .base import MeasureSpec
 
@@ -15,7 +16,7 @@ def zero_one_error(table: JointTable) -> np.ndarray:
     Works for any number of classes. Tiny table: p = [[.4, .1], [.2, .3]] gives .1 + .2 = 0.3.
     """
     p = table.probabilities()
-    return p.sum(axis=(-2, -1)) - p.max(axis=-1).sum(axis=-1)
+    return p.sum(axis=(-2, -1)) - _max_classes(p).sum(axis=-1)
 
 
 SPEC = MeasureSpec(

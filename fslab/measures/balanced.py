@@ -1,0 +1,36 @@
+"""Bayes balanced error rate (Ahmed et al., Example 4)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..information import _sum_cells
+from ..tables import JointTable
+from .base import MeasureSpec
+
+
+def balanced_error(table: JointTable) -> np.ndarray:
+    """BER* = 1/2 E_X[min(eta(X)/p, (1-eta(X))/(1-p))] = 1/2 sum_x min(p(x,1)/p, p(x,0)/(1-p)).
+
+    Example 4's loss costs 1/(1-p) for a false positive and 1/p for a false negative (p = P(Y=1)), so
+    the paper's quantity E[min(eta/p, (1-eta)/(1-p))] equals FNR + FPR of the Bayes classifier: twice
+    the usual balanced error rate 1/2 (FNR + FPR) reported here. Selection is the same.
+    A class with no mass contributes 0 (its error rate is taken as 0).
+    Tiny table: p = [[.4, .1], [.2, .3]] (p = .4): 1/2 (min(.25, .667) + min(.75, .333)) = 0.2917.
+    """
+    p = table.probabilities()
+    prior = _sum_cells(p)
+    pos = np.divide(p[..., 1], prior[..., 1:2], out=np.zeros_like(p[..., 1]), where=prior[..., 1:2] > 0)
+    neg = np.divide(p[..., 0], prior[..., 0:1], out=np.zeros_like(p[..., 0]), where=prior[..., 0:1] > 0)
+    return 0.5 * np.minimum(pos, neg).sum(axis=-1)
+
+
+SPEC = MeasureSpec(
+    name="balanced",
+    label="balanced error",
+    func=balanced_error,
+    greater_is_better=False,
+    formula=(r"\mathrm{BER}^{*}_{D_J} = \tfrac12\,\mathbf{E}_X\Big[\min\Big(\frac{\eta_J(X_J)}{p},"
+             r"\,\frac{1-\eta_J(X_J)}{1-p}\Big)\Big],\quad p = \mathbf{P}(Y=1)"),
+    reference="Ahmed et al., Example 4 (the paper's value is twice this: FNR + FPR)",
+)

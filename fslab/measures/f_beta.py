@@ -1,0 +1,49 @@
+"""Bayes-optimal F-beta: the best threshold classifier on eta (Ahmed et al., Example 7)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..tables import JointTable
+from ._ranking import rank_cells
+from .base import MeasureSpec
+
+
+def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
+    """F*_beta = sup_t F_beta[1(eta(X) > t)],  F_beta[h] = (1+b^2) TP / ((1+b^2) TP + b^2 FN + FP).
+
+    With p = P(Y=1) and Q = P(h(X)=1): F_beta = (1+b^2) TP / (b^2 p + Q), the paper's
+    (1+b^2) / (b^2/Prec + 1/Rec). Thresholding eta at t predicts positive on the cells with the
+    largest eta, so the sup runs over "top groups": cells sorted by eta descending, cells with equal
+    eta (within 1e-12) kept together, cumulative TP and Q at the end of each group. The last group
+    end is the all-positive classifier (t below every eta); the empty classifier scores 0.
+    Vectorised over the batch (one argsort per table row, cumulative sums).
+    Tiny table, beta = 1: p = [[.4, .1], [.2, .3]] (eta .2, .6; p = .4): top cell gives
+    2*.3/(.4+.5) = 0.6667; both cells 2*.4/(.4+1) = 0.5714; so F*_1 = 2/3.
+    """
+    b2 = float(beta) ** 2
+    r = rank_cells(table, descending=True)
+    tp = r.cum_pos
+    denom = b2 * tp[..., -1:] + tp + r.cum_neg
+    f = np.divide((1.0 + b2) * tp, denom, out=np.zeros_like(tp), where=r.last & (denom > 0))
+    return f.max(axis=-1)
+
+
+def _check(params: dict) -> None:
+    beta = params["beta"]
+    if not isinstance(beta, (int, float, np.number)) or not 0.0 < float(beta) < np.inf:
+        raise ParameterError(f"beta must be a positive finite number (beta > 1 favours recall); got {beta!r}")
+
+
+SPEC = MeasureSpec(
+    name="f-beta",
+    label="F-beta",
+    func=f_beta_score,
+    greater_is_better=True,
+    formula=(r"C^{\mathrm{Bayes},F_\beta}_D(J) = \sup_{t\in[0,1]} F_{\beta,D_J}\big[\mathrm{sign}(\eta_J - t)\big],"
+             r"\quad F_\beta = \frac{1+\beta^2}{\beta^2/\mathrm{Prec} + 1/\mathrm{Rec}}"),
+    reference="Ahmed et al., Example 7",
+    params={"beta": 1.0},
+    check=_check,
+)

@@ -1,0 +1,32 @@
+"""Bayes logarithmic loss = H(Y | X_J) in nats (Ahmed et al., Example 5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..information import conditional_entropy
+from ..tables import JointTable
+from .base import MeasureSpec
+
+
+def log_loss_error(table: JointTable) -> np.ndarray:
+    """er^{log,*} = E_X[-sum_y p(y|X) ln p(y|X)] = H(Y | X_J) in nats = H(Y) - I(X_J; Y).
+
+    The Bayes class-probability estimate is eta itself, so the Bayes log-loss is the conditional
+    entropy (Example 5; minimising it is the MI criterion). Any number of classes.
+    Tiny table: p = [[.4, .1], [.2, .3]] -> .5 H(.8, .2) + .5 H(.4, .6)
+    = .5 * 0.500402 + .5 * 0.673012 = 0.586707 nats.
+    """
+    return conditional_entropy(table, unit="nats")
+
+
+SPEC = MeasureSpec(
+    name="log-loss",
+    label="log-loss",
+    func=log_loss_error,
+    greater_is_better=False,
+    binary_only=False,
+    formula=(r"\mathrm{er}^{\log,*}_{D_J} = \mathbf{E}_X\big[-\eta_J\ln\eta_J-(1-\eta_J)\ln(1-\eta_J)\big]"
+             r" = H(Y\mid X_J) = H(Y) - I(X_J;Y)\ \text{(nats)}"),
+    reference="Ahmed et al., Example 5",
+)

@@ -1,0 +1,176 @@
+"""Precision and recall criteria of the greedy derivation notes (003): conjunction / disjunction of
+per-feature predictors.
+
+Reading of the notes. Each selected feature i carries its own predictor y_i with
+P(y_i = 1 | x, f_i) = eta_i(x_i) = P(Y = 1 | X_i = x_i) (the plug-in class probability of feature i
+alone; exact on a Distribution). Precision combines them by AND (eq. 7), recall by OR (eq. 13); the
+notes' objectives are sums over the data D, reported here as means (divided by the total mass, so
+the argmax is unchanged). With P_J = prod_{i in J} eta_i(X_i) and R_J = prod_{i in J} (1 - eta_i(X_i)):
+
+    precision, approach 1 (eq. 11-12): E[ Y P_J + (1 - Y)(1 - P_J) ]
+    precision, approach 2 (Sec. 2.1):  E[ Y sum_i ln eta_i(X_i) + (1 - Y) ln(1 - P_J) ]
+    recall,    approach 1 (eq. 17-18): E[ (1 - Y) R_J + Y (1 - R_J) ]
+    recall,    approach 2 (Sec. 2.2):  E[ (1 - Y) sum_i ln(1 - eta_i(X_i)) + Y ln(1 - R_J) ]
+
+Approach 2's last lines in the extracted text are garbled (a "1 - prod log" term); the line before it,
+log of the approach-1 summand split by the class, is what is implemented. Recall is precision with
+the classes swapped (Y -> 1-Y, eta -> 1-eta), which is how the code computes both.
+
+These are not functions of the subset's joint table (they need each feature's own predictor), so the
+registry records carry ``subset_func`` / ``extension_func``; greedy selection calls
+``measure("precision", approach=a).extension_criteria(source, selected, candidates)`` (or directly
+``precision_gain(source, selected, candidates, approach)``). On a bare JointTable the subset is read
+as ONE compound feature (k = 1 in the notes): approach 1 gives E[eta^2 + (1-eta)^2] = 1 - 2E[eta(1-eta)]
+and approach 2 gives -H(Y|X_J) in nats, for precision and recall alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..information import _sum_classes
+from ..tables import JointTable, as_source
+from .base import MeasureSpec
+
+# Bound on the (rows x candidates) floats one chunk of a greedy step may allocate (32 MiB).
+_CHUNK_FLOATS = 1 << 22
+_TINY = np.finfo(np.float64).tiny
+
+
+def _class_mass(source) -> np.ndarray:
+    """(r, 2) mass of each row in class 0 and class 1 (a sample's rows are one-hot)."""
+    if source.weights is not None:
+        return source.weights
+    return np.stack([source.y == 0, source.y == 1], axis=1).astype(np.float64)
+
+
+def _row_predictors(source, features: np.ndarray, mass: np.ndarray) -> np.ndarray:
+    """eta_j(x_dj) for every row d and every feature j in ``features``: (r, len(features))."""
+    arities = source.arities[features]
+    offsets = np.concatenate([[0], np.cumsum(arities)[:-1]])
+    codes = source.X[:, features] + offsets
+    total_cells = int(arities.sum())
+    width = features.size
+    pos = np.bincount(codes.ravel(), weights=np.repeat(mass[:, 1], width), minlength=total_cells)
+    all_ = np.bincount(codes.ravel(), weights=np.repeat(mass.sum(axis=1), width), minlength=total_cells)
+    eta = np.divide(pos, all_, out=np.zeros_like(pos), where=all_ > 0)
+    return eta[codes]
+
+
+def _oriented(source, recall: bool):
+    """Mass of the 'target' class, of the other class, and a map eta -> P(predictor says target)."""
+    mass = _class_mass(source)
+    if recall:  # recall is precision with the classes swapped
+        return mass[:, ::-1], (lambda eta: 1.0 - eta)
+    return mass, (lambda eta: eta)
+
+
+def _values(source, subset: Sequence[int], candidates: Sequence[int] | None, approach: int,
+            recall: bool) -> np.ndarray:
+    source = as_source(source)
+    mass, orient = _oriented(source, recall)
+    other, target = mass[:, 0], mass[:, 1]
+    total = mass.sum()
+    subset = np.asarray(list(subset), dtype=np.int64)
+    base_a = orient(_row_predictors(source, subset, _class_mass(source))) if subset.size else None
+    base = base_a.prod(axis=1) if base_a is not None else np.ones(source.n_rows)
+    t_rows, o_rows = target > 0, other > 0
+    with np.errstate(divide="ignore"):
+        base_log = 0.0 if base_a is None else float(
+            target[t_rows] @ np.log(np.maximum(base_a[t_rows], _TINY)).sum(axis=1))
+    if candidates is None:
+        if approach == 1:
+            return np.array([(target @ base + other @ (1.0 - base)) / total])
+        with np.errstate(divide="ignore"):
+            return np.array([(base_log + other[o_rows] @ np.log(1.0 - base[o_rows])) / total])
+    candidates = np.asarray(list(candidates), dtype=np.int64)
+    out = np.empty(candidates.size)
+    chunk = max(1, _CHUNK_FLOATS // max(source.n_rows, 1))
+    for start in range(0, candidates.size, chunk):
+        cand = candidates[start:start + chunk]
+        a = orient(_row_predictors(source, cand, _class_mass(source)))
+        if approach == 1:
+            out[start:start + cand.size] = (other.sum() + ((target - other) * base) @ a) / total
+        else:
+            # eta_i(x_i) > 0 wherever the target class has mass, and < 1 wherever the other class has
+            # mass (the row itself is in that cell), so the logs are finite; _TINY only guards rounding.
+            gain_t = target[t_rows] @ np.log(np.maximum(a[t_rows], _TINY))
+            gain_o = other[o_rows] @ np.log(np.maximum(1.0 - base[o_rows, None] * a[o_rows], _TINY))
+            out[start:start + cand.size] = (base_log + gain_t + gain_o) / total
+    return out
+
+
+def precision_criterion(source, subset: Sequence[int], approach: int = 1) -> float:
+    """Precision criterion of the conjunction of the features' predictors (003, eq. 12 / Sec. 2.1)."""
+    return float(_values(source, subset, None, approach, recall=False)[0])
+
+
+def recall_criterion(source, subset: Sequence[int], approach: int = 1) -> float:
+    """Recall criterion of the disjunction of the features' predictors (003, eq. 18 / Sec. 2.2)."""
+    return float(_values(source, subset, None, approach, recall=True)[0])
+
+
+def precision_gain(source, selected: Sequence[int], candidates: Sequence[int], approach: int = 1) -> np.ndarray:
+    """precision_criterion(selected + [j]) for every candidate j, shape (len(candidates),): one greedy step."""
+    return _values(source, selected, candidates, approach, recall=False)
+
+
+def recall_gain(source, selected: Sequence[int], candidates: Sequence[int], approach: int = 1) -> np.ndarray:
+    """recall_criterion(selected + [j]) for every candidate j, shape (len(candidates),): one greedy step."""
+    return _values(source, selected, candidates, approach, recall=True)
+
+
+def compound_score(table: JointTable, approach: int = 1) -> np.ndarray:
+    """The notes' criterion with the whole subset as one compound feature (k = 1; precision = recall).
+
+    Approach 1: sum_x p(x,1) eta(x) + p(x,0) (1 - eta(x)); approach 2: sum_{x,y} p(x,y) ln p(y|x) = -H(Y|X).
+    Tiny table: p = [[.4, .1], [.2, .3]] (eta .2, .6): approach 1 = .1*.2 + .4*.8 + .3*.6 + .2*.4 = 0.6.
+    """
+    p = table.probabilities()
+    px = _sum_classes(p)[..., None]
+    cond = np.divide(p, px, out=np.ones_like(p), where=px > 0)
+    if approach == 1:
+        return (p * cond).sum(axis=(-2, -1))
+    return (p * np.log(np.where(p > 0, cond, 1.0))).sum(axis=(-2, -1))
+
+
+def _check(params: dict) -> None:
+    if params["approach"] not in (1, 2) or isinstance(params["approach"], bool):
+        raise ParameterError(
+            f"approach must be 1 (sum of probabilities) or 2 (log-likelihood); got {params['approach']!r}")
+
+
+_REFERENCES = {
+    "precision": "Greedy derivation notes (003), precision: eq. (11)-(12) and Sec. 2.1",
+    "recall": "Greedy derivation notes (003), recall: eq. (17)-(18) and Sec. 2.2",
+}
+
+
+def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
+    return MeasureSpec(
+        name=name,
+        label=f"{name} criterion",
+        func=compound_score,
+        greater_is_better=True,
+        formula=formula,
+        reference=_REFERENCES[name],
+        params={"approach": 1},
+        check=_check,
+        subset_func=lambda source, subset, approach: _values(source, subset, None, approach, recall)[0],
+        extension_func=lambda source, subset, candidates, approach: _values(
+            source, subset, candidates, approach, recall),
+    )
+
+
+_P, _R = r"\prod_{i\in J}\eta_i(X_i)", r"\prod_{i\in J}(1-\eta_i(X_i))"
+PRECISION = _spec("precision", False, (
+    r"\begin{aligned}&\text{(1) } \mathbf{E}\big[Y" + _P + r" + (1-Y)\big(1-" + _P + r"\big)\big]\\"
+    r"&\text{(2) } \mathbf{E}\big[Y\textstyle\sum_{i\in J}\ln\eta_i(X_i) + (1-Y)\ln\big(1-" + _P
+    + r"\big)\big]\end{aligned}"))
+RECALL = _spec("recall", True, (
+    r"\begin{aligned}&\text{(1) } \mathbf{E}\big[(1-Y)" + _R + r" + Y\big(1-" + _R + r"\big)\big]\\"
+    r"&\text{(2) } \mathbf{E}\big[(1-Y)\textstyle\sum_{i\in J}\ln(1-\eta_i(X_i)) + Y\ln\big(1-" + _R
+    + r"\big)\big]\end{aligned}"))

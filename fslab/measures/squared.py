@@ -1,0 +1,35 @@
+"""Bayes squared error E[Var(Y | X_J)] (Ahmed et al., Example 6)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..information import _sum_classes
+from ..tables import JointTable
+from .base import MeasureSpec
+
+
+def squared_error(table: JointTable) -> np.ndarray:
+    """er^{sq,*} = E_X[Var(Y | X_J)] = sum_{x,y} p(x,y) (y - mu(x))^2, mu(x) = E[Y | X_J = x].
+
+    The Bayes regressor predicts mu(x); ``table.labels`` are the real values of Y (0/1 for a
+    binary target, where this is E[eta (1 - eta)]). Summed around mu(x) (not E[Y^2] - mu^2) to avoid
+    cancellation. Tiny table, labels [0, 1]: p = [[.4, .1], [.2, .3]] -> .5*.2*.8 + .5*.6*.4 = 0.2.
+    """
+    p = table.probabilities()
+    y = np.asarray(table.labels, dtype=np.float64)
+    px = _sum_classes(p)
+    mu = np.divide(p @ y, px, out=np.zeros_like(px), where=px > 0)
+    return (p * (y - mu[..., None]) ** 2).sum(axis=(-2, -1))
+
+
+SPEC = MeasureSpec(
+    name="squared",
+    label="squared error",
+    func=squared_error,
+    greater_is_better=False,
+    binary_only=False,
+    real_target=True,
+    formula=r"\mathrm{er}^{\mathrm{sq},*}_{D_J} = \mathbf{E}_X\big[\mathrm{Var}(Y\mid X_J)\big]",
+    reference="Ahmed et al., Example 6",
+)
