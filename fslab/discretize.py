@@ -122,7 +122,8 @@ def encode_numeric(values: np.ndarray, method: str, bins: int, name: str = "colu
         codes[~missing] = rank
         names, kind = [value_name(v) for v in uniques], "discrete"
     else:
-        edges = bin_edges(x, method, bins)
+        with np.errstate(over="ignore", invalid="ignore"):
+            edges = bin_edges(x, method, bins)
         if not np.all(np.isfinite(edges)):   # e.g. values near 1e308 overflow the mean or the std
             raise DataError(f"column {name!r} has values too large to bin (|x| up to {np.abs(x).max():.3g}); "
                             "rescale the column")
