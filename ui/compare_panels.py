@@ -1,0 +1,187 @@
+"""The three panels of the Compare page: side by side, learning curves, binning sensitivity."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from fslab.compare import DEFAULT_SELECTORS, overlap_matrix
+from fslab.curves import DEFAULT_CURVE_SELECTORS
+from fslab.errors import FslabError
+from fslab.learners import LEARNERS, PAPER_LEARNER
+from fslab.measures import measure as get_measure
+from fslab.plots.compare import (
+    disagreement_figure,
+    learning_curve_figure,
+    overlap_figure,
+    selector_label,
+    step_grid_figure,
+)
+from fslab.selectors import SELECTORS
+
+from . import compare as uc
+
+SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
+CURVES_KEY = "compare.curves_request"
+BINS_KEY = "compare.bins_request"
+
+
+def _downloads(files: list[tuple[str, bytes, str]], prefix: str) -> None:
+    for col, (label, data, name) in zip(st.columns(len(files)), files, strict=True):
+        col.download_button(label, data, name, "text/csv", on_click="ignore", key=f"{prefix}.{name}")
+
+
+def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, params: dict, k: int) -> None:
+    """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI)."""
+    m = get_measure(measure_name, **params)
+    chosen = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_SELECTORS), key="compare.selectors",
+                            format_func=selector_label)
+    try:
+        if not chosen:
+            raise FslabError("choose at least one selector")
+        cmp = uc.side_by_side(uc.token(source), source, k, tuple(chosen), measure_name, tuple(sorted(params.items())))
+    except FslabError as err:
+        st.error(str(err))
+        return
+    exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
+    st.markdown(f"**{len(chosen)} selectors, k = {k}, {m.label}** on *{source_name}* ({exact}).")
+    subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set", "mi_bits": "MI of the set (bits)"})
+    subsets["selector"] = subsets["selector"].map(selector_label)
+    st.dataframe(subsets, hide_index=True, key="compare.subsets")
+    if cmp.optimal is not None:
+        names = ", ".join(cmp.feature_names[j] for j in cmp.optimal)
+        found = [selector_label(n) for n, ok in zip(cmp.subsets["selector"], cmp.subsets["optimal"], strict=True)
+                 if ok]
+        st.success(f"Exact k-optimal subset (exhaustive search): {names} with {m.label} = {cmp.optimal_value:.4f}. "
+                   f"Found by: {', '.join(found) or 'none of these selectors'}.")
+    elif cmp.note:
+        st.info(cmp.note)
+    grid = cmp.grid()
+    st.plotly_chart(step_grid_figure(grid), width="stretch", key="compare.grid_chart")
+    st.caption("Each cell is the step (1 = first) at which a selector picked the feature; blank = not picked.")
+    left, right = st.columns(2)
+    left.plotly_chart(overlap_figure(overlap_matrix(cmp.orders(), "jaccard")), width="stretch",
+                      key="compare.jaccard_chart")
+    left.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
+    right.plotly_chart(overlap_figure(overlap_matrix(cmp.orders(), "rank_correlation"), "rank_correlation"),
+                       width="stretch", key="compare.tau_chart")
+    right.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
+                  "1 = the same features in the same order, negative = opposite orders.")
+    dis = cmp.disagreements()
+    if dis.empty:
+        st.info("Every selector chose the same features: there is no disagreement to explain.")
+    else:
+        st.markdown("**Where they disagree, and why.** A feature with a better single-feature Bayes value but a "
+                    "lower MI is one the measure wants and MI passes over, and the other way round.")
+        st.plotly_chart(disagreement_figure(dis, m.label), width="stretch", key="compare.disagree_chart")
+        st.caption(f"{m.label} of the Bayes classifier on the feature alone (left) and I(X_j; Y) in bits (right), "
+                   "for each feature some but not all selectors picked; hover a bar to see who picked it.")
+    orders = cmp.orders()
+    features = cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
+                                              for j in cmp.features.index])
+    _downloads([("Grid (CSV)", uc.safe_csv(grid), "compare_grid.csv"),
+                ("Overlap (CSV)", uc.safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
+                ("Feature values (CSV)", uc.safe_csv(features), "compare_features.csv"),
+                ("Selected sets (CSV)", uc.safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
+               "compare.dl")
+
+
+def curves_panel(kind: str, source_name: str, source, measure_name: str, params: dict) -> None:
+    """Test measure vs k per selector over repeated splits (Section 4 protocol), with progress and stop."""
+    st.markdown("Each split trains the selector **and** the learner on the training part only and scores the "
+                "test part; the curve is the mean over splits, the bars one standard deviation. The selection is "
+                "computed once per split at the largest k and truncated (greedy and ranking selectors are "
+                "prefix-consistent). The paper uses 5 splits, 70/30 (Adult 20/80) and tunes hyper-parameters on "
+                "20% of the training part; the fast default subsamples and uses 3 splits.")
+    data = source
+    if kind == "distribution":
+        rows = st.number_input("Rows to sample from the distribution", 200, 200_000, 5_000, 500,
+                               key="compare.curve_rows")
+        data = uc.sampled(uc.token(source), source, int(rows))
+    full = st.toggle("Full protocol (5 splits, every row, tuned hyper-parameters)", key="compare.full")
+    a, b, c = st.columns(3)
+    selectors = a.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_CURVE_SELECTORS),
+                              key="compare.curve_selectors", format_func=selector_label)
+    n = data.n_features
+    k_max = b.slider("k up to", 1, max(1, min(15, n)), min(8, n), key="compare.k_max")
+    learner_names = list(LEARNERS)
+    learner = c.selectbox("Learner", learner_names, index=learner_names.index(PAPER_LEARNER[measure_name]),
+                          key=f"compare.learner.{measure_name}", format_func=lambda x: LEARNERS[x].label)
+    d, e, f = st.columns(3)
+    splits = d.slider("Splits", 1, 10, 3, key="compare.splits", disabled=full)
+    adult = source_name.lower().startswith("adult")
+    train = e.slider("Training fraction", 0.1, 0.9, 0.2 if adult else 0.7, 0.05, key="compare.train")
+    subsample = f.number_input("Subsample rows (0 = all)", 0, 500_000, 2_000, 500, key="compare.subsample",
+                               disabled=full)
+    tune = st.checkbox("Tune hyper-parameters on 20% of the training part", key="compare.tune", disabled=full)
+    if full:
+        splits, subsample, tune = 5, 0, True
+    request = (uc.token(data), tuple(selectors), measure_name, tuple(sorted(params.items())), k_max, learner,
+               splits, train, subsample, tune)
+    run, stop = st.columns([1, 1])
+    if run.button("Compute learning curves", type="primary", key="compare.run_curves"):
+        st.session_state[CURVES_KEY] = request
+    if stop.button("Stop", key="compare.stop_curves"):
+        st.session_state.pop(CURVES_KEY, None)
+        st.info("Stopped. Change the settings or press *Compute learning curves* again.")
+    if st.session_state.get(CURVES_KEY) != request:
+        st.caption("Press *Compute learning curves* to run the protocol with these settings.")
+        return
+    try:
+        result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max, params.get("c", 0.5),
+                           params.get("beta", 1.0), learner, splits, train, tune, subsample or None, 0)
+    except FslabError as err:
+        st.error(str(err))
+        return
+    summary = result.summary()
+    m = get_measure(measure_name, **params)
+    st.plotly_chart(learning_curve_figure(summary, m.label, LEARNERS[result.learner].label, result.greater_is_better),
+                    width="stretch", key="compare.curves_chart")
+    st.caption(f"Test {m.label} against the number of selected features, mean over {splits} split(s) with one "
+               f"standard deviation; computed in {result.seconds:.1f} s (the paper's Figures 1, 2 and 4).")
+    table = summary.assign(selector=summary["selector"].map(selector_label)).pivot(
+        index="k", columns="selector", values="mean")
+    st.dataframe(table.style.format("{:.4f}"), key="compare.curves_table")
+    _downloads([("Per-split scores (CSV)", uc.safe_csv(result.scores, index=False), "curves_scores.csv"),
+                ("Mean and spread (CSV)", uc.safe_csv(summary, index=False), "curves_summary.csv"),
+                ("Selections per split (CSV)", uc.safe_csv(result.selections, index=False), "curves_selections.csv")],
+               "compare.dl_curves")
+
+
+def binning_panel(source_name: str, source, measure_name: str, params: dict, k: int) -> None:
+    """The selected set under mean-std, quantile and equal-width binning with 3, 5 and 10 bins."""
+    st.markdown("Real-valued columns must be discretised before any table-based criterion can be computed. Does "
+                "the answer depend on how? The same selector and k are run after seven discretisations: mean "
+                "+- one standard deviation (the paper's footnote 6), quantile and equal-width with 3, 5 and 10 bins.")
+    raw = uc.raw_dataset(source_name)
+    if raw is None:
+        st.info("Binning sensitivity needs a dataset with its raw values: pick a sample on the Home page or "
+                "upload a CSV on the Data page, and choose *Dataset* above.")
+        return
+    selector = st.selectbox("Selector", SELECTOR_NAMES, key="compare.bin_selector", format_func=selector_label)
+    request = (source_name, selector, measure_name, tuple(sorted(params.items())), k)
+    if st.button("Run binning sensitivity", key="compare.run_bins"):
+        st.session_state[BINS_KEY] = request
+    if st.session_state.get(BINS_KEY) != request:
+        st.caption("Press *Run binning sensitivity* to select under each binning.")
+        return
+    try:
+        res = uc.binnings(uc.token(source), raw, k, selector, measure_name, tuple(sorted(params.items())))
+    except FslabError as err:
+        st.error(str(err))
+        return
+    if not res.numeric:
+        st.info("No column of this dataset is real-valued: every binning gives the same codes and the same answer.")
+    else:
+        st.markdown(f"{len(res.numeric)} real-valued column(s) change with the binning. Selected under every "
+                    f"binning: **{', '.join(res.stable()) or 'none'}**.")
+    grid = res.grid()
+    st.plotly_chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature"),
+                    width="stretch", key="compare.bins_grid")
+    st.caption(f"{selector_label(selector)}, k = {k}: the step at which the feature was picked under each "
+               "discretisation; a row filled across means the choice does not depend on the binning.")
+    jac = res.jaccard_matrix()
+    st.plotly_chart(overlap_figure(jac), width="stretch", key="compare.bins_jaccard")
+    st.caption("Jaccard overlap of the selected sets of each pair of binnings.")
+    _downloads([("Binning grid (CSV)", uc.safe_csv(grid), "binning_grid.csv"),
+                ("Binning overlap (CSV)", uc.safe_csv(res.overlap(), index=False), "binning_overlap.csv")],
+               "compare.dl_bins")
