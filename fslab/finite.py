@@ -1,0 +1,152 @@
+"""FBS and FOS: BS and OS on a finite sample (Pena and Nilsson, Section 5).
+
+The exact test R(S \\ X_i) = R(S) becomes  R^(I(D_{S \\ X_i})) <= R^(I(D_S)) + tau, with I a
+scikit-learn inducer trained on the columns of the subset and R^ a hold-out or cross-validated error
+estimate. With a universally consistent inducer and a consistent estimator, both recover S* as the
+sample grows, for any tau in (0, eta) (Theorem 8).
+
+Choosing tau. It must exceed the noise of a *paired* difference of two risk estimates computed on
+the same evaluation rows (the split or folds are fixed for the whole run, so differences are paired):
+its standard error is at most sqrt(q / m_eval) with q the fraction of rows on which the two classifiers
+disagree. Dropping an irrelevant feature changes few predictions (small q); even q = 1 gives 0.01 at
+m_eval = 10,000. And tau must stay below eta, the smallest increase of the Bayes risk caused by dropping
+a feature of S* (Theorem 8), which we compute exactly for toy distributions (``MinimalResult.eta``).
+The default 0.02 is two worst-case standard errors at m_eval = 10,000 (a 20,000-row sample split in
+half) and suits distributions whose features of S* each carry at least a few points of risk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.dummy import DummyClassifier
+from sklearn.model_selection import StratifiedKFold, train_test_split
+from sklearn.naive_bayes import CategoricalNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from .errors import ParameterError
+from .orderings import subset_label
+from .tables import as_source
+
+
+def _onehot():
+    return OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+
+
+# Inducers on integer feature codes. k-NN and SVM see one-hot codes (distances between category
+# codes mean nothing); the tree and categorical naive Bayes use the codes directly.
+INDUCERS: dict[str, tuple[str, Callable[[int, int], object]]] = {
+    "knn": ("k-nearest neighbours (k = sqrt(m))",
+            lambda m, seed: make_pipeline(_onehot(), KNeighborsClassifier(n_neighbors=max(1, int(np.sqrt(m)))))),
+    "naive-bayes": ("categorical naive Bayes", lambda m, seed: CategoricalNB(min_categories=None)),
+    "tree": ("decision tree (grown fully: a lookup table of the cells)",
+             lambda m, seed: DecisionTreeClassifier(random_state=seed)),
+    "svm": ("SVM (RBF kernel, one-hot codes; slow beyond ~5,000 rows)",
+            lambda m, seed: make_pipeline(_onehot(), SVC(random_state=seed))),
+}
+ESTIMATORS = {"holdout": "hold-out (train on half, count errors on the other half)",
+              "cv": "cross-validation (stratified folds)"}
+
+
+@dataclass(frozen=True)
+class FiniteResult:
+    """Output of FBS or FOS: the kept features and every removal decision with its two risk estimates."""
+
+    method: str
+    selected: tuple[int, ...]
+    names: str
+    steps: pd.DataFrame
+    inducer: str
+    estimator: str
+    tau: float
+
+
+class _RiskEstimator:
+    """R^(I(D_T)) for feature subsets T, with one fixed split (or fixed folds) and a memo."""
+
+    def __init__(self, data, inducer: str, estimator: str, folds: int, seed):
+        if inducer not in INDUCERS:
+            raise ParameterError(f"unknown inducer '{inducer}'; choose one of: {', '.join(INDUCERS)}")
+        if estimator not in ESTIMATORS:
+            raise ParameterError(f"unknown risk estimator '{estimator}'; choose one of: {', '.join(ESTIMATORS)}")
+        if estimator == "cv" and not 2 <= int(folds) <= 20:
+            raise ParameterError(f"folds must be between 2 and 20; got {folds}")
+        self.X, self.y, self.arities = data.X, data.y, data.arities
+        if len(np.unique(self.y)) < 2:
+            raise ParameterError("the sample has a single class; FBS/FOS need at least two")
+        seed = 0 if seed is None else int(seed)
+        idx = np.arange(len(self.y))
+        if estimator == "holdout":
+            train, test = train_test_split(idx, test_size=0.5, random_state=seed, stratify=self.y)
+            self.splits = [(train, test)]
+        else:
+            self.splits = list(StratifiedKFold(int(folds), shuffle=True, random_state=seed).split(idx, self.y))
+        self.inducer, self.seed, self.memo = inducer, seed, {}
+
+    def __call__(self, subset) -> float:
+        key = tuple(sorted(subset))
+        if key not in self.memo:
+            errors = 0
+            for train, test in self.splits:
+                model = (DummyClassifier(strategy="most_frequent") if not key
+                         else INDUCERS[self.inducer][1](len(train), self.seed))
+                if isinstance(model, CategoricalNB):  # every code seen or not, so predict never fails
+                    model = clone(model).set_params(min_categories=self.arities[list(key)])
+                Xs = self.X[:, key] if key else np.zeros((len(self.y), 1))
+                model.fit(Xs[train], self.y[train])
+                errors += int(np.sum(model.predict(Xs[test]) != self.y[test]))
+            self.memo[key] = errors / sum(len(t) for _, t in self.splits)
+        return self.memo[key]
+
+
+def _check_tau(tau: float) -> float:
+    if not 0 < float(tau) < 1:
+        raise ParameterError(f"tau must be in (0, 1) (Theorem 8 needs tau > 0); got {tau}")
+    return float(tau)
+
+
+def _row(check, s, names, i, with_i, without, tau):
+    return {"check": check, "S": subset_label(s, names), "feature": names[i], "risk_with": with_i,
+            "risk_without": without, "threshold": with_i + tau, "removed": without <= with_i + tau}
+
+
+def fbs(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float = 0.02, folds: int = 5,
+        seed=0) -> FiniteResult:
+    """FBS: Table 1 with R(S \\ X_i) = R(S) replaced by R^(I(D_{S \\ X_i})) <= R^(I(D_S)) + tau.
+
+    Fewer than n^2 risk comparisons; each row of ``steps`` is one decision with both estimates.
+    """
+    data, tau = as_source(dataset), _check_tau(tau)
+    risk = _RiskEstimator(data, inducer, estimator, folds, seed)
+    names, n = data.feature_names, data.n_features
+    s, i, rows = list(range(n)), 0, []
+    while i < n:
+        if i in s:
+            row = _row(len(rows) + 1, s, names, i, risk(s), risk([j for j in s if j != i]), tau)
+            rows.append(row)
+            if row["removed"]:
+                s.remove(i)
+                i = 0
+                continue
+        i += 1
+    return FiniteResult("FBS", tuple(s), subset_label(s, names), pd.DataFrame(rows), inducer, estimator, tau)
+
+
+def fos(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float = 0.02, folds: int = 5,
+        seed=0) -> FiniteResult:
+    """FOS: Table 2 with R(¬X_i) = R(X) replaced by R^(I(D_{¬X_i})) <= R^(I(D)) + tau; n comparisons."""
+    data, tau = as_source(dataset), _check_tau(tau)
+    risk = _RiskEstimator(data, inducer, estimator, folds, seed)
+    names, n = data.feature_names, data.n_features
+    full = list(range(n))
+    rows = [_row(i + 1, full, names, i, risk(full), risk([j for j in full if j != i]), tau) for i in range(n)]
+    kept = tuple(i for i, r in enumerate(rows) if not r["removed"])
+    return FiniteResult("FOS", kept, subset_label(kept, names), pd.DataFrame(rows), inducer, estimator, tau)
