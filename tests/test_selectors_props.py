@@ -106,3 +106,25 @@ def test_exhaustive_is_at_least_as_good_as_greedy_and_backward(ds):
     assert best >= select(ds, k, "bayes-greedy").scores[-1] - 1e-12
     back = select(ds, k, "backward")
     assert best >= criterion(ds, back.features, "zero-one") - 1e-12
+
+
+TABLE_MEASURES = [name for name in ("zero-one", "cost-sensitive", "balanced", "log-loss", "mi", "f-beta", "auc")
+                  if name in MEASURES]
+
+
+@settings(max_examples=30, deadline=None)
+@given(samples(max_features=4), st.integers(0, 2))
+def test_fast_counting_gives_the_same_criteria_as_plain_tables(ds, depth):
+    """The fast engine (group counts + merged pure cells) must give C(J + {j}) of the plain joint table."""
+    from fslab.measures import measure
+    from fslab.selectors._criterion import Criterion
+
+    subset = list(range(min(depth, ds.n_features - 1)))
+    candidates = np.arange(len(subset), ds.n_features)
+    for name in TABLE_MEASURES:
+        m = measure(name)
+        fast = Criterion(ds, m)
+        assert fast.counter is not None
+        expected = m.criterion(ds.extension_tables(subset, candidates))
+        np.testing.assert_allclose(fast.extension(subset, candidates), expected, rtol=1e-9, atol=1e-12,
+                                   err_msg=name)

@@ -1,24 +1,15 @@
-"""Counting for the selectors: batched joint tables of J + {j} and feature-pair tables.
+"""Feature-pair tables on any source (the generic path; samples use the fast engine in _fast.py).
 
-A TableSource gives ``extension_tables``; the feature-pair counts n(X_j = u, X_f = v) that mRMR needs
+The feature-pair counts n(X_j = u, X_f = v) that mRMR needs
 are one ``np.bincount`` over ``offset_j + X_j * a_f + X_f`` for all candidates at once, weighted by
 each row's mass for an exact distribution.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from ..tables import JointTable
-
 _BATCH_ENTRIES = 1 << 22
-
-
-def extension_tables(source, subset: Sequence[int], candidates: np.ndarray) -> JointTable:
-    """Tables of ``subset + [j]`` for every candidate j (shape (B, cells, L)); empty cells are padding."""
-    return source.extension_tables(tuple(subset), candidates)
 
 
 def row_mass(source) -> np.ndarray | None:
@@ -44,6 +35,3 @@ def feature_pair_counts(source, f: int, candidates: np.ndarray) -> np.ndarray:
         parts.append(counts.reshape(cand.size, width, a_f))
     return np.concatenate(parts, axis=0).astype(np.float64)
 
-
-def subset_table(source, subset: Sequence[int]) -> JointTable:
-    return source.table(tuple(subset))

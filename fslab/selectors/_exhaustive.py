@@ -11,13 +11,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TooLargeError
-from ._counting import extension_tables
 from ._loop import TIE_TOLERANCE
 
 DEFAULT_MAX_SUBSETS = 200_000
 
 
-def exhaustive_search(source, k: int, crit: Callable, max_subsets: int = DEFAULT_MAX_SUBSETS,
+def exhaustive_search(source, k: int, crit, max_subsets: int = DEFAULT_MAX_SUBSETS,
                       progress: Callable[[int, int], None] | None = None):
     """Score every k-subset in lexicographic order; return (best subset, its value, n tied, trace).
 
@@ -38,7 +37,7 @@ def exhaustive_search(source, k: int, crit: Callable, max_subsets: int = DEFAULT
         if start >= n:
             continue
         last = np.arange(start, n)
-        values.append(np.atleast_1d(crit(extension_tables(source, prefix, last))))
+        values.append(crit.extension(prefix, last))
         subsets.extend(prefix + (int(j),) for j in last)
         if progress is not None:
             progress(i + 1, len(prefixes))

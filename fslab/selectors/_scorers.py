@@ -7,37 +7,29 @@ measure (Ahmed et al., eq. (3): -error or +score) or the mutual information I(X_
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from math import comb
 
 import numpy as np
 
 from ..errors import ParameterError
-from ..tables import JointTable
-from ._counting import extension_tables, feature_pair_counts, subset_table
+from ._criterion import Criterion
 from ._info import mutual_information_bits
-
-TableCriterion = Callable[[JointTable], np.ndarray]
-
-
-def mi_criterion(table: JointTable) -> np.ndarray:
-    """I(X_J; Y) in bits of each table of a batch."""
-    return mutual_information_bits(table.counts)
 
 
 class SubsetScorer:
     """Algorithm 1 (Ahmed et al.): the value of candidate j is C(J u {j}) (forward) or C(J \\ {j}) (backward)."""
 
-    def __init__(self, source, crit: TableCriterion, backward: bool = False):
-        self.source, self.crit, self.backward = source, crit, backward
+    def __init__(self, crit: Criterion, backward: bool = False):
+        self.crit, self.backward = crit, backward
+        source = crit.source
         self.chosen: list[int] = []
         self.members = np.full(source.n_features, backward, dtype=bool)
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
         if not self.backward:
-            return np.atleast_1d(self.crit(extension_tables(self.source, self.chosen, candidates)))
+            return self.crit.extension(self.chosen, candidates)
         kept = np.flatnonzero(self.members)
-        return np.array([self.crit(subset_table(self.source, kept[kept != j])) for j in candidates])
+        return np.array([self.crit.value(kept[kept != j]) for j in candidates])
 
     def commit(self, j: int) -> None:
         self.chosen.append(j)
@@ -54,8 +46,9 @@ class SVariateScorer:
     Backward supports s = 2 through the matrix of all pairwise criteria.
     """
 
-    def __init__(self, source, crit: TableCriterion, s: int, backward: bool = False):
-        self.source, self.crit, self.s, self.backward = source, crit, s, backward
+    def __init__(self, crit: Criterion, s: int, backward: bool = False):
+        self.crit, self.s, self.backward = crit, s, backward
+        source = crit.source
         n = source.n_features
         self.chosen: list[int] = []
         self.members = np.full(n, backward, dtype=bool)
@@ -68,14 +61,14 @@ class SVariateScorer:
             self.row = self.pairs.sum(axis=1)  # sum of C({i, j}) over i in J, J = all features
             self.total = self.pairs.sum() / 2
         elif s == 1:  # acc[j] sums C(B + {j}) over the single empty subset B: C({j})
-            self.acc = np.atleast_1d(crit(extension_tables(source, [], np.arange(n)))).astype(np.float64)
+            self.acc = crit.extension([], np.arange(n))
 
     def _pair_matrix(self) -> np.ndarray:
-        n = self.source.n_features
+        n = self.crit.source.n_features
         pairs = np.zeros((n, n))
         for i in range(n - 1):
             others = np.arange(i + 1, n)
-            pairs[i, others] = self.crit(extension_tables(self.source, [i], others))
+            pairs[i, others] = self.crit.extension([i], others)
         return pairs + pairs.T
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
@@ -83,11 +76,11 @@ class SVariateScorer:
             size = int(self.members.sum()) - 1
             if size <= self.s:
                 kept = np.flatnonzero(self.members)
-                return np.array([self.crit(subset_table(self.source, kept[kept != j])) for j in candidates])
+                return np.array([self.crit.value(kept[kept != j]) for j in candidates])
             return (self.total - self.row[candidates]) / comb(size, self.s)
         size = len(self.chosen) + 1
         if size <= self.s:
-            return np.atleast_1d(self.crit(extension_tables(self.source, self.chosen, candidates)))
+            return self.crit.extension(self.chosen, candidates)
         return (self.total + self.acc[candidates]) / comb(size, self.s)
 
     def commit(self, f: int) -> None:
@@ -101,7 +94,7 @@ class SVariateScorer:
         others = others[others != f]
         if others.size and self.s >= 2:
             for rest in itertools.combinations(self.chosen, self.s - 2):
-                self.acc[others] += self.crit(extension_tables(self.source, list(rest) + [f], others))
+                self.acc[others] += self.crit.extension(list(rest) + [f], others)
         self.chosen.append(f)
         self.members[f] = True
 
@@ -116,10 +109,10 @@ class MIGainScorer:
     Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
     """
 
-    def __init__(self, source, kind: str):
-        self.source, self.kind = source, kind
-        n = source.n_features
-        self.relevance = mutual_information_bits(extension_tables(source, [], np.arange(n)).counts)
+    def __init__(self, crit: Criterion, kind: str):
+        self.crit, self.kind = crit, kind
+        n = crit.source.n_features
+        self.relevance = crit.extension([], np.arange(n))
         self.acc = np.full(n, np.inf) if kind == "cmim" else np.zeros(n)
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
@@ -138,9 +131,9 @@ class MIGainScorer:
         if self.kind == "mim" or others.size == 0:
             return
         if self.kind == "mrmr":
-            self.acc[others] += mutual_information_bits(feature_pair_counts(self.source, f, others))
+            self.acc[others] += mutual_information_bits(self.crit.pair_counts(f, others))
             return
-        joint = mutual_information_bits(extension_tables(self.source, [f], others).counts)
+        joint = self.crit.extension([f], others)
         if self.kind == "jmi":
             self.acc[others] += joint
         else:

@@ -10,12 +10,13 @@ import numpy as np
 from ..errors import ParameterError
 from ..measures import measure as get_measure
 from ..tables import as_source
+from ._criterion import Criterion
 from ._exhaustive import exhaustive_search
 from ._fisher import fisher_scores
 from ._loop import run_search
 from ._registry import SELECTORS, SelectorSpec
 from ._result import Selection, build_trace
-from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer, mi_criterion
+from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
 
 
 def _spec(selector: str) -> SelectorSpec:
@@ -62,19 +63,19 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     sel_params = {**spec.params, **sel_params}
     if spec.uses_measure:
         m = get_measure(spec.fixed_measure or measure, **params)
-        crit, measure_name, used = m.criterion, m.name, {**sel_params, **m.params}
+        crit, measure_name, used = Criterion(src, m), m.name, {**sel_params, **m.params}
     else:
         if params:
             raise ParameterError(
                 f"selector '{spec.name}' has its own criterion ({spec.criterion_name}) and takes no parameter "
                 f"{sorted(params)}"
             )
-        crit, measure_name, used = mi_criterion, spec.criterion_name, dict(sel_params)
+        crit, measure_name, used = Criterion(src, None), spec.criterion_name, dict(sel_params)
 
     if spec.kind == "exhaustive":
         best, _, trace = exhaustive_search(src, k, crit, max_subsets=int(sel_params["max_subsets"]),
                                            progress=progress)
-        scores = np.array([float(crit(src.table(best[:t]))) for t in range(1, k + 1)])
+        scores = np.array([crit.value(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(src.feature_names[j] for j in best), scores, trace, spec.name,
                          measure_name, k, s, used)
 
@@ -83,22 +84,22 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
         if spec.name == "fisher":
             scorer = FixedScorer(fisher_scores(src))
         elif spec.name == "mi-score":
-            scorer = FixedScorer(MIGainScorer(src, "mim").relevance)
+            scorer = FixedScorer(MIGainScorer(crit, "mim").relevance)
         else:
-            scorer = FixedScorer(crit(src.extension_tables((), np.arange(n))))
+            scorer = FixedScorer(crit.extension([], np.arange(n)))
     elif spec.name in ("mrmr", "jmi", "cmim"):
-        scorer = MIGainScorer(src, spec.name)
+        scorer = MIGainScorer(crit, spec.name)
     elif s is not None:
-        scorer = SVariateScorer(src, crit, s, backward=backward)
+        scorer = SVariateScorer(crit, s, backward=backward)
     else:
-        scorer = SubsetScorer(src, crit, backward=backward)
+        scorer = SubsetScorer(crit, backward=backward)
 
     log = run_search(n, n - k if backward else k, scorer, backward=backward, progress=progress)
     trace = build_trace(log.steps, log.candidates, log.values, log.order, log.n_tied, src.feature_names)
     if backward:
         features = tuple(int(j) for j in np.setdiff1d(np.arange(n), log.order))
         if not log.order:  # k == n: nothing to eliminate; report the criterion of the full set
-            scores = np.array([float(crit(src.table(features)))])
+            scores = np.array([crit.value(features)])
         else:
             scores = np.array(log.best)
     else:
