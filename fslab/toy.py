@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
+import pandas as pd
 
 from .distributions import Distribution, example1
-from .errors import ParameterError
+from .errors import DataError, ParameterError
 
 
 def random_dirichlet(n_features: int = 3, arities: int | list[int] = 2, n_classes: int = 2,
@@ -158,3 +159,60 @@ def preset(name: str) -> Distribution:
         return PRESETS[name].factory()
     except KeyError:
         raise ParameterError(f"unknown preset '{name}'; choose one of: {', '.join(PRESETS)}") from None
+
+
+# --- class-conditionally independent features as one editable long table -------------------------
+
+COND_PREFIX = "P(x|Y="
+
+
+def naive_bayes_frame(prior, conditionals, feature_names=None, labels=None) -> pd.DataFrame:
+    """Long table for the app's editor: one row per (feature, value) and one column ``P(x|Y=label)``
+    per class holding p(X_j = value | Y = label); see :meth:`Distribution.naive_bayes`."""
+    labels = list(range(len(prior))) if labels is None else list(labels)
+    names = feature_names or [f"X{j + 1}" for j in range(len(conditionals))]
+    rows = []
+    for name, cond in zip(names, conditionals, strict=True):
+        cond = np.asarray(cond, dtype=np.float64)
+        for v in range(cond.shape[1]):
+            rows.append({"feature": name, "value": v,
+                         **{f"{COND_PREFIX}{lab})": cond[l, v] for l, lab in enumerate(labels)}})
+    return pd.DataFrame(rows)
+
+
+def naive_bayes_from_frame(prior, frame: pd.DataFrame) -> Distribution:
+    """Inverse of :func:`naive_bayes_frame`: p(x, y) = p(y) prod_j p(x_j | y) (Ahmed et al., Example 1)."""
+    cols = [str(c) for c in frame.columns]
+    cond_cols = [c for c in cols if c.startswith(COND_PREFIX) and c.endswith(")")]
+    if {"feature", "value"} - set(cols) or len(cond_cols) != len(prior):
+        raise DataError(f"the table needs columns feature, value and one '{COND_PREFIX}label)' per class "
+                        f"({len(prior)} classes); got {cols}")
+    frame = frame.set_axis(cols, axis=1).dropna(how="all")
+    if frame[["feature", "value"] + cond_cols].isna().any().any():
+        raise DataError("the conditional table has an empty cell; fill it in")
+    names, conditionals = [], []
+    for name, group in frame.groupby("feature", sort=False):
+        values = sorted(int(v) for v in group["value"])
+        if values != list(range(len(values))) or len(values) < 2:
+            raise DataError(f"feature {name} needs the values 0, 1, ..., a-1 (at least two) once each; got {values}")
+        cond = group.sort_values("value")[cond_cols].to_numpy(dtype=np.float64).T
+        if np.any(cond < 0):
+            raise DataError(f"feature {name} has a negative probability")
+        sums = cond.sum(axis=1)
+        bad = np.flatnonzero(np.abs(sums - 1) > 1e-6)
+        if bad.size:
+            raise DataError(f"for feature {name}, {cond_cols[bad[0]]} sums to {sums[bad[0]]:.4g} over its values, "
+                            "not 1")
+        names.append(str(name))
+        conditionals.append(cond)
+    if not names:
+        raise DataError("the conditional table is empty; add at least one feature")
+    labels = [_label(c[len(COND_PREFIX):-1]) for c in cond_cols]
+    return Distribution.naive_bayes(prior, conditionals, feature_names=names, labels=labels)
+
+
+def _label(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return text

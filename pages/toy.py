@@ -1,3 +1,110 @@
+"""Toy distribution: build an exact joint law of a few discrete features and a class, see which features
+each criterion picks, and sample from it to watch plug-in selection converge."""
+
 import streamlit as st
 
-st.title("toy")
+from fslab.errors import FslabError
+from fslab.measures import MEASURES
+from fslab.plots.toy import convergence_figure, joint_figure
+from fslab.selectors import SELECTORS
+from ui import toy
+from ui.source import current_distribution
+
+st.title("Toy distribution")
+st.markdown(
+    "A distribution small enough to see whole: a few discrete features X and a class Y with **exact** "
+    "probabilities p(x, y). On it every criterion is exact, so you can see *why* the choice of criterion "
+    "and of search matters, and then sample from it to ask how much data plug-in selection needs. "
+    "The distribution you build here is used by the **Orderings** page and by every page's "
+    "'Toy distribution' option."
+)
+st.latex(r"p(x, y) \;\ge 0,\qquad \sum_{x, y} p(x, y) = 1,\qquad "
+         r"\text{class-conditionally independent: } p(x, y) = p(y)\prod_j p(x_j \mid y)")
+
+name, dist = current_distribution()
+
+with st.expander("Build or change the distribution", expanded=True):
+    tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"])
+    with tabs[0]:
+        toy.preset_builder()
+    with tabs[1]:
+        toy.naive_bayes_builder(dist)
+    with tabs[2]:
+        toy.joint_builder(dist)
+    with tabs[3]:
+        toy.generator_builder(dist)
+    with tabs[4]:
+        toy.json_builder(name, dist)
+
+st.header(f"Current distribution: {name}")
+c1, c2, c3 = st.columns(3)
+c1.metric("Features", dist.n_features)
+c2.metric("States with mass", int((dist.probs.sum(axis=1) > 0).sum()))
+c3.metric("Classes", len(dist.labels))
+st.plotly_chart(joint_figure(dist), width="stretch", key="toy.joint_chart")
+st.caption("Each bar is one state x of the features; its height is p(x) and the colours split it by class. "
+           "States are labelled by their feature values in order.")
+toy.assumptions_box(dist)
+
+st.header("Which features does each criterion pick?")
+st.markdown(
+    "Each **Bayes criterion** scores a subset J by the best achievable value of a performance measure using "
+    "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features: in "
+    "the Bayes paper's **Example 1**, mutual information prefers X2 while the 0-1 error prefers X1."
+)
+st.latex(r"C^{0\text{-}1}(J) = -\sum_{x_J}\min_y p(x_J, y),\qquad C^{\mathrm{MI}}(J) = I(X_J; Y)")
+k_pick = st.number_input("k (features to pick)", 1, max(1, dist.n_features), 1, key="toy.pick_k")
+dist_json = dist.to_json()
+try:
+    picks = toy.picks(dist_json, int(k_pick))
+except FslabError as err:
+    st.error(str(err))
+else:
+    st.dataframe(picks, hide_index=True, width="stretch", key="toy.picks_table",
+                 column_config={"value": st.column_config.NumberColumn("Bayes value", format="%.4f")})
+    zero_one = picks[(picks["measure"] == MEASURES["zero-one"].label) & (picks["selector"] == "exhaustive")]
+    mi = picks[picks["selector"] == "mi-greedy"]
+    if not zero_one.empty and not mi.empty:
+        a, b = zero_one["picks"].iloc[0], mi["picks"].iloc[0]
+        verdict = "the same features" if a == b else "**different** features"
+        st.markdown(f"The 0-1 error's best {int(k_pick)}-subset is **{a}**; mutual information (MIGreedy) picks "
+                    f"**{b}**: {verdict}.")
+
+st.header("Sample from it")
+st.markdown("Draw m rows (X, Y) from the distribution and make them the current dataset, so the Select, "
+            "Compare and NPFS pages work on a sample whose exact answer you know.")
+s1, s2, s3 = st.columns([1, 1, 2])
+m = s1.number_input("rows m", 10, 1_000_000, 1000, 100, key="toy.sample_m")
+seed = s2.number_input("seed", 0, 10**6, 0, key="toy.sample_seed")
+s3.write("")
+if s3.button("Sample m rows and use them as the dataset", key="toy.sample", type="primary"):
+    try:
+        label = toy.sample_rows(name, dist, int(m), int(seed))
+    except FslabError as err:
+        st.error(str(err))
+    else:
+        st.success(f"Current dataset is now '{label}'. Open Select, Compare or NPFS to use it.")
+
+st.subheader("How much data does plug-in selection need?")
+st.markdown("For each sample size m, draw repeated samples, run each selector on the plug-in estimates "
+            "(counts / m) and count how often it returns the **exact** best k-subset of the chosen measure.")
+f1, f2, f3 = st.columns(3)
+measure = f1.selectbox("measure", list(MEASURES), key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
+k_conv = f2.number_input("k", 1, max(1, dist.n_features), 1, key="toy.conv_k")
+repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats")
+g1, g2 = st.columns([3, 1])
+sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+                       default=[20, 50, 100, 200, 500, 1000, 2000], key="toy.conv_sizes")
+selectors = g2.multiselect("selectors", list(SELECTORS), default=["bayes-greedy", "mi-greedy", "exhaustive"],
+                           key="toy.conv_selectors")
+if sizes and selectors:
+    try:
+        rates = toy.rates(dist_json, tuple(sorted(sizes)), int(k_conv), tuple(selectors), measure, int(repeats), 0)
+    except FslabError as err:
+        st.error(str(err))
+    else:
+        st.plotly_chart(convergence_figure(rates), width="stretch", key="toy.conv_chart")
+        st.caption("Fraction of samples (with binomial standard errors) on which each selector returns the exact "
+                   "k-optimal subset; a selector whose own criterion prefers other features levels off at 0.")
+else:
+    st.info("Choose at least one sample size and one selector.")

@@ -1,0 +1,135 @@
+"""Figures for Bayes-risk orderings: the Hasse diagram of the subset lattice, the ordering of all
+subsets, the greedy-vs-optimal gap per k, and the risk checks of BS/OS/FBS/FOS (Pena and Nilsson)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+_EDGE_LIMIT = 6  # draw every cover edge up to 6 features (192 edges); beyond, only the greedy path
+
+
+def _positions(subsets: Sequence[tuple[int, ...]]) -> dict[tuple[int, ...], tuple[float, float]]:
+    """Level k (subset size) at height k; subsets of a level spread evenly on [-1, 1], in lexicographic order."""
+    levels: dict[int, list[tuple[int, ...]]] = {}
+    for s in subsets:
+        levels.setdefault(len(s), []).append(s)
+    pos = {}
+    for k, level in levels.items():
+        xs = np.linspace(-1, 1, len(level) + 2)[1:-1] if len(level) > 1 else [0.0]
+        pos.update({s: (float(x), float(k)) for s, x in zip(sorted(level), xs, strict=True)})
+    return pos
+
+
+def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None = None,
+                 optimal: Sequence[tuple[int, ...]] | None = None, title: str | None = None) -> go.Figure:
+    """Subset lattice: one node per subset (row = size), edges S -> S + j, colour = Bayes value.
+
+    ``greedy`` (a path ∅, {a}, {a, b}, ...) is drawn as a thick orange line; ``optimal`` subsets (the
+    k-optimal ones) get a red ring. Hover shows the subset, value and rank.
+    """
+    subsets = list(risks["subset"])
+    pos = _positions(subsets)
+    n = int(risks["size"].max())
+    fig = go.Figure()
+    if n <= _EDGE_LIMIT:
+        ex, ey = [], []
+        for s in subsets:
+            for j in range(n):
+                if j not in s:
+                    sup = tuple(sorted(s + (j,)))
+                    ex += [pos[s][0], pos[sup][0], None]
+                    ey += [pos[s][1], pos[sup][1], None]
+        fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": "rgba(140,140,140,0.45)", "width": 1},
+                                 hoverinfo="skip", name="S ⊂ S + j", showlegend=True))
+    if greedy:
+        fig.add_trace(go.Scatter(x=[pos[s][0] for s in greedy], y=[pos[s][1] for s in greedy],
+                                 mode="lines", line={"color": "#ff7f0e", "width": 5}, name="greedy path",
+                                 hoverinfo="skip"))
+    greater = bool(risks.attrs.get("greater_is_better", False))
+    measure = risks.attrs.get("measure", "value")
+    show_text = n <= 4
+    fig.add_trace(go.Scatter(
+        x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets],
+        mode="markers+text" if show_text else "markers",
+        text=list(risks["names"]) if show_text else None, textposition="top center",
+        marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
+                "colorscale": "Viridis" if greater else "Viridis_r", "showscale": True,
+                "colorbar": {"title": {"text": measure}}, "line": {"color": "white", "width": 1}},
+        customdata=np.column_stack([risks["names"], risks["rank"]]),
+        hovertemplate="%{customdata[0]}<br>value %{marker.color:.4f}<br>rank %{customdata[1]}<extra></extra>",
+        name="subset", showlegend=False,
+    ))
+    if optimal:
+        fig.add_trace(go.Scatter(x=[pos[s][0] for s in optimal], y=[pos[s][1] for s in optimal], mode="markers",
+                                 marker={"size": 34 if n <= 4 else 20, "color": "rgba(0,0,0,0)",
+                                         "line": {"color": "#d62728", "width": 3}},
+                                 name="k-optimal (exhaustive)", hoverinfo="skip"))
+    fig.update_layout(
+        title=title or f"Subset lattice coloured by {measure}",
+        xaxis={"visible": False, "range": [-1.15, 1.15]},
+        yaxis={"title": "subset size k", "dtick": 1, "range": [-0.5, n + 0.6]},
+        legend={"orientation": "h", "y": -0.08}, margin={"t": 50, "b": 40}, height=460 + 40 * min(n, 6),
+    )
+    return fig
+
+
+def ordering_figure(risks: pd.DataFrame, order: Sequence[tuple[int, ...]] | None = None,
+                    title: str | None = None) -> go.Figure:
+    """Every subset's value, best first (or along a given ``order``), coloured by subset size."""
+    by_subset = risks.set_index("subset")
+    if order is None:
+        frame = risks.sort_values(["criterion", "size"], ascending=[False, False], kind="stable")
+    else:
+        frame = by_subset.loc[[tuple(sorted(s)) for s in order]].reset_index()
+    measure = risks.attrs.get("measure", "value")
+    fig = go.Figure(go.Scatter(
+        x=np.arange(1, len(frame) + 1), y=frame["value"], mode="lines+markers",
+        line={"color": "rgba(120,120,120,0.5)"},
+        marker={"size": 9, "color": frame["size"], "colorscale": "Plasma", "showscale": True,
+                "colorbar": {"title": {"text": "size"}}},
+        text=frame["names"], hovertemplate="%{x}. %{text}<br>value %{y:.4f}<extra></extra>",
+    ))
+    if len(frame) <= 32:
+        fig.update_xaxes(tickmode="array", tickvals=np.arange(1, len(frame) + 1), ticktext=list(frame["names"]),
+                         tickangle=-45)
+    fig.update_layout(title=title or f"All subsets ordered by {measure}", xaxis_title="position in the ordering",
+                      yaxis_title=measure, margin={"t": 50}, height=420)
+    return fig
+
+
+def gap_figure(gaps: pd.DataFrame, measure: str = "value") -> go.Figure:
+    """Per k: the value of greedy's subset and of the k-optimal subset (Theorem 1: the gap can be large)."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=gaps["k"], y=gaps["greedy_value"], name="greedy", marker_color="#ff7f0e",
+                         text=gaps["greedy"], hovertemplate="k=%{x}: %{text}<br>%{y:.4f}<extra>greedy</extra>"))
+    fig.add_trace(go.Bar(x=gaps["k"], y=gaps["optimal_value"], name="k-optimal", marker_color="#1f77b4",
+                         text=gaps["optimal"], hovertemplate="k=%{x}: %{text}<br>%{y:.4f}<extra>optimal</extra>"))
+    fig.update_layout(barmode="group", title="Greedy forward search vs the best subset of each size",
+                      xaxis={"title": "k (subset size)", "dtick": 1}, yaxis_title=measure, height=380,
+                      margin={"t": 50})
+    return fig
+
+
+def decisions_figure(steps: pd.DataFrame, tau: float | None = None, title: str = "Removal decisions") -> go.Figure:
+    """One group per check: risk with the feature and without it; removed checks are marked.
+
+    With ``tau`` (FBS/FOS) the threshold R^(S) + tau is drawn per check as a black tick.
+    """
+    labels = [f"{c}. −{f}" for c, f in zip(steps["check"], steps["feature"], strict=True)]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=labels, y=steps["risk_with"], name="risk with the feature", marker_color="#1f77b4",
+                         customdata=steps["S"], hovertemplate="S = %{customdata}<br>%{y:.4f}<extra></extra>"))
+    colors = np.where(steps["removed"], "#2ca02c", "#d62728")
+    fig.add_trace(go.Bar(x=labels, y=steps["risk_without"], name="risk without it (green: removed)",
+                         marker_color=colors, hovertemplate="%{y:.4f}<extra></extra>"))
+    if tau is not None and "threshold" in steps:
+        fig.add_trace(go.Scatter(x=labels, y=steps["threshold"], mode="markers", name=f"threshold (+τ = {tau:g})",
+                                 marker={"symbol": "line-ew-open", "size": 28, "color": "black",
+                                         "line": {"width": 3}}))
+    fig.update_layout(barmode="group", title=title, yaxis_title="0-1 risk", height=380, margin={"t": 50},
+                      legend={"orientation": "h", "y": -0.25})
+    return fig

@@ -1,0 +1,46 @@
+"""Figures for toy distributions: the joint law p(x, y) and the convergence of plug-in selection."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..distributions import Distribution, joint_frame
+
+
+def joint_figure(dist: Distribution, max_states: int = 64) -> go.Figure:
+    """Stacked bars of p(x, y) for every state x (one colour per class); the height is p(x)."""
+    frame = joint_frame(dist)
+    feats = list(dist.feature_names)
+    prob_cols = [c for c in frame.columns if c not in feats]
+    if len(frame) > max_states:  # keep the heaviest states readable
+        frame = frame.loc[frame[prob_cols].sum(axis=1).nlargest(max_states).index]
+    labels = ["".join(str(v) for v in row) if all(dist.arities < 10) else ",".join(str(v) for v in row)
+              for row in frame[feats].to_numpy()]
+    fig = go.Figure()
+    for col in prob_cols:
+        fig.add_trace(go.Bar(x=labels, y=frame[col], name=col.replace("P(", "p(x, ")))
+    fig.update_layout(barmode="stack", title=f"Joint law p(x, y) over states x = ({', '.join(feats)})",
+                      xaxis={"title": "state x (values of " + ", ".join(feats) + ")", "type": "category"},
+                      yaxis_title="probability", height=360, margin={"t": 50},
+                      legend={"orientation": "h", "y": -0.3})
+    return fig
+
+
+def convergence_figure(rates: pd.DataFrame) -> go.Figure:
+    """Fraction of samples on which each selector picks the exact optimum, against the sample size m."""
+    fig = go.Figure()
+    for selector, group in rates.groupby("selector", sort=False):
+        err = np.sqrt(group["rate"] * (1 - group["rate"]) / group["repeats"])  # binomial standard error
+        fig.add_trace(go.Scatter(x=group["m"], y=group["rate"], mode="lines+markers", name=str(selector),
+                                 error_y={"type": "data", "array": err, "visible": True},
+                                 customdata=group["exact_pick"],
+                                 hovertemplate="m=%{x}: %{y:.0%}<br>on the exact law picks %{customdata}"
+                                               "<extra>" + str(selector) + "</extra>"))
+    target = rates.attrs.get("target", "")
+    fig.update_layout(title=f"How often plug-in selection finds the exact optimum {{{target}}}",
+                      xaxis={"title": "sample size m", "type": "log"},
+                      yaxis={"title": "fraction of samples", "range": [-0.05, 1.05], "tickformat": ".0%"},
+                      height=400, margin={"t": 50})
+    return fig

@@ -1,0 +1,172 @@
+"""Toy distribution page helpers: cached fslab calls keyed by the distribution's JSON, and the builders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from fslab.convergence import criterion_picks, optimum_rate
+from fslab.distributions import Distribution, from_joint_frame, joint_frame
+from fslab.errors import FslabError
+from fslab.minimal import check_assumptions
+from fslab.toy import PRESETS, naive_bayes_frame, naive_bayes_from_frame, random_dirichlet, with_copy, xor_distribution
+
+from . import state
+
+VERSION = "toy.version"  # bumped whenever this page installs a distribution: the editors start afresh
+MAX_EDIT_STATES = 256
+
+
+def install(name: str, dist: Distribution) -> None:
+    """Make ``dist`` the session's toy distribution (other pages read it through ui.source)."""
+    state.set_distribution(name, dist)
+    st.session_state[VERSION] = st.session_state.get(VERSION, 0) + 1
+
+
+def version() -> int:
+    return st.session_state.get(VERSION, 0)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def picks(dist_json: str, k: int) -> pd.DataFrame:
+    """Every measure's choice of k features by BayesGreedy and exhaustive search, plus MIGreedy."""
+    dist = Distribution.from_json(dist_json)
+    table = criterion_picks(dist, k)
+    mi = criterion_picks(dist, k, measures=["mi"], selectors=("mi-greedy",))
+    return pd.concat([table, mi], ignore_index=True)
+
+
+@st.cache_data(max_entries=16, show_spinner="Sampling and selecting...", show_time=True)
+def rates(dist_json: str, sizes: tuple[int, ...], k: int, selectors: tuple[str, ...], measure: str,
+          repeats: int, seed: int) -> pd.DataFrame:
+    """How often each selector finds the exact optimum on samples of each size."""
+    return optimum_rate(Distribution.from_json(dist_json), sizes, k, selectors, measure, repeats, seed)
+
+
+def assumptions_box(dist: Distribution) -> None:
+    """Pena-Nilsson's assumptions for this distribution, in plain words."""
+    a = check_assumptions(dist)
+    (st.success if a.hold else st.warning)("  \n".join(a.messages()))
+
+
+# --- builders: each returns nothing and installs a distribution when its button is pressed ---------
+
+def preset_builder() -> None:
+    name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label)
+    st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches}")
+    if st.button("Load preset", key="toy.load_preset", type="primary"):
+        install(PRESETS[name].label, PRESETS[name].factory())
+        st.rerun()
+
+
+def naive_bayes_builder(current: Distribution) -> None:
+    st.markdown("A class prior and, for each feature, its distribution given each class. Add rows for more "
+                "features or values (values 0, 1, ... for each feature); each class column must sum to 1 per feature.")
+    prior1 = st.number_input("P(Y=1)", 0.0, 1.0, 0.3, 0.05, key="toy.nb_prior", format="%.3f")
+    base = naive_bayes_frame([0.7, 0.3], [[[0.9, 0.1], [0.6, 0.4]], [[0.6, 0.4], [0.1, 0.9]]])
+    config = {c: st.column_config.NumberColumn(c, min_value=0.0, max_value=1.0, step=0.01, format="%.3f")
+              for c in base.columns if c.startswith("P(")}
+    edited = st.data_editor(base, num_rows="dynamic", column_config=config, key="toy.nb_editor", hide_index=True)
+    try:
+        dist = naive_bayes_from_frame([1 - prior1, prior1], edited)
+    except FslabError as err:
+        st.error(str(err))
+        return
+    st.caption(f"{dist.n_features} features, {len(dist.states)} states.")
+    if st.button("Use these conditionals", key="toy.use_nb", type="primary"):
+        install("class-conditionally independent (edited)", dist)
+        st.rerun()
+
+
+def joint_builder(current: Distribution) -> None:
+    frame = joint_frame(current)
+    if len(frame) > MAX_EDIT_STATES:
+        st.warning(f"The current distribution has {len(frame):,} states; editing is limited to "
+                   f"{MAX_EDIT_STATES}. Export it as JSON, edit the file and import it instead.")
+        return
+    st.markdown("Every state of the features with p(x, y) per class. Edit in place; the sum is checked live.")
+    config = {c: st.column_config.NumberColumn(c, min_value=0.0, step=0.01, format="%.4f")
+              for c in frame.columns if c.startswith("P(")}
+    edited = st.data_editor(frame, num_rows="dynamic", column_config=config, hide_index=True,
+                            key=f"toy.joint_editor_{version()}")
+    normalise = st.checkbox("Normalise automatically (divide every entry by the sum)", value=True,
+                            key="toy.normalise")
+    prob_cols = [c for c in edited.columns if str(c).startswith("P(")]
+    total = float(pd.to_numeric(edited[prob_cols].stack(), errors="coerce").sum())
+    st.metric("Sum of all entries", f"{total:.4f}")
+    try:
+        dist = from_joint_frame(edited, normalise=normalise)
+    except FslabError as err:
+        st.error(str(err))
+        return
+    if normalise and abs(total - 1) > 1e-9:
+        st.caption(f"Entries divided by {total:.4f} so they sum to 1.")
+    if st.button("Use this table", key="toy.use_joint", type="primary"):
+        install("joint table (edited)", dist)
+        st.rerun()
+
+
+def generator_builder(current: Distribution) -> None:
+    kind = st.radio("Generator", ["random Dirichlet", "XOR interaction", "redundant copy"], key="toy.generator",
+                    horizontal=True)
+    cols = st.columns(3)
+    try:
+        if kind == "random Dirichlet":
+            n = cols[0].number_input("features", 1, 8, 3, key="toy.dir_n")
+            a = cols[1].number_input("values per feature", 2, 4, 2, key="toy.dir_a")
+            conc = cols[2].number_input("concentration", 0.05, 50.0, 1.0, 0.05, key="toy.dir_conc")
+            seed = cols[0].number_input("seed", 0, 10**6, 0, key="toy.dir_seed")
+            st.caption("p(x, y) ~ Dirichlet(concentration): small values give peaked laws, large ones nearly uniform.")
+            make = lambda: (f"random Dirichlet (n={n}, a={a}, c={conc:g}, seed={seed})",  # noqa: E731
+                            random_dirichlet(int(n), int(a), 2, float(conc), int(seed)))
+        elif kind == "XOR interaction":
+            n = cols[0].number_input("features", 2, 8, 3, key="toy.xor_n")
+            order = cols[1].number_input("order (features in the XOR)", 2, 8, 2, key="toy.xor_order")
+            noise = cols[2].number_input("label noise", 0.0, 0.49, 0.0, 0.01, key="toy.xor_noise")
+            st.caption("Y = X1 xor ... xor X_order, flipped with probability noise; other features are noise.")
+            make = lambda: (f"XOR (n={n}, order={order}, noise={noise:g})",  # noqa: E731
+                            xor_distribution(int(n), int(order), float(noise)))
+        else:
+            j = cols[0].selectbox("feature to copy", range(current.n_features), key="toy.copy_feature",
+                                  format_func=lambda i: current.feature_names[i])
+            noise = cols[1].number_input("copy noise", 0.0, 1.0, 0.0, 0.05, key="toy.copy_noise")
+            st.caption("Appends X' = X_j (replaced by another value with probability noise) to the current law.")
+            make = lambda: (f"{state.get_distribution()[0]} + copy of {current.feature_names[j]}",  # noqa: E731
+                            with_copy(current, int(j), float(noise)))
+        if st.button("Generate", key="toy.generate", type="primary"):
+            name, dist = make()
+            install(name, dist)
+            st.rerun()
+    except FslabError as err:
+        st.error(str(err))
+
+
+def json_builder(name: str, current: Distribution) -> None:
+    upload = st.file_uploader("Import a distribution (JSON exported by fslab)", type=["json"], key="toy.json_upload")
+    if upload is not None:
+        try:
+            dist = Distribution.from_json(upload.getvalue())
+        except FslabError as err:
+            st.error(str(err))
+        else:
+            st.caption(f"{upload.name}: {dist.n_features} features, {len(dist.states)} states.")
+            if st.button("Use the imported distribution", key="toy.use_json", type="primary"):
+                install(upload.name, dist)
+                st.rerun()
+    st.download_button("Export the current distribution as JSON", current.to_json(), file_name="distribution.json",
+                       mime="application/json", key="toy.json_download", on_click="ignore")
+
+
+def sample_rows(name: str, dist: Distribution, m: int, seed: int) -> str:
+    """Draw m rows and make them the session's current dataset; returns the dataset name."""
+    encoded = dist.sample(int(m), seed=int(seed))
+    label = f"{name}: {int(m):,} sampled rows (seed {int(seed)})"
+    state.set_dataset(label, encoded, None)
+    return label
+
+
+def summary_frame(dist: Distribution) -> pd.DataFrame:
+    """p(y) and, per feature, its number of values: the header of the current distribution."""
+    py = dist.probs.sum(axis=0)
+    return pd.DataFrame({"class": [str(v) for v in dist.labels], "p(y)": np.round(py, 4)})
