@@ -119,14 +119,19 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A validated table: raw feature columns, the encoded target, per-column summary and messages."""
+    """A validated table: raw feature columns, the encoded target, per-column summary and messages.
+
+    ``notes`` say what was done (delimiter, dropped rows, positive class); ``warnings`` flag columns
+    that are kept but deserve a look (constant, all missing, ID-like, numbers stored as text).
+    """
 
     features: pd.DataFrame
     target: str
     target_values: pd.Series
     encoded_target: Target
     columns: pd.DataFrame
-    messages: tuple[str, ...]
+    notes: tuple[str, ...]
+    warnings: tuple[str, ...]
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits = LIMITS) -> Dataset:
@@ -158,7 +163,7 @@ class Dataset:
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
-        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes + flags)
+        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes, flags)
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
@@ -175,6 +180,11 @@ class Dataset:
         frame = pd.DataFrame(X, columns=names)
         frame[target] = y
         return cls.from_frame(frame, target, positive=positive, limits=limits)
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """Every note (what was done) and warning (flagged columns), as plain sentences."""
+        return self.notes + self.warnings
 
     @property
     def feature_names(self) -> tuple[str, ...]:

@@ -1,3 +1,213 @@
+"""Data page: upload a CSV or pick a sample, name the target and positive class, choose the binning, check."""
+
+from __future__ import annotations
+
+import hashlib
+
 import streamlit as st
 
-st.title("data")
+from fslab.discretize import METHODS
+from fslab.errors import FslabError
+from fslab.plots.data import bins_figure, class_balance_figure
+from fslab.samples import SAMPLES
+from ui import state
+from ui.data import (
+    ALL_CLASSES,
+    APPLIED,
+    coding_table,
+    column_edges,
+    inspect,
+    positive_options,
+    prepare,
+    sample_default_target,
+    sample_frame,
+    upload_frame,
+)
+
+METHOD_HELP = {
+    "mean-std": "three bins around the mean, as in the Bayes paper (footnote 6)",
+    "quantile": "bins with about the same number of rows",
+    "uniform": "bins of equal width between the smallest and largest value",
+}
+FORMULAS = {
+    "mean-std": r"\text{code}(x)=\begin{cases}0 & x<\mu-\sigma\\ 1 & \mu-\sigma\le x<\mu+\sigma\\"
+                r" 2 & x\ge\mu+\sigma\end{cases}\qquad \sigma=\sqrt{\tfrac{1}{m-1}\textstyle\sum_i(x_i-\mu)^2}",
+    "quantile": r"\text{code}(x)=\#\{k: x\ge q_{k/b}\},\quad q_{k/b}=\text{the }k/b\text{ quantile},\ k=1..b-1",
+    "uniform": r"\text{code}(x)=\#\{k: x\ge \min+\tfrac{k}{b}(\max-\min)\},\ k=1..b-1",
+}
+
+
+def reset_if_invalid(key: str, options: list, default) -> None:
+    """A widget keeps its value across reruns; when the data change, a stale value goes back to the default."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def choose_frame(kind: str):
+    """(frame, frame_key, display name, sample name or None), or None when there is nothing to show yet."""
+    if kind == "upload":
+        upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)",
+                                  type=["csv", "txt", "tsv"], key="data_upload")
+        if upload is None:
+            st.info("Upload a table with one row per example and one column per feature, plus the column "
+                    "you want to predict (the target). Or switch to a sample data set.")
+            return None
+        data = upload.getvalue()
+        try:
+            frame = upload_frame(data)
+        except FslabError as err:
+            st.error(f"{upload.name}: {err}")
+            return None
+        return frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None
+    current = (state.get_dataset()[0] or "").removesuffix(" (sample)")
+    reset_if_invalid("data_sample", list(SAMPLES), current if current in SAMPLES else state.DEFAULT_SAMPLE)
+    name = st.selectbox("Sample data set", list(SAMPLES), key="data_sample", format_func=lambda n: SAMPLES[n].title)
+    try:
+        frame = sample_frame(name)
+    except FslabError as err:
+        st.error(str(err))
+        return None
+    st.caption(f"{SAMPLES[name].encoding}  \nSource: {SAMPLES[name].citation}")
+    return frame, "sample:" + name, name, name
+
+
+def choose_options(frame, frame_key: str, sample: str | None):
+    """Target, positive class and binning widgets; returns (target, positive, method, bins, base Dataset)."""
+    columns = [str(c) for c in frame.columns]
+    if st.session_state.get("data_frame_key") != frame_key:   # new data: forget the old choices
+        st.session_state["data_frame_key"] = frame_key
+        for key in ("data_target", "data_positive"):
+            st.session_state.pop(key, None)
+    default_target = sample_default_target(sample, columns) if sample else columns[-1]
+    reset_if_invalid("data_target", columns, default_target)
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
+    target = c1.selectbox("Target column (what to predict)", columns, key="data_target")
+    base = inspect(frame, frame_key, target)
+    options, index = positive_options(base, SAMPLES[sample].positive if sample else None)
+    if options:
+        reset_if_invalid("data_positive", options, options[index])
+        chosen = c2.selectbox("Positive class (y = 1)", options, key="data_positive",
+                              help="Binary measures treat this class as y = 1. For more than two classes, "
+                                   "pick one to compare it with all the others (one-vs-rest).")
+        positive = None if chosen == ALL_CLASSES else chosen
+    else:
+        c2.text_input("Positive class", value="real-valued target", disabled=True, key="data_positive_none")
+        positive = None
+    method = c3.selectbox("Discretisation", METHODS, key="data_method", format_func=lambda m: f"{m}: {METHOD_HELP[m]}")
+    bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
+                           disabled=method == "mean-std", help="mean-std always makes three bins")
+    return target, positive, method, int(bins), base
+
+
+def show_messages(ds) -> None:
+    if ds.notes:
+        st.info("\n".join(f"- {n}" for n in ds.notes))
+    if ds.warnings:
+        shown = ds.warnings[:8]
+        more = f"\n- ... and {len(ds.warnings) - 8} more (see the flags column below)" if len(ds.warnings) > 8 else ""
+        st.warning("\n".join(f"- {w}" for w in shown) + more)
+
+
+def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Rows", f"{ds.n_rows:,}")
+    m2.metric("Features", f"{ds.n_features:,}")
+    m3.metric("Target", ds.task)
+    if ds.task == "binary":
+        m4.metric(f"Positive rate ({ds.positive})", f"{ds.positive_rate():.3f}")
+    else:
+        m4.metric("Classes" if ds.task == "multiclass" else "Distinct values", f"{len(ds.encoded_target.labels):,}")
+    show_messages(ds)
+    left, right = st.columns([2, 3])
+    with left:
+        st.plotly_chart(class_balance_figure(ds.class_balance(), ds.target), width="stretch", key="data_balance")
+        st.caption("Rows per class of the target. A rare positive class makes the 0-1 error a poor guide "
+                   "(always answering 'negative' already scores well); see the balanced and F-measures.")
+    with right:
+        st.markdown("**Columns** (distinct and missing counts; flags mark columns to look at)")
+        st.dataframe(ds.summary(), hide_index=True, width="stretch", height=330, key="data_summary")
+    st.subheader("Preview")
+    st.dataframe(frame.head(50), width="stretch", height=250, key="data_preview")
+    st.subheader("How the features are coded")
+    st.markdown("Every measure in fslab works on counts of (feature cell, class), so every feature becomes a few "
+                "integer codes: numeric columns are cut into bins, text columns keep their categories, columns "
+                "with a few whole numbers stay as they are, and a missing value is a category of its own.")
+    st.latex(FORMULAS[method])
+    st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
+               (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
+                if method == "mean-std" else ""))
+    numeric = [c for c in ds.feature_names if (column_edges(ds, c, method, bins) is not None)
+               and encoded.categories[ds.feature_names.index(c)][0].startswith("(-inf")][:200]
+    c1, c2 = st.columns([3, 2])
+    with c2:
+        st.dataframe(coding_table(encoded), hide_index=True, width="stretch", height=330, key="data_codes")
+    with c1:
+        if numeric:
+            col = st.selectbox("Binned column", numeric, key="data_bin_column")
+            values, edges = column_edges(ds, col, method, bins)
+            st.plotly_chart(bins_figure(values, edges, col, method), width="stretch", key="data_bins_chart")
+            st.caption(f"Histogram of {col!r}; dashed lines are the {method} bin edges, and each row gets the code "
+                       "of the bin it falls in.")
+        else:
+            st.caption("No column of this data set is binned: every feature is already discrete.")
+
+
+def apply_button(name: str, ds, encoded, signature: tuple) -> None:
+    current, _ = state.get_dataset()
+    if current == name and (signature[0].startswith("sample:") or st.session_state.get(APPLIED) == signature):
+        st.success(f"**{name}** is the current dataset: the other pages use it.")
+        return
+    st.warning(f"The pages use **{current}**. Press the button to use this data instead.")
+    if st.button("Use this dataset", key="data_use", type="primary"):
+        state.set_dataset(name, encoded, ds)
+        st.session_state[APPLIED] = signature
+        st.rerun()
+
+
+def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int) -> str:
+    """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins)"."""
+    details = []
+    if not sample or target != sample_default_target(sample, columns) or str(positive) != str(SAMPLES[sample].positive):
+        details.append(target + (f" = {positive}" if positive is not None else ""))
+    if method != "mean-std":
+        details.append(f"{method}, {bins} bins")
+    base = f"{name} (sample" if sample else f"{name} ("
+    if sample:
+        return base + (f"; {'; '.join(details)})" if details else ")")
+    return base + "; ".join(details) + ")"
+
+
+def main() -> None:
+    st.title("Data")
+    st.markdown("Load the table to select features from. fslab checks it, names the class to predict, and turns "
+                "every feature into a few integer codes: the criteria of the Bayes paper (Ahmed et al., 2015) are "
+                "computed from the counts of each (feature values, class) pair.")
+    st.latex(r"y=\begin{cases}1 & \text{target}=\text{positive class}\\ 0 & \text{otherwise}\end{cases}")
+    name, encoded = state.get_dataset()
+    raw, applied = st.session_state.get(state.DATASET_RAW), st.session_state.get(APPLIED)
+    sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
+    if raw is not None and applied is not None:   # set here earlier: an upload is gone once the page is left
+        sources = {"current": f"Current: {name}"} | sources
+    reset_if_invalid("data_source", list(sources), next(iter(sources)))
+    kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
+    if kind == "current":
+        st.success(f"**{name}** is the current dataset: the other pages use it.")
+        frame = raw.features.assign(**{raw.target: raw.target_values.to_numpy()})
+        show_dataset(frame, raw, encoded, name, applied[3], applied[4])
+        return
+    chosen = choose_frame(kind)
+    if chosen is None:
+        return
+    frame, frame_key, name, sample = chosen
+    try:
+        target, positive, method, bins, base = choose_options(frame, frame_key, sample)
+        ds, encoded = prepare(frame, frame_key, target, positive, method, bins)
+    except FslabError as err:
+        st.error(str(err))
+        return
+    label = dataset_label(name, sample, frame.columns, target, positive, method, bins)
+    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins))
+    show_dataset(frame, ds, encoded, name, method, bins)
+
+
+main()

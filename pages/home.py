@@ -1,3 +1,111 @@
+"""Home page: what fslab is, a tour of the pages, the four papers, and the sample data picker."""
+
+from __future__ import annotations
+
 import streamlit as st
 
-st.title("home")
+from fslab.errors import FslabError
+from fslab.samples import SAMPLES
+from ui import state
+from ui.data import use_sample
+
+PAGES = [
+    ("pages/data.py", "Data", ":material/table:",
+     "upload a CSV or pick a sample, name the target and positive class, see how every column is coded."),
+    ("pages/selection.py", "Select", ":material/checklist:",
+     "pick features greedily (or exhaustively) for the performance measure you care about; see every step."),
+    ("pages/compare.py", "Compare", ":material/compare_arrows:",
+     "put selectors side by side and check the chosen features with cross-validated classifiers."),
+    ("pages/npfs.py", "NPFS", ":material/grid_on:",
+     "run any selector on bootstrap resamples and keep the features chosen more often than chance."),
+    ("pages/toy.py", "Toy distribution", ":material/casino:",
+     "build a small exact distribution (the Bayes paper's Example 1 by default) and compute criteria exactly."),
+    ("pages/orderings.py", "Orderings", ":material/account_tree:",
+     "Pena and Nilsson: every subset's Bayes risk, why the best k features need exhaustive search."),
+]
+
+PAPERS = [
+    "**Ahmed, Narasimhan, Agarwal** (2015). *Bayes Optimal Feature Selection for Supervised Learning with General "
+    "Performance Measures.* UAI. The Bayes criteria for 0-1, cost-sensitive, balanced, log-loss, squared error, "
+    "F-measure and AUC; BayesGreedy and BayesScore; Example 1, where mutual information picks the wrong feature.",
+    "**Ditzler, Polikar, Rosen** (2015). *A Bootstrap Based Neyman-Pearson Test for Identifying Variable "
+    "Importance.* IEEE TNNLS 26(4), 880-886. NPFS: a binomial test on how often a selector picks each feature.",
+    "**Derivation notes: greedy selection for precision and for recall** (shipped with the project). Greedy "
+    "criteria for a conjunction (precision) and a disjunction (recall) of feature values.",
+    "**Pena, Nilsson** (2010). *On the Complexity of Discrete Feature Selection for Optimal Classification.* "
+    "IEEE TPAMI. Any monotone ordering of Bayes risks can occur, so the best k-subset needs exhaustive search; "
+    "the minimal optimal subset is found by backward search.",
+]
+
+
+def _apply_sample() -> None:
+    """on_change of the sample selectbox: the chosen sample becomes the session's dataset."""
+    try:
+        use_sample(st.session_state["home_sample"])
+    except FslabError as err:
+        st.session_state["home_sample_error"] = str(err)
+
+
+def sample_picker() -> None:
+    current, encoded = state.get_dataset()
+    names = list(SAMPLES)
+    guess = (current or "").removesuffix(" (sample)")
+    if st.session_state.get("home_sample") not in names:
+        st.session_state["home_sample"] = guess if guess in names else state.DEFAULT_SAMPLE
+    name = st.selectbox("Sample data set", names, key="home_sample", on_change=_apply_sample,
+                        format_func=lambda n: f"{n}: {SAMPLES[n].title}")
+    error = st.session_state.pop("home_sample_error", None)
+    if error:
+        st.error(error)
+    rec = SAMPLES[name]
+    rate = f", positive rate {rec.positive_rate:.3f}" if rec.positive_rate is not None else ""
+    st.markdown(f"**{rec.title}**: {rec.n_rows:,} rows x {rec.n_features} features, {rec.task}{rate}.  \n"
+                f"{rec.encoding}")
+    st.caption(f"{rec.citation}. Licence: {rec.licence}. Used in: {rec.paper}.")
+    if current == f"{name} (sample)":
+        st.success(f"Current dataset: **{current}** ({encoded.n_rows:,} rows x {encoded.n_features} features). "
+                   "Every page uses it; change the target, positive class or binning on the Data page.")
+    else:
+        st.info(f"Current dataset: **{current}**.")
+        if st.button(f"Use {name}", key="home_use", type="primary"):
+            try:
+                use_sample(name)
+            except FslabError as err:
+                st.error(str(err))
+            else:
+                st.rerun()
+
+
+st.title("fslab: which features, for which measure?")
+st.markdown(
+    "fslab is a workbench for **feature selection by the criterion you will be judged on**. Most filters rank "
+    "features by mutual information; Ahmed, Narasimhan and Agarwal show that the best features depend on the "
+    "performance measure (0-1 error, balanced error, F-measure, AUC, ...) and pick them by the performance of the "
+    "Bayes-optimal classifier on the candidate subset. fslab computes these criteria from counts, runs greedy and "
+    "exhaustive searches, tests stability with bootstraps (NPFS), and shows exact answers on small toy "
+    "distributions."
+)
+st.markdown(
+    "It is for students and practitioners of machine learning who want to *see* why the selected features change "
+    "with the measure, and for anyone checking the papers' examples by hand. Everything runs on the dataset chosen "
+    "below or on the Data page."
+)
+st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big),\qquad "
+         r"\text{e.g. 0-1 error: } \mathrm{er}^\ast(S)=\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],"
+         r"\quad \eta_S(x)=P(Y=1\mid X_S=x)")
+st.caption("The Bayes criterion of a subset S (Ahmed et al., Section 3): the performance of the best possible "
+           "classifier that sees only the features in S.")
+
+st.subheader("Data set")
+sample_picker()
+
+st.subheader("Pages")
+for path, title, icon, what in PAGES:
+    c1, c2 = st.columns([1, 5])
+    with c1:
+        st.page_link(path, label=title, icon=icon)
+    c2.markdown(what)
+
+st.subheader("The papers")
+for paper in PAPERS:
+    st.markdown(f"- {paper}")

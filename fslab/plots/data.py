@@ -1,0 +1,50 @@
+"""Figures of the Data page: class balance, and how one numeric column is cut into bins."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+POSITIVE_COLOUR = "#d62728"
+NEGATIVE_COLOUR = "#1f77b4"
+OTHER_COLOUR = "#7f7f7f"
+
+
+def class_balance_figure(balance: pd.DataFrame, target: str) -> go.Figure:
+    """Bars of rows per class (``Dataset.class_balance()``), the positive class in red, with its share."""
+    colours = [POSITIVE_COLOUR if pos else (NEGATIVE_COLOUR if balance["positive"].any() else OTHER_COLOUR)
+               for pos in balance["positive"]]
+    labels = [f"{c} (positive)" if pos else str(c) for c, pos in zip(balance["class"], balance["positive"],
+                                                                       strict=True)]
+    fig = go.Figure(go.Bar(
+        x=labels, y=balance["count"], marker_color=colours,
+        text=[f"{n:,} ({f:.1%})" for n, f in zip(balance["count"], balance["fraction"], strict=True)],
+        textposition="auto", hovertemplate="%{x}: %{y:,} rows<extra></extra>",
+    ))
+    fig.update_layout(title=f"Class balance of {target!r}", xaxis_title="class", yaxis_title="rows",
+                      xaxis_type="category", margin={"t": 50, "b": 40, "l": 50, "r": 20}, height=330)
+    return fig
+
+
+def bins_figure(values: np.ndarray, edges: np.ndarray, column: str, method: str) -> go.Figure:
+    """Histogram of a numeric column with the bin edges as dashed lines and each bin's code on top.
+
+    For ``mean-std`` the edges are mu - sigma and mu + sigma (Ahmed et al., footnote 6).
+    """
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    fig = go.Figure(go.Histogram(x=x, nbinsx=min(60, max(10, int(np.sqrt(x.size)))), marker_color=OTHER_COLOUR,
+                                 opacity=0.75, hovertemplate="%{x}: %{y} rows<extra></extra>", name=column))
+    names = ["mu - sigma", "mu + sigma"] if method == "mean-std" and len(edges) == 2 else [None] * len(edges)
+    for e, name in zip(edges, names, strict=True):
+        fig.add_vline(x=float(e), line_dash="dash", line_color=POSITIVE_COLOUR,
+                      annotation_text=f"{name} = {e:.3g}" if name else f"{e:.3g}", annotation_position="top")
+    bounds = [float(x.min()) if x.size else 0.0, *map(float, edges), float(x.max()) if x.size else 1.0]
+    for code in range(len(bounds) - 1):
+        lo, hi = max(bounds[code], bounds[0]), min(bounds[code + 1], bounds[-1])
+        fig.add_annotation(x=(lo + hi) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
+                           text=f"code {code}", font={"color": POSITIVE_COLOUR})
+    fig.update_layout(title=f"{column}: {method} bins", xaxis_title=column, yaxis_title="rows", showlegend=False,
+                      margin={"t": 70, "b": 40, "l": 50, "r": 20}, height=330, bargap=0.02)
+    return fig

@@ -1,0 +1,100 @@
+"""Cached wrappers of the Home and Data pages: parse an upload, load a sample, build and encode a Dataset.
+
+Uploads are cached on their bytes plus the options, so changing the positive class or the bins reruns only
+what changed. Errors (FslabError) are not cached: the page catches them and shows the message.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from fslab.data import Dataset, read_table
+from fslab.discretize import bin_edges, check_method, numeric_values
+from fslab.samples import SAMPLES, load_sample
+
+from . import state
+from .cache import sample_encoded
+
+ALL_CLASSES = "(keep all classes)"
+APPLIED = "fslab.data.applied"   # signature of the options behind the current dataset, set by "Use this dataset"
+
+
+@st.cache_data(show_spinner="Reading the file...", max_entries=8)
+def upload_frame(data: bytes) -> pd.DataFrame:
+    """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks)."""
+    return read_table(data)
+
+
+@st.cache_data(show_spinner="Loading sample data...", max_entries=8)
+def sample_frame(name: str) -> pd.DataFrame:
+    """A sample as one raw table (features and target column), so it can be re-targeted like an upload."""
+    ds = load_sample(name)
+    frame = ds.features.copy()
+    frame[ds.target] = ds.target_values.to_numpy()
+    frame.attrs = {}
+    return frame
+
+
+def sample_default_target(name: str, columns) -> str:
+    """The sample's own target column, else the last column."""
+    target = SAMPLES[name].target
+    return target if target in columns else str(list(columns)[-1])
+
+
+@st.cache_data(show_spinner="Checking the data...", max_entries=8)
+def inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
+    """The Dataset with the default positive class: tells the page the task and the class names."""
+    return Dataset.from_frame(_frame, target)
+
+
+@st.cache_data(show_spinner="Checking and discretising...", max_entries=8)
+def prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
+            method: str, bins: int) -> tuple[Dataset, object]:
+    """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or a sample name)
+    stands for the unhashed frame in the cache key."""
+    ds = Dataset.from_frame(_frame, target, positive=positive)
+    return ds, ds.discretize(method, bins)
+
+
+def positive_options(ds: Dataset, preferred=None) -> tuple[list[str], int]:
+    """Options of the positive-class selectbox for a dataset built with positive=None, and the default index
+    (``preferred`` if it is one of the classes, e.g. a sample's positive class; else fslab's default)."""
+    t = ds.encoded_target
+    if t.task == "binary":
+        options = list(t.class_names)
+    elif t.task == "multiclass":
+        options = [ALL_CLASSES, *t.class_names]
+    else:
+        return [], 0
+    if preferred is not None and str(preferred) in options:
+        return options, options.index(str(preferred))
+    return options, options.index(t.positive) if t.positive in options else 0
+
+
+def use_sample(name: str) -> None:
+    """Make sample ``name`` (paper encoding, default discretisation) the current dataset of the session."""
+    state.set_dataset(f"{name} (sample)", sample_encoded(name), None)
+
+
+def column_edges(ds: Dataset, column: str, method: str, bins: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, inner bin edges) of a numeric feature column, or None when it is not binned."""
+    method, bins = check_method(method, bins)
+    values = numeric_values(ds.features[column])
+    if values is None:
+        return None
+    finite = values[~np.isnan(values)]
+    if finite.size == 0:
+        return None
+    return values, bin_edges(finite, method, bins)
+
+
+def coding_table(encoded) -> pd.DataFrame:
+    """One row per feature: number of codes and their names (bins or categories), for the page's table."""
+    cats = encoded.categories or ()
+    return pd.DataFrame({
+        "feature": list(encoded.feature_names),
+        "codes": [len(c) for c in cats],
+        "values": [", ".join(c[:8]) + (", ..." if len(c) > 8 else "") for c in cats],
+    })
