@@ -61,6 +61,11 @@ def _max_classes(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log_positive(a: np.ndarray) -> np.ndarray:
+    """log a where a > 0, else 0 (those entries are multiplied by a zero mass)."""
+    return np.log(a, out=np.zeros_like(a), where=a > 0)
+
+
 def _probabilities(table: JointTable) -> np.ndarray:
     c = table.counts
     return c / c.sum(axis=(-2, -1), keepdims=True)
@@ -93,12 +98,11 @@ def cell_entropy(table: JointTable, unit: str = "bits") -> np.ndarray:
 def conditional_entropy(table: JointTable, unit: str = "bits") -> np.ndarray:
     """H(Y | X_J) = -sum_{x,y} p(x,y) log p(y|x) (Ahmed et al., Example 5, in nats there).
 
-    Summed term by term with p(y|x) <= 1, so every term is >= 0 (no cancellation below zero).
+    Summed term by term on cells with mass (0 log 0 = 0); every term is >= 0.
     """
     p = _probabilities(table)
-    px = _sum_classes(p)[..., None]
-    cond = np.divide(p, px, out=np.ones_like(p), where=p > 0)
-    return -(p * np.log(cond)).sum(axis=(-2, -1)) / _scale(unit)
+    log_cond = _log_positive(p) - _log_positive(_sum_classes(p))[..., None]
+    return np.maximum(-(p * log_cond).sum(axis=(-2, -1)), 0.0) / _scale(unit)
 
 
 def mutual_information(table: JointTable, unit: str = "bits") -> np.ndarray:
@@ -107,10 +111,11 @@ def mutual_information(table: JointTable, unit: str = "bits") -> np.ndarray:
     Example 1: I(X1;Y) = 0.0819 bit, I(X2;Y) = 0.1724 bit (the paper prints 0.08 and 0.17).
     """
     p = _probabilities(table)
-    px = _sum_classes(p)[..., None]
-    py = _sum_cells(p)[..., None, :]
-    ratio = np.divide(p, px * py, out=np.ones_like(p), where=p > 0)
-    return np.maximum((p * np.log(ratio)).sum(axis=(-2, -1)), 0.0) / _scale(unit)
+    # log p - log p(x) - log p(y) on cells with mass (logs, not a ratio: tiny masses must not underflow)
+    log_p = _log_positive(p)
+    log_px = _log_positive(_sum_classes(p))[..., None]
+    log_py = _log_positive(_sum_cells(p))[..., None, :]
+    return np.maximum((p * (log_p - log_px - log_py)).sum(axis=(-2, -1)), 0.0) / _scale(unit)
 
 
 def conditional_mutual_information_counts(counts, unit: str = "bits") -> np.ndarray:
@@ -121,11 +126,9 @@ def conditional_mutual_information_counts(counts, unit: str = "bits") -> np.ndar
     p = _normalise(counts, (-3, -2, -1))
     if p.ndim < 3:
         raise ParameterError(f"conditional MI needs counts of shape (..., Z, X, Y); got shape {p.shape}")
-    pzx = p.sum(axis=-1, keepdims=True)
-    pzy = p.sum(axis=-2, keepdims=True)
-    pz = p.sum(axis=(-2, -1), keepdims=True)
-    ratio = np.divide(p * pz, pzx * pzy, out=np.ones_like(p), where=p > 0)
-    return np.maximum((p * np.log(ratio)).sum(axis=(-3, -2, -1)), 0.0) / _scale(unit)
+    logs = (_log_positive(p) + _log_positive(p.sum(axis=(-2, -1), keepdims=True))
+            - _log_positive(p.sum(axis=-1, keepdims=True)) - _log_positive(p.sum(axis=-2, keepdims=True)))
+    return np.maximum((p * logs).sum(axis=(-3, -2, -1)), 0.0) / _scale(unit)
 
 
 # ----------------------------------------------------------------------------- integer codes

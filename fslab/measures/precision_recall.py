@@ -30,8 +30,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..information import _sum_classes
+from ..errors import ParameterError, UnsupportedTargetError
+from ..information import _sum_classes, conditional_entropy
 from ..tables import JointTable, as_source
 from .base import MeasureSpec
 
@@ -71,6 +71,12 @@ def _oriented(source, recall: bool):
 def _values(source, subset: Sequence[int], candidates: Sequence[int] | None, approach: int,
             recall: bool) -> np.ndarray:
     source = as_source(source)
+    if len(source.labels) != 2:
+        raise UnsupportedTargetError(
+            f"the {'recall' if recall else 'precision'} criterion needs a binary target; this one has "
+            f"{len(source.labels)} classes. Pick a positive class (one-vs-rest).")
+    if approach not in (1, 2):
+        raise ParameterError(f"approach must be 1 (sum of probabilities) or 2 (log-likelihood); got {approach!r}")
     mass, orient = _oriented(source, recall)
     other, target = mass[:, 0], mass[:, 1]
     total = mass.sum()
@@ -129,12 +135,12 @@ def compound_score(table: JointTable, approach: int = 1) -> np.ndarray:
     Approach 1: sum_x p(x,1) eta(x) + p(x,0) (1 - eta(x)); approach 2: sum_{x,y} p(x,y) ln p(y|x) = -H(Y|X).
     Tiny table: p = [[.4, .1], [.2, .3]] (eta .2, .6): approach 1 = .1*.2 + .4*.8 + .3*.6 + .2*.4 = 0.6.
     """
+    if approach == 2:
+        return -conditional_entropy(table, unit="nats")
     p = table.probabilities()
     px = _sum_classes(p)[..., None]
-    cond = np.divide(p, px, out=np.ones_like(p), where=px > 0)
-    if approach == 1:
-        return (p * cond).sum(axis=(-2, -1))
-    return (p * np.log(np.where(p > 0, cond, 1.0))).sum(axis=(-2, -1))
+    cond = np.divide(p, px, out=np.zeros_like(p), where=px > 0)
+    return (p * cond).sum(axis=(-2, -1))
 
 
 def _check(params: dict) -> None:
