@@ -32,7 +32,7 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .errors import ParameterError
+from .errors import ParameterError, TooLargeError
 from .orderings import subset_label
 from .tables import as_source
 
@@ -52,6 +52,7 @@ INDUCERS: dict[str, tuple[str, Callable[[int, int], object]]] = {
     "svm": ("SVM (RBF kernel, one-hot codes; slow beyond ~5,000 rows)",
             lambda m, seed: make_pipeline(_onehot(), SVC(random_state=seed))),
 }
+MAX_FBS_FEATURES = 30
 ESTIMATORS = {"holdout": "hold-out (train on half, count errors on the other half)",
               "cv": "cross-validation (stratified folds)"}
 
@@ -125,6 +126,9 @@ def fbs(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float =
     Fewer than n^2 risk comparisons; each row of ``steps`` is one decision with both estimates.
     """
     data, tau = as_source(dataset), _check_tau(tau)
+    if data.n_features > MAX_FBS_FEATURES:
+        raise TooLargeError(f"FBS makes up to n^2 = {data.n_features ** 2:,} risk comparisons for {data.n_features} "
+                            f"features; it is limited to {MAX_FBS_FEATURES} features here. FOS needs only n.")
     risk = _RiskEstimator(data, inducer, estimator, folds, seed)
     names, n = data.feature_names, data.n_features
     s, i, rows = list(range(n)), 0, []

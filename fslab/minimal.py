@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .orderings import MAX_FEATURES, _check_size, subset_label, subset_risks
+from .orderings import MAX_FEATURES, check_enumerable, subset_label, subset_risks
 from .tables import as_source
 
 TOL = 1e-10  # risks equal within this (exact risks are sums of a few floats)
@@ -160,7 +160,7 @@ def markov_boundary(source, tol: float = 1e-9, max_features: int = MAX_FEATURES)
     """The smallest subset M (lexicographically first) with p(Y | M) = p(Y | X) wherever p(x) > 0
     (Pearl). With p(x) > 0 it equals the strongly relevant features (Pena and Nilsson, Section 4)."""
     source = as_source(source)
-    _check_size(source.n_features, max_features)
+    check_enumerable(source.n_features, max_features)
     full_post, occupied = _full_posterior(source)
     for k in range(source.n_features + 1):
         for subset in itertools.combinations(range(source.n_features), k):

@@ -35,10 +35,11 @@ def all_subsets(n: int) -> list[tuple[int, ...]]:
     return [s for k in range(n + 1) for s in itertools.combinations(range(n), k)]
 
 
-def _check_size(n: int, max_features: int) -> None:
+def check_enumerable(n: int, max_features: int) -> None:
     if n > max_features:
+        count = f"{2 ** n:,}" if n <= 40 else f"about {2.0 ** n:.2e}"
         raise TooLargeError(
-            f"{n} features have 2^{n} = {2 ** n:,} subsets; enumerating them is limited to "
+            f"{n} features have 2^{n} = {count} subsets; enumerating them is limited to "
             f"{max_features} features ({2 ** max_features:,} subsets). Choose fewer features."
         )
 
@@ -54,7 +55,7 @@ def subset_risks(source, measure: str | Measure = "zero-one", max_features: int 
     source = as_source(source)
     m = get_measure(measure, **params)
     n = source.n_features
-    _check_size(n, max_features)
+    check_enumerable(n, max_features)
     values: dict[tuple[int, ...], float] = {(): float(m.value(source.table(())))}
     # One batched table per prefix: the tables of prefix + (j,) for every j after its last element.
     for subset in all_subsets(n):
@@ -156,7 +157,7 @@ def check_ordering(ordering: Sequence[Sequence[int]], names: Sequence[str] | Non
     n = int(round(np.log2(max(len(subsets), 1))))
     if len(subsets) != 2 ** n or n < 1:
         raise ParameterError(f"an ordering lists all 2^n subsets of n features; got {len(subsets)} entries")
-    _check_size(n, MAX_FEATURES)
+    check_enumerable(n, MAX_FEATURES)
     names = list(names) if names is not None else [f"X{j + 1}" for j in range(n)]
     if any(j < 0 or j >= n for s in subsets for j in s) or any(len(set(s)) != len(s) for s in subsets):
         raise ParameterError(f"subsets of {n} features hold distinct indices in 0 .. {n - 1}")

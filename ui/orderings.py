@@ -1,0 +1,118 @@
+"""Orderings page helpers: cached subset risks, Theorem 1 constructions, BS/OS and FBS/FOS runs.
+
+Sources are cached by a fingerprint of their content (the JSON of a distribution, a hash of a sample's
+codes), passed next to the unhashed object, so two sessions with different data never share an entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pandas as pd
+import streamlit as st
+
+from fslab.distributions import Distribution
+from fslab.errors import ParameterError
+from fslab.finite import fbs, fos
+from fslab.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
+from fslab.orderings import (
+    MAX_FEATURES,
+    check_enumerable,
+    distribution_from_ordering,
+    greedy_bad_ordering,
+    greedy_gaps,
+    greedy_path,
+    k_optimal,
+    random_valid_ordering,
+    subset_label,
+    subset_risks,
+)
+
+
+def fingerprint(source) -> str:
+    """A short content hash of a distribution or an encoded sample."""
+    if isinstance(source, Distribution):
+        return hashlib.sha1(source.to_json().encode()).hexdigest()
+    h = hashlib.sha1(source.X.tobytes())
+    h.update(source.y.tobytes())
+    h.update(",".join(source.feature_names).encode())
+    return h.hexdigest()
+
+
+@st.cache_data(max_entries=32, show_spinner="Evaluating every subset...")
+def lattice(key: str, _source, measure: str) -> dict:
+    """Subset table, greedy path, k-optimal subsets and per-k gaps for one source and measure."""
+    risks = subset_risks(_source, measure)
+    best = k_optimal(risks)
+    return {"risks": risks, "greedy": greedy_path(risks), "optimal": [s for s, _ in best.values()],
+            "gaps": greedy_gaps(risks)}
+
+
+@st.cache_data(max_entries=32, show_spinner="Running BS and OS...")
+def minimal(key: str, _source) -> dict:
+    """BS, OS, exhaustive S*, strongly relevant features and the Markov boundary (Pena and Nilsson, Section 4)."""
+    check_enumerable(_source.n_features, MAX_FEATURES)  # S* and the Markov boundary enumerate subsets
+    names = _source.feature_names
+    return {"bs": backward_search(_source), "os": one_shot(_source),
+            "s_star": subset_label(minimal_optimal(_source), names),
+            "strong": subset_label(strongly_relevant(_source), names),
+            "markov": subset_label(markov_boundary(_source), names)}
+
+
+@st.cache_data(max_entries=16, show_spinner="Training the inducer on each candidate subset...", show_time=True)
+def finite(key: str, _data, inducer: str, estimator: str, tau: float, folds: int, seed: int) -> dict:
+    return {"fbs": fbs(_data, inducer, estimator, tau, folds, seed),
+            "fos": fos(_data, inducer, estimator, tau, folds, seed)}
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def sample(dist_json: str, m: int, seed: int):
+    return Distribution.from_json(dist_json).sample(m, seed)
+
+
+# --- Theorem 1 orderings as editable text: one subset per line, best (lowest risk) first ---------------
+
+def format_ordering(ordering, names) -> str:
+    return "\n".join(" ".join(names[j] for j in s) if s else "∅" for s in ordering)
+
+
+def parse_ordering(text: str, names) -> list[tuple[int, ...]]:
+    """Lines such as 'X1 X3' (or 'X1, X3', '{X1, X3}'); '∅', '{}' or 'empty' is the empty set."""
+    index = {name: j for j, name in enumerate(names)}
+    out = []
+    for number, line in enumerate(text.strip().splitlines(), start=1):
+        tokens = [t for t in re.split(r"[\s,{}]+", line.strip()) if t]
+        if not tokens or tokens in (["∅"], ["empty"], ["{}"]):
+            out.append(())
+            continue
+        unknown = [t for t in tokens if t not in index]
+        if unknown:
+            raise ParameterError(f"line {number} ('{line.strip()}') names unknown feature(s) {unknown}; "
+                                 f"use {', '.join(names)} or ∅")
+        out.append(tuple(sorted(index[t] for t in tokens)))
+    return out
+
+
+def initial_ordering(mode: str, n: int, seed: int) -> list[tuple[int, ...]]:
+    if mode == "make greedy bad":
+        return greedy_bad_ordering(n)
+    return random_valid_ordering(n, seed)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def construct(ordering: tuple[tuple[int, ...], ...], arities: tuple[int, ...], alpha: float,
+              spread: float) -> Distribution:
+    """Theorem 1's distribution; ``spread`` > 1 widens the step after the best pair (greedy-bad demos)."""
+    gaps = [1.0] * (len(ordering) - 1)
+    pairs = [i for i, s in enumerate(ordering) if len(s) == 2]
+    if spread != 1.0 and pairs:
+        gaps[pairs[0]] = float(spread)
+    return distribution_from_ordering(ordering, arities=arities, alpha=alpha, gaps=gaps)
+
+
+def steps_table(steps: pd.DataFrame) -> pd.DataFrame:
+    """Decision rows for display (booleans as words)."""
+    out = steps.copy()
+    out["removed"] = out["removed"].map({True: "removed", False: "kept"})
+    return out
