@@ -1,3 +1,106 @@
+"""Select: run one selector with one measure and inspect every step of the search."""
+
 import streamlit as st
 
-st.title("selection")
+from fslab.errors import FslabError
+from fslab.measures import MEASURES
+from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
+from fslab.selectors import SELECTORS
+from ui import selection as ui
+from ui.source import pick_source
+
+st.title("Select features")
+st.markdown(
+    "Pick a **performance measure** and a **selector**. BayesGreedy (Ahmed, Narasimhan & Agarwal, Algorithm 1) "
+    "adds, one at a time, the feature that makes the **Bayes-optimal** predictor best for *that* measure; "
+    "MIGreedy, mRMR, JMI and CMIM use mutual information instead, and the score-based selectors rank single "
+    "features. Below you see the criterion after each step, every candidate's value at every step, and the "
+    "selected features."
+)
+
+kind, source_name, source = pick_source("select.source")
+n = source.n_features
+left, mid, right = st.columns(3)
+selector = left.selectbox("Selector", list(SELECTORS), key="select.selector",
+                          format_func=lambda name: SELECTORS[name].label)
+spec = SELECTORS[selector]
+options = [spec.fixed_measure] if spec.fixed_measure else list(MEASURES)
+measure_name = mid.selectbox("Measure", options, key="select.measure" + (".fixed" if spec.fixed_measure else ""),
+                             format_func=lambda name: MEASURES[name].label)
+params = ui.measure_params(mid, measure_name, "select")
+k = int(right.number_input("k (features to select)", 1, n, min(5, n), key="select.k"))
+s = None
+if spec.supports_s:
+    if right.checkbox("s-variate approximation", key="select.use_s",
+                      help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)"):
+        s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s"))
+
+st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
+         r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
+st.latex(spec.formula)
+if s is not None:
+    st.latex(r"C(J) \approx \binom{|J|}{s}^{-1} \sum_{A \subset J,\ |A| = s} C(A),\qquad s = " + str(s))
+st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
+           + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used for "
+              "the curves, so every selection is judged the same way."))
+with st.expander("What the paper says (Algorithm 1, BayesGreedy)"):
+    st.markdown(
+        "1. Start with J = {}.\n"
+        "2. For t = 1..k: add the feature j outside J that maximises the plug-in Bayes criterion C(J + {j}).\n"
+        "3. Output J.\n\n"
+        "The plug-in criterion replaces the law of (X_J, Y) by the counts of the sample, so for large k most cells "
+        "hold one row and many candidates tie; the paper then uses the **bivariate approximation** (s = 2). "
+        "BayesScore ranks single features by C({j}); with the log-loss the Bayes criterion is -H(Y|X_J), so "
+        "BayesGreedy(log-loss) and MIGreedy pick the same features (Example 5). Ties go to the lowest index; "
+        "the trace says how many candidates tied."
+    )
+
+key = ui.source_key(kind, source_name, source)
+bar = st.progress(0.0, text="Selecting features...")
+try:
+    result = ui.run_selection(key, source, k, selector, measure_name, s, params,
+                              progress=lambda t, total: bar.progress(t / total, text=f"step {t} of {total}"))
+    curves = ui.comparison_curves(key, source, result, measure_name, params)
+except FslabError as err:
+    bar.empty()
+    st.error(str(err))
+    st.stop()
+bar.empty()
+
+st.success("Selected: " + ", ".join(f"**{name}**" for name in result.names))
+crit_title = "criterion C(J) = " + ("score" if MEASURES[measure_name].greater_is_better else "-error")
+x_title = "features remaining" if spec.kind == "backward" else "number of features t"
+st.plotly_chart(trace_curves_figure(curves, f"{crit_title} ({MEASURES[measure_name].label})", x_title),
+                width="stretch", key="select.curves")
+st.caption("Criterion of the Bayes-optimal predictor on the first t selected features (exact joint table), for this "
+           "run and, dotted, for BayesScore's and MIGreedy's first t features under the same measure.")
+
+# --- "which k?" (NPFS k* and a permutation-test stopping step): ui/k_suggestion.py, wired in by the lead ---
+
+if "subset" in result.trace.columns:
+    st.subheader("Best subsets")
+    best = result.trace.sort_values("value", ascending=False, kind="stable").head(20)
+    st.dataframe(best[["name", "value", "chosen"]], hide_index=True, width="stretch", key="select.best")
+    st.caption(f"The 20 best of the {len(result.trace):,} subsets of size {k} that exhaustive search scored; "
+               f"{int(result.trace['n_tied'].iloc[0])} tied with the best (the lexicographically first wins).")
+else:
+    value_title = "gain" if not spec.uses_measure and spec.kind == "forward" else "value"
+    st.plotly_chart(trace_heatmap_figure(result.trace, value_title=value_title), width="stretch",
+                    key="select.heatmap")
+    st.caption("Each row is a step, each column a candidate; colour is the candidate's value at that step (blank once "
+               "chosen). The star marks the pick, orange circles the candidates that tied with it.")
+
+st.subheader("Selected features")
+st.dataframe(ui.selected_table(source, result), hide_index=True, width="stretch", key="select.table")
+st.caption("Score = the criterion after the step that added the feature (ranking selectors: the feature's own score).")
+
+cols = st.columns(4)
+stem = f"{selector}-{measure_name}-k{k}"
+cols[0].download_button("Selection (CSV)", ui.safe_csv(result.summary()), f"{stem}.csv", "text/csv",
+                        key="select.dl.sel_csv", on_click="ignore")
+cols[1].download_button("Selection (JSON)", ui.selection_json(result), f"{stem}.json", "application/json",
+                        key="select.dl.sel_json", on_click="ignore")
+cols[2].download_button("Trace (CSV)", ui.safe_csv(result.trace), f"{stem}-trace.csv", "text/csv",
+                        key="select.dl.trace_csv", on_click="ignore")
+cols[3].download_button("Trace (JSON)", ui.trace_json(result), f"{stem}-trace.json", "application/json",
+                        key="select.dl.trace_json", on_click="ignore")

@@ -4,9 +4,10 @@
 :class:`Selection` with the chosen features, the criterion after each step and the full trace.
 """
 
+from ._curves import prefix_criteria
 from ._loop import TIE_TOLERANCE, pick_best
 from ._registry import SELECTORS, SelectorSpec
 from ._result import Selection
 from ._select import select
 
-__all__ = ["SELECTORS", "TIE_TOLERANCE", "Selection", "SelectorSpec", "pick_best", "select"]
+__all__ = ["SELECTORS", "TIE_TOLERANCE", "Selection", "SelectorSpec", "pick_best", "prefix_criteria", "select"]

@@ -1,0 +1,81 @@
+"""Figures of the Select page: criterion curves of the greedy trace and the step x candidate heatmap."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+
+
+def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_title: str = "number of features t",
+                        title: str = "Criterion after each step") -> go.Figure:
+    """One line per selection: ``curves[label]`` has columns t, value and feature (the feature added at t).
+
+    The first curve is the run being inspected (thick); the others are overlays for comparison.
+    """
+    fig = go.Figure()
+    for i, (label, frame) in enumerate(curves.items()):
+        fig.add_trace(go.Scatter(
+            x=frame["t"], y=frame["value"], mode="lines+markers", name=label,
+            line={"width": 3 if i == 0 else 1.5, "dash": "solid" if i == 0 else "dot",
+                  "color": _COLORS[i % len(_COLORS)]},
+            marker={"size": 9 if i == 0 else 6},
+            customdata=frame[["feature"]].to_numpy(),
+            hovertemplate="t=%{x}<br>%{customdata[0]}<br>value=%{y:.5g}<extra>" + label + "</extra>",
+        ))
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=380,
+                      legend={"orientation": "h", "y": -0.22}, margin={"l": 10, "r": 10, "t": 50, "b": 10})
+    fig.update_xaxes(dtick=1 if max((len(f) for f in curves.values()), default=0) <= 25 else None)
+    return fig
+
+
+def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str = "Every candidate at every step",
+                         value_title: str = "value") -> go.Figure:
+    """Heatmap of steps (rows) x candidate features (columns); the chosen cell is starred, ties are circled.
+
+    With more than ``max_columns`` candidates, the columns kept are the chosen features and the
+    candidates with the highest best value over the steps (the title says how many are shown).
+    """
+    trace = trace[trace["candidate"] >= 0]
+    best_per_feature = trace.groupby("candidate")["value"].max()
+    chosen = trace.loc[trace["chosen"], "candidate"].tolist()
+    columns = list(dict.fromkeys(chosen))
+    if best_per_feature.size > max_columns:
+        rest = best_per_feature.drop(index=columns, errors="ignore").sort_values(ascending=False, kind="stable")
+        columns += rest.index[: max(0, max_columns - len(columns))].tolist()
+        title = f"{title} ({len(columns)} of {best_per_feature.size} candidates: chosen + best)"
+    else:
+        columns += sorted(set(best_per_feature.index) - set(columns))
+    names = trace.drop_duplicates("candidate").set_index("candidate")["name"]
+    grid = trace.pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
+    steps = grid.index.to_numpy()
+    labels = [str(names[c]) for c in columns]
+    fig = go.Figure(go.Heatmap(
+        z=grid.to_numpy(), x=labels, y=steps, colorscale="Viridis", colorbar={"title": value_title},
+        hovertemplate="step %{y}<br>%{x}<br>value=%{z:.5g}<extra></extra>", xgap=1, ygap=1,
+    ))
+    # ties: candidates within the tolerance of the step's best (the chosen one is the lowest index)
+    best = trace.groupby("step")["value"].transform("max")
+    tied = trace[(trace["value"] >= best - 1e-12 * np.maximum(1.0, best.abs())) & ~trace["chosen"]
+                 & trace["candidate"].isin(columns)]
+    if len(tied):
+        fig.add_trace(go.Scatter(
+            x=[str(names[c]) for c in tied["candidate"]], y=tied["step"], mode="markers", name="tied with the best",
+            marker={"symbol": "circle-open", "size": 13, "color": "#ff7f0e", "line": {"width": 2}},
+            hovertemplate="step %{y}<br>%{x}: tied with the chosen feature<extra></extra>",
+        ))
+    picked = trace[trace["chosen"]]
+    fig.add_trace(go.Scatter(
+        x=[str(names[c]) for c in picked["candidate"]], y=picked["step"], mode="markers", name="chosen",
+        marker={"symbol": "star", "size": 14, "color": "white", "line": {"width": 1.5, "color": "black"}},
+        hovertemplate="step %{y}: chose %{x}<extra></extra>",
+    ))
+    fig.update_layout(title=title, height=max(300, 26 * len(steps) + 170), xaxis={"tickangle": -60},
+                      yaxis={"autorange": "reversed", "title": "step", "dtick": 1},
+                      legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"},
+                      margin={"l": 10, "r": 10, "t": 70, "b": 10})
+    return fig

@@ -1,0 +1,92 @@
+"""AppTest of the Select page: default run, other selectors, the toy distribution, errors and exports."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def at():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    app.switch_page("pages/selection.py").run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def _selected(app) -> str:
+    return app.success[0].value
+
+
+def test_default_run_selects_five_mushroom_features(at):
+    assert "odor=none" in _selected(at)
+    assert _selected(at).count("**") == 10  # five bold names
+    assert len(at.get("plotly_chart")) == 2
+    assert len(at.latex) >= 2
+    table = at.dataframe[-1].value
+    assert len(table) == 5 and table["rank"].tolist() == [1, 2, 3, 4, 5]
+
+
+def test_toy_distribution_reproduces_example1(at):
+    """Example 1: BayesGreedy (0-1) picks X1 first, MIGreedy picks X2."""
+    at.radio(key="select.source").set_value("distribution").run()
+    at.number_input(key="select.k").set_value(1).run()
+    assert _selected(at) == "Selected: **X1**"
+    at.selectbox(key="select.selector").set_value("mi-greedy").run()
+    assert _selected(at) == "Selected: **X2**"
+
+
+@pytest.mark.parametrize("selector", ["mrmr", "jmi", "fisher", "bayes-score", "precision-greedy", "backward"])
+def test_other_selectors_render(at, selector):
+    if selector == "backward":
+        at.radio(key="select.source").set_value("distribution").run()
+        at.number_input(key="select.k").set_value(1).run()
+    at.selectbox(key="select.selector").set_value(selector).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert _selected(at).startswith("Selected:")
+
+
+def test_measure_parameters_and_s_variate(at):
+    at.selectbox(key="select.measure").set_value("cost-sensitive").run()
+    at.slider(key="select.c").set_value(0.1).run()
+    at.checkbox(key="select.use_s").check().run()
+    assert not at.exception and not at.error
+    assert any(r"\binom" in x.value for x in at.latex)
+    assert _selected(at).count("**") == 10
+
+
+def test_exhaustive_too_large_is_a_clear_error(at):
+    at.selectbox(key="select.selector").set_value("exhaustive").run()
+    assert not at.exception
+    assert "max_subsets" in at.error[0].value and "160,389,488" in at.error[0].value
+
+
+def test_exhaustive_small_k_lists_best_subsets(at):
+    at.number_input(key="select.k").set_value(1).run()
+    at.selectbox(key="select.selector").set_value("exhaustive").run()
+    assert not at.error
+    best = at.dataframe[0].value
+    assert best["chosen"].iloc[0]
+
+
+def test_exports_escape_formula_cells():
+    from fslab.distributions import Distribution
+    from fslab.selectors import select
+    from ui.selection import safe_csv, selection_json, trace_json
+
+    law = Distribution.naive_bayes([0.5, 0.5], [[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.4], [0.3, 0.7]]],
+                                   feature_names=["=HYPERLINK(1)", "@x"])
+    result = select(law, 2, "bayes-greedy")
+    csv = safe_csv(result.summary()).decode()
+    assert "'=HYPERLINK(1)" in csv and "'@x" in csv
+    trace = pd.read_csv(__import__("io").StringIO(safe_csv(result.trace).decode()))
+    assert set(trace["name"]) == {"'=HYPERLINK(1)", "'@x"}
+    assert json.loads(selection_json(result))["names"] == ["'=HYPERLINK(1)", "'@x"]
+    assert {r["name"] for r in json.loads(trace_json(result))} == {"'=HYPERLINK(1)", "'@x"}

@@ -1,0 +1,134 @@
+"""Select page helpers: measure-parameter widgets, the per-session result memo, curves and safe exports.
+
+Selections are memoised per session (``st.session_state``) rather than with ``st.cache_data``: the
+run reports its progress to an ``st.progress`` bar created by the page, and a cached function may not
+write to an element created outside it (Streamlit cannot replay that on a cache hit).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from fslab.measures import MEASURES
+from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
+
+RESULTS = "fslab.select.results"
+_MEMO_SIZE = 12
+
+
+def measure_params(container, measure_name: str, key: str) -> dict:
+    """Widgets for the parameters of ``measure_name`` (cost c, beta, precision/recall approach)."""
+    params: dict = {}
+    if measure_name == "cost-sensitive":
+        params["c"] = container.slider("cost c of a false positive (a false negative costs 1 - c)", 0.05, 0.95,
+                                       0.25, 0.05, key=f"{key}.c")
+    elif measure_name == "f-beta":
+        params["beta"] = container.slider("beta (weight of recall)", 0.25, 4.0, 1.0, 0.25, key=f"{key}.beta")
+    elif measure_name in ("precision", "recall"):
+        params["approach"] = container.radio("approach", (1, 2), key=f"{key}.approach", horizontal=True,
+                                             format_func=lambda a: "1: sum of probabilities" if a == 1
+                                             else "2: log-likelihood")
+    return params
+
+
+def _memo() -> OrderedDict:
+    return st.session_state.setdefault(RESULTS, OrderedDict())
+
+
+def source_key(kind: str, name: str, source) -> tuple:
+    """Identifies the data a selection ran on (the object itself changes when the user loads new data)."""
+    return kind, name, id(source), source.n_features, getattr(source, "n_rows", 0)
+
+
+def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: int | None, params: dict,
+                  progress=None) -> Selection:
+    """``fslab.selectors.select`` memoised per session; ``progress(step, total)`` is called on a fresh run."""
+    memo = _memo()
+    full = (key, int(k), selector, measure, s, tuple(sorted(params.items())))
+    if full in memo:
+        memo.move_to_end(full)
+        return memo[full]
+    spec = SELECTORS[selector]
+    result = select(source, k, selector, measure=measure, s=s, progress=progress,
+                    **(params if spec.uses_measure else {}))
+    memo[full] = result
+    while len(memo) > _MEMO_SIZE:
+        memo.popitem(last=False)
+    return result
+
+
+def curve_frame(source, features, measure: str, params: dict) -> pd.DataFrame:
+    """t, value = C(first t features) under the page's measure, feature = the name added at t."""
+    values = prefix_criteria(source, features, measure, **params)
+    return pd.DataFrame({"t": np.arange(1, len(features) + 1), "value": values,
+                         "feature": [source.feature_names[j] for j in features]})
+
+
+def comparison_curves(key: tuple, source, result: Selection, measure: str, params: dict) -> dict[str, pd.DataFrame]:
+    """The run's own curve plus BayesScore's and MIGreedy's first k features, all under the same measure."""
+    spec = SELECTORS[result.selector]
+    label = f"{spec.label} (this run)"
+    curves: dict[str, pd.DataFrame] = {}
+    if spec.kind == "backward":
+        n = source.n_features
+        curves[label] = pd.DataFrame({"t": n - np.arange(1, len(result.scores) + 1), "value": result.scores,
+                                      "feature": [f"removed {source.feature_names[j]}" for j in result.eliminated]})
+    else:
+        curves[label] = curve_frame(source, result.features, measure, params)
+    for other in ("bayes-score", "mi-greedy"):
+        if other == result.selector and result.s is None:
+            continue
+        sel = run_selection(key, source, result.k, other, measure, None, params)
+        curves[SELECTORS[other].label] = curve_frame(source, sel.features, measure, params)
+    return curves
+
+
+def selected_table(source, result: Selection) -> pd.DataFrame:
+    """The selected features with the step's criterion value and how many candidates tied there."""
+    table = result.summary()
+    trace = result.trace
+    if "subset" not in trace.columns and result.selector != "backward":
+        chosen = trace[trace["chosen"]].set_index("candidate")
+        table["tied at its step"] = [int(chosen.loc[j, "n_tied"]) for j in result.features]
+    if getattr(source, "categories", None) is not None:
+        table["values"] = [", ".join(source.categories[j][:6]) + (" ..." if len(source.categories[j]) > 6 else "")
+                           for j in result.features]
+    return table
+
+
+def _escape(value):
+    """A spreadsheet would run a text cell beginning with = + - @ as a formula: prefix it with '."""
+    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
+
+
+def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    out.columns = [_escape(str(c)) for c in out.columns]
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
+            out[col] = out[col].map(lambda v: _escape(v if not isinstance(v, list) else json.dumps(v)))
+    return out
+
+
+def safe_csv(frame: pd.DataFrame) -> bytes:
+    """CSV bytes with formula-like text cells escaped (numbers stay numbers)."""
+    return safe_frame(frame).to_csv(index=False).encode("utf-8")
+
+
+def selection_json(result: Selection) -> bytes:
+    record = result.to_dict()
+    record["names"] = [_escape(n) for n in record["names"]]
+    return json.dumps(record, indent=1).encode("utf-8")
+
+
+def trace_json(result: Selection) -> bytes:
+    return safe_frame(result.trace).to_json(orient="records").encode("utf-8")
+
+
+def default_measure_options() -> list[str]:
+    return list(MEASURES)
