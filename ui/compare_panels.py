@@ -73,8 +73,10 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         st.markdown("**Where they disagree, and why.** A feature with a better single-feature Bayes value but a "
                     "lower MI is one the measure wants and MI passes over, and the other way round.")
         st.plotly_chart(disagreement_figure(dis, m.label), width="stretch", key="compare.disagree_chart")
-        st.caption(f"{m.label} of the Bayes classifier on the feature alone (left) and I(X_j; Y) in bits (right), "
-                   "for each feature some but not all selectors picked; hover a bar to see who picked it.")
+        better = "longer" if m.greater_is_better else "shorter"
+        st.caption(f"{m.label} of the Bayes classifier on the feature alone (left; {better} is better) and "
+                   "I(X_j; Y) in bits (right; longer is more informative), for each feature some but not all "
+                   "selectors picked; hover a bar to see who picked it.")
     orders = cmp.orders()
     features = cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
                                               for j in cmp.features.index])
@@ -98,9 +100,9 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
                                key="compare.curve_rows")
         data = uc.sampled(uc.token(source), source, int(rows))
     full = st.toggle("Full protocol (5 splits, every row, tuned hyper-parameters)", key="compare.full")
-    a, b, c = st.columns(3)
-    selectors = a.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_CURVE_SELECTORS),
+    selectors = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_CURVE_SELECTORS),
                               key="compare.curve_selectors", format_func=selector_label)
+    b, c = st.columns(2)
     n = data.n_features
     k_max = b.slider("k up to", 1, max(1, min(15, n)), min(8, n), key="compare.k_max")
     learner_names = list(LEARNERS)
@@ -117,7 +119,7 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         splits, subsample, tune = 5, 0, True
     request = (uc.token(data), tuple(selectors), measure_name, tuple(sorted(params.items())), k_max, learner,
                splits, train, subsample, tune)
-    run, stop = st.columns([1, 1])
+    run, stop, _ = st.columns([2, 1, 4])
     if run.button("Compute learning curves", type="primary", key="compare.run_curves"):
         st.session_state[CURVES_KEY] = request
     if stop.button("Stop", key="compare.stop_curves"):

@@ -1,0 +1,123 @@
+"""Side-by-side comparison: Example 1 disagreement, exact optimality, overlap metrics by hand, binning grid."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fslab.binning import DEFAULT_BINNINGS, binning_sensitivity
+from fslab.compare import DEFAULT_SELECTORS, compare_selectors, jaccard, overlap_matrix, rank_correlation, step_grid
+from fslab.data import Dataset
+from fslab.distributions import example1
+from fslab.errors import ParameterError
+
+
+def test_example1_sampled_bayes_greedy_and_mi_greedy_disagree_on_the_first_feature():
+    """Ahmed et al., Example 1, sampled (20,000 rows): the Bayes 0-1 criterion picks X1 (er = 0.25 < 0.30),
+    MI picks X2 (I = 0.17 > 0.08 bit). The panel's grid and disagreement table show it, with values within
+    sampling error (sd of a plug-in error ~ sqrt(.25 * .75 / 20000) = 0.003)."""
+    cmp = compare_selectors(example1().sample(20_000, seed=3), 1)
+    grid = cmp.grid()
+    assert grid.loc["X1", "bayes-greedy"] == 1 and math.isnan(grid.loc["X1", "mi-greedy"])
+    assert grid.loc["X2", "mi-greedy"] == 1 and math.isnan(grid.loc["X2", "bayes-greedy"])
+    dis = cmp.disagreements().set_index("name")
+    assert set(dis.index) == {"X1", "X2"}
+    assert dis.loc["X1", "bayes_value"] == pytest.approx(0.25, abs=0.015)
+    assert dis.loc["X2", "bayes_value"] == pytest.approx(0.30, abs=0.015)
+    assert dis.loc["X1", "mi_bits"] == pytest.approx(0.0819, abs=0.01)
+    assert dis.loc["X2", "mi_bits"] == pytest.approx(0.1724, abs=0.01)
+    assert "bayes-greedy" in dis.loc["X1", "picked_by"] and "mi-greedy" in dis.loc["X2", "picked_by"]
+    pair = cmp.overlap().set_index(["selector_a", "selector_b"]).loc[("bayes-greedy", "mi-greedy")]
+    assert pair["jaccard"] == 0.0 and pair["rank_correlation"] == -1.0
+
+
+def test_exact_distribution_marks_the_k_optimal_subset():
+    """Example 1 exact, k = 1: the optimal subset is {X1} (0-1 error 0.25); BayesGreedy and BayesScore find it,
+    the MI-family selectors (X2, error 0.30) do not."""
+    cmp = compare_selectors(example1(), 1, DEFAULT_SELECTORS)
+    assert cmp.optimal == (0,) and cmp.optimal_value == pytest.approx(0.25)
+    found = dict(zip(cmp.subsets["selector"], cmp.subsets["optimal"], strict=True))
+    assert found["bayes-greedy"] and found["bayes-score"]
+    assert not found["mi-greedy"] and not found["mrmr"] and not found["jmi"]
+    assert cmp.subsets.set_index("selector").loc["mi-greedy", "bayes_value"] == pytest.approx(0.30)
+
+
+def test_no_exhaustive_on_a_sample_unless_asked():
+    sample = example1().sample(2_000, seed=0)
+    assert compare_selectors(sample, 1, ("bayes-greedy",)).optimal is None
+    assert compare_selectors(sample, 1, ("bayes-greedy",), exact=True).optimal == (0,)
+
+
+def test_jaccard_by_hand():
+    assert jaccard([0, 1, 2], [1, 2, 3]) == 0.5  # {1, 2} of {0, 1, 2, 3}
+    assert jaccard([4], [4]) == 1.0 and jaccard([0], [1]) == 0.0
+
+
+def test_rank_correlation_by_hand():
+    """A = [0, 1, 2], B = [1, 2, 3]: ranks over {0, 1, 2, 3} are A (1, 2, 3, 4), B (4, 1, 2, 3)
+    (not picked = k + 1 = 4). Pairs with feature 0 are discordant (3), the others concordant (3): tau = 0.
+    A = [0, 1], B = [0, 2]: A (1, 2, 3), B (1, 3, 2): 2 concordant, 1 discordant, no ties: tau = 1/3."""
+    assert rank_correlation([0, 1, 2], [1, 2, 3]) == pytest.approx(0.0)
+    assert rank_correlation([0, 1], [0, 2]) == pytest.approx(1 / 3)
+    assert rank_correlation([0, 1, 2], [0, 1, 2]) == pytest.approx(1.0)
+    assert rank_correlation([0, 1, 2], [2, 1, 0]) == pytest.approx(-1.0)
+    assert rank_correlation([5], [5]) == 1.0 and rank_correlation([0], [1]) == -1.0
+
+
+def test_step_grid_by_hand():
+    """a picks X3 then X1; b picks X1 then X2. Rows by earliest step then index: X1, X3, X2."""
+    grid = step_grid({"a": [2, 0], "b": [0, 1]}, ["X1", "X2", "X3"])
+    assert list(grid.index) == ["X1", "X3", "X2"]
+    assert grid.loc["X1"].tolist() == [2.0, 1.0]
+    assert grid.loc["X3", "a"] == 1.0 and math.isnan(grid.loc["X3", "b"])
+    assert math.isnan(grid.loc["X2", "a"]) and grid.loc["X2", "b"] == 2.0
+
+
+orders = st.lists(st.integers(0, 9), min_size=1, max_size=5, unique=True)
+
+
+@given(orders, orders)
+def test_overlap_properties(a, b):
+    j, t = jaccard(a, b), rank_correlation(a, b)
+    assert 0.0 <= j <= 1.0 and j == jaccard(b, a)
+    assert (j == 1.0) == (set(a) == set(b))
+    assert math.isnan(t) or (-1.0 - 1e-12 <= t <= 1.0 + 1e-12)
+    assert (math.isnan(t) and math.isnan(rank_correlation(b, a))) or t == pytest.approx(rank_correlation(b, a))
+    assert rank_correlation(a, a) == pytest.approx(1.0)
+    m = overlap_matrix({"a": a, "b": b})
+    assert m.loc["a", "a"] == 1.0 and m.loc["a", "b"] == m.loc["b", "a"]
+
+
+def _mixed_dataset(m: int = 600) -> Dataset:
+    rng = np.random.default_rng(0)
+    real = rng.normal(size=(m, 3))
+    binary = rng.integers(0, 2, m)
+    y = (real[:, 0] + 0.5 * real[:, 1] + 0.3 * rng.normal(size=m) > 0).astype(int)
+    return Dataset.from_arrays(np.c_[real, binary], y, feature_names=["r1", "r2", "r3", "b"])
+
+
+def test_binning_grid_shape_and_numeric_columns():
+    res = binning_sensitivity(_mixed_dataset(), 2)
+    labels = ["mean-std", "quantile-3", "quantile-5", "quantile-10", "uniform-3", "uniform-5", "uniform-10"]
+    assert list(res.selections) == labels and len(DEFAULT_BINNINGS) == 7
+    grid = res.grid()
+    assert list(grid.columns) == labels
+    assert (grid.notna().sum(axis=0) == 2).all()  # k = 2 picks per binning
+    assert set(res.numeric) == {"r1", "r2", "r3"}  # the binary column keeps its codes under every binning
+    assert res.jaccard_matrix().shape == (7, 7)
+    assert "r1" in res.stable()  # the strongest signal is picked whatever the binning
+    assert len(res.overlap()) == 21  # 7 choose 2 pairs
+
+
+def test_binning_needs_the_raw_dataset():
+    with pytest.raises(ParameterError, match="raw Dataset"):
+        binning_sensitivity(_mixed_dataset().discretize(), 2)
+
+
+def test_no_selector_is_an_error():
+    with pytest.raises(ParameterError, match="at least one selector"):
+        compare_selectors(example1(), 1, ())

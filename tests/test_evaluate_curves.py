@@ -1,0 +1,111 @@
+"""Learning curves and the measure-matched learners: hand-checked test measures, protocol, progress, leakage."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fslab.curves as curves_module
+from fslab.curves import learning_curves
+from fslab.distributions import example1
+from fslab.encoded import EncodedDataset
+from fslab.errors import FslabError, ParameterError
+from fslab.learners import LEARNERS, PAPER_LEARNER, best_threshold, empirical_value
+
+
+def test_empirical_measures_by_hand():
+    """y = (1, 1, 0, 0), pred = (1, 0, 1, 0): one TP, one FN, one FP, one TN.
+    0-1: 2/4. Cost-sensitive c = 0.25 (Example 3: FP costs c, FN 1 - c): (0.25 + 0.75) / 4 = 0.25.
+    Balanced: (FNR + FPR) / 2 = (1/2 + 1/2) / 2 = 0.5. F1 = 2 TP / (2 TP + FN + FP) = 2/4 = 0.5."""
+    y, pred = np.array([1, 1, 0, 0]), np.array([1, 0, 1, 0])
+    assert empirical_value("zero-one", y, pred) == 0.5
+    assert empirical_value("cost-sensitive", y, pred, c=0.25) == pytest.approx(0.25)
+    assert empirical_value("cost-sensitive", y, np.array([1, 1, 1, 1]), c=0.25) == pytest.approx(0.125)
+    assert empirical_value("balanced", y, pred) == 0.5
+    assert empirical_value("f-beta", y, pred) == pytest.approx(0.5)
+    proba = np.array([[0.2, 0.8], [0.5, 0.5], [0.6, 0.4], [0.9, 0.1]])
+    expected = -(np.log(0.8) + np.log(0.5) + np.log(0.6) + np.log(0.9)) / 4
+    assert empirical_value("log-loss", y, pred, proba) == pytest.approx(expected)
+    assert empirical_value("auc", y, pred, proba) == pytest.approx(1.0)  # positives score .8, .5 > .4, .1
+
+
+def test_best_threshold_by_hand():
+    """y = (0, 1, 1, 0, 1), score = (.1, .9, .8, .7, .3). F1 of 1(score >= t): t=.9: 2/4; t=.8: 4/5;
+    t=.7: 4/6; t=.3: 6/7 (TP 3, FP 1); t=.1: 6/8. Best t = .3."""
+    assert best_threshold(np.array([0, 1, 1, 0, 1]), np.array([0.1, 0.9, 0.8, 0.7, 0.3])) == 0.3
+
+
+def test_paper_learners_match_the_measures():
+    assert PAPER_LEARNER["zero-one"] == "svm" and PAPER_LEARNER["cost-sensitive"] == "svm-cost"
+    assert PAPER_LEARNER["balanced"] == "svm-balanced" and PAPER_LEARNER["f-beta"] == "logistic-threshold"
+    svm = LEARNERS["svm-cost"].build(c=0.25)[-1]
+    assert svm.class_weight == {1: 0.75, 0: 0.25}  # a false negative costs 1 - c
+    bal = LEARNERS["svm-balanced"].build(p=0.2)[-1]
+    assert bal.class_weight == pytest.approx({1: 5.0, 0: 1.25})  # 1/p and 1/(1-p)
+
+
+def _data(m: int = 600, seed: int = 0) -> EncodedDataset:
+    """Feature 0 = y with 10% noise, feature 1 = y with 30% noise, features 2..4 pure noise (ternary)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, m)
+    f0 = np.where(rng.random(m) < 0.9, y, 1 - y)
+    f1 = np.where(rng.random(m) < 0.7, y, 1 - y)
+    X = np.c_[f0, f1, rng.integers(0, 3, (m, 3))]
+    return EncodedDataset(X, y, labels=[0, 1])
+
+
+def test_learning_curves_shape_and_values():
+    res = learning_curves(_data(), ("bayes-greedy", "mi-score"), k_max=3, n_splits=2, learner="naive-bayes")
+    assert res.complete and len(res.scores) == 2 * 2 * 3
+    summary = res.summary()
+    assert len(summary) == 6 and (summary["std"] >= 0).all() and (summary["splits"] == 2).all()
+    k1 = summary[summary["k"] == 1]["mean"]
+    assert np.allclose(k1, 0.1, atol=0.05)  # feature 0 alone: about 10% error
+    # one greedy run per split at k_max, truncated: 3 steps per (split, selector)
+    assert res.selections.groupby(["split", "selector"]).size().tolist() == [3, 3, 3, 3]
+
+
+def test_selection_in_curves_sees_only_training_rows(monkeypatch):
+    seen = []
+    real = curves_module.select
+
+    def spy(source, k, **kwargs):
+        seen.append(source.n_rows)
+        return real(source, k, **kwargs)
+
+    monkeypatch.setattr(curves_module, "select", spy)
+    learning_curves(_data(500), ("bayes-greedy", "exhaustive"), k_max=2, n_splits=2, train_size=0.7,
+                    learner="tree")
+    # bayes-greedy once per split; exhaustive once per k per split (not prefix-consistent)
+    assert seen == [350] * 6
+
+
+def test_progress_false_stops_early():
+    calls = []
+
+    def progress(done, total, message):
+        calls.append((done, total))
+        return done < 3
+
+    res = learning_curves(_data(), ("bayes-greedy", "mi-greedy"), k_max=3, n_splits=2, learner="tree",
+                          progress=progress)
+    assert not res.complete and calls[-1][0] == 3 and calls[0][1] == 2 * 2 * 4
+    assert len(res.scores) == 2
+
+
+def test_tuning_and_subsample_run():
+    res = learning_curves(_data(800), ("bayes-greedy",), "balanced", k_max=2, n_splits=1, learner="knn",
+                          tune=True, subsample=400)
+    assert res.complete and len(res.scores) == 2 and res.learner == "knn"
+
+
+def test_errors():
+    with pytest.raises(ParameterError, match="sample a distribution"):
+        learning_curves(example1(), ("bayes-greedy",), k_max=1)
+    with pytest.raises(ParameterError, match="unknown learner"):
+        learning_curves(_data(), ("bayes-greedy",), k_max=1, learner="forest")
+    with pytest.raises(ParameterError, match="train_size"):
+        learning_curves(_data(), ("bayes-greedy",), k_max=1, train_size=1.5)
+    multi = EncodedDataset(np.random.default_rng(0).integers(0, 2, (90, 2)), np.tile([0, 1, 2], 30))
+    with pytest.raises(FslabError):
+        learning_curves(multi, ("bayes-greedy",), "balanced", k_max=1, learner="tree")
