@@ -24,10 +24,14 @@ def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
     """
     b2 = float(beta) ** 2
     r = rank_cells(table, descending=True)
-    tp = r.cum_pos
-    denom = b2 * tp[..., -1:] + tp + r.cum_neg
-    f = np.divide((1.0 + b2) * tp, denom, out=np.zeros_like(tp), where=r.last & (denom > 0))
-    return f.max(axis=-1)
+    n_cells = r.last.shape[-1]
+    # evaluate F only at group ends (one per distinct eta), then a per-table max by segments
+    ends = np.flatnonzero(r.last)
+    tp = r.cum_pos.ravel()[ends]
+    denom = b2 * r.cum_pos[..., -1].ravel()[ends // n_cells] + tp + r.cum_neg.ravel()[ends]
+    f = np.divide((1.0 + b2) * tp, denom, out=np.zeros_like(tp), where=denom > 0)
+    starts = np.searchsorted(ends, np.arange(0, r.last.size, n_cells))
+    return np.maximum(np.maximum.reduceat(f, starts), 0.0).reshape(table.batch_shape)[()]
 
 
 def _check(params: dict) -> None:
