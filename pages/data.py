@@ -93,7 +93,8 @@ def choose_options(frame, frame_key: str, sample: str | None):
     else:
         c2.text_input("Positive class", value="real-valued target", disabled=True, key="data_positive_none")
         positive = None
-    method = c3.selectbox("Discretisation", METHODS, key="data_method", format_func=lambda m: f"{m}: {METHOD_HELP[m]}")
+    method = c3.selectbox("Discretisation of numeric columns", METHODS, key="data_method",
+                          help="; ".join(f"{m}: {h}" for m, h in METHOD_HELP.items()))
     bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
                            disabled=method == "mean-std", help="mean-std always makes three bins")
     return target, positive, method, int(bins), base
@@ -125,7 +126,9 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
                    "(always answering 'negative' already scores well); see the balanced and F-measures.")
     with right:
         st.markdown("**Columns** (distinct and missing counts; flags mark columns to look at)")
-        st.dataframe(ds.summary(), hide_index=True, width="stretch", height=330, key="data_summary")
+        summary = ds.summary()
+        st.dataframe(summary, hide_index=True, width="stretch", height=min(330, 35 * (len(summary) + 1) + 3),
+                     key="data_summary")
     st.subheader("Preview")
     st.dataframe(frame.head(50), width="stretch", height=250, key="data_preview")
     st.subheader("How the features are coded")
@@ -138,9 +141,11 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
                 if method == "mean-std" else ""))
     numeric = [c for c in ds.feature_names if (column_edges(ds, c, method, bins) is not None)
                and encoded.categories[ds.feature_names.index(c)][0].startswith("(-inf")][:200]
-    c1, c2 = st.columns([3, 2])
+    c1, c2 = st.columns([1, 1])
     with c2:
-        st.dataframe(coding_table(encoded), hide_index=True, width="stretch", height=330, key="data_codes")
+        codes = coding_table(encoded)
+        st.dataframe(codes, hide_index=True, width="stretch", height=min(330, 35 * (len(codes) + 1) + 3),
+                     key="data_codes")
     with c1:
         if numeric:
             col = st.selectbox("Binned column", numeric, key="data_bin_column")

@@ -90,11 +90,12 @@ st.markdown(
     "with the measure, and for anyone checking the papers' examples by hand. Everything runs on the dataset chosen "
     "below or on the Data page."
 )
-st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big),\qquad "
-         r"\text{e.g. 0-1 error: } \mathrm{er}^\ast(S)=\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],"
-         r"\quad \eta_S(x)=P(Y=1\mid X_S=x)")
+st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big)")
+st.latex(r"\text{e.g. 0-1 error: }\ \mathrm{er}^\ast(S)=\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],"
+         r"\qquad \eta_S(x)=P(Y=1\mid X_S=x)")
 st.caption("The Bayes criterion of a subset S (Ahmed et al., Section 3): the performance of the best possible "
-           "classifier that sees only the features in S.")
+           "classifier that sees only the features in S; for an error such as the 0-1 error, P = -er, so the best "
+           "subset has the smallest Bayes error.")
 
 st.subheader("Data set")
 sample_picker()

@@ -18,7 +18,7 @@ def class_balance_figure(balance: pd.DataFrame, target: str) -> go.Figure:
     labels = [f"{c} (positive)" if pos else str(c) for c, pos in zip(balance["class"], balance["positive"],
                                                                        strict=True)]
     fig = go.Figure(go.Bar(
-        x=labels, y=balance["count"], marker_color=colours,
+        x=labels, y=balance["count"].tolist(), marker_color=colours,
         text=[f"{n:,} ({f:.1%})" for n, f in zip(balance["count"], balance["fraction"], strict=True)],
         textposition="auto", hovertemplate="%{x}: %{y:,} rows<extra></extra>",
     ))
@@ -38,13 +38,16 @@ def bins_figure(values: np.ndarray, edges: np.ndarray, column: str, method: str)
                                  opacity=0.75, hovertemplate="%{x}: %{y} rows<extra></extra>", name=column))
     names = ["mu - sigma", "mu + sigma"] if method == "mean-std" and len(edges) == 2 else [None] * len(edges)
     for e, name in zip(edges, names, strict=True):
-        fig.add_vline(x=float(e), line_dash="dash", line_color=POSITIVE_COLOUR,
-                      annotation_text=f"{name} = {e:.3g}" if name else f"{e:.3g}", annotation_position="top")
+        fig.add_vline(x=float(e), line_dash="dash", line_color=POSITIVE_COLOUR)
+        fig.add_annotation(x=float(e), y=0.55, yref="paper", textangle=-90, xanchor="right", showarrow=False,
+                           text=f"{name} = {e:.3g}" if name else f"{e:.3g}", bgcolor="rgba(255,255,255,0.7)",
+                           font={"color": POSITIVE_COLOUR, "size": 11})
     bounds = [float(x.min()) if x.size else 0.0, *map(float, edges), float(x.max()) if x.size else 1.0]
     for code in range(len(bounds) - 1):
         lo, hi = max(bounds[code], bounds[0]), min(bounds[code + 1], bounds[-1])
         fig.add_annotation(x=(lo + hi) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
                            text=f"code {code}", font={"color": POSITIVE_COLOUR})
-    fig.update_layout(title=f"{column}: {method} bins", xaxis_title=column, yaxis_title="rows", showlegend=False,
+    fig.update_layout(title={"text": f"{column}: {method} bins", "y": 0.97}, xaxis_title=column,
+                      yaxis_title="rows", showlegend=False,
                       margin={"t": 70, "b": 40, "l": 50, "r": 20}, height=330, bargap=0.02)
     return fig

@@ -1,0 +1,53 @@
+"""Real browser on the Data page: upload a CSV, pick target and positive class, use it; a malformed file."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.conftest import ROOT, goto_page, screenshot, wait_idle
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def _upload(page, path) -> None:
+    page.get_by_text("Upload a CSV").click()
+    wait_idle(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    wait_idle(page)
+
+
+def _choose(page, label: str, option: str) -> None:
+    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)
+
+
+def test_upload_pick_target_and_positive(page):
+    goto_page(page, "Data")
+    _upload(page, FIXTURES / "patients.csv")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_text("like an ID")).to_be_visible()
+    _choose(page, "Positive class", "sick")
+    page.get_by_role("button", name="Use this dataset").click()
+    wait_idle(page)
+    expect(main.get_by_text("patients.csv (outcome = sick) is the current dataset")).to_be_visible()
+    expect(page.locator('[data-testid="stSidebar"]').get_by_text("58 rows x 6 features")).to_be_visible()
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.locator("g.trace.bars path").first.wait_for()
+    expect(chart.locator(".gtitle")).to_have_text("Class balance of 'outcome'")
+    expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    expect(page.locator('[data-testid="stMetricValue"]').nth(3)).to_have_text("0.362")   # 21 / 58
+    page.set_viewport_size({"width": 1400, "height": 2000})   # Streamlit scrolls inside its own container
+    wait_idle(page)
+    screenshot(page, "data-page")
+
+
+def test_malformed_upload_shows_error_and_app_keeps_working(page):
+    goto_page(page, "Data")
+    _upload(page, FIXTURES / "malformed.csv")
+    alert = page.get_by_role("alert").filter(has_text="could not read the file")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("Expected 3 fields in line 3, saw 4")
+    screenshot(page, "data-page-error")
+    goto_page(page, "Home")
+    expect(page.get_by_text("Current dataset: mushroom (sample)")).to_be_visible()

@@ -1,0 +1,110 @@
+"""AppTest of the Home and Data pages: defaults render, samples switch, uploads set the session dataset."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+APP = str(ROOT / "app.py")
+FIXTURES = ROOT / "tests" / "fixtures"
+DATASET, DATASET_NAME, DATASET_RAW = "fslab.dataset", "fslab.dataset_name", "fslab.dataset_raw"
+
+
+@pytest.fixture
+def at() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=60).run()
+
+
+def data_page(at: AppTest) -> AppTest:
+    at.switch_page("pages/data.py").run()
+    assert not at.exception
+    return at
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.radio(key="data_source").set_value("upload").run()
+    at.file_uploader(key="data_upload").set_value((name, data, "text/csv")).run()
+    assert not at.exception
+    return at
+
+
+def test_home_default_is_mushroom(at):
+    assert not at.exception
+    assert at.session_state[DATASET_NAME] == "mushroom (sample)"
+    assert at.selectbox(key="home_sample").value == "mushroom"
+    assert "Current dataset: **mushroom (sample)** (8,124 rows x 116 features)" in at.success[0].value
+    assert len(at.latex) >= 1 and any("Ahmed, Narasimhan, Agarwal" in m.value for m in at.markdown)
+
+
+def test_home_sample_picker_sets_the_dataset(at):
+    at.selectbox(key="home_sample").set_value("waveform").run()
+    assert not at.exception and not at.error
+    assert at.session_state[DATASET_NAME] == "waveform (sample)"
+    encoded = at.session_state[DATASET]
+    assert encoded.shape == (5000, 40) and encoded.positive_rate() == pytest.approx(0.331, abs=5e-4)
+
+
+def test_data_page_defaults_to_the_current_sample(at):
+    data_page(at)
+    assert at.selectbox(key="data_sample").value == "mushroom"
+    assert at.selectbox(key="data_target").value == "class"
+    assert at.selectbox(key="data_positive").value == "poisonous"
+    assert at.metric[0].value == "8,124" and at.metric[3].value == "0.482"
+    assert "mushroom (sample)** is the current dataset" in at.success[0].value
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert spec["data"][0]["y"] == [4208, 3916]          # edible, poisonous (SOURCE.md counts)
+
+
+def test_upload_then_target_and_positive_set_the_dataset(at):
+    data_page(at)
+    upload(at, "patients.csv", (FIXTURES / "patients.csv").read_bytes())
+    assert not at.error
+    assert at.selectbox(key="data_target").value == "outcome"     # the last column by default
+    at.selectbox(key="data_positive").set_value("sick").run()
+    at.selectbox(key="data_method").set_value("quantile").run()
+    at.number_input(key="data_bins").set_value(4).run()
+    assert any("patient_id" in w.value and "like an ID" in w.value for w in at.warning)
+    at.button(key="data_use").click().run()
+    assert not at.exception
+    assert at.session_state[DATASET_NAME] == "patients.csv (outcome = sick; quantile, 4 bins)"
+    encoded = at.session_state[DATASET]
+    assert encoded.shape == (58, 6) and encoded.class_names == ("healthy", "sick")
+    assert encoded.y.sum() == 21                                   # 21 sick rows in the fixture
+    assert at.session_state[DATASET_RAW].target == "outcome"
+    # Other target: the flag column is rebuilt and the old positive class is reset, not kept stale.
+    at.selectbox(key="data_target").set_value("smoker").run()
+    assert not at.exception and at.selectbox(key="data_positive").value in ("yes", "no")
+
+
+def test_malformed_upload_shows_an_error_and_the_app_keeps_working(at):
+    data_page(at)
+    upload(at, "malformed.csv", (FIXTURES / "malformed.csv").read_bytes())
+    assert len(at.error) == 1 and "malformed.csv: could not read the file" in at.error[0].value
+    assert at.session_state[DATASET_NAME] == "mushroom (sample)"  # the current dataset is untouched
+    upload(at, "binary.csv", b"PK\x03\x04 not a csv")
+    assert "Excel" in at.error[0].value
+    upload(at, "ok.csv", b"a,b,y\n1,x,0\n2,y,1\n3,x,1\n")
+    assert not at.error and at.selectbox(key="data_target").value == "y"
+
+
+def test_bad_target_choice_shows_an_error(at):
+    data_page(at)
+    upload(at, "t.csv", b"a,b,y\n1,same,0\n2,same,1\n")
+    at.selectbox(key="data_target").set_value("b").run()
+    assert not at.exception
+    assert "only one class" in at.error[0].value
+
+
+def test_applied_upload_survives_a_page_switch(at):
+    data_page(at)
+    upload(at, "semicolon.csv", (FIXTURES / "semicolon.csv").read_bytes())
+    at.selectbox(key="data_target").set_value("label").run()
+    at.button(key="data_use").click().run()
+    at.switch_page("pages/home.py").run()
+    data_page(at)
+    assert at.radio(key="data_source").value == "current"
+    assert "semicolon.csv" in at.success[0].value and not at.error
