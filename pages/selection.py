@@ -87,12 +87,17 @@ else:
     value_title = "gain" if not spec.uses_measure and spec.kind == "forward" else "value"
     st.plotly_chart(trace_heatmap_figure(result.trace, value_title=value_title), width="stretch",
                     key="select.heatmap")
-    st.caption("Each row is a step, each column a candidate; colour is the candidate's value at that step (blank once "
-               "chosen). The star marks the pick, orange circles the candidates that tied with it.")
+    st.caption("Each row is a step, each column a candidate; colour places the candidate's value between the "
+               "step's worst (0) and best (1) candidate (hover for the value; blank once chosen). The star marks "
+               "the pick, orange circles candidates that tied with it (the lowest index wins).")
 
 st.subheader("Selected features")
-st.dataframe(ui.selected_table(source, result), hide_index=True, width="stretch", key="select.table")
-st.caption("Score = the criterion after the step that added the feature (ranking selectors: the feature's own score).")
+own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
+st.dataframe(ui.selected_table(result, own_curve, MEASURES[measure_name].label), hide_index=True, width="stretch",
+             key="select.table")
+st.caption("Selector score = what the selector maximised at the step that added the feature (a gain for mRMR, JMI "
+           "and CMIM, the feature's own score for ranking selectors); the last column is the exact criterion of "
+           "the first t features under the chosen measure.")
 
 cols = st.columns(4)
 stem = f"{selector}-{measure_name}-k{k}"

@@ -88,16 +88,15 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
     return curves
 
 
-def selected_table(source, result: Selection) -> pd.DataFrame:
-    """The selected features with the step's criterion value and how many candidates tied there."""
-    table = result.summary()
+def selected_table(result: Selection, curve: pd.DataFrame | None, measure_label: str) -> pd.DataFrame:
+    """The selected features with the selector's score, how many candidates tied at that step, and C(J_t)."""
+    table = result.summary().rename(columns={"score": "selector score"})
     trace = result.trace
     if "subset" not in trace.columns and result.selector != "backward":
         chosen = trace[trace["chosen"]].set_index("candidate")
         table["tied at its step"] = [int(chosen.loc[j, "n_tied"]) for j in result.features]
-    if getattr(source, "categories", None) is not None:
-        table["values"] = [", ".join(source.categories[j][:6]) + (" ..." if len(source.categories[j]) > 6 else "")
-                           for j in result.features]
+    if curve is not None and len(curve) == len(table):
+        table[f"C(first t) under {measure_label}"] = curve["value"].to_numpy()
     return table
 
 

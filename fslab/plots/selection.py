@@ -18,7 +18,8 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
     The first curve is the run being inspected (thick); the others are overlays for comparison.
     """
     fig = go.Figure()
-    for i, (label, frame) in enumerate(curves.items()):
+    # overlays first, so the inspected run is drawn on top where the curves coincide
+    for i, (label, frame) in reversed(list(enumerate(curves.items()))):
         fig.add_trace(go.Scatter(
             x=frame["t"], y=frame["value"], mode="lines+markers", name=label,
             line={"width": 3 if i == 0 else 1.5, "dash": "solid" if i == 0 else "dot",
@@ -28,7 +29,8 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
             hovertemplate="t=%{x}<br>%{customdata[0]}<br>value=%{y:.5g}<extra>" + label + "</extra>",
         ))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=380,
-                      legend={"orientation": "h", "y": -0.22}, margin={"l": 10, "r": 10, "t": 50, "b": 10})
+                      legend={"orientation": "h", "y": -0.22, "traceorder": "reversed"},
+                      margin={"l": 10, "r": 10, "t": 50, "b": 10})
     fig.update_xaxes(dtick=1 if max((len(f) for f in curves.values()), default=0) <= 25 else None)
     return fig
 
@@ -51,12 +53,21 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     else:
         columns += sorted(set(best_per_feature.index) - set(columns))
     names = trace.drop_duplicates("candidate").set_index("candidate")["name"]
-    grid = trace.pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
+    # colour = position between the step's worst (0) and best (1) candidate, so the contenders of every step
+    # stand out even when early steps span a much wider range of values than late ones
+    by_step = trace.groupby("step")["value"]
+    low, high = by_step.transform("min"), by_step.transform("max")
+    span = (high - low).where(high > low, 1.0)
+    relative = ((trace["value"] - low) / span).where(high > low, 1.0)
+    grid = trace.assign(rel=relative).pivot(index="step", columns="candidate", values="rel").reindex(columns=columns)
+    raw = trace.pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
     steps = grid.index.to_numpy()
     labels = [str(names[c]) for c in columns]
     fig = go.Figure(go.Heatmap(
-        z=grid.to_numpy(), x=labels, y=steps, colorscale="Viridis", colorbar={"title": value_title},
-        hovertemplate="step %{y}<br>%{x}<br>value=%{z:.5g}<extra></extra>", xgap=1, ygap=1,
+        z=grid.to_numpy(), x=labels, y=steps, customdata=raw.to_numpy(), colorscale="Viridis",
+        zmin=0.0, zmax=1.0, colorbar={"title": "within step<br>0 worst, 1 best"},
+        hovertemplate="step %{y}<br>%{x}<br>" + value_title + "=%{customdata:.5g}<br>relative=%{z:.3f}"
+                      "<extra></extra>", xgap=1, ygap=1,
     ))
     # ties: candidates within the tolerance of the step's best (the chosen one is the lowest index)
     best = trace.groupby("step")["value"].transform("max")

@@ -1,0 +1,45 @@
+"""Real browser: pick the Splice sample on the Data page, then on Select: balanced error, BayesGreedy, k = 5."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.conftest import goto_page, screenshot, wait_idle
+
+
+def _choose(page, label: str, option: str) -> None:
+    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)
+
+
+def test_select_page_trace_renders(page):
+    goto_page(page, "Data")
+    _choose(page, "Sample data set", "Splice-junction DNA sequences (N vs EI/IE)")
+    page.get_by_role("button", name="Use this dataset").click()
+    wait_idle(page)
+
+    goto_page(page, "Select")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_text("Dataset: splice", exact=False).first).to_be_visible()
+    measure_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Measure")
+    measure_box.click()
+    page.get_by_role("option").filter(has_text="alanced").first.click()
+    wait_idle(page)
+    expect(page.get_by_role("combobox", name="Selector")).to_have_value("BayesGreedy")
+    expect(page.get_by_role("combobox", name="Measure")).to_have_value("balanced error")
+    expect(page.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
+           ).to_have_value("5")
+
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.locator("g.scatterlayer g.trace").first.wait_for()
+    expect(chart.locator("g.scatterlayer g.trace")).to_have_count(3)
+    expect(chart.locator("g.legend")).to_contain_text("MIGreedy")
+    expect(chart.locator(".ytitle")).to_contain_text("balanced error")
+    expect(main.get_by_text("Selected:").first).to_be_visible()
+    heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
+    heatmap.locator("g.hm, image").first.wait_for()
+    chart.scroll_into_view_if_needed()
+    screenshot(page, "select-page")
+    heatmap.scroll_into_view_if_needed()
+    screenshot(page, "select-heatmap")
