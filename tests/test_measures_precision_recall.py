@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from fslab.distributions import example1
+from fslab.distributions import Distribution, example1
 from fslab.encoded import EncodedDataset
 from fslab.errors import ParameterError, UnsupportedTargetError
 from fslab.measures import measure, precision_criterion, precision_gain, recall_criterion, recall_gain
@@ -112,3 +112,40 @@ def test_empty_subset_and_multiclass():
         recall_criterion(multi, [0])
     with pytest.raises(ParameterError, match="approach"):
         precision_gain(HAND, [], [0], approach=0)
+
+
+def _reference(X, mass, subset, approach, recall):
+    """Row-by-row transcription of the notes' objectives (per-feature eta from plain sums)."""
+    total = mass.sum()
+    value = 0.0
+    for d in range(len(X)):
+        a = []
+        for i in subset:
+            rows = X[:, i] == X[d, i]
+            eta = mass[rows, 1].sum() / mass[rows].sum()
+            a.append(1 - eta if recall else eta)
+        prod = float(np.prod(a))
+        target, other = (mass[d, 0], mass[d, 1]) if recall else (mass[d, 1], mass[d, 0])
+        if approach == 1:
+            value += target * prod + other * (1 - prod)
+        else:
+            value += (target * sum(math.log(x) for x in a) if target else 0.0) + (
+                other * math.log(1 - prod) if other else 0.0)
+    return value / total
+
+
+@pytest.mark.parametrize("recall", [False, True])
+@pytest.mark.parametrize("approach", [1, 2])
+def test_against_row_by_row_reference_high_arity_and_weights(recall, approach):
+    """Arities 12 (> 8: the bincount path), 3 and 2; a sample and a weighted (exact) source."""
+    rng = np.random.default_rng(8)
+    X = np.column_stack([rng.integers(0, 12, 60), rng.integers(0, 3, 60), rng.integers(0, 2, 60)])
+    y = (X[:, 0] % 3 + X[:, 2] + rng.integers(0, 2, 60) > 2).astype(int)
+    data = EncodedDataset(X, y, labels=[0, 1])
+    weights = rng.uniform(0.1, 1.0, size=(60, 2))
+    exact = Distribution(X, weights, arities=[12, 3, 2])
+    func = recall_gain if recall else precision_gain
+    for source, mass in ((data, np.column_stack([y == 0, y == 1]).astype(float)), (exact, exact.probs)):
+        got = func(source, [1], [0, 2], approach)
+        want = [_reference(X, mass, [1, j], approach, recall) for j in (0, 2)]
+        assert got == pytest.approx(want, abs=1e-12)

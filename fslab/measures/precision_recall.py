@@ -40,6 +40,9 @@ _CHUNK_FLOATS = 1 << 22
 _TINY = np.finfo(np.float64).tiny
 
 
+_MATMUL_ARITY = 8  # up to this many values, per-value masses by one matmul per value; else bincount
+
+
 def _class_mass(source) -> np.ndarray:
     """(r, 2) mass of each row in class 0 and class 1 (a sample's rows are one-hot)."""
     if source.weights is not None:
@@ -47,25 +50,26 @@ def _class_mass(source) -> np.ndarray:
     return np.stack([source.y == 0, source.y == 1], axis=1).astype(np.float64)
 
 
-def _row_predictors(source, features: np.ndarray, mass: np.ndarray) -> np.ndarray:
-    """eta_j(x_dj) for every row d and every feature j in ``features``: (r, len(features))."""
-    arities = source.arities[features]
-    offsets = np.concatenate([[0], np.cumsum(arities)[:-1]])
-    codes = source.X[:, features] + offsets
-    total_cells = int(arities.sum())
-    width = features.size
-    pos = np.bincount(codes.ravel(), weights=np.repeat(mass[:, 1], width), minlength=total_cells)
-    all_ = np.bincount(codes.ravel(), weights=np.repeat(mass.sum(axis=1), width), minlength=total_cells)
-    eta = np.divide(pos, all_, out=np.zeros_like(pos), where=all_ > 0)
-    return eta[codes]
+def _value_masses(codes: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """For features as rows of ``codes`` (c, r) and row weights (r, k): the summed weights of the rows
+    taking each value, shape (c, values, k). Low arities: one BLAS matmul per value (no (c*r)-long
+    weight copies as a batched bincount needs)."""
+    n_feat, n_rows = codes.shape
+    n_values = int(codes.max()) + 1 if codes.size else 1
+    if n_values <= _MATMUL_ARITY:
+        return np.stack([(codes == v).astype(np.float64) @ weights for v in range(n_values)], axis=1)
+    flat = (codes + (np.arange(n_feat) * n_values)[:, None]).ravel()
+    return np.stack([
+        np.bincount(flat, weights=np.tile(weights[:, i], n_feat), minlength=n_feat * n_values)
+        .reshape(n_feat, n_values) for i in range(weights.shape[1])
+    ], axis=-1)
 
 
-def _oriented(source, recall: bool):
-    """Mass of the 'target' class, of the other class, and a map eta -> P(predictor says target)."""
-    mass = _class_mass(source)
-    if recall:  # recall is precision with the classes swapped
-        return mass[:, ::-1], (lambda eta: 1.0 - eta)
-    return mass, (lambda eta: eta)
+def _predictors(masses: np.ndarray, recall: bool) -> np.ndarray:
+    """P(feature predictor says the target class | value): eta_j(v) (precision) or 1 - eta_j(v) (recall)."""
+    pos, tot = masses[..., 0], masses[..., 1]
+    eta = np.divide(pos, tot, out=np.zeros_like(pos), where=tot > 0)
+    return 1.0 - eta if recall else eta
 
 
 def _values(source, subset: Sequence[int], candidates: Sequence[int] | None, approach: int,
@@ -77,35 +81,43 @@ def _values(source, subset: Sequence[int], candidates: Sequence[int] | None, app
             f"{len(source.labels)} classes. Pick a positive class (one-vs-rest).")
     if approach not in (1, 2):
         raise ParameterError(f"approach must be 1 (sum of probabilities) or 2 (log-likelihood); got {approach!r}")
-    mass, orient = _oriented(source, recall)
-    other, target = mass[:, 0], mass[:, 1]
+    mass = _class_mass(source)
+    eta_weights = np.stack([mass[:, 1], mass.sum(axis=1)], axis=1)  # per value: positive mass, total mass
+    # recall is precision with the classes swapped: the 'target' class is 0 and predictors say 1 - eta
+    target, other = (mass[:, 0], mass[:, 1]) if recall else (mass[:, 1], mass[:, 0])
     total = mass.sum()
-    subset = np.asarray(list(subset), dtype=np.int64)
-    base_a = orient(_row_predictors(source, subset, _class_mass(source))) if subset.size else None
-    base = base_a.prod(axis=1) if base_a is not None else np.ones(source.n_rows)
     t_rows, o_rows = target > 0, other > 0
-    with np.errstate(divide="ignore"):
-        base_log = 0.0 if base_a is None else float(
-            target[t_rows] @ np.log(np.maximum(base_a[t_rows], _TINY)).sum(axis=1))
+    subset = np.asarray(list(subset), dtype=np.int64)
+    base, base_log = np.ones(source.n_rows), 0.0
+    if subset.size:
+        codes = np.ascontiguousarray(source.X[:, subset].T)
+        rows_a = np.take_along_axis(_predictors(_value_masses(codes, eta_weights), recall), codes, axis=1)
+        base = rows_a.prod(axis=0)
+        base_log = float(np.log(np.maximum(rows_a[:, t_rows], _TINY)).sum(axis=0) @ target[t_rows])
     if candidates is None:
         if approach == 1:
             return np.array([(target @ base + other @ (1.0 - base)) / total])
         with np.errstate(divide="ignore"):
             return np.array([(base_log + other[o_rows] @ np.log(1.0 - base[o_rows])) / total])
     candidates = np.asarray(list(candidates), dtype=np.int64)
+    weights = np.column_stack([eta_weights, (target - other) * base, target])
     out = np.empty(candidates.size)
     chunk = max(1, _CHUNK_FLOATS // max(source.n_rows, 1))
     for start in range(0, candidates.size, chunk):
-        cand = candidates[start:start + chunk]
-        a = orient(_row_predictors(source, cand, _class_mass(source)))
+        codes = np.ascontiguousarray(source.X[:, candidates[start:start + chunk]].T)
+        masses = _value_masses(codes, weights)
+        a = _predictors(masses, recall)  # (c, values)
         if approach == 1:
-            out[start:start + cand.size] = (other.sum() + ((target - other) * base) @ a) / total
+            # sum_d target P + other (1 - P) = other mass + sum_v a_j(v) sum_{x_dj = v} (target - other) base_d
+            value = other.sum() + (a * masses[..., 2]).sum(axis=1)
         else:
-            # eta_i(x_i) > 0 wherever the target class has mass, and < 1 wherever the other class has
-            # mass (the row itself is in that cell), so the logs are finite; _TINY only guards rounding.
-            gain_t = target[t_rows] @ np.log(np.maximum(a[t_rows], _TINY))
-            gain_o = other[o_rows] @ np.log(np.maximum(1.0 - base[o_rows, None] * a[o_rows], _TINY))
-            out[start:start + cand.size] = (base_log + gain_t + gain_o) / total
+            # a_j(v) > 0 wherever the target class has mass at v, and base * a < 1 wherever the other class
+            # has mass (that row is in the cell), so the logs are finite; _TINY only guards rounding.
+            gain_t = (masses[..., 3] * np.log(np.maximum(a, _TINY))).sum(axis=1)
+            rows_a = np.take_along_axis(a, codes[:, o_rows], axis=1)
+            gain_o = np.log(np.maximum(1.0 - base[o_rows] * rows_a, _TINY)) @ other[o_rows]
+            value = base_log + gain_t + gain_o
+        out[start:start + codes.shape[0]] = value / total
     return out
 
 
