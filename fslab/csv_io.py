@@ -33,6 +33,7 @@ _SNIFF_LINES = 30
 _MAGIC = {b"PK\x03\x04": "a zip archive or an Excel .xlsx file", b"\xd0\xcf\x11\xe0": "an old Excel .xls file",
           b"%PDF": "a PDF", b"\x89PNG": "a PNG image", b"\x1f\x8b": "a gzip archive", b"\x80": "a pickle"}
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
 def _read_bytes(source) -> bytes:
@@ -136,6 +137,10 @@ def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
             f"the first row ({', '.join(h.strip() for h in header[:6])}{', ...' if len(header) > 6 else ''}) "
             "holds only numbers, so the file seems to have no header row. Add a first line with column names"
         )
+    numeric = [h.strip() for h in header if h.strip() and _is_number(h)]
+    if numeric:
+        notes.append(f"Some column names are numbers ({', '.join(numeric[:4])}); if the first row is data rather "
+                     "than names, add a header row.")
     names = check_names(h.strip() or f"column {i + 1}" for i, h in enumerate(header))
     check_size(max(len(lines) - 1, text.count("\n") - 1), len(names), limits)
     try:
@@ -143,9 +148,13 @@ def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
                             skip_blank_lines=True, low_memory=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error, OverflowError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        ragged = _RAGGED.search(first)
+        if ragged:
+            want, line, got = ragged.groups()
+            first = f"line {line} has {got} fields but the header has {want}"
         raise MalformedFileError(
             f"could not read the file as a {_DELIM_NAMES[delim]}-separated table: {first}. "
-            "Check that every row has as many fields as the header"
+            "Check that every row has as many fields as the header (quote fields that contain the separator)"
         ) from None
     if len(frame.columns) != len(names):
         raise MalformedFileError(f"the header has {len(names)} names but the rows have {len(frame.columns)} fields")

@@ -56,7 +56,7 @@ def choose_frame(kind: str):
         try:
             frame = upload_frame(data)
         except FslabError as err:
-            st.error(f"{upload.name}: {err}")
+            st.error(f"{upload.name}: {err}.\n\nThe current dataset ({state.get_dataset()[0]}) is unchanged.")
             return None
         return frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None
     current = (state.get_dataset()[0] or "").removesuffix(" (sample)")

@@ -43,7 +43,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
     (b"1,2,3\n4,5,6\n", NoHeaderError, "no header row"),
     (b"0.5;1e3\n1;2\n", NoHeaderError, "(0.5, 1e3)"),
     (b"a,b,a\n1,2,3\n", DuplicateColumnError, "'a' (columns 1, 3)"),
-    (b"a,b,y\n1,2,0\n3,4,1,5\n", MalformedFileError, "Expected 3 fields in line 3, saw 4"),
+    (b"a,b,y\n1,2,0\n3,4,1,5\n", MalformedFileError, "line 3 has 4 fields but the header has 3"),
     (b"a,b,y\n1,2,0\n3,4,1\n", UnknownTargetError, "'target' is not in the data"),
 ])
 def test_bad_files(data, error, text):
@@ -87,6 +87,12 @@ def test_latin1_fallback_and_utf8_bom():
     assert any("Latin-1" in m for m in d.messages)
     bom = read_table("\ufeffa,y\n1,0\n2,1\n".encode())
     assert list(bom.columns) == ["a", "y"]
+
+
+def test_numbers_in_the_header_are_noted():
+    """adult.data has no header: its first row (39, State-gov, 77516, ...) would become the names."""
+    frame = read_table(b"39,State-gov,77516,<=50K\n50,Private,83311,>50K\n")
+    assert any("(39, 77516)" in n for n in frame.attrs["fslab_notes"])
 
 
 def test_uploaded_buffer_and_unnamed_columns():

@@ -108,3 +108,18 @@ def test_applied_upload_survives_a_page_switch(at):
     data_page(at)
     assert at.radio(key="data_source").value == "current"
     assert "semicolon.csv" in at.success[0].value and not at.error
+
+
+def test_real_valued_target_and_multiclass_sample(at):
+    """A target with 30 distinct real numbers is regression: no positive class to pick.
+    optdigits keeps its ten digits until a positive class is chosen."""
+    data_page(at)
+    rows = "\n".join(f"{i % 3},{i * 0.37:.2f}" for i in range(30))
+    upload(at, "real.csv", f"a,price\n{rows}\n".encode())
+    assert not at.error and at.metric[2].value == "regression" and at.metric[3].value == "30"
+    assert at.text_input(key="data_positive_none").disabled
+    at.radio(key="data_source").set_value("sample").run()
+    at.selectbox(key="data_sample").set_value("optdigits").run()
+    assert at.selectbox(key="data_positive").value == "(keep all classes)" and at.metric[3].value == "10"
+    at.selectbox(key="data_positive").set_value("3").run()
+    assert at.metric[2].value == "binary" and not at.exception
