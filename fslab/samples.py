@@ -184,16 +184,17 @@ SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
         citation="Ditzler, G., Polikar, R. & Rosen, G. (2015). A bootstrap based Neyman-Pearson test for "
                  "identifying variable importance. IEEE TNNLS 26(4), 880-886",
         licence="generated", url="https://doi.org/10.1109/TNNLS.2014.2320415",
-        encoding="25 features iid Uniform[0, 10]; y = 1 iff the first 5 features sum to at most 25 "
-                 "(load_sample('uniform', m=..., n_features=..., k_star=..., seed=...)).",
+        encoding="25 features X1..X25 iid Uniform[0, 10]; y = 1 iff X1 + ... + X5 <= 25, so half the rows are "
+                 "positive in expectation (load_sample('uniform', m=..., n_features=..., k_star=..., seed=...)).",
         task="binary", n_rows=1000, n_features=25, positive_rate=0.5, loader=_uniform, paper=NPFS),
     "digits-in-noise": Sample(
         name="digits-in-noise", title="Optdigits embedded in 16 x 16 uniform noise (NPFS)",
         citation="Ditzler, G., Polikar, R. & Rosen, G. (2015). A bootstrap based Neyman-Pearson test for "
                  "identifying variable importance. IEEE TNNLS 26(4), 880-886; images from optdigits",
         licence="generated from optdigits (CC BY 4.0)", url="https://doi.org/10.1109/TNNLS.2014.2320415",
-        encoding="Each 8 x 8 optdigits image placed in a 16 x 16 frame whose other pixels are uniform noise "
-                 "in {1, ..., 16} (256 features, row-major).",
+        encoding="Each 8 x 8 optdigits image placed at the centre of a 16 x 16 frame (rows and columns 5-12) "
+                 "whose other 192 pixels are uniform noise in {1, ..., 16}; 256 features r1c1..r16c16, the digit "
+                 "kept as ten classes.",
         task="multiclass", n_rows=5620, n_features=256, positive_rate=None, image_shape=(16, 16),
         loader=_digits_in_noise, paper=NPFS),
 })
