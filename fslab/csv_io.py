@@ -8,6 +8,7 @@ in ``frame.attrs["fslab_notes"]`` so :meth:`fslab.data.Dataset.from_frame` can s
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
@@ -58,6 +59,13 @@ def _decode(data: bytes, notes: list[str]) -> str:
     for magic, what in _MAGIC.items():
         if data.startswith(magic):
             raise BinaryFileError(f"this looks like {what}, not a text table. Save it as CSV and upload that")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):   # Excel's "Unicode text" export
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise BinaryFileError("the file starts like UTF-16 text but does not decode; save it as CSV") from None
+        notes.append("The file is UTF-16 text; it was converted.")
+        data = text.encode("utf-8")
     if b"\x00" in data[:65536]:
         raise BinaryFileError("the file holds binary data (NUL bytes), not text. Save it as CSV and upload that")
     try:
@@ -70,6 +78,20 @@ def _decode(data: bytes, notes: list[str]) -> str:
     if control > max(3, 0.01 * len(sample)):
         raise BinaryFileError("the file holds binary data (control characters), not text. Save it as CSV")
     return text
+
+
+def short_rows(text: str, delim: str, n_fields: int) -> tuple[int, int]:
+    """(number of non-blank rows with fewer than ``n_fields`` fields, line of the first one); pandas would
+    silently fill such rows with missing values."""
+    count = first = 0
+    try:
+        for line, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), start=1):
+            if 0 < len(row) < n_fields and any(f.strip() for f in row):
+                count += 1
+                first = first or line
+    except csv.Error:   # pandas parsed it; this check is only advisory
+        return 0, 0
+    return count, first
 
 
 def sniff_delimiter(lines: list[str]) -> str:
@@ -166,6 +188,11 @@ def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
     check_size(len(frame), len(frame.columns), limits)
     if delim == ";":
         frame = _fix_decimal_commas(frame, notes)
+    n_short, first = short_rows(text, delim, len(names))
+    if n_short:
+        frame.attrs["fslab_warnings"] = (
+            f"{n_short} row(s) have fewer fields than the header (the first on line {first}); their last "
+            "fields were read as missing values. Check the file if that is not what you meant.",)
     if delim != ",":
         notes.insert(0, f"Columns are separated by {_DELIM_NAMES[delim]}s.")
     frame.attrs["fslab_notes"] = tuple(notes)

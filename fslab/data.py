@@ -163,7 +163,8 @@ class Dataset:
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
-        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes, flags)
+        warnings = tuple(df.attrs.get("fslab_warnings", ())) + flags
+        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes, warnings)
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",

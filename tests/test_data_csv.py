@@ -52,6 +52,19 @@ def test_bad_files(data, error, text):
     assert text in str(info.value)
 
 
+def test_short_rows_are_warned_about():
+    """Line 4 ("5,6") lacks the target field: pandas reads it as missing, the row is dropped, and both are said."""
+    d = read_csv(b"a,b,y\n1,2,0\n3,4,1\n5,6\n", "y")
+    assert d.n_rows == 2
+    assert any("1 row(s) have fewer fields than the header (the first on line 4)" in w for w in d.warnings)
+    assert any("1 row(s) with a missing target were dropped" in n for n in d.notes)
+
+
+def test_utf16_is_converted():
+    d = read_csv("a\tcity\ty\n1\tKöln\t0\n2\tParis\t1\n".encode("utf-16"), "y")
+    assert d.features["city"].tolist() == ["Köln", "Paris"] and any("UTF-16" in n for n in d.notes)
+
+
 def test_malformed_fixture():
     with pytest.raises(MalformedFileError, match="as many fields as the header"):
         read_csv(FIXTURES / "malformed.csv", "outcome")
