@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import f1_score, roc_auc_score
 
+from fslab.distributions import example1
 from fslab.measures import measure
 from fslab.measures._ranking import rank_cells
 from fslab.measures.auc import auc_score
@@ -110,3 +111,15 @@ def test_batched_equals_per_table_for_ranking_measures():
         together = func(batch)
         assert together.shape == (9,)
         assert together == pytest.approx([func(batch[i]) for i in range(9)], abs=1e-14)
+
+
+def test_auc_and_f_beta_on_a_sample_scored_row_by_row():
+    """Plug-in AUC of a sample's subset table = roc_auc_score of the rows scored by their cell's eta-hat;
+    plug-in F1 = best F1 of sklearn's f1_score over the thresholds 1(eta-hat >= each distinct eta-hat)."""
+    sample = example1().sample(3000, seed=4)
+    codes, _ = sample.cell_codes([0, 1])
+    table = sample.table([0, 1])
+    score = table.eta()[codes]
+    assert measure("auc").value(table) == pytest.approx(roc_auc_score(sample.y, score), abs=1e-12)
+    best = max(f1_score(sample.y, (score >= t).astype(int)) for t in np.unique(score))
+    assert measure("f-beta").value(table) == pytest.approx(best, abs=1e-12)
