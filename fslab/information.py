@@ -32,6 +32,7 @@ from .errors import ParameterError
 from .tables import JointTable
 
 _UNITS = {"bits": np.log(2.0), "nats": 1.0}
+_CHUNK_CODES = 1 << 22  # entries of one (rows x columns) code matrix in the batched counts
 
 
 def _scale(unit: str) -> float:
@@ -161,19 +162,31 @@ def joint_codes(a, b) -> np.ndarray:
 
 
 def _batched_counts(columns: list[np.ndarray], weights: np.ndarray | None) -> np.ndarray:
-    """Counts of the joint codes of ``columns`` (each (m, B) or (m,)), one table per column: (B, *sizes)."""
-    cols = [c if c.ndim == 2 else c[:, None] for c in columns]
-    width = max(c.shape[1] for c in cols)
-    cols = [np.broadcast_to(c, (c.shape[0], width)) for c in cols]
-    sizes = [int(c.max()) + 1 if c.size else 1 for c in cols]
-    flat = np.zeros(cols[0].shape, dtype=np.int64)
-    for c, size in zip(cols, sizes, strict=True):
-        flat = flat * size + c
+    """Counts of the joint codes of ``columns`` (each (m, B) or (m,)), one table per column: (B, *sizes).
+
+    Columns are counted in chunks so the (m x chunk) code matrix stays within _CHUNK_CODES entries.
+    """
+    rows = {c.shape[0] for c in columns}
+    if len(rows) != 1:
+        raise ParameterError(f"all code arrays need the same number of rows; got {sorted(rows)}")
+    widths = {c.shape[1] for c in columns if c.ndim == 2}
+    if len(widths) > 1:
+        raise ParameterError(f"(m, B) code matrices need the same B; got {sorted(widths)}")
+    m, width = rows.pop(), widths.pop() if widths else 1
+    sizes = [int(c.max()) + 1 if c.size else 1 for c in columns]
     cells = int(np.prod(sizes))
-    flat = flat + np.arange(width, dtype=np.int64)[None, :] * cells
-    w = None if weights is None else np.repeat(weights[:, None], width, axis=1).ravel()
-    counts = np.bincount(flat.ravel(), weights=w, minlength=width * cells).astype(np.float64)
-    return counts.reshape(width, *sizes)
+    chunk = max(1, _CHUNK_CODES // max(m, 1))
+    parts = []
+    for start in range(0, width, chunk):
+        stop = min(width, start + chunk)
+        flat = np.zeros((m, stop - start), dtype=np.int64)
+        for c, size in zip(columns, sizes, strict=True):
+            flat *= size
+            flat += c[:, start:stop] if c.ndim == 2 else c[:, None]
+        flat += np.arange(stop - start, dtype=np.int64) * cells
+        w = None if weights is None else np.repeat(weights, stop - start)
+        parts.append(np.bincount(flat.ravel(), weights=w, minlength=(stop - start) * cells))
+    return np.concatenate(parts).astype(np.float64).reshape(width, *sizes)
 
 
 def _squeeze(out: np.ndarray, *arrays: np.ndarray) -> np.ndarray | float:

@@ -103,3 +103,19 @@ def test_errors_name_the_problem():
         entropy_codes(np.array([0, 1]), weights=[1.0])
     with pytest.raises(ParameterError, match="non-negative"):
         entropy_pmf([-1, 2])
+
+
+def test_chunked_counting_matches_and_shapes_are_checked(monkeypatch):
+    """Force a chunk of 3 columns: the batched values are the same; mismatched shapes are refused."""
+    import fslab.information as info
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(50, 8))
+    y = rng.integers(0, 2, size=50)
+    whole = mutual_information_codes(X, y)
+    monkeypatch.setattr(info, "_CHUNK_CODES", 150)
+    assert mutual_information_codes(X, y) == pytest.approx(whole, abs=1e-15)
+    with pytest.raises(ParameterError, match="same number of rows"):
+        mutual_information_codes(X, y[:-1])
+    with pytest.raises(ParameterError, match="same B"):
+        conditional_mutual_information_codes(X, y, X[:, :2])
