@@ -191,7 +191,8 @@ def main() -> None:
     name, encoded = state.get_dataset()
     raw, applied = st.session_state.get(state.DATASET_RAW), st.session_state.get(APPLIED)
     sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
-    if raw is not None and applied is not None:   # set here earlier: an upload is gone once the page is left
+    # set on this page earlier (an upload is gone once the page is left) and still the current dataset
+    if raw is not None and applied is not None and applied[-1] == name:
         sources = {"current": f"Current: {name}"} | sources
     reset_if_invalid("data_source", list(sources), next(iter(sources)))
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
@@ -211,7 +212,7 @@ def main() -> None:
         st.error(str(err))
         return
     label = dataset_label(name, sample, frame.columns, target, positive, method, bins)
-    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins))
+    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label))
     show_dataset(frame, ds, encoded, name, method, bins)
 
 

@@ -18,7 +18,8 @@ from . import state
 from .cache import sample_encoded
 
 ALL_CLASSES = "(keep all classes)"
-APPLIED = "fslab.data.applied"   # signature of the options behind the current dataset, set by "Use this dataset"
+# (frame_key, target, positive, method, bins, name) behind the dataset set by "Use this dataset"
+APPLIED = "fslab.data.applied"
 
 
 @st.cache_data(show_spinner="Reading the file...", max_entries=8)
