@@ -41,6 +41,10 @@ class MeasureSpec:
     subset_func: Callable[..., float] | None = None
     extension_func: Callable[..., np.ndarray] | None = None
 
+    def __post_init__(self) -> None:
+        # registry records are shared by every session: keep the parameter defaults read-only
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
 
 @dataclass(frozen=True)
 class Measure:
