@@ -57,8 +57,8 @@ with tab_lattice:
 
 with tab_t1:
     st.markdown(
-        "**Theorem 1**: for any ordering S₁, …, S_{2ⁿ} of the subsets in which supersets come first, some "
-        "distribution has R(S₁) < … < R(S_{2ⁿ}). The proof builds it: mass α at X = 0, Y = 0; all other mass on "
+        "**Theorem 1**: for any ordering S₁, …, S_N (N = 2ⁿ) of the subsets in which supersets come first, some "
+        "distribution has R(S₁) < … < R(S_N). The proof builds it: mass α at X = 0, Y = 0; all other mass on "
         "Y = 1, placed subset by subset in the given order so that each risk exceeds the previous one; then "
         "normalised. Write one subset per line, lowest risk first (the full set first, ∅ last)."
     )
@@ -138,8 +138,8 @@ with tab_min:
         for result in (bs, os_):
             st.plotly_chart(decisions_figure(result.steps, title=f"{result.method}: every check R(S \\ Xi) = R(S)?"),
                             width="stretch", key=f"orderings.min_{result.method}")
-            st.caption(f"{result.method}: blue = risk with the feature, green/red = without it (green: equal, so "
-                       "the feature is removed).")
+            st.caption(f"{result.method}: blue = risk with the feature, then without it (green: equal, so the "
+                       "feature is removed; red: the risk rises, so it stays).")
             st.dataframe(ui.steps_table(result.steps), hide_index=True, width="stretch",
                          key=f"orderings.min_table_{result.method}")
 
@@ -155,7 +155,7 @@ with tab_finite:
     f1, f2, f3, f4 = st.columns(4)
     options = ["sample from the toy distribution"] + (["current dataset"] if kind == "dataset" else [])
     data_kind = f1.radio("data", options, key="orderings.fin_data")
-    inducer = f2.selectbox("inducer", list(INDUCERS), key="orderings.fin_inducer",
+    inducer = f2.selectbox("inducer", list(INDUCERS), index=list(INDUCERS).index("tree"), key="orderings.fin_inducer",
                            format_func=lambda k: INDUCERS[k][0])
     estimator = f3.selectbox("risk estimator", list(ESTIMATORS), key="orderings.fin_estimator",
                              format_func=ESTIMATORS.get)
@@ -183,6 +183,6 @@ with tab_finite:
             st.plotly_chart(decisions_figure(r.steps, r.tau, title=f"{r.method} with {INDUCERS[r.inducer][0]}, "
                                              f"{r.estimator}, τ = {r.tau:g}"),
                             width="stretch", key=f"orderings.fin_{r.method}")
-            st.caption("Each check: estimated risk with the feature (blue) and without it (green = removed); the "
-                       "black tick is the threshold risk-with + τ.")
+            st.caption("Each check: estimated risk with the feature (blue) and without it (green: removed, red: kept); "
+                       "the dashed line is the threshold risk-with + τ.")
             st.dataframe(ui.steps_table(r.steps), hide_index=True, width="stretch", key=f"orderings.fin_tab_{r.method}")

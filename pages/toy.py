@@ -61,11 +61,11 @@ except FslabError as err:
     st.error(str(err))
 else:
     st.dataframe(picks, hide_index=True, width="stretch", key="toy.picks_table",
-                 column_config={"value": st.column_config.NumberColumn("Bayes value", format="%.4f")})
-    zero_one = picks[(picks["measure"] == MEASURES["zero-one"].label) & (picks["selector"] == "exhaustive")]
-    mi = picks[picks["selector"] == "mi-greedy"]
-    if not zero_one.empty and not mi.empty:
-        a, b = zero_one["picks"].iloc[0], mi["picks"].iloc[0]
+                 column_config={"its Bayes value": st.column_config.NumberColumn(format="%.4f")})
+    by_measure = picks.set_index("measure")
+    zero_one, mi = MEASURES["zero-one"].label, MEASURES["mi"].label
+    if zero_one in by_measure.index and mi in by_measure.index:
+        a, b = by_measure.at[zero_one, "best k-subset (exhaustive)"], by_measure.at[mi, "BayesGreedy picks"]
         verdict = "the same features" if a == b else "**different** features"
         st.markdown(f"The 0-1 error's best {int(k_pick)}-subset is **{a}**; mutual information (MIGreedy) picks "
                     f"**{b}**: {verdict}.")
@@ -92,7 +92,7 @@ f1, f2, f3 = st.columns(3)
 measure = f1.selectbox("measure", list(MEASURES), key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
 k_conv = f2.number_input("k", 1, max(1, dist.n_features), 1, key="toy.conv_k")
 repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats")
-g1, g2 = st.columns([3, 1])
+g1, g2 = st.columns(2)
 sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
                        default=[20, 50, 100, 200, 500, 1000, 2000], key="toy.conv_sizes")
 selectors = g2.multiselect("selectors", list(SELECTORS), default=["bayes-greedy", "mi-greedy", "exhaustive"],

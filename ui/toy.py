@@ -30,11 +30,18 @@ def version() -> int:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def picks(dist_json: str, k: int) -> pd.DataFrame:
-    """Every measure's choice of k features by BayesGreedy and exhaustive search, plus MIGreedy."""
-    dist = Distribution.from_json(dist_json)
-    table = criterion_picks(dist, k)
-    mi = criterion_picks(dist, k, measures=["mi"], selectors=("mi-greedy",))
-    return pd.concat([table, mi], ignore_index=True)
+    """Every measure's choice of k features by BayesGreedy and by exhaustive search (one row per measure).
+
+    BayesGreedy with the MI measure is MIGreedy (Ahmed et al., Section 4)."""
+    long = criterion_picks(Distribution.from_json(dist_json), k)
+    wide = long.pivot(index="measure", columns="selector", values="picks")
+    value = long[long["selector"] == "exhaustive"].set_index("measure")
+    out = pd.DataFrame({"measure": wide.index, "BayesGreedy picks": wide["bayes-greedy"].to_numpy(),
+                        "best k-subset (exhaustive)": wide["exhaustive"].to_numpy()})
+    out["its Bayes value"] = value.loc[out["measure"], "value"].to_numpy()
+    out["note"] = value.loc[out["measure"], "note"].to_numpy()
+    order = {label: i for i, label in enumerate(long["measure"].drop_duplicates())}
+    return out.sort_values("measure", key=lambda c: c.map(order)).reset_index(drop=True)
 
 
 @st.cache_data(max_entries=16, show_spinner="Sampling and selecting...", show_time=True)
@@ -65,7 +72,7 @@ def naive_bayes_builder(current: Distribution) -> None:
                 "features or values (values 0, 1, ... for each feature); each class column must sum to 1 per feature.")
     prior1 = st.number_input("P(Y=1)", 0.0, 1.0, 0.3, 0.05, key="toy.nb_prior", format="%.3f")
     base = naive_bayes_frame([0.7, 0.3], [[[0.9, 0.1], [0.6, 0.4]], [[0.6, 0.4], [0.1, 0.9]]])
-    config = {c: st.column_config.NumberColumn(c, min_value=0.0, max_value=1.0, step=0.01, format="%.3f")
+    config = {c: st.column_config.NumberColumn(c, min_value=0.0, max_value=1.0, format="%.4f")
               for c in base.columns if c.startswith("P(")}
     edited = st.data_editor(base, num_rows="dynamic", column_config=config, key="toy.nb_editor", hide_index=True)
     try:
@@ -86,7 +93,7 @@ def joint_builder(current: Distribution) -> None:
                    f"{MAX_EDIT_STATES}. Export it as JSON, edit the file and import it instead.")
         return
     st.markdown("Every state of the features with p(x, y) per class. Edit in place; the sum is checked live.")
-    config = {c: st.column_config.NumberColumn(c, min_value=0.0, step=0.01, format="%.4f")
+    config = {c: st.column_config.NumberColumn(c, min_value=0.0, format="%.4f")
               for c in frame.columns if c.startswith("P(")}
     edited = st.data_editor(frame, num_rows="dynamic", column_config=config, hide_index=True,
                             key=f"toy.joint_editor_{version()}")

@@ -51,11 +51,12 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
                                  hoverinfo="skip"))
     greater = bool(risks.attrs.get("greater_is_better", False))
     measure = risks.attrs.get("measure", "value")
-    show_text = n <= 4
+    if n <= 4:  # labels sit above the node (and above its k-optimal ring), so they never overlap it
+        fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] + 0.27 for s in subsets],
+                                 mode="text", text=list(risks["names"]), textfont={"size": 14},
+                                 hoverinfo="skip", showlegend=False))
     fig.add_trace(go.Scatter(
-        x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets],
-        mode="markers+text" if show_text else "markers",
-        text=list(risks["names"]) if show_text else None, textposition="top center",
+        x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
         marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
                 "colorscale": "Viridis" if greater else "Viridis_r", "showscale": True,
                 "colorbar": {"title": {"text": measure}}, "line": {"color": "white", "width": 1}},
@@ -86,13 +87,17 @@ def ordering_figure(risks: pd.DataFrame, order: Sequence[tuple[int, ...]] | None
     else:
         frame = by_subset.loc[[tuple(sorted(s)) for s in order]].reset_index()
     measure = risks.attrs.get("measure", "value")
-    fig = go.Figure(go.Scatter(
-        x=np.arange(1, len(frame) + 1), y=frame["value"], mode="lines+markers",
-        line={"color": "rgba(120,120,120,0.5)"},
-        marker={"size": 9, "color": frame["size"], "colorscale": "Plasma", "showscale": True,
-                "colorbar": {"title": {"text": "size"}}},
-        text=frame["names"], hovertemplate="%{x}. %{text}<br>value %{y:.4f}<extra></extra>",
-    ))
+    x = np.arange(1, len(frame) + 1)
+    fig = go.Figure(go.Scatter(x=x, y=frame["value"], mode="lines", line={"color": "rgba(120,120,120,0.5)"},
+                               hoverinfo="skip", showlegend=False))
+    palette = ["#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f3", "#ff6692", "#b6e880"]
+    sizes = frame["size"].to_numpy()
+    for k in sorted(set(sizes)):  # one legend entry per subset size
+        mask = sizes == k
+        fig.add_trace(go.Scatter(x=x[mask], y=frame["value"].to_numpy()[mask], mode="markers", name=f"size {k}",
+                                 marker={"size": 10, "color": palette[k % len(palette)]},
+                                 text=frame["names"].to_numpy()[mask],
+                                 hovertemplate="%{x}. %{text}<br>value %{y:.4f}<extra></extra>"))
     if len(frame) <= 32:
         fig.update_xaxes(tickmode="array", tickvals=np.arange(1, len(frame) + 1), ticktext=list(frame["names"]),
                          tickangle=-45)
@@ -115,21 +120,25 @@ def gap_figure(gaps: pd.DataFrame, measure: str = "value") -> go.Figure:
 
 
 def decisions_figure(steps: pd.DataFrame, tau: float | None = None, title: str = "Removal decisions") -> go.Figure:
-    """One group per check: risk with the feature and without it; removed checks are marked.
-
-    With ``tau`` (FBS/FOS) the threshold R^(S) + tau is drawn per check as a black tick.
-    """
+    """One pair of bars per check: risk with the feature (blue) and without it (green if the feature was
+    removed, red if kept). With ``tau`` (FBS/FOS) the threshold risk-with + tau is a dashed line per check."""
     labels = [f"{c}. −{f}" for c, f in zip(steps["check"], steps["feature"], strict=True)]
+    removed = steps["removed"].to_numpy(dtype=bool)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=labels, y=steps["risk_with"], name="risk with the feature", marker_color="#1f77b4",
-                         customdata=steps["S"], hovertemplate="S = %{customdata}<br>%{y:.4f}<extra></extra>"))
-    colors = np.where(steps["removed"], "#2ca02c", "#d62728")
-    fig.add_trace(go.Bar(x=labels, y=steps["risk_without"], name="risk without it (green: removed)",
-                         marker_color=colors, hovertemplate="%{y:.4f}<extra></extra>"))
+                         offsetgroup="with", customdata=steps["S"],
+                         hovertemplate="S = %{customdata}<br>%{y:.4f}<extra></extra>"))
+    for mask, name, color in ((removed, "without it: removed", "#2ca02c"), (~removed, "without it: kept", "#d62728")):
+        if mask.any():  # same offsetgroup: the two colours share the second slot of each check
+            fig.add_trace(go.Bar(x=np.array(labels)[mask], y=steps["risk_without"][mask], name=name,
+                                 marker_color=color, offsetgroup="without",
+                                 hovertemplate="%{y:.4f}<extra></extra>"))
     if tau is not None and "threshold" in steps:
-        fig.add_trace(go.Scatter(x=labels, y=steps["threshold"], mode="markers", name=f"threshold (+τ = {tau:g})",
-                                 marker={"symbol": "line-ew-open", "size": 28, "color": "black",
-                                         "line": {"width": 3}}))
+        for i, y in enumerate(steps["threshold"]):
+            fig.add_shape(type="line", x0=i - 0.45, x1=i + 0.45, y0=y, y1=y, xref="x", yref="y",
+                          line={"color": "black", "width": 2, "dash": "dash"})
+        fig.add_trace(go.Scatter(x=[labels[0]], y=[None], mode="lines", name=f"threshold: risk with + τ ({tau:g})",
+                                 line={"color": "black", "dash": "dash"}))
     fig.update_layout(barmode="group", title=title, yaxis_title="0-1 risk", height=380, margin={"t": 50},
-                      legend={"orientation": "h", "y": -0.25})
+                      xaxis={"type": "category"}, legend={"orientation": "h", "y": -0.25})
     return fig

@@ -31,12 +31,15 @@ def joint_figure(dist: Distribution, max_states: int = 64) -> go.Figure:
 def convergence_figure(rates: pd.DataFrame) -> go.Figure:
     """Fraction of samples on which each selector picks the exact optimum, against the sample size m."""
     fig = go.Figure()
-    for selector, group in rates.groupby("selector", sort=False):
+    dashes, symbols = ["solid", "dash", "dot", "dashdot"], ["circle", "square", "diamond", "triangle-up"]
+    for i, (selector, group) in enumerate(rates.groupby("selector", sort=False)):
         err = np.sqrt(group["rate"] * (1 - group["rate"]) / group["repeats"])  # binomial standard error
-        fig.add_trace(go.Scatter(x=group["m"], y=group["rate"], mode="lines+markers", name=str(selector),
+        shift = 1 + 0.04 * (i - 1)  # a small offset on the log axis so identical curves stay visible
+        fig.add_trace(go.Scatter(x=group["m"] * shift, y=group["rate"], mode="lines+markers", name=str(selector),
+                                 line={"dash": dashes[i % 4]}, marker={"symbol": symbols[i % 4], "size": 8},
                                  error_y={"type": "data", "array": err, "visible": True},
-                                 customdata=group["exact_pick"],
-                                 hovertemplate="m=%{x}: %{y:.0%}<br>on the exact law picks %{customdata}"
+                                 customdata=np.column_stack([group["m"], group["exact_pick"]]),
+                                 hovertemplate="m=%{customdata[0]}: %{y:.0%}<br>on the exact law picks %{customdata[1]}"
                                                "<extra>" + str(selector) + "</extra>"))
     target = rates.attrs.get("target", "")
     fig.update_layout(title=f"How often plug-in selection finds the exact optimum {{{target}}}",

@@ -1,0 +1,63 @@
+"""Figure builders for orderings and toy distributions: the right traces with the right data."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from fslab.convergence import optimum_rate
+from fslab.distributions import example1
+from fslab.minimal import backward_search
+from fslab.orderings import greedy_gaps, greedy_path, k_optimal, subset_risks
+from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
+from fslab.plots.toy import convergence_figure, joint_figure
+from fslab.toy import preset, random_dirichlet
+
+
+def test_hasse_figure_draws_edges_greedy_path_and_rings():
+    risks = subset_risks(preset("greedy-bad"))
+    fig = hasse_figure(risks, greedy_path(risks), [s for s, _ in k_optimal(risks).values()])
+    names = [t.name for t in fig.data]
+    assert names[:2] == ["S ⊂ S + j", "greedy path"] and names[-1] == "k-optimal (exhaustive)"
+    edges = fig.data[0]
+    assert sum(v is None for v in edges.x) == 12  # 3 features: 12 cover relations in the cube
+    greedy = fig.data[1]
+    assert list(greedy.y) == [0, 1, 2, 3]
+    labels = next(t for t in fig.data if t.mode == "text")
+    assert "{X2, X3}" in labels.text
+    assert "0-1 error" in fig.layout.title.text
+
+
+def test_hasse_figure_skips_edges_and_labels_for_many_features():
+    risks = subset_risks(random_dirichlet(7, 2, seed=0))
+    fig = hasse_figure(risks, greedy_path(risks))
+    assert [t.name for t in fig.data] == ["greedy path", "subset"]
+    assert len(fig.data[1].x) == 128
+
+
+def test_ordering_and_gap_figures():
+    risks = subset_risks(example1())
+    fig = ordering_figure(risks)
+    assert list(fig.data[0].y) == pytest.approx([0.22, 0.25, 0.30, 0.30])  # best first
+    assert [t.name for t in fig.data[1:]] == ["size 0", "size 1", "size 2"]
+    fig = gap_figure(greedy_gaps(risks), "0-1 error")
+    assert [t.name for t in fig.data] == ["greedy", "k-optimal"]
+
+
+def test_decisions_figure_colours_and_threshold():
+    steps = backward_search(preset("s-star-vs-markov")).steps
+    fig = decisions_figure(steps)
+    assert [t.name for t in fig.data] == ["risk with the feature", "without it: removed", "without it: kept"]
+    assert len(fig.data[1].x) == 2 and len(fig.data[2].x) == 6
+    fin = steps.assign(threshold=steps["risk_with"] + 0.02)
+    fig = decisions_figure(fin, tau=0.02)
+    assert len(fig.layout.shapes) == len(steps) and fig.layout.shapes[0].y0 == fin["threshold"].iloc[0]
+
+
+def test_joint_and_convergence_figures():
+    fig = joint_figure(example1())
+    assert [t.name for t in fig.data] == ["p(x, Y=0)", "p(x, Y=1)"] and list(fig.data[0].x) == ["00", "01", "10", "11"]
+    rates = optimum_rate(example1(), [50, 500], selectors=("bayes-greedy", "mi-greedy"), repeats=3, seed=0)
+    fig = convergence_figure(rates)
+    assert [t.name for t in fig.data] == ["bayes-greedy", "mi-greedy"] and "{X1}" in fig.layout.title.text
+    assert isinstance(rates, pd.DataFrame)
