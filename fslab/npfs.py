@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 import joblib
 import numpy as np
 
+from .encoded import EncodedDataset
 from .errors import FslabError, ParameterError
 from .npfs_result import NPFSResult, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .tables import as_source
@@ -68,12 +69,23 @@ def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
     return getattr(out, "features", out)
 
 
+def _lean(source, selector):
+    """The source without its raw value matrix unless the selector reads it (Fisher): bootstraps copy less."""
+    if getattr(source, "values", None) is None or selector == "fisher" or callable(selector):
+        return source
+    return EncodedDataset(
+        source.X, source.y, labels=source.labels, feature_names=source.feature_names, arities=source.arities,
+        class_names=source.class_names, categories=source.categories, target=source.target, task=source.task,
+    )
+
+
 def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
                params: dict) -> np.ndarray:
     """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
     out = np.zeros((len(seeds), source.n_features), dtype=bool)
     for b, seq in enumerate(seeds):
-        rows = np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw)
+        # Sorted rows: the same multiset (count-based selectors see the same tables), better memory locality.
+        rows = np.sort(np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw))
         out[b, np.asarray(_select_features(source.subsample(rows), k, selector, params), dtype=np.int64)] = True
     return out
 
@@ -81,7 +93,7 @@ def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: 
 def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
          seed: int | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
-         prefer: str | None = "threads", batch_size: int | None = None, **selector_params) -> NPFSResult:
+         prefer: str | None = "processes", batch_size: int | None = None, **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
     Parameters
@@ -95,8 +107,10 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     n_bootstraps, alpha : n resamples and the size of the test.
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
         whatever ``n_jobs``, ``prefer`` and ``batch_size`` are.
-    n_jobs, prefer, batch_size : joblib parallelism (``prefer`` "threads" or "processes"; threads measured faster
-        for the built-in selectors, see the module README in bench/ or the report) and bootstraps per task.
+    n_jobs, prefer, batch_size : joblib parallelism and bootstraps per task. ``prefer="processes"`` (default) uses
+        loky worker processes: about 1-3 s to start, then they scale; threads never beat the sequential run for the
+        built-in selectors (their Python loop holds the GIL; see bench/bench_npfs.py), so keep ``n_jobs=1`` for
+        runs of a few seconds.
     progress : ``progress(done, total)`` is called as results arrive. Returning ``False`` cancels the run: the
         result then covers the bootstraps finished so far (``result.cancelled`` is True; at least one batch must
         have finished, else :class:`NPFSCancelled` is raised). An exception raised in the callback propagates
@@ -105,6 +119,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     epsilon : the deviation of the Hoeffding bound (equation (5)) reported with the result.
     """
     source = as_source(dataset)
+    if isinstance(source, EncodedDataset):
+        source = _lean(source, selector)
     _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
     n, K = int(n_bootstraps), source.n_features
     n_draw = max(1, round(sample_fraction * source.n_rows))
