@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from scipy.special import xlogy
 
 from ..tables import JointTable
 from ._fast import FastCounter
@@ -20,6 +21,25 @@ from ._info import mutual_information_bits
 # be merged (see _fast.py). Any other table measure is counted without merging.
 LAW_OF_ETA = frozenset({"zero-one", "cost-sensitive", "balanced", "log-loss", "mi", "squared", "f-beta", "auc"})
 _MAX_FAST_ARITY = 16
+
+
+def _cell_sums(name: str, counts: np.ndarray, params, nlogn: np.ndarray) -> np.ndarray:
+    """Sum over the mixed cells (c, v) of a cellwise loss, per feature; pure cells contribute 0 to all of these.
+
+    ``counts``: (C, L, A, n); ``nlogn[k] = k ln k``. zero-one: n_cv - max_l n_cvl (Example 2); cost-sensitive:
+    min((1-c) n_cv1, c n_cv0) (Example 3); entropy: n_cv ln n_cv - sum_l n_cvl ln n_cvl, which sums
+    to m H(Y|X) in nats (Example 5).
+    """
+    if name == "zero-one":
+        return (counts.sum(axis=1) - counts.max(axis=1)).sum(axis=(0, 1))
+    if name == "cost-sensitive":
+        c = float(params["c"])
+        return np.minimum((1.0 - c) * counts[:, 1], c * counts[:, 0]).sum(axis=(0, 1))
+    whole = np.rint(counts).astype(np.intp)  # counts of a sample: k ln k from the lookup table
+    return (nlogn[whole.sum(axis=1)] - nlogn[whole].sum(axis=1)).sum(axis=(0, 1))
+
+
+_CELLWISE = frozenset({"zero-one", "cost-sensitive", "log-loss", "mi"})
 
 
 def mi_table(table: JointTable) -> np.ndarray:
@@ -35,10 +55,17 @@ class Criterion:
         self.needs_source = bool(getattr(measure, "needs_source", False))
         self.table_fn: Callable[[JointTable], np.ndarray] = mi_table if measure is None else measure.criterion
         self.name = "mi" if measure is None else measure.name
-        self.counter = None
-        if (not self.needs_source and getattr(source, "y", None) is not None and source.n_features
-                and int(source.arities.max()) <= _MAX_FAST_ARITY):
-            self.counter = FastCounter(source, merge_pure=measure is None or measure.name in LAW_OF_ETA)
+        self._counter: FastCounter | None = None
+        self.fast = (not self.needs_source and getattr(source, "y", None) is not None and source.n_features > 0
+                     and int(source.arities.max()) <= _MAX_FAST_ARITY)
+
+    @property
+    def counter(self) -> FastCounter | None:
+        """The fast engine for samples with small arities (built on first use), else None."""
+        if self._counter is None and self.fast:
+            merge = self.measure is None or self.measure.name in LAW_OF_ETA
+            self._counter = FastCounter(self.source, merge_pure=merge)
+        return self._counter
 
     def extension_tables(self, subset: Sequence[int], candidates: np.ndarray) -> JointTable:
         if self.counter is not None:
@@ -50,7 +77,23 @@ class Criterion:
         candidates = np.asarray(candidates, dtype=np.int64)
         if self.needs_source:
             return np.atleast_1d(self.measure.extension_criteria(self.source, list(subset), candidates))
+        if self.name in _CELLWISE and self.counter is not None and self.counter.merge_pure:
+            return self._cellwise(subset, candidates)
         return np.atleast_1d(self.table_fn(self.extension_tables(subset, candidates))).astype(np.float64)
+
+    def _cellwise(self, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
+        """Cellwise measures straight from the mixed-cell counts, without building the joint tables."""
+        if self.measure is not None:
+            self.measure.check_labels(self.source.labels)  # e.g. cost-sensitive refuses a multiclass target
+        counter = self.counter
+        m = float(counter.m)
+        params = getattr(self.measure, "params", {})
+        sums = _cell_sums(self.name, counter.mixed_counts(subset), params, counter.nlogn)[candidates]
+        if self.name != "mi":  # errors: 0-1, cost-sensitive, log-loss = H(Y|X) in nats
+            return -sums / m
+        prior = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
+        h_y = (xlogy(m, m) - xlogy(prior, prior).sum()) / m
+        return np.maximum(h_y - sums / m, 0.0) / np.log(2.0)
 
     def value(self, subset: Sequence[int]) -> float:
         """C(subset)."""

@@ -24,8 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 _STATE_CACHE = 64
-_BITS_COST = 3.0      # relative cost of one 64-row word AND + popcount vs one sparse multiply-add
-_DENSE_CACHE = 8 << 20
+_BITS_COST = 4.0  # one 64-row word AND + popcount vs one sparse multiply-add (measured: ~1 ns vs ~0.22 ns)
 
 
 class _State:
@@ -56,10 +55,29 @@ class FastCounter:
         self._bits: np.ndarray | None = None
         self._dense: np.ndarray | None = None
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
-        # marginal counts n(Y = l, X_j = v): (L, n, A)
-        index = self.X * self.L + self.y[:, None] + (np.arange(self.n) * self.A * self.L)[None, :]
-        self.marginal = np.bincount(index.ravel(), minlength=self.n * self.A * self.L).reshape(
-            self.n, self.A, self.L).transpose(2, 0, 1).astype(np.float64)
+        self._marginal: np.ndarray | None = None
+        self._nlogn: np.ndarray | None = None
+
+    @property
+    def nlogn(self) -> np.ndarray:
+        """k ln k for every count k = 0..m (a lookup table: counts of a sample are whole numbers)."""
+        if self._nlogn is None:
+            k = np.arange(self.m + 1, dtype=np.float64)
+            self._nlogn = k * np.log(np.maximum(k, 1.0))
+        return self._nlogn
+
+    @property
+    def marginal(self) -> np.ndarray:
+        """Counts n(Y = l, X_j = v): (L, n, A), from the same group counts (groups = classes)."""
+        if self._marginal is None:
+            rows = np.arange(self.m)
+            upper = self._group_value_counts(rows, self.y, self.L).reshape(self.L, self.A - 1, self.n)
+            sizes = np.bincount(self.y, minlength=self.L).astype(np.float64)
+            full = np.empty((self.L, self.A, self.n))
+            full[:, 1:] = upper
+            full[:, 0] = sizes[:, None] - upper.sum(axis=1)
+            self._marginal = full.transpose(0, 2, 1).copy()
+        return self._marginal
 
     # --- value indicators, built once and only in the form that is used ---------------------------------
     def _value_bits(self) -> np.ndarray:
@@ -85,8 +103,7 @@ class FastCounter:
         if cols == 0 or rows.size == 0:
             return np.zeros((n_groups, cols))
         words = -(-self.m // 64)
-        dense_rate = 0.25 if self.m * cols * 4 <= _DENSE_CACHE else 1.0
-        if n_groups * words * _BITS_COST < rows.size * dense_rate:
+        if n_groups * words * _BITS_COST < rows.size:
             bits = self._value_bits()
             member = np.zeros((n_groups, words * 64), dtype=bool)
             member[group, rows] = True
@@ -95,7 +112,11 @@ class FastCounter:
             for g in range(n_groups):
                 out[g] = np.bitwise_count(bits & gbits[g]).sum(axis=1)
             return out
-        S = sp.csr_matrix((np.ones(rows.size, dtype=np.float32), (group, rows)), shape=(n_groups, self.m))
+        # CSR built directly: rows sorted by group, no COO round trip
+        order = np.argsort(group.astype(np.int16 if n_groups < 2**15 else np.int64), kind="stable")  # radix sort
+        indptr = np.zeros(n_groups + 1, dtype=np.int64)
+        np.cumsum(np.bincount(group, minlength=n_groups), out=indptr[1:])
+        S = sp.csr_matrix((np.ones(rows.size, dtype=np.float32), rows[order], indptr), shape=(n_groups, self.m))
         return np.asarray(S @ self._value_dense(), dtype=np.float64)
 
     # --- subset states -----------------------------------------------------------------------------------
@@ -106,43 +127,55 @@ class FastCounter:
             return hit
         if not subset:
             rows = np.arange(self.m)
-            state = self._refine(rows, np.zeros(self.m, dtype=np.int64))
+            state = self._refine(rows, np.zeros(self.m, dtype=np.int64), 1)
         else:
             prev = self._state(subset[:-1])
             f = subset[-1]
-            state = self._refine(prev.rows, prev.cell * self.arities[f] + self.X[prev.rows, f])
+            a_f = int(self.arities[f])
+            state = self._refine(prev.rows, prev.cell * a_f + self.X[prev.rows, f], prev.n_cells * a_f)
         self._states[subset] = state
         if len(self._states) > _STATE_CACHE:
             self._states.popitem(last=False)
         return state
 
-    def _refine(self, rows: np.ndarray, codes: np.ndarray) -> _State:
-        uniques, cell = np.unique(codes, return_inverse=True)
-        counts = np.bincount(cell * self.L + self.y[rows], minlength=uniques.size * self.L).reshape(-1, self.L)
+    def _refine(self, rows: np.ndarray, codes: np.ndarray, n_codes: int) -> _State:
+        if n_codes <= 4 * max(rows.size, 1):  # small code range: compress by counting, no sort
+            present = np.bincount(codes, minlength=n_codes) > 0
+            relabel = np.cumsum(present) - 1
+            cell, n_cells = relabel[codes], int(present.sum())
+        else:
+            uniques, cell = np.unique(codes, return_inverse=True)
+            n_cells = uniques.size
+        counts = np.bincount(cell * self.L + self.y[rows], minlength=n_cells * self.L).reshape(-1, self.L)
         if self.merge_pure:
             mixed = np.count_nonzero(counts, axis=1) > 1
             if not mixed.all():
                 keep = mixed[cell]
                 relabel = np.cumsum(mixed) - 1
                 return _State(rows[keep], relabel[cell[keep]], int(mixed.sum()), counts[mixed].astype(np.float64))
-        return _State(rows, cell.astype(np.int64), uniques.size, counts.astype(np.float64))
+        return _State(rows, cell.astype(np.int64), n_cells, counts.astype(np.float64))
 
     # --- tables ------------------------------------------------------------------------------------------
+    def mixed_counts(self, subset: Sequence[int]) -> np.ndarray:
+        """n(mixed cell c, Y = l, X_j = v) for every feature j: (C, L, A, n); pure rows are left out."""
+        state = self._state(tuple(int(j) for j in subset))
+        A, L, n, C = self.A, self.L, self.n, state.n_cells
+        counts = np.empty((C, L, A, n))
+        if C:
+            group = state.cell * L + self.y[state.rows]
+            upper = self._group_value_counts(state.rows, group, C * L).reshape(C, L, A - 1, n)
+            counts[:, :, 1:, :] = upper
+            counts[:, :, 0, :] = state.class_counts[:, :, None] - upper.sum(axis=2)
+        return counts
+
     def extension_counts(self, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """Counts of (X_{subset + [j]}, Y) for every candidate j: (B, (mixed cells + L) * A, L).
 
         The first cells are (mixed cell, value of X_j); the last L * A cells hold the pure-l rows
         split by X_j (all in column l). Padded cells (values >= the arity of X_j) are empty.
         """
-        state = self._state(tuple(int(j) for j in subset))
-        A, L, n = self.A, self.L, self.n
-        C = state.n_cells
-        group = state.cell * L + self.y[state.rows]
-        counts = np.zeros((C, L, A, n))
-        if C:
-            upper = self._group_value_counts(state.rows, group, C * L).reshape(C, L, A - 1, n)
-            counts[:, :, 1:, :] = upper
-            counts[:, :, 0, :] = state.class_counts[:, :, None] - upper.sum(axis=2)
+        counts = self.mixed_counts(subset)
+        C, L, A = counts.shape[0], self.L, self.A
         pure = self.marginal - counts.sum(axis=0).transpose(0, 2, 1)  # (L, n, A): rows in pure cells, by class
         cand = np.asarray(candidates, dtype=np.int64)
         out = np.zeros((cand.size, C + L, A, L))
