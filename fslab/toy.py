@@ -138,7 +138,8 @@ PRESETS: MappingProxyType[str, Preset] = MappingProxyType({
     "redundant-copies": Preset(
         "Redundant copy", redundant_copies,
         "X3 is an exact copy of X1: a ranking of single features puts the copy near the top although "
-        "it adds nothing once X1 is chosen; greedy criteria conditioned on X1 skip it.",
+        "it adds nothing once X1 is chosen; greedy criteria conditioned on X1 skip it. An exact copy also "
+        "breaks p(x) > 0, and then BS and OS disagree.",
         "Redundancy, cf. mRMR in Ahmed et al., Section 6"),
     "s-star-vs-markov": Preset(
         "S* vs Markov boundary", s_star_vs_markov_boundary,

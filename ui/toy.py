@@ -68,7 +68,8 @@ def preset_builder() -> None:
 
 
 def naive_bayes_builder(current: Distribution) -> None:
-    st.markdown("A class prior and, for each feature, its distribution given each class. Add rows for more "
+    st.markdown("A class prior and, for each feature, its distribution given each class (pre-filled with the Bayes "
+                "paper's Example 1). Add rows for more "
                 "features or values (values 0, 1, ... for each feature); each class column must sum to 1 per feature.")
     prior1 = st.number_input("P(Y=1)", 0.0, 1.0, 0.3, 0.05, key="toy.nb_prior", format="%.3f")
     base = naive_bayes_frame([0.7, 0.3], [[[0.9, 0.1], [0.6, 0.4]], [[0.6, 0.4], [0.1, 0.9]]])
