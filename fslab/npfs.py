@@ -106,14 +106,16 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         set size varies needs an explicit p0).
     n_bootstraps, alpha : n resamples and the size of the test.
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
-        whatever ``n_jobs``, ``prefer`` and ``batch_size`` are.
+        whatever ``n_jobs``, ``prefer`` and ``batch_size`` are (``result.seed`` holds the entropy used, also when
+        seed=None).
     n_jobs, prefer, batch_size : joblib parallelism and bootstraps per task. ``prefer="processes"`` (default) uses
         loky worker processes: about 1-3 s to start, then they scale; threads never beat the sequential run for the
         built-in selectors (their Python loop holds the GIL; see bench/bench_npfs.py), so keep ``n_jobs=1`` for
         runs of a few seconds.
-    progress : ``progress(done, total)`` is called as results arrive. Returning ``False`` cancels the run: the
-        result then covers the bootstraps finished so far (``result.cancelled`` is True; at least one batch must
-        have finished, else :class:`NPFSCancelled` is raised). An exception raised in the callback propagates
+    progress : ``progress(done, total)`` is called once with done=0 before the first bootstrap, then as results
+        arrive. Returning ``False`` cancels the run: the result then covers the bootstraps finished so far (the
+        first ones, as with a smaller n; ``result.cancelled`` is True), or :class:`NPFSCancelled` is raised when
+        none had finished. An exception raised in the callback propagates
         after the pending tasks are abandoned.
     sample_fraction : each bootstrap draws ``round(fraction * m)`` rows with replacement.
     epsilon : the deviation of the Hoeffding bound (equation (5)) reported with the result.
@@ -124,7 +126,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
     n, K = int(n_bootstraps), source.n_features
     n_draw = max(1, round(sample_fraction * source.n_rows))
-    seeds = np.random.SeedSequence(seed).spawn(n)
+    root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
+    seeds = root.spawn(n)
     workers = joblib.effective_n_jobs(n_jobs)
     size = batch_size or (1 if workers == 1 else max(1, math.ceil(n / (8 * workers))))
     batches = [seeds[i:i + size] for i in range(0, n, size)]
@@ -133,7 +136,9 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     results = parallel(joblib.delayed(_run_batch)(source, b, n_draw, int(k), selector, selector_params)
                        for b in batches)
     try:
-        for block in results:
+        if progress is not None and progress(0, n) is False:
+            cancelled = True
+        for block in ([] if cancelled else results):
             blocks.append(block)
             done += block.shape[0]
             if progress is not None and progress(done, n) is False and done < n:
@@ -155,7 +160,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     return NPFSResult.from_matrix(
         matrix, p0=float(p0), alpha=float(alpha), epsilon=float(epsilon), k=int(k),
         feature_names=tuple(source.feature_names), selector=selector if isinstance(selector, str) else
-        getattr(selector, "__name__", "custom"), seed=seed, sample_fraction=float(sample_fraction),
+        getattr(selector, "__name__", "custom"), seed=root.entropy, sample_fraction=float(sample_fraction),
         n_requested=n, cancelled=cancelled, selector_params=dict(selector_params),
     )
 
