@@ -134,8 +134,14 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
         raise ParameterError("choose at least one selector to compare")
     src = as_source(source)
     m = get_measure(measure, **params)
-    selections = {name: select(src, k, selector=name, measure=measure, s=s if SELECTORS[name].supports_s else None,
-                             **params) for name in selectors}
+    selections = {}
+    for name in selectors:
+        spec = SELECTORS.get(name)
+        if spec is None:
+            raise ParameterError(f"unknown selector '{name}'; choose one of: {', '.join(SELECTORS)}")
+        # selectors with their own criterion take no measure parameters; s only where it applies
+        selections[name] = select(src, k, selector=name, measure=measure, s=s if spec.supports_s else None,
+                                  **(params if spec.uses_measure else {}))
     everyone = sorted({j for sel in selections.values() for j in sel.features})
     tables = src.extension_tables([], everyone)
     values = np.atleast_1d(m.value(tables))

@@ -25,7 +25,7 @@ from .encoded import EncodedDataset
 from .errors import ParameterError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
-from .selectors import select
+from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]
 NOT_PREFIX = ("exhaustive", "backward")  # rerun per k: their k-subset is not the prefix of the k_max one
@@ -155,7 +155,9 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         params = {"c": c, "beta": beta, "p": p}
         fitted: dict[frozenset, float] = {}
         for name in selectors:
-            sel_params = params_for(measure, params)
+            # selectors with their own criterion (MI, mRMR, Fisher) take no measure parameters
+            sel_spec = SELECTORS.get(name)
+            sel_params = params_for(measure, params) if sel_spec is None or sel_spec.uses_measure else {}
             per_k = {}
             if name in NOT_PREFIX:
                 for k in ks:
