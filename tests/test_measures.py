@@ -115,6 +115,9 @@ def test_squared_error_with_real_labels():
     E[Var] = .2 * 1 + .8 * 11.484375 = 9.3875."""
     t = JointTable(np.array([[0.1, 0.1, 0.0], [0.0, 0.3, 0.5]]), np.array([1.0, 3.0, 10.0]))
     assert measure("squared").value(t) == pytest.approx(9.3875)
+    # shift-invariant, without cancellation even far from 0
+    shifted = JointTable(t.counts, t.labels + 1e8)
+    assert measure("squared").value(shifted) == pytest.approx(9.3875, rel=1e-9)
 
 
 def test_squared_refuses_non_numeric_labels():
