@@ -121,3 +121,14 @@ def test_binning_needs_the_raw_dataset():
 def test_no_selector_is_an_error():
     with pytest.raises(ParameterError, match="at least one selector"):
         compare_selectors(example1(), 1, ())
+
+
+def test_measure_parameters_reach_only_the_selectors_that_use_a_measure():
+    """Cost-sensitive with c = 0.25 (Example 3): the Bayes error of a feature is sum_x min((1-c) p(x,1), c p(x,0)).
+    Example 1, X1: x=0: min(.75 * .18, .25 * .63) = .135; x=1: min(.75 * .12, .25 * .07) = .0175; total .1525.
+    X2: x=0: min(.75 * .03, .25 * .42) = .0225; x=1: min(.75 * .27, .25 * .28) = .07; total .0925.
+    So at c = 0.25 BayesGreedy agrees with MI on X2; the MI selectors ran without the c they do not take."""
+    cmp = compare_selectors(example1(), 1, ("bayes-greedy", "mi-greedy", "mrmr", "fisher"), "cost-sensitive", c=0.25)
+    assert cmp.features.set_index("name")["bayes_value"]["X2"] == pytest.approx(0.0925)
+    assert cmp.grid().loc["X2"].tolist() == [1.0] * 4 and cmp.disagreements().empty
+    assert cmp.optimal == (1,) and cmp.measure_params == {"c": 0.25}

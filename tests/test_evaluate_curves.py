@@ -109,3 +109,10 @@ def test_errors():
     multi = EncodedDataset(np.random.default_rng(0).integers(0, 2, (90, 2)), np.tile([0, 1, 2], 30))
     with pytest.raises(FslabError):
         learning_curves(multi, ("bayes-greedy",), "balanced", k_max=1, learner="tree")
+
+
+def test_cost_sensitive_curves_with_mi_selectors():
+    res = learning_curves(_data(), ("bayes-greedy", "mrmr", "fisher"), "cost-sensitive", k_max=2, n_splits=1,
+                          c=0.25, learner="tree")
+    assert res.complete and res.learner == "tree" and len(res.scores) == 6
+    assert (res.scores["value"] <= 0.75).all()  # a cost-sensitive error is at most max(c, 1 - c)

@@ -42,6 +42,13 @@ def test_distribution_marks_the_exact_optimum(at):
     assert "X1" in text and "BayesGreedy" in text and "MIGreedy" not in text
 
 
+def test_cost_sensitive_measure_with_its_cost(at):
+    at.selectbox(key="compare.measure").set_value("cost-sensitive").run()
+    at.slider(key="compare.c").set_value(0.75).run()
+    assert not at.exception and not at.error
+    assert any("cost-sensitive error (c=0.75)" in m.value for m in at.markdown)
+
+
 def test_learning_curves_run_on_click_and_stay(at):
     at.multiselect(key="compare.curve_selectors").set_value(["bayes-greedy", "mi-greedy", "mrmr"]).run()
     at.slider(key="compare.k_max").set_value(3).run()
