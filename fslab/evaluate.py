@@ -4,6 +4,9 @@ Selection is a filter fitted on the rows ``fit`` receives, so in ``Pipeline([("s
 FeatureSelector(...)), ("learn", SVC())])`` under cross-validation the features are chosen anew on
 each training fold and the test fold never influences them (Ahmed et al., Section 4: "the feature
 selection methods and learning algorithms [are] applied on the training set").
+
+The learning curves of Section 4 live in :mod:`fslab.curves` (re-exported here, where DESIGN.md
+places them) and the measure-matched learners in :mod:`fslab.learners`.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .curves import CurveResult, learning_curves
 from .encoded import EncodedDataset
 from .errors import DataError, ParameterError
 from .selectors import select
+
+__all__ = ["CurveResult", "FeatureSelector", "encode_columns", "learning_curves"]
 
 DISCRETE_LEVELS = 16  # an integer column with at most this many values is kept as codes under codes="auto"
 

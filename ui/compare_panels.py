@@ -117,6 +117,10 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
     tune = st.checkbox("Tune hyper-parameters on 20% of the training part", key="compare.tune", disabled=full)
     if full:
         splits, subsample, tune = 5, 0, True
+        fits = splits * len(selectors) * k_max * len(LEARNERS[learner].grid)
+        if data.n_rows * train > 5_000 and learner.startswith("svm"):
+            st.warning(f"The full protocol fits an RBF SVM on {int(data.n_rows * train):,} rows up to {fits:,} "
+                       "times (tuning included): expect a long run. *Stop* interrupts it.")
     request = (uc.token(data), tuple(selectors), measure_name, tuple(sorted(params.items())), k_max, learner,
                splits, train, subsample, tune)
     run, stop, _ = st.columns([2, 1, 4])
