@@ -149,10 +149,11 @@ def compound_score(table: JointTable, approach: int = 1) -> np.ndarray:
     """
     if approach == 2:
         return -conditional_entropy(table, unit="nats")
-    p = table.probabilities()
-    px = _sum_classes(p)[..., None]
-    cond = np.divide(p, px, out=np.zeros_like(p), where=px > 0)
-    return (p * cond).sum(axis=(-2, -1))
+    # sum_{x,y} p(x,y) p(y|x) = sum_x (sum_y n_xy^2) / n_x / n, on counts directly
+    c = table.counts
+    n_x = _sum_classes(c)
+    ratio = np.divide(_sum_classes(c * c), n_x, out=np.zeros_like(n_x), where=n_x > 0)
+    return ratio.sum(axis=-1) / n_x.sum(axis=-1)
 
 
 def _check(params: dict) -> None:
