@@ -107,10 +107,12 @@ def test_batched_equals_per_table_for_ranking_measures():
     counts[:, 0, :] += 1  # every table has both classes
     counts[2, 5:] = 0  # padded (empty) cells
     batch = JointTable(counts, LABELS)
+    grid = JointTable(counts.reshape(3, 3, 12, 2), LABELS)  # two batch axes
     for func in (f_beta_score, auc_score):
         together = func(batch)
         assert together.shape == (9,)
         assert together == pytest.approx([func(batch[i]) for i in range(9)], abs=1e-14)
+        assert func(grid) == pytest.approx(together.reshape(3, 3), abs=1e-14)
 
 
 def test_auc_and_f_beta_on_a_sample_scored_row_by_row():
