@@ -69,8 +69,11 @@ def rank_cells(table: JointTable, descending: bool) -> RankedCells:
         order, gap = order[:, ::-1], gap[:, ::-1]
     flat = (order + (np.arange(order.shape[0]) * n_cells)[:, None]).ravel()
     shape = counts.shape[:-1]
-    cum_pos = np.cumsum(pos.ravel().take(flat).reshape(shape), axis=-1)
-    cum_neg = np.cumsum(tot.ravel().take(flat).reshape(shape), axis=-1) - cum_pos
+    cum_pos = pos.ravel().take(flat).reshape(shape)
+    np.cumsum(cum_pos, axis=-1, out=cum_pos)
+    cum_neg = tot.ravel().take(flat).reshape(shape)
+    np.cumsum(cum_neg, axis=-1, out=cum_neg)
+    cum_neg -= cum_pos
     last = np.empty(shape, dtype=bool)
     last[..., :-1] = gap.reshape(shape[:-1] + (n_cells - 1,))
     last[..., -1] = True
