@@ -36,6 +36,7 @@ def auc_score(table: JointTable) -> np.ndarray:
     auc = np.divide(num, denom, out=np.full_like(num, 0.5), where=denom > 0)
     return auc.reshape(table.batch_shape) if table.batch_shape else auc[0]
 
+
 SPEC = MeasureSpec(
     name="auc",
     label="AUC",

@@ -18,7 +18,9 @@ def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
     largest eta, so the sup runs over "top groups": cells sorted by eta descending, cells with equal
     eta (within 1e-12) kept together, cumulative TP and Q at the end of each group. The last group
     end is the all-positive classifier (t below every eta); the empty classifier scores 0.
-    Vectorised over the batch (one argsort per table row, cumulative sums).
+    This sup equals the sup over ALL classifiers of X_J (Example 7's first line): at the optimum F*,
+    h maximises sum_x h(x) [(1+b^2) p(x,1) - F* p(x)], i.e. h = 1(eta > F*/(1+b^2)), a threshold.
+    Vectorised over the batch (one sort per table row, cumulative sums, F at group ends only).
     Tiny table, beta = 1: p = [[.4, .1], [.2, .3]] (eta .2, .6; p = .4): top cell gives
     2*.3/(.4+.5) = 0.6667; both cells 2*.4/(.4+1) = 0.5714; so F*_1 = 2/3.
     """
