@@ -76,6 +76,7 @@ class FastCounter:
             full = np.empty((self.L, self.A, self.n))
             full[:, 1:] = upper
             full[:, 0] = sizes[:, None] - upper.sum(axis=1)
+            self._marginal_by_value = full
             self._marginal = full.transpose(0, 2, 1).copy()
         return self._marginal
 
@@ -161,11 +162,29 @@ class FastCounter:
         state = self._state(tuple(int(j) for j in subset))
         A, L, n, C = self.A, self.L, self.n, state.n_cells
         counts = np.empty((C, L, A, n))
-        if C:
-            group = state.cell * L + self.y[state.rows]
-            upper = self._group_value_counts(state.rows, group, C * L).reshape(C, L, A - 1, n)
-            counts[:, :, 1:, :] = upper
-            counts[:, :, 0, :] = state.class_counts[:, :, None] - upper.sum(axis=2)
+        if not C:
+            return counts
+        group = state.cell * L + self.y[state.rows]
+        upper = np.empty((C, L, A - 1, n))
+        if C > 1 and state.rows.size == self.m:
+            # no pure rows: per class, the largest cell is the class marginal minus the other cells
+            _ = self.marginal
+            skip = state.class_counts.argmax(axis=0) * L + np.arange(L)  # group id (c*_l, l)
+            keep_group = np.ones(C * L, dtype=bool)
+            keep_group[skip] = False
+            compact = np.cumsum(keep_group) - 1
+            keep_row = keep_group[group]
+            part = self._group_value_counts(state.rows[keep_row], compact[group[keep_row]], C * L - L)
+            upper.reshape(C * L, -1)[keep_group] = part
+            for l, g in enumerate(skip):
+                c = g // L
+                mask = np.ones(C, dtype=bool)
+                mask[c] = False
+                upper[c, l] = self._marginal_by_value[l, 1:] - upper[mask, l].sum(axis=0)
+        else:
+            upper[:] = self._group_value_counts(state.rows, group, C * L).reshape(C, L, A - 1, n)
+        counts[:, :, 1:, :] = upper
+        counts[:, :, 0, :] = state.class_counts[:, :, None] - upper.sum(axis=2)
         return counts
 
     def extension_counts(self, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:

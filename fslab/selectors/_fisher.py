@@ -13,20 +13,27 @@ import numpy as np
 _HUGE = np.finfo(np.float64).max  # a feature that separates the classes perfectly (zero within-class spread)
 
 
+_BLOCK = 512  # features per block: bounds the float temporaries to a few (rows x 512) matrices
+
+
 def fisher_scores(source) -> np.ndarray:
     """Fisher score of every feature of a sample (rows with a class index) or an exact distribution."""
     values = getattr(source, "values", None)
-    V = np.asarray(values if values is not None else source.X, dtype=np.float64)
+    matrix = values if values is not None else source.X
     n_labels = len(source.labels)
     if source.y is not None:
-        W = np.zeros((V.shape[0], n_labels))
-        W[np.arange(V.shape[0]), source.y] = 1.0
+        W = np.zeros((matrix.shape[0], n_labels))
+        W[np.arange(matrix.shape[0]), source.y] = 1.0
     else:
         W = np.asarray(source.weights, dtype=np.float64)
+    return np.concatenate([_block_scores(np.asarray(matrix[:, start:start + _BLOCK], dtype=np.float64), W)
+                           for start in range(0, matrix.shape[1], _BLOCK)])
+
+
+def _block_scores(V: np.ndarray, W: np.ndarray) -> np.ndarray:
     finite = np.isfinite(V)  # missing raw values are left out of each feature's moments
     V0 = np.where(finite, V, 0.0)
-    F = finite.astype(np.float64)
-    mass = W.T @ F                                   # (L, n) mass of class l with a value of feature j
+    mass = W.T @ finite.astype(np.float64)           # (L, n) mass of class l with a value of feature j
     safe = np.where(mass > 0, mass, 1.0)
     mean = (W.T @ V0) / safe                         # mu_lj
     second = (W.T @ (V0 * V0)) / safe
@@ -36,6 +43,4 @@ def fisher_scores(source) -> np.ndarray:
     between = (p * (mean - overall) ** 2).sum(axis=0)
     within = (p * var).sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        score = np.where(within > 0, between / np.where(within > 0, within, 1.0),
-                         np.where(between > 0, _HUGE, 0.0))
-    return score
+        return np.where(within > 0, between / np.where(within > 0, within, 1.0), np.where(between > 0, _HUGE, 0.0))
