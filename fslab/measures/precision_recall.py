@@ -184,12 +184,13 @@ def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
     )
 
 
-_P, _R = r"\prod_{i\in J}\eta_i(X_i)", r"\prod_{i\in J}(1-\eta_i(X_i))"
+_P, _R = r"\textstyle\prod_{i\in J}\eta_i(X_i)", r"\textstyle\prod_{i\in J}(1-\eta_i(X_i))"
+_ETA = r"\\&\text{with } \eta_i(x_i) = \mathbf{P}(Y=1\mid X_i=x_i)\text{ (feature } i\text{'s own predictor)}"
 PRECISION = _spec("precision", False, (
     r"\begin{aligned}&\text{(1) } \mathbf{E}\big[Y" + _P + r" + (1-Y)\big(1-" + _P + r"\big)\big]\\"
     r"&\text{(2) } \mathbf{E}\big[Y\textstyle\sum_{i\in J}\ln\eta_i(X_i) + (1-Y)\ln\big(1-" + _P
-    + r"\big)\big]\end{aligned}"))
+    + r"\big)\big]" + _ETA + r"\end{aligned}"))
 RECALL = _spec("recall", True, (
     r"\begin{aligned}&\text{(1) } \mathbf{E}\big[(1-Y)" + _R + r" + Y\big(1-" + _R + r"\big)\big]\\"
     r"&\text{(2) } \mathbf{E}\big[(1-Y)\textstyle\sum_{i\in J}\ln(1-\eta_i(X_i)) + Y\ln\big(1-" + _R
-    + r"\big)\big]\end{aligned}"))
+    + r"\big)\big]" + _ETA + r"\end{aligned}"))

@@ -1,0 +1,28 @@
+"""Real browser: every measure's LaTeX formula renders with KaTeX (no parse error) on the Select page.
+
+AppTest sees only the LaTeX source; KaTeX parse errors appear in the browser alone (red ``.katex-error``).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from fslab.measures import MEASURES
+from tests.conftest import goto_page, screenshot, wait_idle
+
+
+def test_every_measure_formula_renders(page):
+    goto_page(page, "Select")
+    main = page.locator('[data-testid="stMain"]')
+    for name in ("precision", "balanced", "f-beta", "auc", "log-loss", "recall", "cost-sensitive", "squared",
+                 "mi", "zero-one"):
+        label = MEASURES[name].label
+        page.locator('[data-testid="stSelectbox"]').filter(has_text="Measure").click()
+        page.get_by_role("option", name=label, exact=True).click()
+        wait_idle(page)
+        expect(page.get_by_role("combobox", name="Measure")).to_have_value(label)
+        expect(main.locator(".katex").first).to_be_visible()
+        assert main.locator(".katex-error").count() == 0, f"KaTeX error in the formula of {name}"
+        if name == "precision":
+            main.locator(".katex").first.scroll_into_view_if_needed()
+            screenshot(page, "measures-precision-formula")
