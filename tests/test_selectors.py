@@ -226,3 +226,26 @@ def test_fast_engine_bitset_and_sparse_paths_agree_with_plain_tables(monkeypatch
         np.testing.assert_allclose(crit.extension(subset, cand), m.criterion(ds.extension_tables(subset, cand)))
     red = crit.pair_counts(2, np.array([0, 4]))
     assert red[1, 1, 2] == np.sum((X[:, 4] == 1) & (X[:, 2] == 2))
+
+
+def test_precision_and_recall_greedy_are_the_greedy_loop_with_those_measures():
+    """precision-greedy = BayesGreedy with the notes' precision criterion (per-feature predictors), any approach."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, (300, 5))
+    ds = EncodedDataset(X, (X[:, 0] & X[:, 2]) | (rng.random(300) < 0.1))
+    for approach in (1, 2):
+        for name in ("precision", "recall"):
+            fixed = select(ds, 3, f"{name}-greedy", approach=approach)
+            plain = select(ds, 3, "bayes-greedy", measure=name, approach=approach)
+            assert fixed.features == plain.features and fixed.measure == name
+            np.testing.assert_allclose(fixed.scores, plain.scores)
+
+
+def test_binary_only_measure_refuses_a_multiclass_target():
+    from fslab.errors import UnsupportedTargetError
+
+    rng = np.random.default_rng(2)
+    ds = EncodedDataset(rng.integers(0, 2, (90, 3)), np.arange(90) % 3)
+    with pytest.raises(UnsupportedTargetError, match="binary target"):
+        select(ds, 1, "bayes-greedy", measure="cost-sensitive", c=0.3)
+    assert len(select(ds, 2, "bayes-greedy").features) == 2  # 0-1 error handles three classes

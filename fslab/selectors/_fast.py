@@ -93,9 +93,12 @@ class FastCounter:
         return self._bits
 
     def _value_dense(self) -> np.ndarray:
-        """(m, n * (A-1)) float32 indicators of X[r, j] == v, v = 1..A-1."""
+        """(m, n * (A-1)) float32 indicators of X[r, j] == v, v = 1..A-1 (written in place, no bool copy)."""
         if self._dense is None:
-            self._dense = np.concatenate([(self.X == v) for v in range(1, self.A)], axis=1).astype(np.float32)
+            dense = np.empty((self.m, self.n * (self.A - 1)), dtype=np.float32)
+            for v in range(1, self.A):
+                np.equal(self.X, v, out=dense[:, (v - 1) * self.n:v * self.n], casting="unsafe")
+            self._dense = dense
         return self._dense
 
     def _group_value_counts(self, rows: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
