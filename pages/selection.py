@@ -101,11 +101,9 @@ st.caption("Selector score = what the selector maximised at the step that added 
 
 cols = st.columns(4)
 stem = f"{selector}-{measure_name}-k{k}"
-cols[0].download_button("Selection (CSV)", ui.safe_csv(result.summary()), f"{stem}.csv", "text/csv",
-                        key="select.dl.sel_csv", on_click="ignore")
-cols[1].download_button("Selection (JSON)", ui.selection_json(result), f"{stem}.json", "application/json",
-                        key="select.dl.sel_json", on_click="ignore")
-cols[2].download_button("Trace (CSV)", ui.safe_csv(result.trace), f"{stem}-trace.csv", "text/csv",
-                        key="select.dl.trace_csv", on_click="ignore")
-cols[3].download_button("Trace (JSON)", ui.trace_json(result), f"{stem}-trace.json", "application/json",
-                        key="select.dl.trace_json", on_click="ignore")
+files = ui.exports(result)
+for col, (suffix, mime, label) in zip(cols, (
+        ("selection.csv", "text/csv", "Selection (CSV)"), ("selection.json", "application/json", "Selection (JSON)"),
+        ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")), strict=True):
+    col.download_button(label, files[suffix], f"{stem}-{suffix}", mime, key=f"select.dl.{suffix}", on_click="ignore")
+st.caption("Text cells that begin with =, +, - or @ are prefixed with ' so a spreadsheet does not run them.")

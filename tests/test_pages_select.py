@@ -29,6 +29,7 @@ def test_default_run_selects_five_mushroom_features(at):
     assert _selected(at).count("**") == 10  # five bold names
     assert len(at.get("plotly_chart")) == 2
     assert len(at.latex) >= 2
+    assert len(at.get("download_button")) == 4
     table = at.dataframe[-1].value
     assert len(table) == 5 and table["rank"].tolist() == [1, 2, 3, 4, 5]
 

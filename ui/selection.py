@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from fslab.measures import MEASURES
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
 RESULTS = "fslab.select.results"
+EXPORTS = "fslab.select.exports"
 _MEMO_SIZE = 12
 
 
@@ -129,5 +129,17 @@ def trace_json(result: Selection) -> bytes:
     return safe_frame(result.trace).to_json(orient="records").encode("utf-8")
 
 
-def default_measure_options() -> list[str]:
-    return list(MEASURES)
+def exports(result: Selection) -> dict[str, bytes]:
+    """CSV and JSON bytes of the selection and its trace, built once per result (a long trace takes a while)."""
+    memo = st.session_state.setdefault(EXPORTS, OrderedDict())
+    key = id(result)
+    if key not in memo:
+        memo[key] = {
+            "selection.csv": safe_csv(result.summary()),
+            "selection.json": selection_json(result),
+            "trace.csv": safe_csv(result.trace),
+            "trace.json": trace_json(result),
+        }
+        while len(memo) > 4:
+            memo.popitem(last=False)
+    return memo[key]
