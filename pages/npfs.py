@@ -1,3 +1,176 @@
+"""NPFS: the bootstrap Neyman-Pearson test of which features a selector picks more often than chance."""
+
+import os
+
 import streamlit as st
 
-st.title("npfs")
+from fslab.errors import FslabError
+from fslab.measures import MEASURES
+from fslab.plots.npfs import (
+    counts_figure,
+    relevant_image_figure,
+    relevant_path_figure,
+    selection_matrix_figure,
+    stability_figure,
+)
+from fslab.selectors import SELECTORS
+from ui import npfs as ui
+from ui import state
+from ui.cache import ensure_default_dataset
+from ui.selection import measure_params
+
+st.title("NPFS: is a feature selected more often than chance?")
+st.markdown(
+    "Neyman-Pearson feature selection (Ditzler, Polikar & Rosen 2015) wraps **any** selector. It draws *n* "
+    "bootstrap samples of the rows, runs the selector with a fixed *k* on each, and counts how often each feature "
+    "was chosen. A feature picked at random would be chosen with probability p0 = k/K, so its count would follow "
+    "a binomial law; a feature is **relevant** when its count is too large for that (a one-sided test of size "
+    "alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features you need: smaller "
+    "than k when k was too large, larger when k was too small (Section III-C)."
+)
+st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K},"
+         r"\qquad \zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad i\ \text{relevant}\iff z_i>\zeta")
+st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
+           "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
+
+ensure_default_dataset()
+name, data = state.get_dataset()
+top = st.columns([3, 2])
+top[0].markdown(f"**Data:** {name} ({data.n_rows:,} rows x {data.n_features} features)")
+if top[1].button("Load D_uni (the paper's synthetic data)", key="npfs.load_uniform",
+                 help="K = 25 features iid Uniform[0, 10], y = 1 iff x1+...+x5 <= 25, M = 1000 rows, "
+                      "discretised into 3 equal-width bins (Section IV-A)"):
+    ui.load_uniform()
+    st.rerun()
+K = data.n_features
+if K < 2:
+    st.error("NPFS needs at least two features; load another dataset on the Data page.")
+    st.stop()
+
+c1, c2, c3, c4 = st.columns(4)
+selectors = [s for s in SELECTORS if s != "exhaustive"]
+selector = c1.selectbox("Base selector", selectors, index=selectors.index("jmi"), key="npfs.selector",
+                        format_func=lambda s: SELECTORS[s].label)
+spec = SELECTORS[selector]
+measure, params = None, {}
+if spec.uses_measure:
+    options = [spec.fixed_measure] if spec.fixed_measure else list(MEASURES)
+    measure = c1.selectbox("Its measure", options, key="npfs.measure" + (".fixed" if spec.fixed_measure else ""),
+                           format_func=lambda m: MEASURES[m].label)
+    params = measure_params(c1, measure, "npfs")
+else:
+    c1.caption(f"{spec.label} uses its own criterion ({spec.reference}).")
+k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, min(10, K - 1), key="npfs.k"))
+n = int(c2.number_input("n (bootstraps)", 2, 5000, 100, step=10, key="npfs.n"))
+alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))
+seed = int(c3.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed"))
+fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction"))
+cores = os.cpu_count() or 1
+n_jobs = int(c4.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",
+                             help="The same seed gives the same matrix whatever the number of workers."))
+prefer = "processes"
+if n_jobs > 1:
+    prefer = c4.radio("workers are", ["processes", "threads"], key="npfs.prefer", horizontal=True,
+                      help="Processes take 1-3 s to start but scale; threads share the GIL with the selector loop.")
+
+key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
+cancelled = ui.pop_cancelled()
+first_visit = ui.first_visit()
+clicked = st.button("Run NPFS", type="primary", key="npfs.run")
+if cancelled:
+    st.warning(f"Run cancelled after {cancelled[0]} of {cancelled[1]} bootstraps. Change the settings or run again.")
+elif (clicked or first_visit) and ui.cached_result(key) is None:
+    bar_col, cancel_col = st.columns([5, 1])
+    bar = bar_col.progress(0.0, text="Starting...")
+    cancel_col.button("Cancel", key="npfs.cancel", on_click=ui.mark_cancelled)
+    try:
+        ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, ui.Reporter(bar))
+    except FslabError as err:
+        bar.empty()
+        st.error(str(err))
+        st.stop()
+    bar.empty()
+    cancel_col.empty()
+elif clicked:
+    ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, None)
+
+shown = ui.cached_result(key)
+if shown is None:
+    last = ui.last_result()
+    if last is None:
+        st.info("Press **Run NPFS** to draw the bootstraps.")
+        st.stop()
+    if last[0][:4] != key[:4]:
+        st.info(f"Press **Run NPFS** to run on {name}.")
+        st.stop()
+    shown = last[1]
+    st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
+            f"n = {shown.n_bootstraps}, alpha = {shown.alpha}). Press **Run NPFS** for the new settings.")
+result = shown
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("k* (relevant features)", result.k_star, delta=result.k_star - result.k, delta_color="off",
+          help="Difference from the k the selector used")
+m2.metric("critical value zeta", result.threshold, help=f"relevant iff selected more than {result.threshold} "
+          f"times out of {result.n_bootstraps}")
+m3.metric("p0 = k/K", f"{result.p0:.3f}")
+m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
+          help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate")
+if result.k_star:
+    st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{v}**" for v in result.relevant_names))
+else:
+    st.warning("No feature was selected significantly more often than chance. With large k (p0 near 1) the test "
+               "cannot reject unless n is large: P(Z = n) = p0^n must fall below alpha.")
+if result.k_star < result.k:
+    st.caption(f"k* < k: the selector filled its {result.k} places with features it picks no more often than "
+               "chance, so NPFS suggests using fewer features (Section III-C, Fig. 1).")
+elif result.k_star > result.k:
+    st.caption(f"k* > k: more features matter than the {result.k} the selector may keep; across bootstraps they "
+               "take turns (Section IV-B, Fig. 2).")
+
+order = st.radio("Order features by", ["count", "index"], key="npfs.order", horizontal=True,
+                 format_func=lambda o: "times selected" if o == "count" else "column order")
+st.subheader("Selection matrix")
+st.plotly_chart(selection_matrix_figure(result, order), width="stretch", key="npfs.matrix")
+st.caption("The paper's Fig. 1: one row per feature, one column per bootstrap; white = selected, black = not; "
+           "orange rows are the features the test declares relevant (count in brackets).")
+
+st.subheader("Counts against the critical value")
+st.plotly_chart(counts_figure(result, order), width="stretch", key="npfs.counts")
+st.caption("How many of the n bootstraps chose each feature; bars above the dashed line (zeta) are relevant. "
+           "Hover for each feature's p-value P(Z >= z | H0).")
+with st.expander("Every feature's count and p-value"):
+    st.dataframe(result.summary(), hide_index=True, key="npfs.table")
+
+st.subheader("Relevant features as bootstraps accumulate")
+st.plotly_chart(relevant_path_figure(result), width="stretch", key="npfs.path")
+st.caption("The paper's Fig. 2 for this k: the test applied after each l = 1..n bootstraps (zeta recomputed for "
+           "l); the count settles as n grows, which is how to judge whether n was large enough.")
+
+shape = ui.image_shape(name, K)
+if shape is not None:
+    st.subheader("Relevant pixels")
+    st.plotly_chart(relevant_image_figure(result, shape), width="stretch", key="npfs.image")
+    st.caption(f"The paper's Fig. 4: the {shape[0]} x {shape[1]} pixel grid; relevant pixels coloured by how often "
+               "they were selected, the others black (for digits in noise, the digit sits in the central 8 x 8).")
+
+st.subheader("Stability of the selected sets")
+stab = result.stability()
+s1, s2 = st.columns(2)
+if stab["kuncheva"] is not None:
+    s1.metric("Kuncheva consistency (mean over pairs)", f"{stab['kuncheva']:.3f}")
+if stab["nogueira"] is not None:
+    s2.metric("Nogueira et al. stability (95% CI)", f"{stab['nogueira'].value:.3f}",
+              help=f"95% confidence interval {stab['nogueira'].lower:.3f} .. {stab['nogueira'].upper:.3f}")
+st.latex(r"I_C(A,B)=\frac{rK-k^2}{k(K-k)},\ r=|A\cap B|\qquad"
+         r"\hat\Phi=1-\frac{\frac1K\sum_f \frac{n}{n-1}\hat p_f(1-\hat p_f)}{\frac{\bar k}{K}(1-\frac{\bar k}{K})}")
+if stab["nogueira"] is not None:
+    st.plotly_chart(stability_figure(result), width="stretch", key="npfs.stability")
+    st.caption("Kuncheva's index (Definition 2.1) of every pair of bootstraps, its mean (dashed), and Nogueira, "
+               "Sechidis & Brown's estimate with its 95% confidence band (orange); 1 = the same set every time, "
+               "0 = no more alike than random sets of size k.")
+
+st.subheader("Downloads")
+cols = st.columns(3)
+for col, (fname, (payload, mime, label)) in zip(cols, ui.downloads(result).items(), strict=True):
+    col.download_button(label, payload, file_name=fname, mime=mime, on_click="ignore", key=f"npfs.dl.{fname}")

@@ -1,0 +1,146 @@
+"""Figures of the NPFS page (Ditzler et al. 2015): selection matrix (Fig. 1), counts against the critical value,
+relevant count as bootstraps accumulate (Fig. 2), relevant pixels (Fig. 4), stability, and the k-suggestion test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+ORANGE, DARK_ORANGE, WHITE, BLACK = "#ff8c1a", "#5c2e00", "#f2f2f2", "#1a1a1a"
+_MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
+
+
+def feature_order(result, order: str = "count") -> np.ndarray:
+    """Row order: "count" (most selected first, lowest index on ties) or "index" (the data's column order)."""
+    if order == "index":
+        return np.arange(result.n_features)
+    return np.lexsort((np.arange(result.n_features), -result.counts))
+
+
+def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -> go.Figure:
+    """The K x n matrix X as the paper's Fig. 1: black = not selected, white = selected; relevant rows orange.
+
+    Cells take four codes (irrelevant/relevant row x not selected/selected) on a discrete colour scale.
+    """
+    rows = feature_order(result, order)[:max_rows]
+    relevant = result.counts[rows] > result.threshold
+    z = result.matrix[rows].astype(int) + 2 * relevant[:, None]
+    scale = [[0.0, BLACK], [0.25, BLACK], [0.25, WHITE], [0.5, WHITE], [0.5, DARK_ORANGE], [0.75, DARK_ORANGE],
+             [0.75, ORANGE], [1.0, ORANGE]]
+    names = [f"{result.feature_names[i]} ({result.counts[i]})" for i in rows]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=np.arange(1, result.n_bootstraps + 1), y=names, zmin=-0.5, zmax=3.5, colorscale=scale,
+        showscale=False, xgap=0, ygap=1 if len(rows) <= 60 else 0,
+        customdata=np.broadcast_to(np.where(relevant, "relevant", "not relevant")[:, None], z.shape),
+        hovertemplate="%{y}<br>bootstrap %{x}<br>%{customdata}<extra></extra>",
+    ))
+    shown = "" if len(rows) == result.n_features else f" (top {len(rows)} of {result.n_features})"
+    fig.update_layout(
+        title=f"Selection matrix: {result.n_features} features x {result.n_bootstraps} bootstraps{shown}",
+        xaxis_title="bootstrap l", yaxis={"autorange": "reversed", "title": "feature (count)"},
+        height=int(min(1400, max(320, 16 * len(rows) + 110))), margin=_MARGIN,
+    )
+    return fig
+
+
+def counts_figure(result, order: str = "count", max_bars: int = 300) -> go.Figure:
+    """Bars of z_i (times selected out of n) with the critical value zeta as a line; hover shows each p-value."""
+    rows = feature_order(result, order)[:max_bars]
+    relevant = result.counts[rows] > result.threshold
+    names = [result.feature_names[i] for i in rows]
+    fig = go.Figure(go.Bar(
+        x=names, y=result.counts[rows], marker_color=np.where(relevant, ORANGE, "#7f7f7f"),
+        customdata=np.column_stack([result.p_values[rows], np.where(relevant, "relevant", "not relevant")]),
+        hovertemplate="%{x}: z = %{y}<br>p = P(Z >= z | H0) = %{customdata[0]:.3g}<br>%{customdata[1]}"
+                      "<extra></extra>",
+    ))
+    fig.add_hline(y=result.threshold, line_dash="dash", line_color="#d62728",
+                  annotation_text=f"critical value zeta = {result.threshold}: relevant iff z > zeta",
+                  annotation_position="top right")
+    fig.add_hline(y=result.p0 * result.n_bootstraps, line_dash="dot", line_color="#1f77b4",
+                  annotation_text=f"chance n p0 = {result.p0 * result.n_bootstraps:.1f}",
+                  annotation_position="bottom right")
+    fig.update_layout(title="How often each feature was selected",
+                      yaxis_title=f"count z (of n = {result.n_bootstraps})",
+                      xaxis={"type": "category", "tickangle": -60 if len(rows) > 20 else 0}, height=400,
+                      margin=_MARGIN, yaxis_range=[0, result.n_bootstraps * 1.08])
+    return fig
+
+
+def relevant_path_figure(result) -> go.Figure:
+    """Number of relevant features after l bootstraps (critical value recomputed for each l): Fig. 2 for one k."""
+    l = np.arange(1, result.n_bootstraps + 1)
+    fig = go.Figure(go.Scatter(x=l, y=result.relevant_path, mode="lines", name="relevant after l bootstraps",
+                               line={"color": ORANGE, "width": 3},
+                               hovertemplate="l = %{x}: %{y} relevant<extra></extra>"))
+    fig.add_hline(y=result.k, line_dash="dot", line_color="#1f77b4", annotation_text=f"k = {result.k} (input)")
+    fig.update_layout(title="Relevant features as bootstraps accumulate", xaxis_title="bootstraps l",
+                      yaxis_title="number relevant", height=340, margin=_MARGIN,
+                      yaxis_range=[0, max(result.k, int(result.relevant_path.max(initial=0))) + 1])
+    return fig
+
+
+def relevant_image_figure(result, shape: tuple[int, int]) -> go.Figure:
+    """Relevant pixels as an image (Fig. 4): selection frequency on relevant pixels, irrelevant pixels black."""
+    freq = result.counts / result.n_bootstraps
+    shown = np.where(result.counts > result.threshold, freq, np.nan).reshape(shape)
+    names = np.asarray(result.feature_names, dtype=object).reshape(shape)
+    fig = go.Figure(go.Heatmap(
+        z=shown, customdata=np.dstack([names, freq.reshape(shape)]), colorscale="YlOrRd_r", zmin=0, zmax=1,
+        colorbar={"title": "z / n"}, xgap=1, ygap=1,
+        hovertemplate="%{customdata[0]}<br>selected in %{customdata[1]:.0%} of bootstraps<extra></extra>",
+    ))
+    fig.update_layout(title=f"Relevant pixels ({result.k_star} of {result.n_features}); black = not relevant",
+                      plot_bgcolor=BLACK, height=460, margin=_MARGIN,
+                      xaxis={"showgrid": False, "zeroline": False, "constrain": "domain"},
+                      yaxis={"autorange": "reversed", "showgrid": False, "zeroline": False, "scaleanchor": "x"})
+    return fig
+
+
+def pairwise_kuncheva(result) -> np.ndarray:
+    """Kuncheva's index of every pair of bootstraps (all sets have size k): (r K - k^2) / (k (K - k))."""
+    runs = result.matrix.T.astype(np.int32)
+    K, k = result.n_features, runs[0].sum()
+    r = (runs @ runs.T)[np.triu_indices(runs.shape[0], 1)]
+    return (r * K - k * k) / (k * (K - k))
+
+
+def stability_figure(result, alpha: float = 0.05) -> go.Figure:
+    """Histogram of pairwise Kuncheva indices, their mean, and Nogueira et al.'s estimate with its CI band."""
+    stab = result.stability(alpha)
+    fig = go.Figure()
+    if stab["kuncheva"] is not None:
+        fig.add_trace(go.Histogram(x=pairwise_kuncheva(result), nbinsx=40, marker_color="#7f7f7f",
+                                   name="pairs of bootstraps", hovertemplate="I_C %{x}: %{y} pairs<extra></extra>"))
+        fig.add_vline(x=stab["kuncheva"], line_color="#1f77b4", line_dash="dash",
+                      annotation_text=f"mean Kuncheva {stab['kuncheva']:.3f}", annotation_position="top left")
+    nog = stab["nogueira"]
+    if nog is not None:
+        fig.add_vrect(x0=nog.lower, x1=nog.upper, fillcolor=ORANGE, opacity=0.25, line_width=0)
+        fig.add_vline(x=nog.value, line_color=ORANGE,
+                      annotation_text=f"Nogueira {nog}", annotation_position="top right")
+    fig.update_layout(title="Stability of the selected sets across bootstraps",
+                      xaxis_title="index (1 = identical sets)",
+                      yaxis_title="pairs of bootstraps", height=340, margin=_MARGIN, showlegend=False,
+                      xaxis_range=[-1.02, 1.02])
+    return fig
+
+
+def k_test_figure(steps: pd.DataFrame, alpha: float) -> go.Figure:
+    """p-value of each greedy step of the permutation test (log scale) with the alpha line; untested steps left out."""
+    tested = steps.dropna(subset=["p_value"])
+    colors = np.where(tested["p_value"] <= alpha, ORANGE, "#7f7f7f")
+    fig = go.Figure(go.Bar(
+        x=tested["step"], y=tested["p_value"], marker_color=colors,
+        text=[f"{n}" for n in tested["name"]], textposition="outside",
+        customdata=tested[["name", "improvement", "null_q95"]].to_numpy(),
+        hovertemplate="step %{x}: add %{customdata[0]}<br>improvement %{customdata[1]:.4g}"
+                      "<br>95% of permutations below %{customdata[2]:.4g}<br>p = %{y:.3g}<extra></extra>",
+    ))
+    fig.add_hline(y=alpha, line_dash="dash", line_color="#d62728", annotation_text=f"alpha = {alpha}")
+    fig.update_layout(title="Is each greedy step better than chance? (conditional permutation test)",
+                      xaxis_title="step t (feature added)", yaxis={"type": "log", "title": "p-value"},
+                      height=340, margin=_MARGIN)
+    fig.update_xaxes(dtick=1)
+    return fig

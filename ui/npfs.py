@@ -1,0 +1,141 @@
+"""NPFS page helpers: the per-session result memo, the progress reporter with a remaining-time estimate,
+cancellation, image shapes of samples, and safe downloads.
+
+Results are memoised in ``st.session_state`` (not ``st.cache_data``): a run reports progress to a bar the page
+created, which a cached function may not do. Cancelling works through Streamlit itself: clicking "Cancel" asks
+for a rerun, and Streamlit stops the running script at its next call into ``st`` (the progress update); npfs then
+abandons the pending bootstraps (its ``finally`` closes the joblib generator).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+import pandas as pd
+import streamlit as st
+
+from fslab.npfs import npfs
+from fslab.npfs_result import NPFSResult
+from fslab.samples import SAMPLES
+
+from . import state
+from .cache import sample_encoded
+
+RESULTS = "fslab.npfs.results"
+LAST = "fslab.npfs.last"
+PROGRESS = "fslab.npfs.progress"
+CANCELLED = "fslab.npfs.cancelled"
+AUTO = "fslab.npfs.auto_ran"
+UNIFORM_NAME = "uniform (sample, 3 equal-width bins)"
+_MEMO_SIZE = 8
+
+
+def _memo() -> OrderedDict:
+    return st.session_state.setdefault(RESULTS, OrderedDict())
+
+
+def run_key(source_name: str, source, selector: str, measure: str | None, params: dict, k: int, n: int,
+            alpha: float, seed: int, fraction: float) -> tuple:
+    """Everything that determines the matrix (n_jobs does not: the same seed gives the same matrix)."""
+    return (source_name, id(source), source.n_features, getattr(source, "n_rows", 0), selector, measure,
+            tuple(sorted(params.items())), int(k), int(n), float(alpha), int(seed), float(fraction))
+
+
+def cached_result(key: tuple) -> NPFSResult | None:
+    return _memo().get(key)
+
+
+def last_result() -> tuple[tuple, NPFSResult] | None:
+    """(key, result) of the latest finished run of this session, if any."""
+    key = st.session_state.get(LAST)
+    result = _memo().get(key) if key is not None else None
+    return (key, result) if result is not None else None
+
+
+class Reporter:
+    """progress(done, total) for npfs: moves the bar and estimates the remaining time from the mean pace so far."""
+
+    def __init__(self, bar) -> None:
+        self.bar, self.start = bar, time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        st.session_state[PROGRESS] = (done, total)
+        elapsed = time.perf_counter() - self.start
+        if done == 0:
+            text = f"Starting {total} bootstraps..."
+        else:
+            left = elapsed / done * (total - done)
+            text = f"{done} of {total} bootstraps, {elapsed:.1f} s elapsed, about {left:.0f} s left"
+        self.bar.progress(done / total, text=text)
+
+
+def first_visit() -> bool:
+    """True once per session: the page then runs NPFS with its defaults so it shows something at once."""
+    if st.session_state.get(AUTO):
+        return False
+    st.session_state[AUTO] = True
+    return True
+
+
+def mark_cancelled() -> None:
+    """on_click of the Cancel button: runs before the rerun that interrupts the computation."""
+    st.session_state[CANCELLED] = st.session_state.get(PROGRESS, (0, 0))
+
+
+def pop_cancelled() -> tuple[int, int] | None:
+    return st.session_state.pop(CANCELLED, None)
+
+
+def run(key: tuple, source, selector: str, measure: str | None, params: dict, k: int, n: int, alpha: float,
+        seed: int, fraction: float, n_jobs: int, prefer: str, progress) -> NPFSResult:
+    """Run NPFS (or return the memoised result of the same parameters) and remember it as the latest run."""
+    memo = _memo()
+    if key not in memo:
+        extra = {"measure": measure, **params} if measure is not None else {}
+        memo[key] = npfs(source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed, n_jobs=n_jobs,
+                         prefer=prefer, progress=progress, sample_fraction=fraction, **extra)
+        while len(memo) > _MEMO_SIZE:
+            memo.popitem(last=False)
+    memo.move_to_end(key)
+    st.session_state[LAST] = key
+    return memo[key]
+
+
+def image_shape(dataset_name: str | None, n_features: int) -> tuple[int, int] | None:
+    """The pixel grid of a shipped image sample (semeion, optdigits, digits-in-noise) when the columns match."""
+    base = (dataset_name or "").split(" (")[0]
+    spec = SAMPLES.get(base)
+    shape = getattr(spec, "image_shape", None)
+    return tuple(shape) if shape and shape[0] * shape[1] == n_features else None
+
+
+def load_uniform() -> None:
+    """Make D_uni (K=25, k*=5, M=1000, 3 equal-width bins) the current dataset: the paper's Section IV-B data."""
+    state.set_dataset(UNIFORM_NAME, sample_encoded("uniform", "uniform", 3), None)
+    st.session_state[AUTO] = False  # run at once on the new data, as on a first visit
+
+
+def _escape(text: str) -> str:
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def safe_csv(frame: pd.DataFrame, index: bool = False) -> bytes:
+    """CSV bytes whose text cells (and headers) starting with = + - @ get a leading ' (no formula injection)."""
+    out = frame.reset_index() if index else frame.copy()
+    out.columns = [_escape(str(c)) for c in out.columns]
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
+            out[col] = out[col].map(lambda v: _escape(v) if isinstance(v, str) else v)
+    return out.to_csv(index=False).encode("utf-8")
+
+
+def downloads(result: NPFSResult) -> dict[str, tuple[bytes, str, str]]:
+    """File name -> (bytes, mime, label) for the matrix, the per-feature summary and the whole result."""
+    matrix = result.matrix_frame()
+    matrix.index.name = "feature"
+    return {
+        "npfs_matrix.csv": (safe_csv(matrix, index=True), "text/csv", "Selection matrix (CSV)"),
+        "npfs_features.csv": (safe_csv(result.summary()), "text/csv", "Counts and p-values (CSV)"),
+        "npfs_result.json": (result.to_json().encode("utf-8"), "application/json", "Full result (JSON)"),
+    }
