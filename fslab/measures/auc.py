@@ -42,7 +42,8 @@ SPEC = MeasureSpec(
     label="AUC",
     func=auc_score,
     greater_is_better=True,
-    formula=(r"C^{\mathrm{Bayes,AUC}}_D(J) = 1 - \frac{\mathbf{E}\big[\min\big(\alpha_J(X_J,X'_J),"
-             r"\,\alpha_J(X'_J,X_J)\big)\big]}{2p(1-p)},\quad \alpha_J(z,z') = \eta_J(z)\,(1-\eta_J(z'))"),
+    formula=(r"\begin{aligned}C^{\mathrm{Bayes,AUC}}_D(J) &= 1 - \frac{\mathbf{E}\big[\min\big(\alpha_J(X_J,X'_J),"
+             r"\,\alpha_J(X'_J,X_J)\big)\big]}{2p(1-p)},\\ \alpha_J(z,z') &= \eta_J(z)\,(1-\eta_J(z'))"
+             r"\end{aligned}"),
     reference="Ahmed et al., Example 8",
 )

@@ -47,8 +47,9 @@ SPEC = MeasureSpec(
     label="F-beta",
     func=f_beta_score,
     greater_is_better=True,
-    formula=(r"C^{\mathrm{Bayes},F_\beta}_D(J) = \sup_{t\in[0,1]} F_{\beta,D_J}\big[\mathrm{sign}(\eta_J - t)\big],"
-             r"\quad F_\beta = \frac{1+\beta^2}{\beta^2/\mathrm{Prec} + 1/\mathrm{Rec}}"),
+    formula=(r"\begin{aligned}C^{\mathrm{Bayes},F_\beta}_D(J) &= \sup_{t\in[0,1]} F_{\beta,D_J}"
+             r"\big[\mathrm{sign}(\eta_J - t)\big],\\ "
+             r"F_\beta &= \frac{1+\beta^2}{\beta^2/\mathrm{Prec} + 1/\mathrm{Rec}}\end{aligned}"),
     reference="Ahmed et al., Example 7",
     params={"beta": 1.0},
     check=_check,

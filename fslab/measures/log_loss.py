@@ -26,7 +26,7 @@ SPEC = MeasureSpec(
     func=log_loss_error,
     greater_is_better=False,
     binary_only=False,
-    formula=(r"\mathrm{er}^{\log,*}_{D_J} = \mathbf{E}_X\big[-\eta_J\ln\eta_J-(1-\eta_J)\ln(1-\eta_J)\big]"
-             r" = H(Y\mid X_J) = H(Y) - I(X_J;Y)\ \text{(nats)}"),
+    formula=(r"\begin{aligned}\mathrm{er}^{\log,*}_{D_J} &= \mathbf{E}_X\big[-\eta_J\ln\eta_J"
+             r"-(1-\eta_J)\ln(1-\eta_J)\big]\\ &= H(Y\mid X_J) = H(Y) - I(X_J;Y)\ \text{(nats)}\end{aligned}"),
     reference="Ahmed et al., Example 5",
 )
