@@ -28,8 +28,8 @@ st.markdown(
     "alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features you need: smaller "
     "than k when k was too large, larger when k was too small (Section III-C)."
 )
-st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K},"
-         r"\qquad \zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad i\ \text{relevant}\iff z_i>\zeta")
+st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K}")
+st.latex(r"\zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad \text{feature } i \text{ relevant}\iff z_i>\zeta")
 st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
            "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
 

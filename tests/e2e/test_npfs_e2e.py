@@ -1,0 +1,42 @@
+"""Real browser: run NPFS on D_uni, see the progress bar, the selection-matrix heatmap, cancel a long run."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.conftest import goto_page, screenshot, wait_idle
+
+
+def test_npfs_on_duni_heatmap_progress_and_cancel(page):
+    goto_page(page, "NPFS")
+    main = page.locator('[data-testid="stMain"]')
+    page.get_by_role("button", name="Load D_uni (the paper's synthetic data)").click()
+    wait_idle(page)
+    expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
+
+    heatmap = page.locator('[data-testid="stPlotlyChart"]').first
+    heatmap.locator("g.heatmaplayer image, g.heatmaplayer path").first.wait_for()  # plotly.js drew the heatmap
+    expect(heatmap.locator(".gtitle")).to_contain_text("Selection matrix: 25 features x 100 bootstraps")
+
+    # A long run: the progress bar shows the remaining time; then cancel it.
+    n_input = page.get_by_label("n (bootstraps)")
+    n_input.fill("4000")
+    n_input.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Run NPFS").click()
+    progress = page.locator('[data-testid="stProgress"]')
+    expect(progress).to_be_visible(timeout=20_000)
+    expect(main.get_by_text("s left")).to_be_visible(timeout=20_000)
+    screenshot(page, "npfs-progress")
+    page.get_by_role("button", name="Cancel").click()
+    wait_idle(page)
+    expect(main.get_by_text("Run cancelled after")).to_be_visible()
+
+    # Back to n = 100: the memoised run is shown again, with its heatmap.
+    n_input.fill("100")
+    n_input.press("Enter")
+    wait_idle(page)
+    expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
+    heatmap.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshot(page, "npfs-page")

@@ -1,0 +1,100 @@
+"""AppTest of the NPFS page and of the "Which k?" panel (ui/k_suggestion.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fslab.samples import load_sample
+from ui import state
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def _titles(at) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+@pytest.fixture
+def npfs_page():
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.switch_page("pages/npfs.py").run()
+    return at
+
+
+def test_first_visit_runs_on_the_default_dataset(npfs_page):
+    at = npfs_page
+    assert not at.exception and not at.error
+    assert at.metric[0].label == "k* (relevant features)"
+    assert at.success[0].value.startswith("Relevant (")
+    titles = _titles(at)
+    assert any(t.startswith("Selection matrix:") for t in titles)
+    assert "How often each feature was selected" in titles
+    assert "Relevant features as bootstraps accumulate" in titles
+    assert len(at.get("download_button")) == 3
+    assert len(at.latex) >= 3
+
+
+def test_duni_button_reproduces_the_paper(npfs_page):
+    at = npfs_page
+    at.button(key="npfs.load_uniform").click().run()
+    assert not at.exception
+    assert at.metric[0].value == "5" and at.metric[1].value == "52"  # k*, zeta = Binomial(100, .4) 0.99-quantile
+    assert at.success[0].value == "Relevant (5): **X1**, **X2**, **X3**, **X4**, **X5**"
+    assert "Selection matrix: 25 features x 100 bootstraps" in _titles(at)
+    # changing a setting without pressing Run keeps the last result on screen, with a note
+    at.number_input(key="npfs.k").set_value(3).run()
+    assert any("The settings changed" in i.value for i in at.info)
+    at.button(key="npfs.run").click().run()
+    assert at.metric[2].value == "0.120"  # p0 = 3/25
+
+
+def test_image_data_shows_relevant_pixels():
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    encoded = load_sample("semeion").discretize()
+    at.session_state[state.DATASET] = encoded.subsample(list(range(400)))
+    at.session_state[state.DATASET_NAME] = "semeion (sample)"
+    at.switch_page("pages/npfs.py").run()
+    at.number_input(key="npfs.n").set_value(10).run()
+    at.button(key="npfs.run").click().run()
+    assert not at.exception and not at.error
+    assert any(t.startswith("Relevant pixels") for t in _titles(at))
+
+
+def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
+    at = npfs_page
+    at.session_state[state.DATASET] = load_sample("optdigits").discretize().subsample(list(range(300)))
+    at.session_state[state.DATASET_NAME] = "optdigits (sample)"
+    at.run()
+    at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
+    at.selectbox(key="npfs.measure").set_value("auc").run()
+    at.number_input(key="npfs.n").set_value(5).run()
+    at.button(key="npfs.run").click().run()
+    assert not at.exception
+    assert at.error and "binary" in at.error[0].value
+
+
+def _panel(kind: str):
+    from fslab.synthetic import uniform_dataset
+    from ui.k_suggestion import render_k_suggestion
+
+    source = uniform_dataset().discretize(method="uniform", bins=3)
+    render_k_suggestion(kind, source, "bayes-greedy", "zero-one", {}, 7, "t")
+
+
+def test_k_suggestion_panel():
+    at = AppTest.from_function(_panel, args=("dataset",), default_timeout=90).run()
+    assert not at.exception and not at.metric
+    at.button(key="t.ksuggest").click().run()
+    assert not at.exception
+    assert at.metric[0].value == "5"  # the permutation test stops after X1..X5 (D_uni, k* = 5)
+    assert at.metric[1].value == "5"  # NPFS with k=7, 30 bootstraps: X1..X5
+    assert _titles(at)[0].startswith("Is each greedy step better than chance?")
+
+
+def test_k_suggestion_panel_on_a_distribution():
+    at = AppTest.from_function(_panel, args=("distribution",), default_timeout=30).run()
+    assert not at.exception and at.info and not at.button
