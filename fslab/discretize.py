@@ -24,7 +24,7 @@ import pandas as pd
 from .errors import DataError, ParameterError
 
 METHODS = ("mean-std", "quantile", "uniform")
-DISCRETE_MAX = 16   # integer columns with at most this many distinct values are kept as they are
+DISCRETE_MAX = 17   # integer columns with at most this many distinct values are kept as they are (optdigits: 0..16)
 MAX_BINS = 100
 MISSING = "missing"
 
