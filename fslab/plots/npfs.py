@@ -87,14 +87,16 @@ def relevant_image_figure(result, shape: tuple[int, int]) -> go.Figure:
     shown = np.where(result.counts > result.threshold, freq, np.nan).reshape(shape)
     names = np.asarray(result.feature_names, dtype=object).reshape(shape)
     fig = go.Figure(go.Heatmap(
-        z=shown, customdata=np.dstack([names, freq.reshape(shape)]), colorscale="YlOrRd_r", zmin=0, zmax=1,
+        z=shown, x=np.arange(1, shape[1] + 1), y=np.arange(1, shape[0] + 1),
+        customdata=np.dstack([names, freq.reshape(shape)]), colorscale="YlOrRd_r", zmin=0, zmax=1,
         colorbar={"title": "z / n"}, xgap=1, ygap=1,
         hovertemplate="%{customdata[0]}<br>selected in %{customdata[1]:.0%} of bootstraps<extra></extra>",
     ))
     fig.update_layout(title=f"Relevant pixels ({result.k_star} of {result.n_features}); black = not relevant",
                       plot_bgcolor=BLACK, height=460, margin=_MARGIN,
-                      xaxis={"showgrid": False, "zeroline": False, "constrain": "domain"},
-                      yaxis={"autorange": "reversed", "showgrid": False, "zeroline": False, "scaleanchor": "x"})
+                      xaxis={"showgrid": False, "zeroline": False, "constrain": "domain", "title": "column"},
+                      yaxis={"autorange": "reversed", "showgrid": False, "zeroline": False, "scaleanchor": "x",
+                             "title": "row"})
     return fig
 
 
@@ -118,8 +120,8 @@ def stability_figure(result, alpha: float = 0.05) -> go.Figure:
     nog = stab["nogueira"]
     if nog is not None:
         fig.add_vrect(x0=nog.lower, x1=nog.upper, fillcolor=ORANGE, opacity=0.25, line_width=0)
-        fig.add_vline(x=nog.value, line_color=ORANGE,
-                      annotation_text=f"Nogueira {nog}", annotation_position="top right")
+        fig.add_vline(x=nog.value, line_color=ORANGE, annotation_text=f"Nogueira {nog}",
+                      annotation_position="top left", annotation_yshift=-18)  # a line below Kuncheva's label
     fig.update_layout(title="Stability of the selected sets across bootstraps",
                       xaxis_title="index (1 = identical sets)",
                       yaxis_title="pairs of bootstraps", height=340, margin=_MARGIN, showlegend=False,
