@@ -207,23 +207,28 @@ def _measure_names():
     return set(MEASURES)
 
 
-@pytest.mark.parametrize("bits_cost", [0.0, 1e9])
-def test_fast_engine_bitset_and_sparse_paths_agree_with_plain_tables(monkeypatch, bits_cost):
-    """Force popcounts (cost 0) or the sparse product (cost huge): both must reproduce the plain tables."""
+@pytest.mark.parametrize(("bits_cost", "block"), [(0.0, 1 << 21), (1e9, 1 << 21), (0.0, 40), (1e9, 40)])
+def test_fast_engine_bitset_and_sparse_paths_agree_with_plain_tables(monkeypatch, bits_cost, block):
+    """Force popcounts (cost 0) or the sparse product (cost huge), in one block of cells or many small ones:
+    every path must reproduce the plain joint tables."""
     from fslab.measures import measure
     from fslab.selectors import _fast
     from fslab.selectors._criterion import Criterion
 
     monkeypatch.setattr(_fast, "_BITS_COST", bits_cost)
+    monkeypatch.setattr(_fast, "_BLOCK_ENTRIES", block)
     rng = np.random.default_rng(7)
     X = rng.integers(0, 3, (700, 6))
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 700)) % 3  # three classes
     ds = EncodedDataset(X, y)
     m = measure("zero-one")
     crit = Criterion(ds, m)
+    entropy = Criterion(ds, measure("log-loss"))
     for subset in ([], [0], [0, 1], [0, 1, 2]):
         cand = np.arange(len(subset), 6)
         np.testing.assert_allclose(crit.extension(subset, cand), m.criterion(ds.extension_tables(subset, cand)))
+        np.testing.assert_allclose(entropy.extension(subset, cand),
+                                   measure("log-loss").criterion(ds.extension_tables(subset, cand)))
     red = crit.pair_counts(2, np.array([0, 4]))
     assert red[1, 1, 2] == np.sum((X[:, 4] == 1) & (X[:, 2] == 2))
 

@@ -35,7 +35,7 @@ def _cell_sums(name: str, counts: np.ndarray, params, nlogn: np.ndarray) -> np.n
     if name == "cost-sensitive":
         c = float(params["c"])
         return np.minimum((1.0 - c) * counts[:, 1], c * counts[:, 0]).sum(axis=(0, 1))
-    whole = np.rint(counts).astype(np.intp)  # counts of a sample: k ln k from the lookup table
+    whole = counts.astype(np.intp)  # exact whole numbers (counts of a sample): k ln k from the lookup table
     return (nlogn[whole.sum(axis=1)] - nlogn[whole].sum(axis=1)).sum(axis=(0, 1))
 
 
@@ -88,7 +88,10 @@ class Criterion:
         counter = self.counter
         m = float(counter.m)
         params = getattr(self.measure, "params", {})
-        sums = _cell_sums(self.name, counter.mixed_counts(subset), params, counter.nlogn)[candidates]
+        sums = np.zeros(counter.n)
+        for block in counter.mixed_count_blocks(subset):
+            sums += _cell_sums(self.name, block, params, counter.nlogn)
+        sums = sums[candidates]
         if self.name != "mi":  # errors: 0-1, cost-sensitive, log-loss = H(Y|X) in nats
             return -sums / m
         prior = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
