@@ -68,13 +68,19 @@ def test_duni_parallel_matches_sequential():
 
 @pytest.mark.slow
 def test_digits_in_noise_relevant_pixels_lie_in_the_window():
-    """Section IV-D, Fig. 4: K=256 (16x16), k=64, JMI. All 5,620 optdigits images are needed: with 1,000-2,000 rows
-    the 16-level noise pixels win JMI's pair scores by plug-in bias (measured: 1-2 of 50-60 relevant pixels inside
-    the window). 100 bootstraps take minutes here (bench/npfs_figures.py digits); this test uses 10 (about 25 s):
-    p0 = 64/256, zeta = 6, so a pixel is relevant when JMI picks it in 7 or more of the 10 bootstraps."""
+    """Section IV-D, Fig. 4: K=256 (16x16), k=64, JMI; the paper reports 52 relevant pixels.
+
+    Measured with 100 bootstraps (bench/npfs_figures.py digits, 159 s): zeta=35, 50 relevant pixels, 46 inside the
+    8x8 window and 4 noise pixels outside (r4c4, r6c3, r10c3, r14c16). The noise is drawn once, so a noise pixel
+    that happens to track the digit in this sample is picked in every bootstrap: the bootstrap tests relevance in
+    the sample, not in the population. All 5,620 images are needed: with 1,000-2,000 rows the 16-level noise pixels
+    win JMI's pair scores by plug-in bias (measured: 1-2 of 50-60 relevant pixels inside the window). This test uses
+    10 bootstraps (about 25 s): p0 = 64/256, zeta = 6, relevant when picked in 7 or more of the 10.
+    """
     data = digits_in_noise(seed=0).discretize()
     result = npfs(data, "jmi", k=64, n_bootstraps=10, alpha=0.01, seed=0)
     assert result.threshold == 6
-    inside = window_mask()
+    inside = window_mask()[result.relevant]
     assert result.k_star >= 20
-    assert inside[result.relevant].all()
+    assert inside.mean() >= 0.9  # nearly all relevant pixels are digit pixels ...
+    assert (~inside).sum() <= 0.03 * 192  # ... and at most 3% of the 192 noise pixels pass
