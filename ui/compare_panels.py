@@ -25,6 +25,11 @@ CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
 
 
+def selector_names(text: str) -> str:
+    """'bayes-greedy, mi-greedy' -> 'BayesGreedy, MIGreedy'."""
+    return ", ".join(selector_label(n) for n in text.split(", "))
+
+
 def _downloads(files: list[tuple[str, bytes, str]], prefix: str) -> None:
     for col, (label, data, name) in zip(st.columns(len(files)), files, strict=True):
         col.download_button(label, data, name, "text/csv", on_click="ignore", key=f"{prefix}.{name}")
@@ -77,6 +82,9 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         st.caption(f"{m.label} of the Bayes classifier on the feature alone (left; {better} is better) and "
                    "I(X_j; Y) in bits (right; longer is more informative), for each feature some but not all "
                    "selectors picked; hover a bar to see who picked it.")
+        table = dis[["name", "bayes_value", "mi_bits"]].rename(columns={"bayes_value": m.label, "mi_bits": "MI (bits)"})
+        table["picked by"] = dis["picked_by"].map(selector_names)
+        st.dataframe(table, hide_index=True, key="compare.disagree_table")
     orders = cmp.orders()
     features = cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
                                               for j in cmp.features.index])
