@@ -18,6 +18,10 @@ st.markdown(
 )
 
 kind, source_name, source = pick_source("compare.source")
+if getattr(source, "task", None) == "regression":
+    st.error("This dataset has a real-valued target; the selectors compared here are classifiers' criteria. "
+             "Choose a class target on the Data page (or use the squared error on the Select page).")
+    st.stop()
 left, mid, right = st.columns([2, 1, 1])
 measure_name = left.selectbox("Measure", MEASURE_NAMES, key="compare.measure",
                               format_func=lambda n: MEASURES[n].label)
