@@ -68,10 +68,11 @@ fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 
 cores = os.cpu_count() or 1
 n_jobs = int(c4.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",
                              help="The same seed gives the same matrix whatever the number of workers."))
-prefer = "processes"
+prefer = "auto"
 if n_jobs > 1:
-    prefer = c4.radio("workers are", ["processes", "threads"], key="npfs.prefer", horizontal=True,
-                      help="Processes take 1-3 s to start but scale; threads share the GIL with the selector loop.")
+    prefer = c4.radio("workers are", ["auto", "processes", "threads"], key="npfs.prefer", horizontal=True,
+                      help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
+                           "selector loop. auto: processes from a million values (rows x features) up.")
 
 key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
 cancelled = ui.pop_cancelled()
