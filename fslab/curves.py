@@ -9,6 +9,10 @@ Selection per split is computed once at ``k_max`` and truncated to each k for gr
 selectors (forward greedy and top-k ranking are prefix-consistent: their k-subset is the first k of
 the k_max run). Exhaustive and backward search are rerun for every k. Subsets two selectors share are
 fitted once per split.
+
+Selection uses the codes of the encoded dataset as given, so real columns keep the bin edges computed
+on all rows (as the paper's pre-discretised data sets); learners see raw values. For binning fitted
+on the training rows only, put :class:`fslab.evaluate.FeatureSelector` in a scikit-learn Pipeline.
 """
 
 from __future__ import annotations
@@ -107,6 +111,22 @@ def _evaluate(spec, measure, params, Xtr, ytr, Xte, yte, arities, tune: bool, se
     return empirical_value(measure, yte, pred, proba, **params_for(measure, params))
 
 
+class _Stopped(Exception):
+    """The progress callback returned False."""
+
+
+def _selections(train_data: EncodedDataset, name: str, ks: list[int], measure: str, params: dict) -> dict:
+    """Features of each k in ``ks`` chosen by ``name`` on the training part: one run at max(ks), truncated, for
+    prefix-consistent selectors; one run per k for exhaustive and backward search."""
+    spec = SELECTORS.get(name)
+    # selectors with their own criterion (MI, mRMR, Fisher) take no measure parameters
+    kwargs = params_for(measure, params) if spec is None or spec.uses_measure else {}
+    if name in NOT_PREFIX:
+        return {k: list(select(train_data, k, selector=name, measure=measure, **kwargs).features) for k in ks}
+    order = list(select(train_data, ks[-1], selector=name, measure=measure, **kwargs).features)
+    return {k: order[:k] for k in ks}
+
+
 def params_for(measure: str, params: dict) -> dict:
     """The parameters ``measure`` takes (c for cost-sensitive, beta for f-beta) out of ``params``."""
     names = {"cost-sensitive": ("c",), "f-beta": ("beta",)}.get(measure, ())
@@ -145,51 +165,42 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         data = data.subsample(np.sort(rows))
     blocks = design_blocks(data)
     total = int(n_splits) * len(selectors) * (1 + len(ks))
-    done, start, complete = 0, time.perf_counter(), True
+    done, start = 0, time.perf_counter()
     score_rows, selection_rows = [], []
-    for split in range(int(n_splits)):
-        split_seed = int(rng.integers(2**31))
-        train, test = _split(data.y, train_size, split_seed)
-        train_data = data.subsample(train)
-        p = float(np.mean(train_data.y == 1))
-        params = {"c": c, "beta": beta, "p": p}
-        fitted: dict[frozenset, float] = {}
-        for name in selectors:
-            # selectors with their own criterion (MI, mRMR, Fisher) take no measure parameters
-            sel_spec = SELECTORS.get(name)
-            sel_params = params_for(measure, params) if sel_spec is None or sel_spec.uses_measure else {}
-            per_k = {}
-            if name in NOT_PREFIX:
-                for k in ks:
-                    per_k[k] = list(select(train_data, k, selector=name, measure=measure, **sel_params).features)
+
+    def tick(message: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None and progress(done, total, message) is False:
+            raise _Stopped
+
+    try:
+        for split in range(int(n_splits)):
+            split_seed = int(rng.integers(2**31))
+            train, test = _split(data.y, train_size, split_seed)
+            train_data = data.subsample(train)
+            params = {"c": c, "beta": beta, "p": float(np.mean(train_data.y == 1))}
+            fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
+            for name in selectors:
+                per_k = _selections(train_data, name, ks, measure, params)
                 order = per_k[ks[-1]]
-            else:
-                order = list(select(train_data, ks[-1], selector=name, measure=measure, **sel_params).features)
-                per_k = {k: order[:k] for k in ks}
-            selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
-            done += 1
-            if progress is not None and progress(done, total, f"split {split + 1}: selected with {name}") is False:
-                complete = False
-                break
-            for k in ks:
-                key = frozenset(per_k[k])
-                if key not in fitted:
-                    feats = per_k[k]
-                    if spec.input == "codes":
-                        X, arities = data.X[:, feats], data.arities[feats]
-                    else:
-                        X, arities = np.hstack([blocks[j] for j in feats]), None
-                    fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test], data.y[test],
-                                            arities, tune, split_seed)
-                score_rows.append((split, name, k, fitted[key]))
-                done += 1
-                if progress is not None and progress(done, total, f"split {split + 1}: {name}, k = {k}") is False:
-                    complete = False
-                    break
-            if not complete:
-                break
-        if not complete:
-            break
+                selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
+                tick(f"split {split + 1}: selected with {name}")
+                for k in ks:
+                    key = frozenset(per_k[k])
+                    if key not in fitted:
+                        feats = per_k[k]
+                        if spec.input == "codes":
+                            X, arities = data.X[:, feats], data.arities[feats]
+                        else:
+                            X, arities = np.hstack([blocks[j] for j in feats]), None
+                        fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test],
+                                                data.y[test], arities, tune, split_seed)
+                    score_rows.append((split, name, k, fitted[key]))
+                    tick(f"split {split + 1}: {name}, k = {k}")
+        complete = True
+    except _Stopped:
+        complete = False
     return CurveResult(
         scores=pd.DataFrame(score_rows, columns=["split", "selector", "k", "value"]),
         selections=pd.DataFrame(selection_rows, columns=["split", "selector", "step", "feature", "name"]),
