@@ -10,8 +10,8 @@ Scale: ``--train-rows`` training rows per split (the data set is subsampled, str
 train-rows / train-fraction rows); ``--full`` uses every row and tunes hyper-parameters on 20% of the
 training part as the paper did; ``--quick`` is a smoke run (500 training rows, 2 splits, k in 1, 5, 10).
 
-Writes bench/results/reproduce_scores.csv (every split), reproduce_summary.csv (mean, sd) and one HTML
-plot per (data set, measure); prints the k = 5 and k = 10 table and the run time.
+Writes bench/results/<tag>/scores.csv (every split), summary.csv (mean, sd) and one HTML plot per
+(data set, measure), with <tag> = quick, full or train<rows>; prints the k = 5 and k = 10 table and the run time.
 
     .venv/bin/python bench/reproduce.py [--quick | --full] [--datasets mushroom adult] [--splits 5]
 """
@@ -46,7 +46,7 @@ REPORTED = ("bayes-greedy", "mi-greedy", "mrmr", "fisher")
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def run(datasets, tasks, ks, splits: int, train_rows: int | None, tune: bool, seed: int) -> pd.DataFrame:
+def run(datasets, tasks, ks, splits: int, train_rows: int | None, tune: bool, seed: int, out: Path) -> pd.DataFrame:
     frames = []
     for name in datasets:
         t0 = time.perf_counter()
@@ -66,17 +66,16 @@ def run(datasets, tasks, ks, splits: int, train_rows: int | None, tune: bool, se
             frames.append(scores)
             print(f"{name:9s} {task:12s} {res.learner:18s} rows={rows or data.n_rows:6d} {seconds:7.1f} s "
                   f"(load {load_s:.2f} s)", flush=True)
-            write_plot(name, task, measure, params, res)
+            write_plot(name, task, measure, params, res, out)
     return pd.concat(frames, ignore_index=True)
 
 
-def write_plot(name: str, task: str, measure: str, params: dict, res) -> None:
+def write_plot(name: str, task: str, measure: str, params: dict, res, out: Path) -> None:
     label = get_measure(measure, **params).label
     fig = learning_curve_figure(res.summary(), label, LEARNERS[res.learner].label, res.greater_is_better)
     fig.update_layout(title=f"{name}: {fig.layout.title.text}")
-    RESULTS.mkdir(parents=True, exist_ok=True)
     slug = task.replace(" ", "_").replace("=", "")
-    fig.write_html(RESULTS / f"reproduce_{name}_{slug}.html", include_plotlyjs="cdn")
+    fig.write_html(out / f"{name}_{slug}.html", include_plotlyjs="cdn")
 
 
 def summarise(scores: pd.DataFrame) -> pd.DataFrame:
@@ -114,17 +113,18 @@ def main(argv=None) -> None:
     ks = [1, 5, 10] if args.quick else list(range(1, 16))
     splits = args.splits or (2 if args.quick else 5)
     train_rows = None if args.full else (500 if args.quick else args.train_rows)
+    out = RESULTS / ("full" if args.full else "quick" if args.quick else f"train{train_rows}")
+    out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    scores = run(args.datasets, args.tasks, ks, splits, train_rows, args.tune or args.full, args.seed)
+    scores = run(args.datasets, args.tasks, ks, splits, train_rows, args.tune or args.full, args.seed, out)
     total = time.perf_counter() - start
     summary = summarise(scores)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    scores.to_csv(RESULTS / "reproduce_scores.csv", index=False)
-    summary.to_csv(RESULTS / "reproduce_summary.csv", index=False)
+    scores.to_csv(out / "scores.csv", index=False)
+    summary.to_csv(out / "summary.csv", index=False)
     scale = "full" if args.full else f"{train_rows} training rows per split"
     print(f"\nTest measure at k = 5 and 10, mean ± sd over {splits} splits ({scale}); lower is better except F1.\n")
     print(report(summary))
-    print(f"\nTotal run time: {total:.0f} s. Results in {RESULTS}.")
+    print(f"\nTotal run time: {total:.0f} s. Results in {out}.")
 
 
 if __name__ == "__main__":
