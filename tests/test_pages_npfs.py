@@ -98,3 +98,21 @@ def test_k_suggestion_panel():
 def test_k_suggestion_panel_on_a_distribution():
     at = AppTest.from_function(_panel, args=("distribution",), default_timeout=30).run()
     assert not at.exception and at.info and not at.button
+
+
+def test_downloads_escape_formula_cells():
+    """Feature names such as '=cmd' or '-1' must not become spreadsheet formulas in the exported CSV files."""
+    import numpy as np
+
+    from fslab.npfs_result import NPFSResult
+    from ui.npfs import downloads
+
+    m = np.array([[1, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=bool)
+    result = NPFSResult.from_matrix(m, p0=2 / 3, alpha=0.05, feature_names=["=cmd()", "-1", "@x"])
+    files = downloads(result)
+    matrix_csv = files["npfs_matrix.csv"][0].decode()
+    features_csv = files["npfs_features.csv"][0].decode()
+    for text in (matrix_csv, features_csv):
+        assert "'=cmd()" in text and "'-1" in text and "'@x" in text
+        assert "\n=cmd" not in text and ",=cmd" not in text
+    assert json.loads(files["npfs_result.json"][0])["feature_names"] == ["=cmd()", "-1", "@x"]
