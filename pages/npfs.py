@@ -1,11 +1,13 @@
 """NPFS: the bootstrap Neyman-Pearson test of which features a selector picks more often than chance."""
 
+import math
 import os
 
 import streamlit as st
 
 from fslab.errors import FslabError
 from fslab.measures import MEASURES
+from fslab.npfs import hoeffding_n
 from fslab.plots.npfs import (
     counts_figure,
     relevant_image_figure,
@@ -74,6 +76,12 @@ if n_jobs > 1:
                       help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
                            "selector loop. auto: processes from a million values (rows x features) up.")
 
+p0 = k / K
+if p0**n > alpha:  # P(Z = n | H0) = p0^n: not even a feature chosen every time can be declared relevant
+    need = math.ceil(math.log(alpha) / math.log(p0))
+    st.warning(f"With p0 = k/K = {p0:.3f} and n = {n}, a feature chosen in every bootstrap still has p-value "
+               f"p0^n = {p0**n:.3g} > alpha = {alpha}: no feature can be relevant. Use n >= {need} or a smaller k.")
+
 key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
 cancelled = ui.pop_cancelled()
 first_visit = ui.first_visit()
@@ -116,7 +124,8 @@ m2.metric("critical value zeta", result.threshold, help=f"relevant iff selected 
           f"times out of {result.n_bootstraps}")
 m3.metric("p0 = k/K", f"{result.p0:.3f}")
 m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
-          help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate")
+          help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate; "
+               f"n >= {hoeffding_n(result.epsilon, 0.05)} bootstraps make it at most 0.05")
 if result.k_star:
     st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{v}**" for v in result.relevant_names))
 else:

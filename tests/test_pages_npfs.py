@@ -116,3 +116,10 @@ def test_downloads_escape_formula_cells():
         assert "'=cmd()" in text and "'-1" in text and "'@x" in text
         assert "\n=cmd" not in text and ",=cmd" not in text
     assert json.loads(files["npfs_result.json"][0])["feature_names"] == ["=cmd()", "-1", "@x"]
+
+
+def test_warns_when_no_feature_can_be_relevant(npfs_page):
+    """K=116 (mushroom), k=115, n=100: P(Z = n | H0) = (115/116)^100 = 0.42 > alpha, so the page says so."""
+    at = npfs_page
+    at.number_input(key="npfs.k").set_value(115).run()
+    assert any("no feature can be relevant" in w.value for w in at.warning)
