@@ -63,6 +63,9 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
         st.info("Both suggestions resample or shuffle the rows of a sample. On an exact distribution there is no "
                 "sampling noise to test against: use a dataset (or a sample drawn from the toy distribution).")
         return
+    if SELECTORS[selector].kind in ("backward", "exhaustive"):
+        st.caption(f"{SELECTORS[selector].label} returns a set, not a path: the test below adds its features in "
+                   "index order, so read its steps as one possible path through the set.")
     c1, c2, c3 = st.columns(3)
     n_perm = int(c1.number_input("permutations per step (B)", 9, 999, 49, step=10, key=f"{key_prefix}.kperm"))
     n_boot = int(c2.number_input("NPFS bootstraps (0 = skip)", 0, 1000, 30, step=10, key=f"{key_prefix}.kboot"))
