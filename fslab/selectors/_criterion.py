@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.special import xlogy
 
+from ..information import mutual_information
 from ..tables import JointTable
 from ._fast import FastCounter
-from ._info import mutual_information_bits
 
 # Measures whose value depends on the joint table only through the law of P(Y | X_J), so pure cells may
 # be merged (see _fast.py). Any other table measure is counted without merging.
@@ -44,7 +44,7 @@ _CELLWISE = frozenset({"zero-one", "cost-sensitive", "log-loss", "mi"})
 
 def mi_table(table: JointTable) -> np.ndarray:
     """I(X_J; Y) in bits of each table of a batch."""
-    return mutual_information_bits(table.counts)
+    return mutual_information(table, unit="bits")
 
 
 class Criterion:

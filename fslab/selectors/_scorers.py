@@ -12,8 +12,9 @@ from math import comb
 import numpy as np
 
 from ..errors import ParameterError
+from ..information import mutual_information
+from ..tables import JointTable
 from ._criterion import Criterion
-from ._info import mutual_information_bits
 
 
 class SubsetScorer:
@@ -131,7 +132,8 @@ class MIGainScorer:
         if self.kind == "mim" or others.size == 0:
             return
         if self.kind == "mrmr":
-            self.acc[others] += mutual_information_bits(self.crit.pair_counts(f, others))
+            pairs = self.crit.pair_counts(f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
+            self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
             return
         joint = self.crit.extension([f], others)
         if self.kind == "jmi":
