@@ -68,6 +68,9 @@ except FslabError as err:
 bar.empty()
 
 st.success("Selected: " + ", ".join(f"**{name}**" for name in result.names))
+tie_note = ui.tie_note(result)
+if tie_note:
+    st.info(tie_note)
 crit_title = "criterion C(J) = " + ("score" if MEASURES[measure_name].greater_is_better else "-error")
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
 st.plotly_chart(trace_curves_figure(curves, f"{crit_title} ({MEASURES[measure_name].label})", x_title),

@@ -91,3 +91,18 @@ def test_exports_escape_formula_cells():
     assert set(trace["name"]) == {"'=HYPERLINK(1)", "'@x"}
     assert json.loads(selection_json(result))["names"] == ["'=HYPERLINK(1)", "'@x"]
     assert {r["name"] for r in json.loads(trace_json(result))} == {"'=HYPERLINK(1)", "'@x"}
+
+
+def test_ties_are_reported_on_the_page(at):
+    """Two identically distributed features A, B (same conditionals): BayesGreedy's step 1 ties them (n_tied = 2),
+    A has the lower index and wins, and the page says so."""
+    from fslab.distributions import Distribution
+    from ui import state
+
+    twin = Distribution.naive_bayes([0.5, 0.5], [[[0.8, 0.2], [0.3, 0.7]]] * 2, feature_names=["A", "B"])
+    at.session_state[state.DISTRIBUTION] = twin
+    at.session_state[state.DISTRIBUTION_NAME] = "twins"
+    at.radio(key="select.source").set_value("distribution").run()
+    at.number_input(key="select.k").set_value(1).run()
+    assert _selected(at) == "Selected: **A**"
+    assert "step 1 (2 tied, took A)" in at.info[0].value

@@ -100,6 +100,18 @@ def selected_table(result: Selection, curve: pd.DataFrame | None, measure_label:
     return table
 
 
+def tie_note(result: Selection) -> str | None:
+    """One sentence naming the steps where several candidates tied with the best (DESIGN.md tie rule)."""
+    chosen = result.trace[result.trace["chosen"]]
+    tied = chosen[chosen["n_tied"] > 1]
+    if tied.empty or "subset" in result.trace.columns:
+        return None
+    steps = ", ".join(f"step {int(r.step)} ({int(r.n_tied)} tied, took {r.name})" for r in tied.head(6).itertuples())
+    more = f" and {len(tied) - 6} more steps" if len(tied) > 6 else ""
+    return (f"Ties: {steps}{more}. Candidates within 1e-12 x max(1, |best|) of the best tie; the lowest feature "
+            "index wins.")
+
+
 def _escape(value):
     """A spreadsheet would run a text cell beginning with = + - @ as a formula: prefix it with '."""
     return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
