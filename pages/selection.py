@@ -7,6 +7,7 @@ from fslab.measures import MEASURES
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
 from ui import selection as ui
+from ui.k_suggestion import render_k_suggestion
 from ui.source import pick_source
 
 st.title("Select features")
@@ -78,7 +79,7 @@ st.plotly_chart(trace_curves_figure(curves, f"{crit_title} ({MEASURES[measure_na
 st.caption("Criterion of the Bayes-optimal predictor on the first t selected features (exact joint table), for this "
            "run and, dotted, for BayesScore's and MIGreedy's first t features under the same measure.")
 
-# --- "which k?" (NPFS k* and a permutation-test stopping step): ui/k_suggestion.py, wired in by the lead ---
+render_k_suggestion(kind, source, selector, measure_name, params, k, "select")
 
 if "subset" in result.trace.columns:
     st.subheader("Best subsets")

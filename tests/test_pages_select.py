@@ -106,3 +106,14 @@ def test_ties_are_reported_on_the_page(at):
     at.number_input(key="select.k").set_value(1).run()
     assert _selected(at) == "Selected: **A**"
     assert "step 1 (2 tied, took A)" in at.info[0].value
+
+
+def test_select_page_suggests_k_on_the_default_dataset(at):
+    """The "Which k?" panel runs from the Select page (Mushroom, BayesGreedy 0-1, k=5, small settings)."""
+    at.number_input(key="select.kperm").set_value(9)
+    at.number_input(key="select.kboot").set_value(10).run()
+    at.button(key="select.ksuggest").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {m.label: m.value for m in at.metric}
+    assert 0 <= int(metrics["permutation test: significant steps"]) <= 5
+    assert int(metrics["NPFS k* (relevant features)"]) >= 1   # odor alone separates the classes well
