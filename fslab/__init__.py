@@ -1,17 +1,53 @@
 """fslab: feature-selection criteria, Bayes-optimal filters, NPFS and Bayes-risk orderings.
 
 Plain Python (numpy, scipy, pandas, scikit-learn, plotly); never imports Streamlit.
+
+>>> import fslab
+>>> data = fslab.load_sample("mushroom")                       # the Bayes paper's encoding
+>>> sel = fslab.select(data, k=5, selector="bayes-greedy", measure="zero-one")
+>>> sel.names, sel.trace.head()                                # picks, and every candidate's value per step
+>>> fslab.npfs(data, "jmi", k=5, n_bootstraps=100, seed=0).relevant
 """
 
 from .criteria import bayes_value, criterion
-from .distributions import Distribution
+from .data import LIMITS, Dataset, Limits, read_csv, read_table
+from .data_checks import (
+    BinaryFileError,
+    DataLimitError,
+    DuplicateColumnError,
+    EmptyFileError,
+    InfiniteValueError,
+    MalformedFileError,
+    NoHeaderError,
+    TargetClassError,
+    UnknownTargetError,
+)
+from .distributions import Distribution, example1, from_joint_frame, joint_frame
 from .encoded import EncodedDataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
-from .measures import MEASURES, Measure, measure
+from .evaluate import FeatureSelector
+from .finite import INDUCERS, fbs, fos
+from .measures import MEASURES, Measure, MeasureSpec, measure
+from .minimal import backward_search, check_assumptions, markov_boundary, minimal_optimal, one_shot, strongly_relevant
+from .npfs import NPFSCancelled, NPFSResult, npfs, npfs_threshold
+from .orderings import distribution_from_ordering, greedy_bad_ordering, random_valid_ordering, subset_risks
+from .samples import SAMPLES, load_sample
+from .selectors import SELECTORS, Selection, SelectorSpec, prefix_criteria, select
+from .stability import kuncheva_consistency, nogueira_stability
+from .synthetic import digits_in_noise, uniform_dataset
 from .tables import CodedSource, JointTable, TableSource
+from .toy import PRESETS, preset
 
 __all__ = [
-    "MEASURES", "CodedSource", "DataError", "Distribution", "EncodedDataset", "FslabError", "JointTable",
-    "Measure", "ParameterError", "TableSource", "TooLargeError", "UnsupportedTargetError",
-    "bayes_value", "criterion", "measure",
+    "INDUCERS", "LIMITS", "MEASURES", "PRESETS", "SAMPLES", "SELECTORS",
+    "BinaryFileError", "CodedSource", "DataError", "DataLimitError", "Dataset", "Distribution", "DuplicateColumnError",
+    "EmptyFileError", "EncodedDataset", "FeatureSelector", "FslabError", "InfiniteValueError", "JointTable", "Limits",
+    "MalformedFileError", "Measure", "MeasureSpec", "NPFSCancelled", "NPFSResult", "NoHeaderError", "ParameterError",
+    "Selection", "SelectorSpec", "TableSource", "TargetClassError", "TooLargeError", "UnknownTargetError",
+    "UnsupportedTargetError",
+    "backward_search", "bayes_value", "check_assumptions", "criterion", "digits_in_noise", "distribution_from_ordering",
+    "example1", "fbs", "fos", "from_joint_frame", "greedy_bad_ordering", "joint_frame", "kuncheva_consistency",
+    "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
+    "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
+    "strongly_relevant", "subset_risks", "uniform_dataset",
 ]
