@@ -103,3 +103,17 @@ def test_errors_name_the_parameter():
         FeatureSelector(method="kmeans", codes="never").fit(X, [0, 1, 0, 1])
     with pytest.raises(DataError, match="one class"):
         FeatureSelector(k=1).fit(X, [1, 1, 1, 1])
+
+
+def test_measure_parameters_change_the_selection():
+    """100 rows, p = 1/2. A: P(Y=1 | A=1) = .8, P(Y=1 | A=0) = .2 (50 rows each). B: B=1 on 25 rows, all positive;
+    B=0 on 75 rows, 25 positive. 0-1 (Example 2): A .5*.2 + .5*.2 = .20 < B .75 * 1/3 = .25, so A.
+    Cost-sensitive c = .9 (Example 3: sum_x min((1-c) p(x,1), c p(x,0))): A min(.04, .09) + min(.01, .36) = .05;
+    B 0 + min(.025, .45) = .025, so B."""
+    rows = [(1, 1, 1)] * 25 + [(1, 0, 1)] * 15 + [(0, 0, 1)] * 10 + [(1, 0, 0)] * 10 + [(0, 0, 0)] * 40
+    data = np.array(rows, dtype=float)
+    X, y = data[:, :2], data[:, 2].astype(int)
+    assert FeatureSelector(k=1).fit(X, y).features_.tolist() == [0]
+    sel = FeatureSelector(measure="cost-sensitive", c=0.9, k=1).fit(X, y)
+    assert sel.features_.tolist() == [1] and sel.selection_.params == {"c": 0.9}
+    assert FeatureSelector(selector="exhaustive", k=2).fit(X, y).features_.tolist() == [0, 1]

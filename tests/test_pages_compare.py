@@ -80,3 +80,19 @@ def test_errors_are_messages(at):
     assert "at least one selector" in at.error[0].value
     at.multiselect(key="compare.selectors").set_value(["exhaustive"]).run()
     assert not at.exception and "subsets" in at.error[0].value  # too many subsets: a TooLargeError message
+
+
+def test_full_protocol_is_one_click_and_warns_before_a_long_svm_run(at):
+    at.toggle(key="compare.full").set_value(True).run()
+    assert not at.exception
+    assert at.slider(key="compare.splits").disabled and at.number_input(key="compare.subsample").disabled
+    assert any("expect a long run" in w.value for w in at.warning)  # 8,124 x 0.7 rows with an RBF SVM
+
+
+def test_learning_curves_on_a_sampled_distribution(at):
+    at.radio(key="compare.source").set_value("distribution").run()
+    at.number_input(key="compare.curve_rows").set_value(1000).run()
+    at.selectbox(key="compare.learner.zero-one").set_value("tree").run()
+    at.button(key="compare.run_curves").click().run()
+    assert not at.exception and not at.error
+    assert any(t.startswith("Test 0-1 error with decision tree") for t in _titles(at))
