@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .measures import Measure, measure as get_measure
+from .measures import Measure
+from .measures import measure as get_measure
 from .tables import as_source
 
 
