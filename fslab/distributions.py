@@ -186,14 +186,3 @@ def from_joint_frame(frame: pd.DataFrame, normalise: bool = False, tol: float = 
     labels = [_parse_label(c[len(PROB_PREFIX):-1]) for c in prob_cols]
     return Distribution(states, probs, feature_names=feat_cols, labels=labels)
 
-
-_TOY_NAMES = frozenset({"PRESETS", "Preset", "preset", "random_dirichlet", "xor_distribution", "with_copy",
-                        "pena_nilsson_example1", "s_star_vs_markov_boundary", "redundant_copies"})
-
-
-def __getattr__(name: str):
-    # PEP 562: the presets are importable from here without a circular import (fslab.toy imports us).
-    if name in _TOY_NAMES:
-        from . import toy
-        return getattr(toy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

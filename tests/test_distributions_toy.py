@@ -31,9 +31,10 @@ def test_every_preset_builds_a_normalised_distribution_with_a_sentence(name):
     assert PRESETS[name].teaches.endswith(".") and len(PRESETS[name].teaches) > 40
 
 
-def test_presets_are_importable_from_distributions_too():
-    from fslab.distributions import PRESETS as again
-    assert again is PRESETS
+def test_presets_are_exported_from_the_package():
+    import fslab
+
+    assert fslab.PRESETS is PRESETS
 
 
 def test_example1_zero_one_prefers_x1_mi_prefers_x2():
