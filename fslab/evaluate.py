@@ -20,49 +20,31 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .curves import CurveResult, learning_curves
+from .discretize import DISCRETE_MAX, bin_edges, check_method
 from .encoded import EncodedDataset
 from .errors import DataError, ParameterError
 from .selectors import select
 
 __all__ = ["CurveResult", "FeatureSelector", "encode_columns", "learning_curves"]
 
-DISCRETE_LEVELS = 16  # an integer column with at most this many values is kept as codes under codes="auto"
-
-
-def _bin_column(x: np.ndarray, method: str, bins: int) -> np.ndarray:
-    """Bin index of each value: mean-std (footnote 6: (-inf, mu-s), [mu-s, mu+s), [mu+s, inf), s with ddof=1),
-    quantile or uniform (equal-width) with ``bins`` bins."""
-    if method == "mean-std":
-        mu, sd = x.mean(), (x.std(ddof=1) if x.size > 1 else 0.0)
-        edges = np.array([mu - sd, mu + sd])
-    elif method == "quantile":
-        edges = np.unique(np.quantile(x, np.linspace(0, 1, bins + 1)[1:-1]))
-    elif method == "uniform":
-        edges = np.linspace(x.min(), x.max(), bins + 1)[1:-1]
-    else:
-        raise ParameterError(f"method must be 'mean-std', 'quantile' or 'uniform'; got {method!r}")
-    return np.digitize(x, edges)
-
-
 def encode_columns(X: np.ndarray, method: str = "mean-std", bins: int = 3, codes: str = "auto"):
     """Integer codes (m x n) and arities of a numeric matrix, column by column.
 
-    ``codes="auto"``: integer columns with at most 16 distinct values are kept as codes (rank of the value),
+    ``codes="auto"``: integer columns with few distinct values (fslab.discretize's rule) are kept as codes,
     the others binned by ``method``; ``"always"``: every column is taken as codes; ``"never"``: every column binned.
     Codes are compressed to the occupied values, so arities count the values seen in X.
     """
     if codes not in ("auto", "always", "never"):
         raise ParameterError(f"codes must be 'auto', 'always' or 'never'; got {codes!r}")
-    if int(bins) < 2:
-        raise ParameterError(f"bins must be at least 2; got {bins}")
+    method, bins = check_method(method, int(bins))
     out = np.empty(X.shape, dtype=np.int64)
     arities = np.empty(X.shape[1], dtype=np.int64)
     for j in range(X.shape[1]):  # a loop over columns, each step vectorised over rows
         x = X[:, j]
         discrete = codes == "always" or (
-            codes == "auto" and np.all(x == np.round(x)) and np.unique(x).size <= DISCRETE_LEVELS
+            codes == "auto" and np.all(x == np.round(x)) and np.unique(x).size <= max(bins, DISCRETE_MAX)
         )
-        raw = x if discrete else _bin_column(x, method, int(bins))
+        raw = x if discrete else np.digitize(x, bin_edges(x, method, bins))  # left-closed, as fslab.discretize
         uniques, out[:, j] = np.unique(raw, return_inverse=True)
         arities[j] = uniques.size
     return out, arities

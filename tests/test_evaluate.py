@@ -99,7 +99,7 @@ def test_errors_name_the_parameter():
     X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]], dtype=float)
     with pytest.raises(ParameterError, match="k must be a positive integer"):
         FeatureSelector(k=0).fit(X, [0, 1, 0, 1])
-    with pytest.raises(ParameterError, match="method must be"):
+    with pytest.raises(ParameterError, match="unknown discretisation method .kmeans."):
         FeatureSelector(method="kmeans", codes="never").fit(X, [0, 1, 0, 1])
     with pytest.raises(DataError, match="one class"):
         FeatureSelector(k=1).fit(X, [1, 1, 1, 1])
