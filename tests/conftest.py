@@ -103,3 +103,16 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the selectbox labelled ``label``.
+
+    Typing into the open dropdown filters it first: Streamlit renders long option lists lazily, so an option far
+    down may not exist in the DOM until the list is filtered or scrolled.
+    """
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.click()
+    box.locator("input").fill(option)
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)

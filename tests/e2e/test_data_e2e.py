@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import ROOT, goto_page, screenshot, wait_idle
+from tests.conftest import ROOT, choose, goto_page, screenshot, wait_idle
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -16,18 +16,13 @@ def _upload(page, path) -> None:
     wait_idle(page)
 
 
-def _choose(page, label: str, option: str) -> None:
-    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_idle(page)
-
 
 def test_upload_pick_target_and_positive(page):
     goto_page(page, "Data")
     _upload(page, FIXTURES / "patients.csv")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("like an ID")).to_be_visible()
-    _choose(page, "Positive class", "sick")
+    choose(page, "Positive class", "sick")
     page.get_by_role("button", name="Use this dataset").click()
     wait_idle(page)
     expect(main.get_by_text("patients.csv (outcome = sick) is the current dataset")).to_be_visible()

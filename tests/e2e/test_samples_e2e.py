@@ -5,13 +5,11 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from fslab.samples import SAMPLES
-from tests.conftest import screenshot, wait_idle
+from tests.conftest import choose, screenshot
 
 
 def _pick_sample(page, name: str) -> None:
-    page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample data set").click()
-    page.get_by_role("option", name=f"{name}: {SAMPLES[name].title}", exact=True).click()
-    wait_idle(page)
+    choose(page, "Sample data set", f"{name}: {SAMPLES[name].title}")
 
 
 def test_home_page_loads_adult_and_a_generated_sample(page):

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, screenshot, wait_idle
-
-
-def _choose(page, label: str, option: str) -> None:
-    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_idle(page)
+from tests.conftest import choose, goto_page, screenshot, wait_idle
 
 
 def test_select_page_trace_renders(page):
     goto_page(page, "Data")
-    _choose(page, "Sample data set", "Splice-junction DNA sequences (N vs EI/IE)")
+    choose(page, "Sample data set", "Splice-junction DNA sequences (N vs EI/IE)")
     page.get_by_role("button", name="Use this dataset").click()
     wait_idle(page)
 
