@@ -11,6 +11,11 @@ and AUC on (a) is ~20 ms on this machine.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere without installing
+
 import argparse
 import time
 

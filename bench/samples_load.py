@@ -1,12 +1,16 @@
 """Load time of every sample: read the gzip CSV, build the Dataset, discretise (median of a few runs).
 
-Usage (from the repository root): ``PYTHONPATH=. .venv/bin/python bench/samples_load.py [repeats]``.
+Usage: ``.venv/bin/python bench/samples_load.py [repeats]``.
 Speed belongs here, not in the unit tests.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere without installing
+
 import time
 
 import numpy as np
