@@ -81,8 +81,16 @@ class _RiskEstimator:
         if estimator == "cv" and not 2 <= int(folds) <= 20:
             raise ParameterError(f"folds must be between 2 and 20; got {folds}")
         self.X, self.y, self.arities = data.X, data.y, data.arities
-        if len(np.unique(self.y)) < 2:
+        class_sizes = np.bincount(self.y)
+        class_sizes = class_sizes[class_sizes > 0]
+        if class_sizes.size < 2:
             raise ParameterError("the sample has a single class; FBS/FOS need at least two")
+        needed = 2 if estimator == "holdout" else int(folds)
+        if class_sizes.min() < needed:
+            raise ParameterError(
+                f"the smallest class has {class_sizes.min()} row(s); the {ESTIMATORS[estimator].split(' (')[0]} "
+                f"estimate needs at least {needed} per class. Draw a larger sample or use fewer folds."
+            )
         seed = 0 if seed is None else int(seed)
         idx = np.arange(len(self.y))
         if estimator == "holdout":

@@ -10,6 +10,7 @@ the Markov boundary (the minimal M with p(Y|M) = p(Y|X)), which can be larger (E
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,9 +57,11 @@ def check_assumptions(source, tol: float = 1e-12) -> Assumptions:
     """Count states with p(x) = 0 (over the full product of the arities) and states with tied top classes."""
     source = as_source(source)
     p = source.table(range(source.n_features)).probabilities()
-    n_states = int(np.prod(source.arities.astype(float)))
+    n_states = math.prod(int(a) for a in source.arities)  # exact: a float product overflows on wide data
     px = p.sum(axis=1)
     occupied = p[px > 0]
+    if occupied.shape[1] < 2:  # one class: nothing can tie
+        return Assumptions(n_states, n_states - int(np.sum(px > 0)), 0)
     top2 = np.sort(occupied, axis=1)[:, -2:]
     tied = int(np.sum(top2[:, 1] - top2[:, 0] <= tol * np.maximum(top2[:, 1], 1e-300)))
     return Assumptions(n_states, n_states - int(np.sum(px > 0)), tied)

@@ -92,7 +92,7 @@ def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: 
 
 
 def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
-         seed: int | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
+         seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
          prefer: str | None = "auto", batch_size: int | None = None, **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
@@ -128,6 +128,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
     n, K = int(n_bootstraps), source.n_features
     n_draw = max(1, round(sample_fraction * source.n_rows))
+    if isinstance(seed, np.random.Generator):  # one draw from the caller's generator roots the bootstrap streams
+        seed = int(seed.integers(2**63))
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
     workers = joblib.effective_n_jobs(n_jobs)

@@ -20,9 +20,12 @@ from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stabili
 def npfs_threshold(n: int, p0: float, alpha: float) -> int:
     """Critical count zeta: the smallest z with P(Z <= z) >= 1 - alpha for Z ~ Binomial(n, p0) (equation (3)).
 
-    A feature is relevant iff its count is strictly greater than zeta, so P(reject | H0) <= alpha.
+    A feature is relevant iff its count is strictly greater than zeta, so P(reject | H0) <= alpha. Computed as the
+    smallest z with P(Z > z) <= alpha, the same survival function as the p-values (``binom.ppf(1 - alpha, ...)``
+    would round 1 - alpha away for tiny alpha), so ``count > zeta`` holds exactly when ``p_value <= alpha``.
     """
-    return int(binom.ppf(1 - alpha, n, p0))
+    z = np.arange(int(n) + 1)
+    return int(np.argmax(binom.sf(z, n, p0) <= alpha))  # sf(n) = 0, so a hit always exists
 
 
 def npfs_p_values(counts, n: int, p0: float) -> np.ndarray:
@@ -43,12 +46,12 @@ def hoeffding_n(epsilon: float, delta: float) -> int:
 def relevant_path(matrix: np.ndarray, p0: float, alpha: float) -> np.ndarray:
     """Number of relevant features after the first l bootstraps, l = 1..n (the paper's Fig. 2 for one k).
 
-    The critical value is recomputed for each l: zeta_l = Binomial(l, p0) quantile at 1 - alpha.
+    The test is redone for each l: a feature counts when P(Z_l >= z | H0) <= alpha with Z_l ~ Binomial(l, p0),
+    which is the same as z > zeta_l (see :func:`npfs_threshold`).
     """
     n = matrix.shape[1]
     running = np.cumsum(matrix, axis=1)  # K x n counts after l bootstraps
-    zeta = binom.ppf(1 - alpha, np.arange(1, n + 1), p0)
-    return (running > zeta[None, :]).sum(axis=0)
+    return (binom.sf(running - 1, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,8 +132,9 @@ class NPFSResult:
             return {"kuncheva": None, "nogueira": None}
         sizes = runs.sum(axis=1)
         same = bool(np.all(sizes == sizes[0]) and 0 < sizes[0] < self.n_features)
+        defined = bool(0 < sizes.mean() < self.n_features)  # both indices need some but not all features chosen
         return {"kuncheva": kuncheva_consistency(runs) if same else None,
-                "nogueira": nogueira_stability(runs, alpha)}
+                "nogueira": nogueira_stability(runs, alpha) if defined else None}
 
     def to_dict(self) -> dict:
         """Plain JSON-ready view (the matrix as lists of selected indices per bootstrap)."""

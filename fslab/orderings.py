@@ -73,7 +73,8 @@ def subset_risks(source, measure: str | Measure = "zero-one", max_features: int 
         "value": value,
         "criterion": crit,
     })
-    frame["rank"] = pd.Series(np.round(crit, 12)).rank(ascending=False, method="min").astype(int)
+    # rank = 1 + number of subsets strictly better beyond the tie tolerance of DESIGN.md (relative, not absolute)
+    frame["rank"] = 1 + (crit[None, :] > crit[:, None] + 1e-12 * np.maximum(1.0, np.abs(crit))[:, None]).sum(axis=1)
     frame.attrs.update(measure=m.label, greater_is_better=m.greater_is_better, feature_names=source.feature_names)
     return frame
 
