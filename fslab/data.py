@@ -105,7 +105,10 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
     if len(names) > 2:
         note = (f"Target {name!r} has {len(names)} classes ({_listed(names)}); measures for two classes need "
                 "a positive class (one-vs-rest).")
-        return Target(rank.astype(np.int64), np.arange(len(names)), tuple(names), "multiclass", None, (note,))
+        # Labels are the class values: numbers stay numbers (the squared error needs them), text stays text
+        # (so the squared error refuses it instead of treating class numbers as values).
+        labels = uniques.astype(np.float64) if values is not None else np.asarray(names)
+        return Target(rank.astype(np.int64), labels, tuple(names), "multiclass", None, (note,))
     words = [i for i, n in enumerate(names) if n.lower() in POSITIVE_WORDS]
     if len(words) == 1:
         p, why = words[0], "a usual name for the positive class"

@@ -178,17 +178,17 @@ class CodedSource:
         if hit is not None:
             self._memo.move_to_end(key)
             return hit
-        if not key:
-            result = (np.zeros(self.n_rows, dtype=np.int64), 1)
-        else:
-            codes, n_cells = self.cell_codes(key[:-1])
-            j = key[-1]
+        start = max(len(key) - 1, 0)  # extend the longest memoised prefix in a loop: no recursion limit
+        while start > 0 and key[:start] not in self._memo:
+            start -= 1
+        codes, n_cells = self._memo.get(key[:start], (np.zeros(self.n_rows, dtype=np.int64), 1))
+        for j in key[start:]:
             codes = codes * self.arities[j] + self.X[:, j]
             n_cells = n_cells * int(self.arities[j])
             if n_cells > max(self.n_rows, 1):  # more cells than rows: keep only the occupied ones
                 uniques, codes = np.unique(codes, return_inverse=True)
                 codes, n_cells = codes.astype(np.int64), len(uniques)
-            result = (codes, n_cells)
+        result = (codes, n_cells)
         self._memo[key] = result
         if len(self._memo) > _MEMO_SIZE:
             self._memo.popitem(last=False)

@@ -81,7 +81,10 @@ class Measure:
                 "Pick a positive class (one-vs-rest) or use the 0-1 error or log-loss."
             )
         if self.spec.real_target and not np.issubdtype(labels.dtype, np.number):
-            raise UnsupportedTargetError(f"{self.spec.label} needs a numeric target")
+            raise UnsupportedTargetError(
+                f"{self.spec.label} needs a numeric target; this target's classes are text "
+                f"({', '.join(map(str, labels[:5]))}{', ...' if labels.shape[0] > 5 else ''}). "
+                "Use the 0-1 error, log-loss or mutual information, or pick a positive class.")
 
     def check_table(self, table: JointTable) -> None:
         self.check_labels(table.labels)

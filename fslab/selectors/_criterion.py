@@ -21,6 +21,7 @@ from ._fast import FastCounter
 # be merged (see _fast.py). Any other table measure is counted without merging.
 LAW_OF_ETA = frozenset({"zero-one", "cost-sensitive", "balanced", "log-loss", "mi", "squared", "f-beta", "auc"})
 _MAX_FAST_ARITY = 16
+_MAX_FAST_CLASSES = 16  # its count arrays grow with L^2: a real-valued target with 1,000s of values takes plain tables
 
 
 def _cell_sums(name: str, counts: np.ndarray, params, nlogn: np.ndarray) -> np.ndarray:
@@ -57,7 +58,7 @@ class Criterion:
         self.name = "mi" if measure is None else measure.name
         self._counter: FastCounter | None = None
         self.fast = (not self.needs_source and getattr(source, "y", None) is not None and source.n_features > 0
-                     and int(source.arities.max()) <= _MAX_FAST_ARITY)
+                     and int(source.arities.max()) <= _MAX_FAST_ARITY and len(source.labels) <= _MAX_FAST_CLASSES)
 
     @property
     def counter(self) -> FastCounter | None:

@@ -130,16 +130,18 @@ class FastCounter:
         if hit is not None:
             self._states.move_to_end(subset)
             return hit
-        if not subset:
-            rows = np.arange(self.m)
-            state = self._refine(rows, np.zeros(self.m, dtype=np.int64), 1)
-        else:
-            prev = self._state(subset[:-1])
-            f = subset[-1]
+        start = max(len(subset) - 1, 0)  # extend the longest cached prefix in a loop: no recursion limit
+        while start > 0 and subset[:start] not in self._states:
+            start -= 1
+        if start == 0 and () not in self._states:
+            self._states[()] = self._refine(np.arange(self.m), np.zeros(self.m, dtype=np.int64), 1)
+        state = self._states[subset[:start]]
+        for i in range(start, len(subset)):
+            f = subset[i]
             a_f = int(self.arities[f])
-            state = self._refine(prev.rows, prev.cell * a_f + self.X[prev.rows, f], prev.n_cells * a_f)
-        self._states[subset] = state
-        if len(self._states) > _STATE_CACHE:
+            state = self._refine(state.rows, state.cell * a_f + self.X[state.rows, f], state.n_cells * a_f)
+            self._states[subset[:i + 1]] = state
+        while len(self._states) > _STATE_CACHE:
             self._states.popitem(last=False)
         return state
 

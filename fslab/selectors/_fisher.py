@@ -2,7 +2,8 @@
 
 F_j = sum_l p_l (mu_lj - mu_j)^2 / sum_l p_l sigma_lj^2, with p_l the class proportions, mu_lj and
 sigma_lj^2 the mean and (population) variance of feature j within class l, mu_j the overall mean.
-Real values are used when the encoded dataset keeps them (``values``); otherwise the integer codes.
+Real values are used when the encoded dataset keeps them (``values``); otherwise, and for text columns
+(no real values), the integer codes.
 On a Distribution the moments are exact expectations under the law.
 """
 
@@ -19,7 +20,11 @@ _BLOCK = 512  # features per block: bounds the float temporaries to a few (rows 
 def fisher_scores(source) -> np.ndarray:
     """Fisher score of every feature of a sample (rows with a class index) or an exact distribution."""
     values = getattr(source, "values", None)
-    matrix = values if values is not None else source.X
+    matrix = source.X if values is None else values
+    if values is not None:  # text columns have no real values (all NaN): score their codes instead
+        no_values = np.isnan(values).all(axis=0)
+        if no_values.any():
+            matrix = np.where(no_values[None, :], source.X, values)
     n_labels = len(source.labels)
     if source.y is not None:
         W = np.zeros((matrix.shape[0], n_labels))

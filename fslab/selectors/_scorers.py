@@ -106,7 +106,8 @@ class MIGainScorer:
     mim:  I(Xj;Y)                                  (Lewis 1992)
     mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi)  (Peng et al. 2005, difference form)
     jmi:  sum_{i in J} I(Xj,Xi;Y)                  (Yang & Moody 1999)
-    cmim: min_{i in J} I(Xj;Y|Xi) = min_{i in J} [I(Xj,Xi;Y) - I(Xi;Y)]  (Fleuret 2004)
+    cmim: min(I(Xj;Y), min_{i in J} I(Xj;Y|Xi))     (Fleuret 2004; the min starts at I(Xj;Y) as in his fast
+          CMIM and FEAST, so a feature that only helps jointly is not ranked above its own relevance)
     Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
     """
 
@@ -114,7 +115,7 @@ class MIGainScorer:
         self.crit, self.kind = crit, kind
         n = crit.source.n_features
         self.relevance = crit.extension([], np.arange(n))
-        self.acc = np.full(n, np.inf) if kind == "cmim" else np.zeros(n)
+        self.acc = self.relevance.copy() if kind == "cmim" else np.zeros(n)
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
 
