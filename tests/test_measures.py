@@ -177,3 +177,20 @@ def test_distribution_with_real_labels_for_squared():
     d = Distribution([[0], [1]], [[0.25, 0.25, 0.0], [0.0, 0.0, 0.5]], labels=[0.0, 2.0, 5.0])
     assert bayes_value(d, [0], "squared") == pytest.approx(0.5)
     assert bayes_value(d, [], "squared") == pytest.approx(np.var([0, 2, 5, 5], ddof=0))
+
+
+def test_supported_measures_follow_the_target():
+    import pandas as pd
+
+    from fslab.data import Dataset
+    from fslab.distributions import example1
+    from fslab.measures import MEASURES, supported_measures
+
+    assert supported_measures(example1()) == list(MEASURES)
+    real = pd.DataFrame({"x": np.arange(100) % 3, "y": np.linspace(0, 1, 100)})
+    assert supported_measures(Dataset.from_frame(real, "y").discretize()) == ["squared"]
+    text = pd.DataFrame({"x": np.arange(99) % 3, "y": list("abc") * 33})
+    assert supported_measures(Dataset.from_frame(text, "y").discretize()) == ["zero-one", "log-loss", "mi"]
+    digits = pd.DataFrame({"x": np.arange(99) % 3, "y": [1, 2, 3] * 33})
+    assert supported_measures(Dataset.from_frame(digits, "y").discretize()) == ["zero-one", "log-loss", "squared",
+                                                                                   "mi"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import numpy as np
+
 from ..errors import ParameterError
 from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
 from .auc import auc_score
@@ -44,8 +46,25 @@ def measure(name: str | Measure, **params) -> Measure:
     return bind(spec, **params)
 
 
+def supported_measures(source) -> list[str]:
+    """Names of the measures that make sense for ``source``'s target, in registry order.
+
+    A binary target takes every measure; a real-valued target (``task == "regression"``) only the squared
+    error (its values are not classes); a multiclass target the measures that allow several classes (0-1,
+    log-loss, MI) plus the squared error when its class values are numbers.
+    """
+    labels = np.asarray(source.labels)
+    if labels.shape[0] == 2:
+        return list(MEASURES)
+    if getattr(source, "task", None) == "regression":
+        return ["squared"]
+    numeric = np.issubdtype(labels.dtype, np.number)
+    return [name for name, spec in MEASURES.items()
+            if not spec.binary_only and (numeric or not spec.real_target)]
+
+
 __all__ = [
     "MEASURES", "Measure", "MeasureSpec", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
     "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain", "recall_criterion",
-    "recall_gain", "squared_error", "zero_one_error",
+    "recall_gain", "squared_error", "supported_measures", "zero_one_error",
 ]
