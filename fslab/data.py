@@ -74,7 +74,7 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
     if len(names) < 2:
         raise TargetClassError(
             f"target {name!r} has only one class ({_listed(names)}); feature selection needs at least two. "
-            "Choose another target column"
+            "Choose another target column."
         )
     counts = np.bincount(rank, minlength=len(names))
     if positive is not None:
