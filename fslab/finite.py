@@ -44,17 +44,20 @@ def _onehot():
 # Inducers on integer feature codes. k-NN and SVM see one-hot codes (distances between category
 # codes mean nothing); the tree and categorical naive Bayes use the codes directly.
 INDUCERS: dict[str, tuple[str, Callable[[int, int], object]]] = {
-    "knn": ("k-nearest neighbours (k = sqrt(m))",
+    "knn": ("k-nearest neighbours",
             lambda m, seed: make_pipeline(_onehot(), KNeighborsClassifier(n_neighbors=max(1, int(np.sqrt(m)))))),
-    "naive-bayes": ("categorical naive Bayes", lambda m, seed: CategoricalNB(min_categories=None)),
-    "tree": ("decision tree (grown fully: a lookup table of the cells)",
-             lambda m, seed: DecisionTreeClassifier(random_state=seed)),
-    "svm": ("SVM (RBF kernel, one-hot codes; slow beyond ~5,000 rows)",
-            lambda m, seed: make_pipeline(_onehot(), SVC(random_state=seed))),
+    "naive-bayes": ("naive Bayes", lambda m, seed: CategoricalNB(min_categories=None)),
+    "tree": ("decision tree", lambda m, seed: DecisionTreeClassifier(random_state=seed)),
+    "svm": ("SVM (RBF)", lambda m, seed: make_pipeline(_onehot(), SVC(random_state=seed))),
 }
+INDUCER_NOTES = {"knn": "k = sqrt(m) neighbours on one-hot codes.",
+                 "naive-bayes": "categorical naive Bayes: one class-conditional table per feature.",
+                 "tree": "grown fully, so it is a lookup table of the cells of the subset.",
+                 "svm": "RBF kernel on one-hot codes; slow beyond ~5,000 rows."}
 MAX_FBS_FEATURES = 30
-ESTIMATORS = {"holdout": "hold-out (train on half, count errors on the other half)",
-              "cv": "cross-validation (stratified folds)"}
+ESTIMATORS = {"holdout": "hold-out", "cv": "cross-validation"}
+ESTIMATOR_NOTES = {"holdout": "train on half of the rows, count errors on the other half.",
+                   "cv": "stratified folds: every row is counted once, by a model trained without it."}
 
 
 @dataclass(frozen=True)

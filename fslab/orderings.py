@@ -155,6 +155,8 @@ def check_ordering(ordering: Sequence[Sequence[int]], names: Sequence[str] | Non
     subsets (Theorem 1: i < j whenever S_j ⊂ S_i). Returns it as sorted tuples; raises ParameterError
     naming the first subset placed before one of its supersets."""
     subsets = [tuple(sorted(int(j) for j in s)) for s in ordering]
+    if names is not None:  # n is known: say which subsets are missing or repeated, by name
+        _check_complete(subsets, list(names))
     n = int(round(np.log2(max(len(subsets), 1))))
     if len(subsets) != 2 ** n or n < 1:
         raise ParameterError(f"an ordering lists all 2^n subsets of n features; got {len(subsets)} entries")
@@ -177,6 +179,29 @@ def check_ordering(ordering: Sequence[Sequence[int]], names: Sequence[str] | Non
                     "larger Bayes risk, so it must come first"
                 )
     return subsets
+
+
+def _check_complete(subsets: list[tuple[int, ...]], names: list[str], shown: int = 8) -> None:
+    """Raise a ParameterError naming the subsets of ``len(names)`` features that the ordering misses or repeats."""
+    n = len(names)
+    check_enumerable(n, MAX_FEATURES)
+    if any(j < 0 or j >= n for s in subsets for j in s) or any(len(set(s)) != len(s) for s in subsets):
+        raise ParameterError(f"subsets of {n} features hold distinct indices in 0 .. {n - 1}")
+    listed = set(subsets)
+    missing = [s for s in all_subsets(n) if s not in listed]
+    repeated = sorted({s for s in subsets if subsets.count(s) > 1}, key=lambda s: (len(s), s))
+    if not missing and not repeated:
+        return
+
+    def some(group: list[tuple[int, ...]]) -> str:
+        text = ", ".join(subset_label(s, names) for s in group[:shown])
+        return text + (f" and {len(group) - shown} more" if len(group) > shown else "")
+
+    problems = ([f"misses {some(missing)}"] if missing else []) + ([f"repeats {some(repeated)}"] if repeated else [])
+    raise ParameterError(
+        f"an ordering of {n} features must list all 2^{n} = {2 ** n} subsets once each, one per line; yours has "
+        f"{len(subsets)} line(s) and {' and '.join(problems)}"
+    )
 
 
 def distribution_from_ordering(ordering: Sequence[Sequence[int]], arities: Sequence[int] | None = None,

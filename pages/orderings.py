@@ -4,9 +4,9 @@ import streamlit as st
 
 from fslab.distributions import joint_frame
 from fslab.errors import FslabError
-from fslab.finite import ESTIMATORS, INDUCERS
-from fslab.measures import MEASURES
-from fslab.orderings import follows_ordering, is_monotone, ordering_risks, subset_risks
+from fslab.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS
+from fslab.measures import MEASURES, supported_measures
+from fslab.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
 from ui import orderings as ui
 from ui.source import current_distribution, pick_source
@@ -22,14 +22,35 @@ st.markdown(
 st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")
 
 kind, source_name, source = pick_source("orderings.source", default="distribution")
+if kind == "dataset" and source.n_features > MAX_FEATURES:
+    st.info(f"**{source_name}** has {source.n_features} features: 2^{source.n_features} subsets are too many to "
+            f"enumerate, so these tabs study at most {MAX_FEATURES} of them (2^{MAX_FEATURES} = "
+            f"{2 ** MAX_FEATURES:,} subsets). Pick them below (pre-filled with the 6 features of highest mutual "
+            "information with the class), switch to the toy distribution above, or load a dataset with at most "
+            f"{MAX_FEATURES} features on the Data page.")
+    chosen = st.multiselect(f"Features to study (at most {MAX_FEATURES})", list(source.feature_names),
+                            default=ui.top_features(ui.fingerprint(source), source, 6),
+                            max_selections=MAX_FEATURES, key=f"orderings.features:{ui.fingerprint(source)}")
+    if chosen:
+        source_name = f"{source_name} ({len(chosen)} chosen features)"
+        source = ui.restrict(source, chosen)
+    else:
+        source = None
+if source is None:
+    st.warning("Choose at least one feature above: the subset tabs and FBS/FOS on the dataset need some.")
 tab_lattice, tab_t1, tab_min, tab_finite = st.tabs(
     ["Subsets and Hasse diagram", "Theorem 1 constructor", "Minimal-optimal S* (BS, OS)", "On a sample (FBS, FOS)"])
 
 with tab_lattice:
-    measure = st.selectbox("Measure", list(MEASURES), key="orderings.measure",
+    measures = supported_measures(source) if source is not None else list(MEASURES)
+    if st.session_state.get("orderings.measure") not in measures:
+        st.session_state["orderings.measure"] = measures[0]  # a measure this target refuses is never offered
+    measure = st.selectbox("Measure", measures, key="orderings.measure",
                            format_func=lambda n: MEASURES[n].label)
     st.latex(MEASURES[measure].formula)
     try:
+        if source is None:
+            raise FslabError("No features chosen: pick at least one feature of the dataset above.")
         out = ui.lattice(f"{kind}:{ui.fingerprint(source)}", source, measure)
     except FslabError as err:
         st.error(str(err))
@@ -51,7 +72,7 @@ with tab_lattice:
         st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit left.")
         st.plotly_chart(gap_figure(out["gaps"], MEASURES[measure].label), width="stretch", key="orderings.gaps")
         st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
-        st.dataframe(out["gaps"], hide_index=True, width="stretch", key="orderings.gap_table")
+        st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table")
         with st.expander("Every subset as a table"):
             st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch", key="orderings.table")
 
@@ -77,9 +98,16 @@ with tab_t1:
     if m2.button("Make greedy bad", key="orderings.t1_bad", disabled=int(n) < 3):
         st.session_state["orderings.t1_text"] = ui.format_ordering(ui.initial_ordering("make greedy bad", int(n), 0),
                                                                    names)
-    if "orderings.t1_text" not in st.session_state:
-        st.session_state["orderings.t1_text"] = ui.format_ordering(ui.initial_ordering("make greedy bad", 3, 0),
-                                                                   [f"X{j + 1}" for j in range(3)])
+    old_n = st.session_state.get("orderings.t1_text_n")
+    if old_n != int(n) or "orderings.t1_text" not in st.session_state:
+        # a new n (or the first visit): the old text names the wrong features, so start from a valid ordering
+        mode = "make greedy bad" if int(n) >= 3 else "random"
+        st.session_state["orderings.t1_text"] = ui.format_ordering(ui.initial_ordering(mode, int(n), int(seed)),
+                                                                   names)
+        if old_n is not None and old_n != int(n):
+            st.info(f"n is now {int(n)}: the ordering below was replaced by a valid one of the {2 ** int(n)} "
+                    f"subsets of {', '.join(names)} ({mode} ordering). Edit it or press a button.")
+        st.session_state["orderings.t1_text_n"] = int(n)
     text = st.text_area("Ordering (lowest risk first)", key="orderings.t1_text", height=220)
     spread = st.slider("step after the best pair (1 = equal steps)", 1.0, 20.0, 10.0, 1.0, key="orderings.t1_spread")
     try:
@@ -122,6 +150,8 @@ with tab_min:
         st.info("BS and OS need the exact distribution; on a sample use FBS and FOS (next tab). Shown here are the "
                 "plug-in versions on the empirical distribution of the sample.")
     try:
+        if source is None:
+            raise FslabError("No features chosen: pick at least one feature of the dataset above.")
         res = ui.minimal(f"{kind}:{ui.fingerprint(source)}", source)
     except FslabError as err:
         st.error(str(err))
@@ -156,9 +186,11 @@ with tab_finite:
     options = ["sample from the toy distribution"] + (["current dataset"] if kind == "dataset" else [])
     data_kind = f1.radio("data", options, key="orderings.fin_data")
     inducer = f2.selectbox("inducer", list(INDUCERS), index=list(INDUCERS).index("tree"), key="orderings.fin_inducer",
-                           format_func=lambda k: INDUCERS[k][0])
+                           format_func=lambda k: INDUCERS[k][0],
+                           help="  \n".join(f"**{v[0]}**: {INDUCER_NOTES[k]}" for k, v in INDUCERS.items()))
     estimator = f3.selectbox("risk estimator", list(ESTIMATORS), key="orderings.fin_estimator",
-                             format_func=ESTIMATORS.get)
+                             format_func=ESTIMATORS.get,
+                             help="  \n".join(f"**{v}**: {ESTIMATOR_NOTES[k]}" for k, v in ESTIMATORS.items()))
     tau = f4.number_input("τ", 0.001, 0.5, 0.02, 0.005, format="%.3f", key="orderings.fin_tau")
     g1, g2, g3 = st.columns(3)
     m = g1.number_input("rows m", 100, 200_000, 20_000, 1000, key="orderings.fin_m",
@@ -166,9 +198,15 @@ with tab_finite:
     folds = g2.number_input("folds (cross-validation)", 2, 10, 5, key="orderings.fin_folds",
                             disabled=estimator != "cv")
     seed_f = g3.number_input("seed", 0, 10**6, 0, key="orderings.fin_seed")
-    if st.button("Run FBS and FOS", key="orderings.fin_run", type="primary"):
+    st.caption(f"{INDUCERS[inducer][0]}: {INDUCER_NOTES[inducer]} {ESTIMATORS[estimator]}: "
+               f"{ESTIMATOR_NOTES[estimator]}")
+    first_visit = "orderings.fin_auto" not in st.session_state  # run the fast default once so the tab is not empty
+    st.session_state["orderings.fin_auto"] = True
+    if st.button("Run FBS and FOS", key="orderings.fin_run", type="primary") or first_visit:
         try:
             if data_kind == "current dataset":
+                if source is None:
+                    raise FslabError("No features chosen: pick at least one feature of the dataset above.")
                 data = source
             else:
                 data = ui.sample(current_distribution()[1].to_json(), int(m), int(seed_f))

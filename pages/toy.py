@@ -4,7 +4,7 @@ each criterion picks, and sample from it to watch plug-in selection converge."""
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.measures import MEASURES
+from fslab.measures import MEASURES, supported_measures
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
 from ui import toy
@@ -89,21 +89,25 @@ st.subheader("How much data does plug-in selection need?")
 st.markdown("For each sample size m, draw repeated samples, run each selector on the plug-in estimates "
             "(counts / m) and count how often it returns the **exact** best k-subset of the chosen measure.")
 f1, f2, f3 = st.columns(3)
-measure = f1.selectbox("measure", list(MEASURES), key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
+measures = supported_measures(dist)
+if st.session_state.get("toy.conv_measure") not in measures:
+    st.session_state["toy.conv_measure"] = measures[0]  # a measure this class variable refuses is never offered
+measure = f1.selectbox("measure", measures, key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
 k_conv = f2.number_input("k", 1, max(1, dist.n_features), 1, key="toy.conv_k")
 repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats")
 g1, g2 = st.columns(2)
 sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
                        default=[20, 50, 100, 200, 500, 1000, 2000], key="toy.conv_sizes")
 selectors = g2.multiselect("selectors", list(SELECTORS), default=["bayes-greedy", "mi-greedy", "exhaustive"],
-                           key="toy.conv_selectors")
+                           key="toy.conv_selectors", format_func=lambda n: SELECTORS[n].label)
 if sizes and selectors:
     try:
         rates = toy.rates(dist_json, tuple(sorted(sizes)), int(k_conv), tuple(selectors), measure, int(repeats), 0)
     except FslabError as err:
         st.error(str(err))
     else:
-        st.plotly_chart(convergence_figure(rates), width="stretch", key="toy.conv_chart")
+        st.plotly_chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()}), width="stretch",
+                        key="toy.conv_chart")
         st.caption("Fraction of samples (with binomial standard errors) on which each selector returns the exact "
                    "k-optimal subset; a selector whose own criterion prefers other features levels off at 0.")
 else:

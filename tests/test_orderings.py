@@ -138,6 +138,18 @@ def test_ordering_must_list_every_subset_once():
         check_ordering([(0, 1), (0,), ()])
 
 
+def test_ordering_with_names_lists_missing_and_repeated_subsets_by_name():
+    # n = 2 from the names: "X1 X2" and "X1" leave out {X2} and ∅ (QA: the old message spoke of indices)
+    with pytest.raises(ParameterError, match=r"all 2\^2 = 4 subsets .* has 2 line\(s\) and misses ∅, \{X2\}"):
+        check_ordering([(0, 1), (0,)], ["X1", "X2"])
+    with pytest.raises(ParameterError, match=r"misses \{X2\} and repeats \{X1\}"):
+        check_ordering([(0, 1), (0,), (0,), ()], ["X1", "X2"])
+    # 16 subsets of 4 features, only the full set given: 15 missing, 8 named and "7 more"
+    with pytest.raises(ParameterError, match=r"misses ∅, \{A\}, .* and 7 more"):
+        check_ordering([(0, 1, 2, 3)], ["A", "B", "C", "D"])
+    assert check_ordering([(0, 1), (1,), (0,), ()], ["X1", "X2"]) == [(0, 1), (1,), (0,), ()]
+
+
 def test_distribution_from_ordering_parameters():
     ordering = random_valid_ordering(3, 0)
     with pytest.raises(ParameterError, match="alpha"):

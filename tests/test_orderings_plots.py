@@ -61,3 +61,10 @@ def test_joint_and_convergence_figures():
     fig = convergence_figure(rates)
     assert [t.name for t in fig.data] == ["bayes-greedy", "mi-greedy"] and "{X1}" in fig.layout.title.text
     assert isinstance(rates, pd.DataFrame)
+
+
+def test_convergence_legend_uses_selector_labels():
+    rates = optimum_rate(example1(), [50], selectors=("bayes-greedy", "mi-greedy"), repeats=2, seed=0)
+    fig = convergence_figure(rates, {"bayes-greedy": "BayesGreedy", "mi-greedy": "MIGreedy"})
+    assert [t.name for t in fig.data] == ["BayesGreedy", "MIGreedy"]
+    assert "MIGreedy" in fig.data[1].hovertemplate

@@ -129,12 +129,91 @@ def test_theorem1_constructor_refuses_invalid_and_builds_random():
     assert at.session_state[DIST_NAME] == "Theorem 1 construction (n=4)"
 
 
-def test_orderings_refuses_a_wide_dataset_and_runs_fbs():
+def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
     at = _page("pages/orderings.py")
+    # FBS/FOS ran once on first visit (default: 20,000 rows of Example 1, decision tree, hold-out)
+    assert "FBS: keeps {X1, X2}" in [s.value for s in at.subheader]
     at.radio(key="orderings.source").set_value("dataset").run()
-    assert any("subsets; enumerating them is limited to 12 features" in e.value for e in at.error)
+    # Mushroom has 116 features: one explanation (not one error per tab) and a multiselect pre-filled with 6
+    assert not at.error and not at.exception
+    info = [i.value for i in at.info if "too many to enumerate" in i.value]
+    assert len(info) == 1 and "switch to the toy distribution" in info[0]
+    (chosen,) = [w for w in at.multiselect if w.key.startswith("orderings.features")]
+    assert len(chosen.value) == 6 and "odor=none" in chosen.value
+    assert len({m.label: m.value for m in at.metric}) == 5  # BS, OS, S*, strongly relevant, Markov boundary
+    chosen.set_value(["odor=none", "odor=foul"]).run()
+    assert at.dataframe[0].value["best k-subset"].iloc[-1] == "{odor=foul, odor=none}"
+    chosen.set_value([]).run()
+    assert any("Choose at least one feature" in w.value for w in at.warning)
     at.radio(key="orderings.source").set_value("distribution").run()
     at.number_input(key="orderings.fin_m").set_value(5000).run()
     at.button(key="orderings.fin_run").click().run()
     heads = [s.value for s in at.subheader]
     assert "FBS: keeps {X1, X2}" in heads and "FOS: keeps {X1, X2}" in heads
+    # short option labels; the details are in the help text and the caption
+    inducer = at.selectbox(key="orderings.fin_inducer")
+    assert inducer.value == "tree" and "decision tree" in inducer.options and "lookup table" in inducer.help
+    assert any("lookup table of the cells" in c.value for c in at.caption)
+
+
+def test_theorem1_new_n_regenerates_the_ordering_and_names_missing_subsets():
+    at = _page("pages/orderings.py")
+    at.number_input(key="orderings.t1_n").set_value(4).run()
+    # QA: the 3-feature text used to give "need one arity >= 2 per feature for 3 features"
+    assert not at.error and any("n is now 4" in i.value for i in at.info)
+    assert any("all 16 subsets" in s.value for s in at.success)
+    at.number_input(key="orderings.t1_n").set_value(2).run()
+    at.text_area(key="orderings.t1_text").set_value("X1 X2\nX1").run()
+    assert any("all 2^2 = 4 subsets" in e.value and "misses ∅, {X2}" in e.value for e in at.error)
+
+
+def test_orderings_gap_table_has_readable_headers():
+    at = _page("pages/orderings.py")
+    cols = list(at.dataframe[0].value.columns)
+    assert cols == ["size k", "greedy's subset", "greedy's value", "best k-subset", "best value",
+                    "tied best subsets", "gap (greedy's loss)"]
+
+
+def _regression_dataset():
+    """200 distinct real prices driven by x1: a real-valued target (task "regression")."""
+    import numpy as np
+    import pandas as pd
+
+    from fslab.data import Dataset
+    rng = np.random.default_rng(0)
+    x1 = rng.normal(size=200)
+    frame = pd.DataFrame({"x1": x1, "x2": rng.normal(size=200), "price": 3 * x1 + rng.normal(size=200)})
+    encoded = Dataset.from_frame(frame, target="price").discretize()
+    assert encoded.task == "regression"
+    return encoded
+
+
+def test_measures_offered_fit_the_target():
+    import numpy as np
+
+    from fslab.distributions import Distribution
+    # a real-valued target: only the squared error, even if another measure was chosen before
+    at = _page("pages/orderings.py", **{"fslab.dataset": _regression_dataset(), "fslab.dataset_name": "reg",
+                                        "orderings.measure": "mi"})
+    at.radio(key="orderings.source").set_value("dataset").run()
+    assert at.selectbox(key="orderings.measure").options == ["squared error"] and not at.error
+    # three text classes: 0-1, log-loss and MI only; a stale binary-only choice falls back to the first
+    three = Distribution(np.array([[0], [1]]), np.array([[0.2, 0.1, 0.1], [0.1, 0.2, 0.3]]), labels=["a", "b", "c"])
+    at = _page("pages/toy.py", **{"fslab.distribution": three, DIST_NAME: "three", "toy.conv_measure": "auc"})
+    assert at.selectbox(key="toy.conv_measure").options == ["0-1 error", "log-loss", "mutual information"]
+    assert at.selectbox(key="toy.conv_measure").value == "zero-one" and not at.exception
+
+
+def test_toy_selectors_show_labels_and_xor_order_is_bounded(toy):
+    sel = toy.multiselect(key="toy.conv_selectors")
+    assert "BayesGreedy" in sel.options and "bayes-greedy" not in sel.options
+    legend = [t["name"] for t in json.loads(toy.get("plotly_chart")[1].proto.spec)["data"]]
+    assert legend == ["BayesGreedy", "MIGreedy", "Exhaustive (best k-subset)"]
+    at = _page("pages/toy.py")
+    at.radio(key="toy.generator").set_value("XOR interaction").run()
+    at.number_input(key="toy.xor_n").set_value(5).run()
+    at.number_input(key="toy.xor_order").set_value(5).run()
+    at.number_input(key="toy.xor_n").set_value(3).run()  # the order follows n down instead of failing
+    assert at.number_input(key="toy.xor_order").value == 3 and at.number_input(key="toy.xor_order").max == 3
+    at.button(key="toy.generate").click().run()
+    assert at.session_state[DIST_NAME] == "XOR (n=3, order=3, noise=0)" and not at.error

@@ -13,12 +13,16 @@ import pandas as pd
 import streamlit as st
 
 from fslab.distributions import Distribution
+from fslab.encoded import EncodedDataset
 from fslab.errors import ParameterError
 from fslab.finite import fbs, fos
+from fslab.measures import measure as get_measure
+from fslab.measures import supported_measures
 from fslab.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
 from fslab.orderings import (
     MAX_FEATURES,
     check_enumerable,
+    check_ordering,
     distribution_from_ordering,
     greedy_bad_ordering,
     greedy_gaps,
@@ -71,6 +75,39 @@ def sample(dist_json: str, m: int, seed: int):
     return Distribution.from_json(dist_json).sample(m, seed)
 
 
+# --- wide datasets: study at most MAX_FEATURES of their features ------------------------------------
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def top_features(key: str, _source, k: int) -> list[str]:
+    """The k features with the largest single-feature criterion (mutual information when the target allows
+    it, else the first supported measure): a sensible default for restricting a wide dataset."""
+    name = "mi" if "mi" in supported_measures(_source) else supported_measures(_source)[0]
+    crit = get_measure(name).criterion(_source.extension_tables((), range(_source.n_features)))
+    best = sorted(range(_source.n_features), key=lambda j: (-crit[j], j))[:k]
+    return [_source.feature_names[j] for j in sorted(best)]
+
+
+def restrict(source: EncodedDataset, names: list[str]) -> EncodedDataset:
+    """The same sample with only the named feature columns (in the dataset's order)."""
+    cols = [j for j, f in enumerate(source.feature_names) if f in set(names)]
+    pick = lambda seq: None if seq is None else [seq[j] for j in cols]  # noqa: E731
+    return EncodedDataset(
+        source.X[:, cols], source.y, labels=source.labels, feature_names=pick(list(source.feature_names)),
+        arities=source.arities[cols], class_names=source.class_names, categories=pick(source.categories),
+        values=None if source.values is None else source.values[:, cols], target=source.target,
+        task=source.task, notes=source.notes)
+
+
+GAP_HEADERS = {"k": "size k", "greedy": "greedy's subset", "greedy_value": "greedy's value",
+               "optimal": "best k-subset", "optimal_value": "best value", "n_optimal": "tied best subsets",
+               "gap": "gap (greedy's loss)"}
+
+
+def gap_table(gaps: pd.DataFrame) -> pd.DataFrame:
+    """greedy_gaps with readable column headers."""
+    return gaps.rename(columns=GAP_HEADERS)
+
+
 # --- Theorem 1 orderings as editable text: one subset per line, best (lowest risk) first ---------------
 
 def format_ordering(ordering, names) -> str:
@@ -91,7 +128,7 @@ def parse_ordering(text: str, names) -> list[tuple[int, ...]]:
             raise ParameterError(f"line {number} ('{line.strip()}') names unknown feature(s) {unknown}; "
                                  f"use {', '.join(names)} or ∅")
         out.append(tuple(sorted(index[t] for t in tokens)))
-    return out
+    return check_ordering(out, names)  # names the missing or repeated subsets
 
 
 def initial_ordering(mode: str, n: int, seed: int) -> list[tuple[int, ...]]:

@@ -130,7 +130,10 @@ def generator_builder(current: Distribution) -> None:
                             random_dirichlet(int(n), int(a), 2, float(conc), int(seed)))
         elif kind == "XOR interaction":
             n = cols[0].number_input("features", 2, 8, 3, key="toy.xor_n")
-            order = cols[1].number_input("order (features in the XOR)", 2, 8, 2, key="toy.xor_order")
+            # the XOR cannot involve more features than exist: clamp a remembered order, bound the input by n
+            st.session_state["toy.xor_order"] = min(int(st.session_state.get("toy.xor_order", 2)), int(n))
+            order = cols[1].number_input("order (features in the XOR)", 2, int(n), key="toy.xor_order",
+                                         help="how many of the features enter the XOR; at most the number of features")
             noise = cols[2].number_input("label noise", 0.0, 0.49, 0.0, 0.01, key="toy.xor_noise")
             st.caption("Y = X1 xor ... xor X_order, flipped with probability noise; other features are noise.")
             make = lambda: (f"XOR (n={n}, order={order}, noise={noise:g})",  # noqa: E731

@@ -28,11 +28,14 @@ def joint_figure(dist: Distribution, max_states: int = 64) -> go.Figure:
     return fig
 
 
-def convergence_figure(rates: pd.DataFrame) -> go.Figure:
-    """Fraction of samples on which each selector picks the exact optimum, against the sample size m."""
+def convergence_figure(rates: pd.DataFrame, labels: dict[str, str] | None = None) -> go.Figure:
+    """Fraction of samples on which each selector picks the exact optimum, against the sample size m.
+
+    ``labels`` maps selector keys to the names shown in the legend (default: the keys)."""
     fig = go.Figure()
     dashes, symbols = ["solid", "dash", "dot", "dashdot"], ["circle", "square", "diamond", "triangle-up"]
-    for i, (selector, group) in enumerate(rates.groupby("selector", sort=False)):
+    for i, (key, group) in enumerate(rates.groupby("selector", sort=False)):
+        selector = (labels or {}).get(key, key)
         err = np.sqrt(group["rate"] * (1 - group["rate"]) / group["repeats"])  # binomial standard error
         shift = 1 + 0.04 * (i - 1)  # a small offset on the log axis so identical curves stay visible
         fig.add_trace(go.Scatter(x=group["m"] * shift, y=group["rate"], mode="lines+markers", name=str(selector),
