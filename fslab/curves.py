@@ -26,7 +26,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from .encoded import EncodedDataset
-from .errors import ParameterError
+from .errors import DataError, ParameterError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
 from .selectors import SELECTORS, select
@@ -75,11 +75,47 @@ def design_blocks(data: EncodedDataset) -> list[np.ndarray]:
 def _split(y: np.ndarray, train_size: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rows = np.arange(y.size)
     counts = np.bincount(y)
-    stratify = y if counts[counts > 0].min() >= 2 else None  # stratify when every class can go both ways
+    n_classes, n_train = np.count_nonzero(counts), int(np.floor(train_size * y.size))
+    # stratify when every class can go both ways (scikit-learn refuses a part smaller than the class count)
+    ok = counts[counts > 0].min() >= 2 and n_classes <= n_train <= y.size - n_classes
+    stratify = y if ok else None
     return train_test_split(rows, train_size=train_size, random_state=seed, stratify=stratify)
 
 
+MIN_TRAIN_ROWS = 2  # rows of every class each training part must hold (a classifier needs two classes)
+TUNE_FIT = 0.8  # tuning fits on 80% of the training part and scores the other 20%
+
+
+def check_class_rows(y: np.ndarray, class_names, train_size: float, tune: bool) -> None:
+    """Refuse splits whose training parts cannot hold MIN_TRAIN_ROWS rows of every class.
+
+    A stratified split gives class c about n_c * train_size training rows (n_c * train_size * 0.8 when tuning
+    fits on 80% of them), so n_c must be at least ceil(MIN_TRAIN_ROWS / fraction); a class with one row
+    cannot be stratified at all. Without this check scikit-learn fails mid-run ("got 1 class").
+    """
+    counts = np.bincount(y)
+    present = np.flatnonzero(counts)
+    if present.size < 2:
+        name = class_names[present[0]] if present.size else "none"
+        raise DataError(f"the target has a single class ({name!r}) in these rows; learning curves need two classes")
+    fraction = train_size * (TUNE_FIT if tune else 1.0)
+    need = max(int(np.ceil(MIN_TRAIN_ROWS / fraction - 1e-9)), 2)
+    short = [c for c in present if counts[c] < need]
+    if short:
+        c = min(short, key=lambda c: counts[c])
+        split = f"{round(100 * train_size)}/{round(100 * (1 - train_size))}"
+        raise DataError(
+            f"too few rows of class {class_names[c]!r} for {split} train/test splits"
+            f"{' with tuning' if tune else ''}: it has {counts[c]} row(s), need at least {need} so that every "
+            f"training part holds {MIN_TRAIN_ROWS}. Use more rows (a larger subsample or dataset) or a larger "
+            "training fraction."
+        )
+
+
 def _fit_predict(spec, params: dict, Xtr, ytr, Xte, arities, hyper: dict):
+    if np.unique(ytr).size < 2:  # backstop for a split that still lost a class to rounding
+        raise DataError(f"a training part of {ytr.size} rows holds a single class; use more rows or a larger "
+                        "training fraction")
     est = spec.build(**params, **hyper)
     if spec.input == "codes":
         est.set_params(min_categories=arities)
@@ -160,9 +196,12 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     if not ks or not selectors:
         raise ParameterError("choose at least one selector and one k between 1 and the number of features")
     rng = np.random.default_rng(seed)
+    if subsample is not None and int(subsample) < 2:
+        raise ParameterError(f"subsample must be at least 2 rows (or None for every row); got {subsample}")
     if subsample is not None and int(subsample) < data.n_rows:
         rows, _ = _split(data.y, int(subsample) / data.n_rows, int(rng.integers(2**31)))
         data = data.subsample(np.sort(rows))
+    check_class_rows(data.y, data.class_names, train_size, tune)
     blocks = design_blocks(data)
     total = int(n_splits) * len(selectors) * (1 + len(ks))
     done, start = 0, time.perf_counter()

@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from fslab.measures import MEASURES
+from fslab.measures import MEASURES, supported_measures
 from ui import compare_panels as panels
 from ui.source import pick_source
 
+# The measures both halves of the page handle: a Bayes criterion for the selectors and a test-sample value for the
+# learning curves (fslab.learners.EVAL_MEASURES).
 MEASURE_NAMES = ("zero-one", "cost-sensitive", "balanced", "f-beta", "log-loss", "auc")
 
 st.title("Compare selectors")
@@ -18,12 +20,16 @@ st.markdown(
 )
 
 kind, source_name, source = pick_source("compare.source")
-if getattr(source, "task", None) == "regression":
-    st.error("This dataset has a real-valued target; the selectors compared here are classifiers' criteria. "
-             "Choose a class target on the Data page (or use the squared error on the Select page).")
+options = [name for name in supported_measures(source) if name in MEASURE_NAMES]
+if not options:  # a real-valued target: only the squared error fits it, and the learners here are classifiers
+    st.error("This dataset has a real-valued target: the only measure that fits it is the squared error, while "
+             "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
+             "classes). Choose a class target on the Data page, or use the squared error on the Select page.")
     st.stop()
+if st.session_state.get("compare.measure") not in options:  # e.g. f-beta chosen before a multiclass dataset
+    st.session_state["compare.measure"] = options[0]
 left, mid, right = st.columns([2, 1, 1])
-measure_name = left.selectbox("Measure", MEASURE_NAMES, key="compare.measure",
+measure_name = left.selectbox("Measure", options, key="compare.measure",
                               format_func=lambda n: MEASURES[n].label)
 params: dict[str, float] = {}
 if measure_name == "cost-sensitive":
@@ -31,7 +37,8 @@ if measure_name == "cost-sensitive":
 if measure_name == "f-beta":
     params["beta"] = mid.slider("beta", 0.25, 4.0, 1.0, 0.25, key="compare.beta")
 if source.n_features > 1:
-    k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features), key="compare.k")
+    # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
+    k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features - 1), key="compare.k")
 else:
     k = 1
     right.caption("One feature: k = 1.")

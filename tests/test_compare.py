@@ -14,6 +14,7 @@ from fslab.compare import DEFAULT_SELECTORS, compare_selectors, jaccard, overlap
 from fslab.data import Dataset
 from fslab.distributions import example1
 from fslab.errors import ParameterError
+from fslab.plots.compare import step_grid_figure
 
 
 def test_example1_sampled_bayes_greedy_and_mi_greedy_disagree_on_the_first_feature():
@@ -75,6 +76,32 @@ def test_step_grid_by_hand():
     assert grid.loc["X1"].tolist() == [2.0, 1.0]
     assert grid.loc["X3", "a"] == 1.0 and math.isnan(grid.loc["X3", "b"])
     assert math.isnan(grid.loc["X2", "a"]) and grid.loc["X2", "b"] == 2.0
+
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (0 black .. 1 white) of 'rgb(r, g, b)', WCAG weights without gamma (enough here)."""
+    r, g, b = (int(v) / 255 for v in colour.removeprefix("rgb(").rstrip(")").split(","))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("steps", [1, 2, 5, 15])
+def test_step_grid_figure_has_one_distinct_colour_per_step_and_integer_ticks(steps):
+    """z = 1..steps on [zmin, zmax] = [0.5, steps + 0.5]: step s falls in band s of the colorscale, every band
+    is flat, bands differ, none is near-white (a blank cell is white), and the legend ticks are 1, 2, ..."""
+    grid = step_grid({"a": list(range(steps)), "b": [0]}, [f"X{j}" for j in range(steps)])
+    heat = step_grid_figure(grid).data[0]
+    assert (heat.zmin, heat.zmax) == (0.5, steps + 0.5)
+    scale = [(float(pos), colour) for pos, colour in heat.colorscale]
+    colours = [scale[2 * i][1] for i in range(steps)]
+    for s in range(1, steps + 1):
+        pos = (s - heat.zmin) / (heat.zmax - heat.zmin)  # where step s lands on the scale: mid-band
+        band = [c for lo, c in scale if lo <= pos][-1]
+        assert band == colours[s - 1] and scale[2 * s - 1][1] == colours[s - 1]
+    assert len(set(colours)) == steps
+    assert max(_luminance(c) for c in colours) < 0.85
+    assert list(heat.colorbar.tickvals) == list(range(1, steps + 1))
+    assert all(float(t) == int(t) for t in heat.colorbar.tickvals)
 
 
 orders = st.lists(st.integers(0, 9), min_size=1, max_size=5, unique=True)

@@ -9,7 +9,7 @@ import fslab.curves as curves_module
 from fslab.curves import learning_curves
 from fslab.distributions import example1
 from fslab.encoded import EncodedDataset
-from fslab.errors import FslabError, ParameterError
+from fslab.errors import DataError, FslabError, ParameterError
 from fslab.learners import LEARNERS, PAPER_LEARNER, best_threshold, empirical_value
 
 
@@ -116,3 +116,30 @@ def test_cost_sensitive_curves_with_mi_selectors():
                           c=0.25, learner="tree")
     assert res.complete and res.learner == "tree" and len(res.scores) == 6
     assert (res.scores["value"] <= 0.75).all()  # a cost-sensitive error is at most max(c, 1 - c)
+
+
+def _tiny(y) -> EncodedDataset:
+    y = np.asarray(y)
+    return EncodedDataset(np.c_[np.arange(y.size) % 2, np.arange(y.size) % 3], y, labels=[0, 1],
+                          class_names=["no", "yes"])
+
+
+def test_too_few_rows_of_a_class_is_a_data_error_before_any_fit():
+    """tiny3.csv (QA): y = yes, no, yes. A 70/30 training part holds about 0.7 n_c rows of class c, so two rows
+    need n_c >= ceil(2 / 0.7) = 3; 'no' has 1. With tuning (fits on 80% of it): ceil(2 / 0.56) = 4."""
+    with pytest.raises(DataError, match=r"class 'no' for 70/30 .*1 row\(s\), need at least 3"):
+        learning_curves(_tiny([1, 0, 1]), ("bayes-greedy",), k_max=1, n_splits=1)
+    three_each = _tiny([0, 1] * 3)
+    with pytest.raises(DataError, match="with tuning.*need at least 4"):
+        learning_curves(three_each, ("bayes-greedy",), k_max=1, n_splits=1, tune=True, learner="tree")
+    with pytest.raises(DataError, match="single class"):
+        learning_curves(_tiny([1, 1, 1, 1]), ("bayes-greedy",), k_max=1, n_splits=1)
+    with pytest.raises(ParameterError, match="subsample must be at least 2"):
+        learning_curves(_data(), ("bayes-greedy",), k_max=1, subsample=1)
+
+
+@pytest.mark.parametrize("learner", ["svm", "naive-bayes", "tree"])
+def test_smallest_accepted_class_counts_fit_on_every_split(learner):
+    """Three rows of each class pass the check (ceil(2 / 0.7) = 3) and every split trains on both classes."""
+    res = learning_curves(_tiny([0, 1] * 3), ("bayes-greedy", "mi-score"), k_max=2, n_splits=4, learner=learner)
+    assert res.complete and len(res.scores) == 4 * 2 * 2

@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+import io
 import json
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from fslab.data import read_csv
+from fslab.encoded import EncodedDataset
+from fslab.measures import MEASURES
 from fslab.samples import load_sample
 from tests.conftest import ROOT
 from ui import state
+
+# QA's small CSVs (/work/briefs), inline: one feature; three rows with class 'no' once; a real-valued target.
+ONEFEAT = "x,y\n1,a\n2,b\n3,a\n"
+TINY3 = "a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n"
+
+
+def _regression_csv(m: int = 200) -> str:
+    """price = 2 x1 + noise with m distinct values (as QA's regression.csv)."""
+    rng = np.random.default_rng(0)
+    x1, x2 = rng.normal(size=m), rng.normal(size=m)
+    price = 2 * x1 + 0.1 * rng.normal(size=m)
+    return "x1,x2,price\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(x1, x2, price, strict=True))
 
 
 @pytest.fixture
@@ -96,3 +113,63 @@ def test_learning_curves_on_a_sampled_distribution(at):
     at.button(key="compare.run_curves").click().run()
     assert not at.exception and not at.error
     assert any(t.startswith("Test 0-1 error with decision tree") for t in _titles(at))
+
+
+def _use_csv(app, name: str, text: str, target: str):
+    """Put a QA CSV (tests/data/qa) in session state as the Data page's *Use this data* does."""
+    raw = read_csv(io.StringIO(text), target)
+    app.session_state[state.DATASET] = raw.discretize()
+    app.session_state[state.DATASET_NAME] = name
+    app.session_state[state.DATASET_RAW] = raw
+    app.run()
+
+
+def test_one_feature_dataset_renders_every_tab(at):
+    """onefeat.csv (QA): a slider from 1 to 1 used to kill the page (StreamlitInvalidMinMaxError on k up to)."""
+    _use_csv(at, "onefeat.csv", ONEFEAT, "y")
+    assert not at.exception and not at.error
+    assert not [s for s in at.slider if s.key in ("compare.k", "compare.k_max")]
+    assert any("k = 1" in m.value for m in at.markdown)
+    assert "Step at which each selector picked each feature" in _titles(at)
+    at.button(key="compare.run_curves").click().run()
+    at.button(key="compare.run_bins").click().run()
+    assert not at.exception
+    assert "Step at which each binning's selection picked each feature" in _titles(at)
+
+
+def test_too_few_rows_for_learning_curves_is_a_message(at):
+    """tiny3.csv (QA): 3 rows, class 'no' once. 70/30 training parts need ceil(2 / 0.7) = 3 rows of each class."""
+    _use_csv(at, "tiny3.csv", TINY3, "y")
+    at.button(key="compare.run_curves").click().run()
+    assert not at.exception
+    assert any("too few rows of class 'no'" in e.value and "at least 3" in e.value for e in at.error)
+
+
+def test_toy_distribution_defaults_to_k_below_n_and_shows_example1(at):
+    """Example 1 has n = 2 features: the default k = min(5, n - 1) = 1, where BayesGreedy picks X1 (0-1 error
+    0.25 < 0.30) and MIGreedy picks X2 (0.17 > 0.08 bit), so the page shows the disagreement at first sight."""
+    at.radio(key="compare.source").set_value("distribution").run()
+    assert at.slider(key="compare.k").value == 1
+    assert not any("no disagreement" in i.value for i in at.info)
+    assert "Found by: BayesGreedy" in at.success[0].value
+    sets = at.dataframe[0].value.set_index("selector")["features"]
+    assert sets["BayesGreedy"] == "X1" and sets["MIGreedy"] == "X2"
+    assert set(at.dataframe[1].value["name"]) == {"X1", "X2"}  # the disagreement table
+
+
+def test_measure_options_fit_the_target(at):
+    """supported_measures: binary -> every Compare measure; multiclass -> 0-1 and log-loss only (a stale f-beta
+    choice falls back to the first); real-valued target -> Compare refuses with a message, no widget."""
+    names = ("zero-one", "cost-sensitive", "balanced", "log-loss", "f-beta", "auc")  # registry order
+    assert at.selectbox(key="compare.measure").options == [MEASURES[n].label for n in names]
+    at.selectbox(key="compare.measure").set_value("f-beta").run()
+    multi = EncodedDataset(np.random.default_rng(0).integers(0, 3, (300, 4)), np.tile([0, 1, 2], 100))
+    at.session_state[state.DATASET] = multi
+    at.session_state[state.DATASET_NAME] = "three classes"
+    at.run()
+    assert not at.exception and not at.error
+    box = at.selectbox(key="compare.measure")
+    assert [MEASURES[n].label for n in ("zero-one", "log-loss")] == box.options and box.value == "zero-one"
+    _use_csv(at, "regression.csv", _regression_csv(), "price")
+    assert not at.exception and not at.selectbox
+    assert "real-valued target" in at.error[0].value

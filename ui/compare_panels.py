@@ -112,7 +112,11 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
                               key="compare.curve_selectors", format_func=selector_label)
     b, c = st.columns(2)
     n = data.n_features
-    k_max = b.slider("k up to", 1, max(1, min(15, n)), min(8, n), key="compare.k_max")
+    if n > 1:
+        k_max = b.slider("k up to", 1, min(15, n), min(8, n), key="compare.k_max")
+    else:  # a slider from 1 to 1 is refused by Streamlit
+        k_max = 1
+        b.caption("One feature: the curve has the single point k = 1.")
     learner_names = list(LEARNERS)
     learner = c.selectbox("Learner", learner_names, index=learner_names.index(PAPER_LEARNER[measure_name]),
                           key=f"compare.learner.{measure_name}", format_func=lambda x: LEARNERS[x].label)

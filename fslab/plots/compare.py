@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from ..selectors import SELECTORS
@@ -20,17 +21,36 @@ def selector_label(name: str) -> str:
     return spec.label if spec is not None else name
 
 
+def step_colorscale(steps: int) -> list[list]:
+    """A discrete plotly colorscale for z in [0.5, steps + 0.5]: one flat band per step 1..steps.
+
+    Colours are Viridis sampled from 0 (dark, step 1) to 0.85, so even the last step stays clearly coloured
+    against a blank (not picked) cell, which a continuous scale ending in white did not.
+    """
+    colours = sample_colorscale("Viridis", list(np.linspace(0.0, 0.85, steps)) if steps > 1 else [0.0])
+    scale = []
+    for i, colour in enumerate(colours):
+        scale += [[i / steps, colour], [(i + 1) / steps, colour]]
+    return scale
+
+
 def step_grid_figure(grid: pd.DataFrame, title: str = "Step at which each selector picked each feature",
                      column_labels: Mapping[str, str] | None = None) -> go.Figure:
-    """Heatmap of features (rows) x selectors or binnings (columns); the cell is the pick's step, blank if none."""
+    """Heatmap of features (rows) x selectors or binnings (columns); the cell is the pick's step, blank if none.
+
+    Steps are categories, not a continuum: one colour per step and an integer legend (1, 2, ..., last step).
+    """
     labels = [(column_labels or {}).get(c, selector_label(c)) for c in grid.columns]
     z = grid.to_numpy(dtype=float)
     text = np.where(np.isnan(z), "", np.nan_to_num(z).astype(int).astype(str))
+    steps = int(np.nanmax(z)) if np.isfinite(z).any() else 1
+    ticks = list(range(1, steps + 1, max(1, -(-steps // 15))))  # at most ~15 labels on a long legend
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=[str(i) for i in grid.index], text=text, texttemplate="%{text}",
-        colorscale="Blues_r", zmin=1, zmax=max(float(np.nanmax(z)) if np.isfinite(z).any() else 1.0, 2.0),
-        colorbar={"title": "step"}, xgap=2, ygap=2,
-        hovertemplate="%{y}<br>%{x}: step %{text}<extra></extra>",
+        colorscale=step_colorscale(steps), zmin=0.5, zmax=steps + 0.5,
+        colorbar={"title": "step", "tickvals": ticks, "ticktext": [str(t) for t in ticks],
+                  "len": min(1.0, 0.25 + 0.08 * steps)},
+        xgap=2, ygap=2, hovertemplate="%{y}<br>%{x}: step %{text}<extra></extra>",
     ))
     fig.update_layout(title=title, height=max(260, 28 * len(grid.index) + 140), yaxis={"autorange": "reversed"},
                       margin={"l": 10, "r": 10, "t": 60, "b": 10}, xaxis={"side": "top"})
