@@ -219,7 +219,7 @@ with tab_finite:
         for r in (result["fbs"], result["fos"]):
             st.subheader(f"{r.method}: keeps {r.names}")
             st.plotly_chart(decisions_figure(r.steps, r.tau, title=f"{r.method} with {INDUCERS[r.inducer][0]}, "
-                                             f"{r.estimator}, τ = {r.tau:g}"),
+                                             f"{ESTIMATORS.get(r.estimator, r.estimator)}, τ = {r.tau:g}"),
                             width="stretch", key=f"orderings.fin_{r.method}")
             st.caption("Each check: estimated risk with the feature (blue) and without it (green: removed, red: kept); "
                        "the dashed line is the threshold risk-with + τ.")

@@ -150,6 +150,8 @@ def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
     at.button(key="orderings.fin_run").click().run()
     heads = [s.value for s in at.subheader]
     assert "FBS: keeps {X1, X2}" in heads and "FOS: keeps {X1, X2}" in heads
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert "FBS with decision tree, hold-out, τ = 0.02" in titles
     # short option labels; the details are in the help text and the caption
     inducer = at.selectbox(key="orderings.fin_inducer")
     assert inducer.value == "tree" and "decision tree" in inducer.options and "lookup table" in inducer.help

@@ -33,3 +33,32 @@ def test_example1_preset_then_hasse_diagram(page):
     expect(hasse.locator("text", has_text="{X1, X2}").first).to_be_visible()
     hasse.scroll_into_view_if_needed()
     screenshot(page, "toy-orderings")
+
+
+def test_orderings_on_a_wide_dataset_and_fbs_tab(page):
+    goto_page(page, "Orderings")
+    main = page.locator('[data-testid="stMain"]')
+    main.get_by_text("Dataset:").first.click()
+    wait_idle(page)
+    expect(main.get_by_text("too many to enumerate")).to_have_count(1)
+    expect(main.locator('[data-testid="stMultiSelect"]').first).to_contain_text("odor=none")
+    expect(main.locator('[data-testid="stMetric"]').first).to_contain_text("BS")
+    main.locator('[data-testid="stMultiSelect"]').first.scroll_into_view_if_needed()
+    screenshot(page, "orderings-wide-dataset")
+    page.get_by_role("tab", name="On a sample (FBS, FOS)").click()
+    expect(main.get_by_text("FBS: keeps").first).to_be_visible()
+    main.get_by_text("FBS: keeps").first.scroll_into_view_if_needed()
+    page.mouse.wheel(0, -250)
+    page.wait_for_timeout(300)
+    screenshot(page, "orderings-fbs")
+
+
+def test_toy_convergence_legend_shows_selector_names(page):
+    goto_page(page, "Toy distribution")
+    main = page.locator('[data-testid="stMain"]')
+    chart = main.locator('[data-testid="stPlotlyChart"]').nth(1)
+    chart.locator("g.legend").wait_for()
+    expect(chart.locator("g.legend")).to_contain_text("BayesGreedy")
+    expect(main.locator('[data-testid="stMultiSelect"]').nth(1)).to_contain_text("MIGreedy")
+    main.get_by_text("How much data does plug-in selection need?").scroll_into_view_if_needed()
+    screenshot(page, "toy-convergence")
