@@ -12,9 +12,13 @@ def test_compare_learning_curves_render(page):
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Compare selectors").first).to_be_visible()
     # the side-by-side grid is drawn on the first visit (plotly heatmap svg)
-    page.locator('[data-testid="stPlotlyChart"]').first.locator("g.hm, .heatmaplayer, image").first.wait_for()
-
+    grid = page.locator('[data-testid="stPlotlyChart"]').first
+    grid.locator("g.hm, .heatmaplayer, image").first.wait_for()
+    ticks = [t for t in grid.locator("g.colorbar text").all_text_contents() if t != "step"]
+    assert ticks == [str(s) for s in range(1, 6)]  # k = 5: one legend entry per step, integers
+    grid.scroll_into_view_if_needed()
     screenshot(page, "compare-side")
+    page.mouse.wheel(0, -5000)  # back to the top, where the tabs are
     page.get_by_role("tab", name="Learning curves").click()
     panel = page.locator('[data-testid="stTabPanel"]:visible')
     # keep three of the four default selectors: remove Fisher score
@@ -35,3 +39,21 @@ def test_compare_learning_curves_render(page):
     expect(chart.locator("g.legend")).to_contain_text("BayesGreedy")
     chart.scroll_into_view_if_needed()
     screenshot(page, "compare-page")
+
+
+def test_compare_on_example1_shows_the_disagreement(page):
+    """Toy distribution (Example 1, n = 2): default k = 1, BayesGreedy picks X1 and MIGreedy X2; the step grid
+    uses one solid colour per step and an integer legend."""
+    goto_page(page, "Compare")
+    main = page.locator('[data-testid="stMain"]')
+    main.get_by_text("Toy distribution:").first.click()
+    wait_idle(page)
+    expect(main.get_by_text("k = 1,").first).to_be_visible()
+    expect(main.get_by_text("Where they disagree, and why.").first).to_be_visible()
+    grid = page.locator('[data-testid="stPlotlyChart"]').first
+    grid.locator("g.hm, .heatmaplayer, image").first.wait_for()
+    grid.locator("g.colorbar text").first.wait_for()
+    ticks = [t for t in grid.locator("g.colorbar text").all_text_contents() if t != "step"]
+    assert ticks and all(t.isdigit() for t in ticks)  # integer steps, no 1.5 / 2.5
+    grid.scroll_into_view_if_needed()
+    screenshot(page, "compare-example1")
