@@ -27,12 +27,14 @@ import joblib
 import numpy as np
 
 from .encoded import EncodedDataset
-from .errors import FslabError, ParameterError
+from .errors import FslabError, ParameterError, UnsupportedTargetError
 from .npfs_result import NPFSResult, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .tables import as_source
 
 ProgressCallback = Callable[[int, int], "bool | None"]
 AUTO_PROCESSES_CELLS = 1_000_000  # below this, starting worker processes costs more than the GIL does
+# Selectors whose criterion treats each distinct target value as a class (class-conditional counts or means).
+CLASS_SELECTORS = frozenset({"mi-greedy", "mi-score", "mrmr", "jmi", "cmim", "fisher"})
 
 
 class NPFSCancelled(FslabError):
@@ -58,6 +60,23 @@ def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: flo
         raise ParameterError(f"p0 must lie in (0, 1); got {p0}")
     if not epsilon > 0:
         raise ParameterError(f"epsilon must be positive; got {epsilon}")
+
+
+def check_base_selector(source, selector) -> None:
+    """Refuse a selector that would read a real-valued target's values as classes.
+
+    On a regression target with m distinct values, I(X; Y) and Fisher's class means see m classes of about one row
+    each: every feature that splits the rows finely "explains" y, so a noise column can be relevant in every
+    bootstrap. The Bayes selectors with the squared error use the values themselves.
+    """
+    if getattr(source, "task", None) == "regression" and isinstance(selector, str) and selector in CLASS_SELECTORS:
+        n_values = len(getattr(source, "labels", ()))
+        raise UnsupportedTargetError(
+            f"The base selector '{selector}' treats each of the {n_values} distinct values of the real-valued "
+            f"target '{getattr(source, 'target', None) or 'y'}' as a class, so its choices say nothing about the "
+            "target. Use bayes-greedy (or bayes-score) with the squared error, or make the target categorical "
+            "before loading (for example a column 'price > median') and name a positive class on the Data page."
+        )
 
 
 def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
@@ -126,6 +145,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
     _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
+    check_base_selector(source, selector)
     n, K = int(n_bootstraps), source.n_features
     n_draw = max(1, round(sample_fraction * source.n_rows))
     if isinstance(seed, np.random.Generator):  # one draw from the caller's generator roots the bootstrap streams
@@ -171,5 +191,5 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     )
 
 
-__all__ = ["NPFSCancelled", "NPFSResult", "hoeffding_bound", "hoeffding_n", "npfs", "npfs_p_values",
-           "npfs_threshold"]
+__all__ = ["CLASS_SELECTORS", "NPFSCancelled", "NPFSResult", "check_base_selector", "hoeffding_bound", "hoeffding_n",
+           "npfs", "npfs_p_values", "npfs_threshold"]

@@ -6,10 +6,11 @@ import os
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.measures import MEASURES
-from fslab.npfs import hoeffding_n
+from fslab.measures import MEASURES, supported_measures
+from fslab.npfs import check_base_selector, hoeffding_n
 from fslab.plots.npfs import (
     counts_figure,
+    matrix_label_note,
     relevant_image_figure,
     relevant_path_figure,
     selection_matrix_figure,
@@ -50,18 +51,33 @@ if K < 2:
     st.stop()
 
 c1, c2, c3, c4 = st.columns(4)
-selectors = [s for s in SELECTORS if s != "exhaustive"]
+selectors = ui.base_selectors()
 selector = c1.selectbox("Base selector", selectors, index=selectors.index("jmi"), key="npfs.selector",
-                        format_func=lambda s: SELECTORS[s].label)
+                        format_func=lambda s: SELECTORS[s].label,
+                        help="Exhaustive search and backward elimination are left out: NPFS reruns the selector "
+                             "n times, and one backward run on Mushroom already takes about 20 s.")
 spec = SELECTORS[selector]
 measure, params = None, {}
 if spec.uses_measure:
-    options = [spec.fixed_measure] if spec.fixed_measure else list(MEASURES)
-    measure = c1.selectbox("Its measure", options, key="npfs.measure" + (".fixed" if spec.fixed_measure else ""),
-                           format_func=lambda m: MEASURES[m].label)
+    fitting = supported_measures(data)
+    options = [spec.fixed_measure] if spec.fixed_measure else fitting
+    measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
+    if st.session_state.get(measure_key) not in options:  # e.g. a binary-only measure kept from binary data
+        st.session_state[measure_key] = options[0]
+    measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
+                           help="Only the measures that fit this target are offered.")
     params = measure_params(c1, measure, "npfs")
+    if measure not in fitting:
+        st.error(f"{spec.label} always uses the {MEASURES[measure].label} measure, which does not fit this "
+                 f"{data.task} target: pick another base selector.")
+        st.stop()
 else:
     c1.caption(f"{spec.label} uses its own criterion ({spec.reference}).")
+try:
+    check_base_selector(data, selector)
+except FslabError as err:
+    st.error(str(err))
+    st.stop()
 k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, min(10, K - 1), key="npfs.k"))
 n = int(c2.number_input("n (bootstraps)", 2, 5000, 100, step=10, key="npfs.n"))
 alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))
@@ -89,17 +105,17 @@ clicked = st.button("Run NPFS", type="primary", key="npfs.run")
 if cancelled:
     st.warning(f"Run cancelled after {cancelled[0]} of {cancelled[1]} bootstraps. Change the settings or run again.")
 elif (clicked or first_visit) and ui.cached_result(key) is None:
-    bar_col, cancel_col = st.columns([5, 1])
+    running = st.empty()  # holds the bar and the Cancel button only while the bootstraps run
+    bar_col, cancel_col = running.container().columns([5, 1])
     bar = bar_col.progress(0.0, text="Starting...")
     cancel_col.button("Cancel", key="npfs.cancel", on_click=ui.mark_cancelled)
     try:
         ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, ui.Reporter(bar))
     except FslabError as err:
-        bar.empty()
+        running.empty()
         st.error(str(err))
         st.stop()
-    bar.empty()
-    cancel_col.empty()
+    running.empty()
 elif clicked:
     ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, None)
 
@@ -142,8 +158,9 @@ order = st.radio("Order features by", ["count", "index"], key="npfs.order", hori
                  format_func=lambda o: "times selected" if o == "count" else "column order")
 st.subheader("Selection matrix")
 st.plotly_chart(selection_matrix_figure(result, order), width="stretch", key="npfs.matrix")
-st.caption("The paper's Fig. 1: one row per feature, one column per bootstrap; white = selected, black = not; "
-           "orange rows are the features the test declares relevant (count in brackets).")
+st.caption("The paper's Fig. 1: one row per feature (times selected in brackets), one column per bootstrap. "
+           "Rows the test declares relevant: orange = selected, dark brown = not; other rows: white = selected, "
+           "black = not. " + matrix_label_note(result))
 
 st.subheader("Counts against the critical value")
 st.plotly_chart(counts_figure(result, order), width="stretch", key="npfs.counts")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fslab.encoded import EncodedDataset
-from fslab.errors import FslabError, ParameterError
+from fslab.errors import FslabError, ParameterError, UnsupportedTargetError
 from fslab.npfs import NPFSCancelled, hoeffding_bound, hoeffding_n, npfs, npfs_p_values, npfs_threshold
 from fslab.npfs_result import NPFSResult
 
@@ -175,3 +175,29 @@ def test_errors_name_the_parameter():
         npfs(example1(), "jmi", k=1, n_bootstraps=3)
     with pytest.raises(ParameterError, match="unknown selector"):
         npfs(data, "nope", k=2, n_bootstraps=2)
+
+
+def _regression_source() -> EncodedDataset:
+    """y = x1 + small noise (200 distinct real values); x2 is pure noise with 50 levels, so MI treating the 200 values
+    as classes sees x2 'explain' y (about 4 rows per cell) better than the 4-level x1."""
+    rng = np.random.default_rng(1)
+    x1 = rng.integers(0, 4, 200)
+    x2 = rng.integers(0, 50, 200)
+    values = x1 + rng.normal(0, 0.1, 200)
+    labels, y = np.unique(values, return_inverse=True)
+    return EncodedDataset(np.column_stack([x1, x2]), y, labels=labels, feature_names=["x1", "x2"],
+                          arities=[4, 50], task="regression", target="price")
+
+
+@pytest.mark.parametrize("selector", ["jmi", "mrmr", "cmim", "mi-greedy", "mi-score", "fisher"])
+def test_class_selectors_refuse_a_real_valued_target(selector):
+    with pytest.raises(UnsupportedTargetError, match=r"200 distinct values of the real-valued target 'price'.*"
+                                                     r"squared error"):
+        npfs(_regression_source(), selector, 1, n_bootstraps=5, seed=0)
+
+
+def test_bayes_greedy_squared_error_finds_the_real_predictor():
+    """With the squared error the Bayes criterion uses the values: E[y | x1] explains almost all variance, x2 none,
+    so x1 wins every bootstrap (n=20, p0=1/2, zeta=15 at alpha=0.01 -> x1 relevant, x2 not)."""
+    result = npfs(_regression_source(), "bayes-greedy", 1, n_bootstraps=20, alpha=0.01, seed=0, measure="squared")
+    assert result.counts.tolist() == [20, 0] and list(result.relevant_names) == ["x1"]

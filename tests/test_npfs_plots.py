@@ -11,6 +11,7 @@ from fslab.plots.npfs import (
     counts_figure,
     feature_order,
     k_test_figure,
+    matrix_label_note,
     pairwise_kuncheva,
     relevant_image_figure,
     relevant_path_figure,
@@ -78,3 +79,41 @@ def test_k_test_figure_skips_untested_steps():
     fig = k_test_figure(steps, 0.05)
     assert list(fig.data[0].x) == [1, 2]
     assert list(fig.data[0].marker.color) == ["#ff8c1a", "#7f7f7f"]
+
+
+def _ranked(n_features: int, n_relevant: int, n: int = 20) -> NPFSResult:
+    """Feature i < n_relevant selected in every bootstrap, the rest never: with p0 = n_relevant / K and
+    alpha = 0.01, zeta < n (P(Z = n) = p0^n is tiny), so exactly the first n_relevant features are relevant."""
+    m = np.zeros((n_features, n), dtype=bool)
+    m[:n_relevant] = True
+    return NPFSResult.from_matrix(m, p0=n_relevant / n_features, alpha=0.01, k=n_relevant,
+                                  feature_names=[f"f{i}" for i in range(n_features)])
+
+
+def test_selection_matrix_labels_every_row_of_mushroom_size():
+    """116 rows (Mushroom): every row has its own tick label, in row order, and the figure grows with K."""
+    result = _ranked(116, 10)
+    fig = selection_matrix_figure(result)
+    assert list(fig.layout.yaxis.tickvals) == list(fig.data[0].y)
+    assert list(fig.layout.yaxis.tickvals)[:11] == [f"f{i} (20)" for i in range(10)] + ["f10 (0)"]
+    assert fig.layout.height == 13 * 116 + 110
+    assert matrix_label_note(result) == "Every row is labelled."
+    assert selection_matrix_figure(_ranked(20, 3)).layout.height == 13 * 20 + 110
+
+
+def test_selection_matrix_labels_only_relevant_rows_of_256_pixels():
+    """256 rows at the 2000 px cap get 1890/256 = 7.4 px each: below the 13 px a label needs, so only relevant rows
+    are labelled, one in ceil(13 / 7.4) = 2 since adjacent ones would overlap; hover still covers all 256 rows."""
+    result = _ranked(256, 40)
+    fig = selection_matrix_figure(result)
+    assert fig.layout.height == 2000 and len(fig.data[0].y) == 256
+    assert list(fig.layout.yaxis.tickvals) == [f"f{i} (20)" for i in range(0, 40, 2)]
+    assert "only one relevant row in 2" in matrix_label_note(result)
+    assert np.asarray(fig.data[0].customdata).shape == (256, 20)
+
+
+def test_selection_matrix_keeps_rows_with_equal_names_apart():
+    m = np.zeros((2, 4), dtype=bool)
+    m[:, :2] = True
+    result = NPFSResult.from_matrix(m, p0=0.5, alpha=0.05, k=1, feature_names=["x", "x"])
+    assert list(selection_matrix_figure(result).data[0].y) == ["#1 x (2)", "#2 x (2)"]

@@ -65,16 +65,19 @@ def test_image_data_shows_relevant_pixels():
 
 
 def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
+    """optdigits has ten classes: binary-only measures are not offered, and Precision greedy (whose measure is
+    fixed to the binary precision) is refused with a message instead of a traceback."""
     at = npfs_page
     at.session_state[state.DATASET] = load_sample("optdigits").discretize().subsample(list(range(300)))
     at.session_state[state.DATASET_NAME] = "optdigits (sample)"
     at.run()
     at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
-    at.selectbox(key="npfs.measure").set_value("auc").run()
-    at.number_input(key="npfs.n").set_value(5).run()
-    at.button(key="npfs.run").click().run()
+    assert at.selectbox(key="npfs.measure").options == ["0-1 error", "log-loss", "squared error",
+                                                        "mutual information"]
+    at.selectbox(key="npfs.selector").set_value("precision-greedy").run()
     assert not at.exception
-    assert at.error and "binary" in at.error[0].value
+    assert at.error and "does not fit this multiclass target" in at.error[0].value
+    assert not at.metric
 
 
 def _panel(kind: str):
@@ -123,3 +126,95 @@ def test_warns_when_no_feature_can_be_relevant(npfs_page):
     at = npfs_page
     at.number_input(key="npfs.k").set_value(115).run()
     assert any("no feature can be relevant" in w.value for w in at.warning)
+
+
+def test_cancel_button_only_while_running(npfs_page):
+    """The first visit ran NPFS to the end: the progress bar and its Cancel button are gone."""
+    at = npfs_page
+    assert at.metric[0].label == "k* (relevant features)"
+    assert not [b for b in at.button if b.key == "npfs.cancel"]
+    assert not at.get("progress")
+
+
+def test_matrix_caption_matches_the_colours_and_labels(npfs_page):
+    captions = [c.value for c in npfs_page.caption if c.value.startswith("The paper's Fig. 1")]
+    assert "orange = selected, dark brown = not" in captions[0]
+    assert "Every row is labelled." in captions[0]  # Mushroom: 116 rows
+    fig = json.loads(npfs_page.get("plotly_chart")[0].proto.spec)
+    assert len(fig["layout"]["yaxis"]["tickvals"]) == 116
+
+
+def test_slow_selectors_are_not_offered(npfs_page):
+    options = npfs_page.selectbox(key="npfs.selector").options
+    assert "BayesGreedy" in options and "JMI" in options
+    assert "Backward elimination" not in options and "Exhaustive (best k-subset)" not in options
+
+
+def _regression_data():
+    """Like QA's regression.csv: price = x1 + small noise (200 distinct real values), x2 and x3 pure noise."""
+    import numpy as np
+    import pandas as pd
+
+    from fslab.data import Dataset
+
+    rng = np.random.default_rng(0)
+    x1 = rng.normal(size=200)
+    frame = pd.DataFrame({"x1": x1, "x2": rng.normal(size=200), "x3": rng.integers(0, 2, 200),
+                          "price": x1 + rng.normal(0, 0.1, 200)})
+    return Dataset.from_frame(frame, "price").discretize()
+
+
+def _regression(at):
+    at.session_state[state.DATASET] = _regression_data()
+    at.session_state[state.DATASET_NAME] = "regression.csv"
+
+
+def test_real_valued_target_refuses_mi_selectors_and_offers_only_squared(npfs_page):
+    """QA's regression.csv: price = f(x1) + noise, 200 distinct values. JMI would treat them as 200 classes; the page
+    refuses it, and BayesGreedy offers only the squared error, with which x1 is the one relevant feature."""
+    at = npfs_page
+    at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
+    at.selectbox(key="npfs.measure").set_value("auc").run()   # a binary-only measure chosen on Mushroom
+    _regression(at)
+    at.selectbox(key="npfs.selector").set_value("jmi").run()
+    assert not at.exception
+    assert at.error and "real-valued target 'price'" in at.error[0].value and "squared error" in at.error[0].value
+    assert not at.metric and not at.get("plotly_chart")
+    at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
+    assert at.selectbox(key="npfs.measure").options == ["squared error"]
+    assert at.selectbox(key="npfs.measure").value == "squared"
+    at.number_input(key="npfs.k").set_value(1).run()
+    at.button(key="npfs.run").click().run()
+    assert not at.exception and not at.error
+    assert at.success[0].value == "Relevant (1): **x1**"
+
+
+def _backward_panel():
+    from fslab.synthetic import uniform_dataset
+    from ui.k_suggestion import render_k_suggestion
+
+    source = uniform_dataset().discretize(method="uniform", bins=3)
+    render_k_suggestion("dataset", source, "backward", "zero-one", {}, 3, "t")
+
+
+def test_k_suggestion_panel_skips_npfs_for_backward():
+    """Backward would be rerun on every bootstrap: the panel runs only the permutation test for it."""
+    at = AppTest.from_function(_backward_panel, default_timeout=90).run()
+    assert not at.exception and not [n for n in at.number_input if n.key == "t.kboot"]
+    assert any("NPFS is not run" in c.value for c in at.caption)
+    at.button(key="t.ksuggest").click().run()
+    assert not at.exception and len(at.metric) == 1
+    assert at.metric[0].label == "permutation test: significant steps"
+
+
+def _regression_panel():
+    from tests.test_pages_npfs import _regression_data
+    from ui.k_suggestion import render_k_suggestion
+
+    render_k_suggestion("dataset", _regression_data(), "jmi", "squared", {}, 2, "t")
+
+
+def test_k_suggestion_panel_refuses_mi_on_a_real_valued_target():
+    at = AppTest.from_function(_regression_panel, default_timeout=60).run()
+    assert not at.exception and not at.button
+    assert "real-valued target 'price'" in at.warning[0].value

@@ -12,11 +12,11 @@ import streamlit as st
 
 from fslab.errors import FslabError
 from fslab.ksuggest import KSuggestion, permutation_k_test
-from fslab.npfs import npfs
+from fslab.npfs import check_base_selector, npfs
 from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS, select
 
-from .npfs import Reporter
+from .npfs import SLOW_KINDS, Reporter
 
 MEMO = "fslab.ksuggest.results"
 _MEMO_SIZE = 6
@@ -63,12 +63,22 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
         st.info("Both suggestions resample or shuffle the rows of a sample. On an exact distribution there is no "
                 "sampling noise to test against: use a dataset (or a sample drawn from the toy distribution).")
         return
-    if SELECTORS[selector].kind in ("backward", "exhaustive"):
+    try:  # MI and Fisher selectors on a real-valued target: neither the test nor NPFS would mean anything
+        check_base_selector(source, selector)
+    except FslabError as err:
+        st.warning(str(err))
+        return
+    slow = SELECTORS[selector].kind in SLOW_KINDS
+    if slow:
         st.caption(f"{SELECTORS[selector].label} returns a set, not a path: the test below adds its features in "
-                   "index order, so read its steps as one possible path through the set.")
+                   "index order, so read its steps as one possible path through the set. NPFS is not run for it: "
+                   "it would rerun the whole search on every bootstrap (backward on Mushroom: about 20 s each).")
     c1, c2, c3 = st.columns(3)
     n_perm = int(c1.number_input("permutations per step (B)", 9, 999, 49, step=10, key=f"{key_prefix}.kperm"))
-    n_boot = int(c2.number_input("NPFS bootstraps (0 = skip)", 0, 1000, 30, step=10, key=f"{key_prefix}.kboot"))
+    n_boot = 0
+    if not slow:
+        n_boot = int(c2.number_input("NPFS bootstraps (0 = skip)", 0, 1000, 30, step=10,
+                                     key=f"{key_prefix}.kboot"))
     alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha"))
     memo = st.session_state.setdefault(MEMO, OrderedDict())
     key = (id(source), source.n_features, source.n_rows, selector, measure_name,
@@ -87,8 +97,8 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
             memo.popitem(last=False)
     found = memo.get(key)
     if found is None:
-        st.caption(f"Press **Suggest k** to test the first {k} steps ({n_perm} shuffles each) and run NPFS with "
-                   f"{n_boot} bootstraps.")
+        npfs_part = f" and run NPFS with {n_boot} bootstraps" if n_boot else ""
+        st.caption(f"Press **Suggest k** to test the first {k} steps ({n_perm} shuffles each){npfs_part}.")
         return
     test, result = found.test, found.npfs
     m1, m2 = st.columns(2)

@@ -18,6 +18,7 @@ import streamlit as st
 from fslab.npfs import npfs
 from fslab.npfs_result import NPFSResult
 from fslab.samples import SAMPLES
+from fslab.selectors import SELECTORS
 
 from . import state
 from .cache import sample_encoded
@@ -29,6 +30,14 @@ CANCELLED = "fslab.npfs.cancelled"
 AUTO = "fslab.npfs.auto_ran"
 UNIFORM_NAME = "uniform (sample, 3 equal-width bins)"
 _MEMO_SIZE = 8
+# Selectors NPFS does not offer: it reruns the selector n times, and one exhaustive search or backward elimination
+# takes seconds to minutes (backward on Mushroom: about 20 s, so n = 100 would take half an hour).
+SLOW_KINDS = ("exhaustive", "backward")
+
+
+def base_selectors() -> list[str]:
+    """Names of the selectors fast enough to rerun on every bootstrap (registry order)."""
+    return [name for name, spec in SELECTORS.items() if spec.kind not in SLOW_KINDS]
 
 
 def _memo() -> OrderedDict:

@@ -3,12 +3,15 @@ relevant count as bootstraps accumulate (Fig. 2), relevant pixels (Fig. 4), stab
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 ORANGE, DARK_ORANGE, WHITE, BLACK = "#ff8c1a", "#5c2e00", "#f2f2f2", "#1a1a1a"
 _MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
+_ROW_PX, _FRAME_PX, _MAX_HEIGHT = 13, 110, 2000  # px per labelled matrix row (10 px font), title + axis, cap
 
 
 def feature_order(result, order: str = "count") -> np.ndarray:
@@ -18,10 +21,38 @@ def feature_order(result, order: str = "count") -> np.ndarray:
     return np.lexsort((np.arange(result.n_features), -result.counts))
 
 
-def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -> go.Figure:
-    """The K x n matrix X as the paper's Fig. 1: black = not selected, white = selected; relevant rows orange.
+def matrix_layout(relevant: np.ndarray) -> tuple[int, np.ndarray, int]:
+    """(height in px, positions of the rows that get a label, step) for a matrix whose rows are flagged ``relevant``.
 
-    Cells take four codes (irrelevant/relevant row x not selected/selected) on a discrete colour scale.
+    The figure grows by ``_ROW_PX`` per row up to ``_MAX_HEIGHT``; while every row gets that much room, every row is
+    labelled. Beyond that (e.g. 256 pixels) only the relevant rows are labelled, every ``step``-th of them when even
+    those would overlap; hover still names every row.
+    """
+    n_rows = len(relevant)
+    height = int(min(_MAX_HEIGHT, max(320, _ROW_PX * n_rows + _FRAME_PX)))
+    if _ROW_PX * n_rows + _FRAME_PX <= _MAX_HEIGHT:
+        return height, np.arange(n_rows), 1
+    per_row = (height - _FRAME_PX) / n_rows
+    step = math.ceil(_ROW_PX / per_row)  # relevant rows may be adjacent (count order puts them on top)
+    return height, np.flatnonzero(relevant)[::step], step
+
+
+def matrix_label_note(result, max_rows: int = 300) -> str:
+    """A sentence for the caption saying which rows of ``selection_matrix_figure`` carry a label."""
+    rows = min(result.n_features, max_rows)
+    if _ROW_PX * rows + _FRAME_PX <= _MAX_HEIGHT:
+        return "Every row is labelled."
+    _, _, step = matrix_layout(np.zeros(rows, dtype=bool))  # the step depends on the number of rows only
+    which = "the relevant rows" if step == 1 else f"one relevant row in {step} (adjacent labels would overlap)"
+    return f"With {rows} rows only {which} are labelled; hover over any row for its name and count."
+
+
+def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -> go.Figure:
+    """The K x n matrix X as the paper's Fig. 1: black = not selected, white = selected; in relevant rows dark
+    brown = not selected, orange = selected.
+
+    Cells take four codes (irrelevant/relevant row x not selected/selected) on a discrete colour scale. Tick labels
+    are set explicitly (plotly would otherwise drop every other one on a tall category axis): see matrix_layout.
     """
     rows = feature_order(result, order)[:max_rows]
     relevant = result.counts[rows] > result.threshold
@@ -29,6 +60,9 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
     scale = [[0.0, BLACK], [0.25, BLACK], [0.25, WHITE], [0.5, WHITE], [0.5, DARK_ORANGE], [0.75, DARK_ORANGE],
              [0.75, ORANGE], [1.0, ORANGE]]
     names = [f"{result.feature_names[i]} ({result.counts[i]})" for i in rows]
+    if len(set(names)) < len(names):  # a category axis merges equal labels: keep one row per feature
+        names = [f"#{i + 1} {name}" for i, name in zip(rows, names, strict=True)]
+    height, labelled, _ = matrix_layout(relevant)
     fig = go.Figure(go.Heatmap(
         z=z, x=np.arange(1, result.n_bootstraps + 1), y=names, zmin=-0.5, zmax=3.5, colorscale=scale,
         showscale=False, xgap=0, ygap=1 if len(rows) <= 60 else 0,
@@ -36,10 +70,13 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
         hovertemplate="%{y}<br>bootstrap %{x}<br>%{customdata}<extra></extra>",
     ))
     shown = "" if len(rows) == result.n_features else f" (top {len(rows)} of {result.n_features})"
+    ticks = [names[i] for i in labelled]
     fig.update_layout(
         title=f"Selection matrix: {result.n_features} features x {result.n_bootstraps} bootstraps{shown}",
-        xaxis_title="bootstrap l", yaxis={"autorange": "reversed", "title": "feature (count)"},
-        height=int(min(1400, max(320, 16 * len(rows) + 110))), margin=_MARGIN,
+        xaxis_title="bootstrap l",
+        yaxis={"autorange": "reversed", "title": "feature (count)", "type": "category", "tickmode": "array",
+               "tickvals": ticks, "ticktext": ticks, "tickfont": {"size": 10}},
+        height=height, margin=_MARGIN,
     )
     return fig
 
