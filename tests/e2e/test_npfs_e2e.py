@@ -10,6 +10,16 @@ from tests.conftest import goto_page, screenshot, wait_idle
 def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     goto_page(page, "NPFS")
     main = page.locator('[data-testid="stMain"]')
+    # First visit: NPFS ran on Mushroom; the finished run leaves no Cancel button, and every matrix row is labelled.
+    expect(main.get_by_text("Relevant (")).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
+    matrix = page.locator('[data-testid="stPlotlyChart"]').first
+    expect(matrix.locator("g.ytick")).to_have_count(116)
+    page.set_viewport_size({"width": 1400, "height": 2000})  # the matrix is 1618 px tall: see all of it
+    matrix.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshot(page, "npfs-mushroom-matrix")
+    page.set_viewport_size({"width": 1400, "height": 1000})
     page.get_by_role("button", name="Load D_uni (the paper's synthetic data)").click()
     wait_idle(page)
     expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
@@ -31,6 +41,7 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     page.get_by_role("button", name="Cancel").click()
     wait_idle(page)
     expect(main.get_by_text("Run cancelled after")).to_be_visible()
+    expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
     # Back to n = 100: the memoised run is shown again, with its heatmap.
     n_input.fill("100")
