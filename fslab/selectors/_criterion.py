@@ -15,6 +15,7 @@ from scipy.special import xlogy
 
 from ..information import mutual_information
 from ..tables import JointTable
+from ._backward import conjunction_factors, removal_conjunction_criteria, removal_table_criteria
 from ._fast import FastCounter
 
 # Measures whose value depends on the joint table only through the law of P(Y | X_J), so pure cells may
@@ -57,6 +58,7 @@ class Criterion:
         self.table_fn: Callable[[JointTable], np.ndarray] = mi_table if measure is None else measure.criterion
         self.name = "mi" if measure is None else measure.name
         self._counter: FastCounter | None = None
+        self._factors: np.ndarray | None = None
         self.fast = (not self.needs_source and getattr(source, "y", None) is not None and source.n_features > 0
                      and int(source.arities.max()) <= _MAX_FAST_ARITY and len(source.labels) <= _MAX_FAST_CLASSES)
 
@@ -98,6 +100,22 @@ class Criterion:
         prior = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
         h_y = (xlogy(m, m) - xlogy(prior, prior).sum()) / m
         return np.maximum(h_y - sums / m, 0.0) / np.log(2.0)
+
+    def removal(self, kept: Sequence[int]) -> np.ndarray:
+        """C(kept \\ {j}) for every j in ``kept``, in its order (one backward-elimination step)."""
+        kept = np.asarray(kept, dtype=np.int64)
+        if self.needs_source:
+            name = self.measure.name
+            if name not in ("precision", "recall") or not hasattr(self.source, "X"):
+                return np.array([self.value(kept[kept != j]) for j in kept])
+            self.measure.check_labels(self.source.labels)
+            if self._factors is None:  # each feature's own predictor a_j(X_j): the same at every step
+                self._factors = conjunction_factors(self.source, recall=name == "recall")
+            return removal_conjunction_criteria(self.source, self._factors, kept,
+                                                int(self.measure.params["approach"]), recall=name == "recall")
+        if not hasattr(self.source, "X"):  # a source without row codes: one table per subset
+            return np.array([self.value(kept[kept != j]) for j in kept])
+        return removal_table_criteria(self.source, kept, self.table_fn)
 
     def value(self, subset: Sequence[int]) -> float:
         """C(subset)."""

@@ -16,6 +16,26 @@ from ._loop import TIE_TOLERANCE
 DEFAULT_MAX_SUBSETS = 200_000
 
 
+def largest_k(n: int, max_subsets: int) -> int:
+    """The largest k <= n/2 with C(n, k) <= max_subsets (0 if none); C(n, k) grows with k up to n/2."""
+    k = 0
+    while k + 1 <= n // 2 and comb(n, k + 1) <= max_subsets:
+        k += 1
+    return k
+
+
+def too_many_subsets_message(n: int, k: int, max_subsets: int) -> str:
+    """What to do when C(n, k) exceeds the limit: name the sizes that fit for this n."""
+    head = (f"exhaustive search over all {comb(n, k):,} subsets of size k={k} from {n} features exceeds the limit "
+            f"max_subsets={max_subsets:,}. ")
+    fit = largest_k(n, max_subsets)
+    if fit == 0:
+        return head + f"No subset size between 1 and {n - 1} fits; use a greedy selector (BayesGreedy or backward)."
+    also = f"; by symmetry so does k >= {n - fit}" if n - fit > fit + 1 else ""
+    return head + (f"With {n} features, k <= {fit} fits (C({n}, {fit}) = {comb(n, fit):,} subsets{also}). "
+                   "Lower k or use a greedy selector (BayesGreedy or backward).")
+
+
 def exhaustive_search(source, k: int, crit, max_subsets: int = DEFAULT_MAX_SUBSETS,
                       progress: Callable[[int, int], None] | None = None):
     """Score every k-subset in lexicographic order; return (best subset, its value, n tied, trace).
@@ -26,10 +46,7 @@ def exhaustive_search(source, k: int, crit, max_subsets: int = DEFAULT_MAX_SUBSE
     n = source.n_features
     total = comb(n, k)
     if total > max_subsets:
-        raise TooLargeError(
-            f"exhaustive search over all {total:,} subsets of size k={k} from {n} features exceeds the limit "
-            f"max_subsets={max_subsets:,}; lower k, preselect features, raise max_subsets or use a greedy selector"
-        )
+        raise TooLargeError(too_many_subsets_message(n, k, max_subsets))
     subsets, values = [], []
     prefixes = list(itertools.combinations(range(n), k - 1))
     for i, prefix in enumerate(prefixes):

@@ -19,7 +19,10 @@ class Selection:
     surviving features in increasing index order (backward elimination, exhaustive search).
     ``scores``: the criterion after each step (greedy: C(J_t) with J_t the first t features;
     ranking: each chosen feature's own score; exhaustive: C of each prefix of the best subset;
-    backward: C of the remaining set after each elimination, so one per eliminated feature).
+    backward: C of the remaining set after each elimination, so one per eliminated feature, and
+    none when k equals the number of features).
+    ``start_score``: backward only, C of the full feature set the elimination starts from.
+    ``notes``: plain sentences about the run a user should know (e.g. nothing was eliminated).
     ``trace``: one row per (step, candidate) with columns step, candidate (feature index), name,
     value (the candidate's criterion or gain at that step), chosen, n_tied (candidates within
     1e-12 * max(1, |best|) of the best at that step; the lowest index wins). Exhaustive search
@@ -36,6 +39,8 @@ class Selection:
     s: int | None = None
     params: dict = field(default_factory=dict)
     eliminated: tuple[int, ...] = ()
+    start_score: float | None = None
+    notes: tuple[str, ...] = ()
 
     def support(self, n_features: int) -> np.ndarray:
         """Boolean mask of length ``n_features``, True on the selected features."""
@@ -66,6 +71,8 @@ class Selection:
             "names": list(self.names),
             "scores": [_plain(v) for v in np.asarray(self.scores, dtype=np.float64)],
             "eliminated": list(self.eliminated),
+            "start_score": _plain(self.start_score),
+            "notes": list(self.notes),
         }
 
     def to_json(self) -> str:

@@ -30,7 +30,7 @@ class SubsetScorer:
         if not self.backward:
             return self.crit.extension(self.chosen, candidates)
         kept = np.flatnonzero(self.members)
-        return np.array([self.crit.value(kept[kept != j]) for j in candidates])
+        return self.crit.removal(kept)[np.searchsorted(kept, candidates)]
 
     def commit(self, j: int) -> None:
         self.chosen.append(j)

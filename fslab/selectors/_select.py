@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from math import comb
 
 import numpy as np
 
@@ -94,16 +95,18 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     else:
         scorer = SubsetScorer(crit, backward=backward)
 
+    if backward:  # C of the full set the elimination starts from (the s-variate average when s applies)
+        start = (scorer.total / comb(n, s)) if s is not None and n > s else crit.value(range(n))
     log = run_search(n, n - k if backward else k, scorer, backward=backward, progress=progress)
     trace = build_trace(log.steps, log.candidates, log.values, log.order, log.n_tied, src.feature_names)
     if backward:
         features = tuple(int(j) for j in np.setdiff1d(np.arange(n), log.order))
-        if not log.order:  # k == n: nothing to eliminate; report the criterion of the full set
-            scores = np.array([crit.value(features)])
-        else:
-            scores = np.array(log.best)
-    else:
-        features = tuple(log.order)
-        scores = np.array(log.best)
-    return Selection(features, tuple(src.feature_names[j] for j in features), scores, trace, spec.name,
-                     measure_name, k, s, used, eliminated=tuple(log.order) if backward else ())
+        notes = () if log.order else (
+            f"k = {k} equals the number of features, so backward elimination removes nothing: the selection is "
+            f"the full set of {n} features.",)
+        return Selection(features, tuple(src.feature_names[j] for j in features), np.array(log.best), trace,
+                         spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
+                         notes=notes)
+    features = tuple(log.order)
+    return Selection(features, tuple(src.feature_names[j] for j in features), np.array(log.best), trace, spec.name,
+                     measure_name, k, s, used)
