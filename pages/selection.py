@@ -3,7 +3,7 @@
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.measures import MEASURES
+from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
 from ui import selection as ui
@@ -22,14 +22,20 @@ st.markdown(
 kind, source_name, source = pick_source("select.source")
 n = source.n_features
 left, mid, right = st.columns(3)
-selector = left.selectbox("Selector", list(SELECTORS), key="select.selector",
+selectors = ui.selector_options(source)
+ui.keep_choice("select.selector", selectors)
+selector = left.selectbox("Selector", selectors, key="select.selector",
                           format_func=lambda name: SELECTORS[name].label)
 spec = SELECTORS[selector]
-options = [spec.fixed_measure] if spec.fixed_measure else list(MEASURES)
-measure_name = mid.selectbox("Measure", options, key="select.measure" + (".fixed" if spec.fixed_measure else ""),
-                             format_func=lambda name: MEASURES[name].label)
+options = [spec.fixed_measure] if spec.fixed_measure else supported_measures(source)
+measure_key = "select.measure" + (".fixed" if spec.fixed_measure else "")
+ui.keep_choice(measure_key, options)
+measure_name = mid.selectbox("Measure", options, key=measure_key, format_func=lambda name: MEASURES[name].label,
+                             help="Only the measures that fit this target are offered.")
 params = ui.measure_params(mid, measure_name, "select")
-k = int(right.number_input("k (features to select)", 1, n, min(5, n), key="select.k"))
+if st.session_state.get("select.k", n + 1) > n:  # first visit, or fewer features than the last k: default k
+    st.session_state["select.k"] = min(5, n)  # set through the state so the box shows the k actually used
+k = int(right.number_input("k (features to select)", 1, n, key="select.k"))
 s = None
 if spec.supports_s:
     if right.checkbox("s-variate approximation", key="select.use_s",
@@ -56,6 +62,14 @@ with st.expander("What the paper says (Algorithm 1, BayesGreedy)"):
         "the trace says how many candidates tied."
     )
 
+if ui.is_regression(source):
+    st.caption(f"The target has {len(source.labels):,} distinct real values, so it is treated as real-valued: only "
+               "the squared error applies, and the selectors that count classes (MIGreedy, mRMR, JMI, CMIM, Fisher "
+               "score) are not offered.")
+work = ui.work_note(selector, n, k, getattr(source, "n_rows", 0))
+if work:
+    st.info(work, icon=":material/hourglass_top:")
+
 key = ui.source_key(kind, source_name, source)
 bar = st.progress(0.0, text="Selecting features...")
 try:
@@ -69,6 +83,8 @@ except FslabError as err:
 bar.empty()
 
 st.success("Selected: " + ", ".join(f"**{name}**" for name in result.names))
+for note in result.notes:
+    st.info(note)
 tie_note = ui.tie_note(result)
 if tie_note:
     st.info(tie_note)
@@ -76,8 +92,13 @@ crit_title = "criterion C(J) = " + ("score" if MEASURES[measure_name].greater_is
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
 st.plotly_chart(trace_curves_figure(curves, f"{crit_title} ({MEASURES[measure_name].label})", x_title),
                 width="stretch", key="select.curves")
-st.caption("Criterion of the Bayes-optimal predictor on the first t selected features (exact joint table), for this "
-           "run and, dotted, for BayesScore's and MIGreedy's first t features under the same measure.")
+overlays = " and ".join(f"{SELECTORS[o].label}'s" for o in ui.overlay_selectors(source))
+st.caption(("Criterion of the remaining set after each elimination, starting from all features (right), "
+            if spec.kind == "backward" else
+            "Criterion of the Bayes-optimal predictor on the first t selected features (exact joint table), ")
+           + f"for this run and, dotted, for {overlays} first t features under the same measure."
+           + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
+              else ""))
 
 render_k_suggestion(kind, source, selector, measure_name, params, k, "select")
 
@@ -87,6 +108,8 @@ if "subset" in result.trace.columns:
     st.dataframe(best[["name", "value", "chosen"]], hide_index=True, width="stretch", key="select.best")
     st.caption(f"The 20 best of the {len(result.trace):,} subsets of size {k} that exhaustive search scored; "
                f"{int(result.trace['n_tied'].iloc[0])} tied with the best (the lexicographically first wins).")
+elif result.trace.empty:
+    st.caption("No step to show: the selection is the full feature set, so no candidate was scored.")
 else:
     value_title = "gain" if not spec.uses_measure and spec.kind == "forward" else "value"
     st.plotly_chart(trace_heatmap_figure(result.trace, value_title=value_title), width="stretch",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -64,9 +65,57 @@ def test_measure_parameters_and_s_variate(at):
 
 
 def test_exhaustive_too_large_is_a_clear_error(at):
+    """Mushroom, 116 features: C(116, 5) = 160,389,488 > 200,000; C(116, 2) = 6,670 is the largest that fits."""
     at.selectbox(key="select.selector").set_value("exhaustive").run()
     assert not at.exception
-    assert "max_subsets" in at.error[0].value and "160,389,488" in at.error[0].value
+    message = at.error[0].value
+    assert "160,389,488" in message and "k <= 2 fits" in message and "6,670" in message
+
+
+def test_backward_on_example1_with_k_equal_to_n_renders(at):
+    """Example 1 has 2 features, so the default k is 2 = n: nothing to eliminate. The page shows the full set,
+    a note, the curve (one point: the full set's 0-1 error .22) and no heatmap."""
+    at.radio(key="select.source").set_value("distribution").run()
+    at.selectbox(key="select.selector").set_value("backward").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert _selected(at) == "Selected: **X1**, **X2**"
+    assert any("removes nothing" in i.value for i in at.info)
+    assert len(at.get("plotly_chart")) == 1
+    assert any("No step to show" in c.value for c in at.caption)
+
+
+def test_backward_says_how_much_work_before_running(at):
+    """Example 1, k = 1: one step over 2 candidates (the info line is computed before the run)."""
+    at.radio(key="select.source").set_value("distribution").run()
+    at.number_input(key="select.k").set_value(1).run()
+    at.selectbox(key="select.selector").set_value("backward").run()
+    assert any("1 steps" in i.value and "2 subset tables" in i.value for i in at.info)
+    assert _selected(at) == "Selected: **X1**"
+
+
+def test_regression_target_offers_only_the_squared_error(at):
+    """A real-valued target (200 distinct prices): only 'squared' fits, class-counting selectors are hidden, and
+    the MIGreedy overlay is left out with a caption."""
+    from fslab.data import Dataset
+    from ui import state
+
+    rng = np.random.default_rng(0)  # like QA's regression.csv: price = x1 + noise, 200 distinct values
+    frame = pd.DataFrame({"x1": rng.normal(size=200), "x2": rng.normal(size=200), "x3": rng.integers(0, 2, 200)})
+    frame["price"] = frame["x1"] + 0.1 * rng.normal(size=200)
+    raw = Dataset.from_frame(frame, "price")
+    at.session_state[state.DATASET] = raw.discretize()
+    at.session_state[state.DATASET_NAME] = "regression.csv"
+    at.session_state[state.DATASET_RAW] = raw
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="select.measure").options == ["squared error"]
+    assert at.selectbox(key="select.measure").value == "squared"
+    selectors = at.selectbox(key="select.selector").options
+    assert "MIGreedy" not in selectors and "Fisher score" not in selectors and "BayesGreedy" in selectors
+    assert "x1" in _selected(at)
+    assert any("MIGreedy is not drawn" in c.value for c in at.caption)
 
 
 def test_exhaustive_small_k_lists_best_subsets(at):

@@ -14,11 +14,41 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from fslab.measures import supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
 RESULTS = "fslab.select.results"
 EXPORTS = "fslab.select.exports"
 _MEMO_SIZE = 12
+
+
+def is_regression(source) -> bool:
+    """A real-valued target: its values are not classes (DESIGN.md: only the squared error applies)."""
+    return getattr(source, "task", None) == "regression"
+
+
+def selector_options(source) -> list[str]:
+    """Selectors that fit the source's target: a fixed measure must be supported, and the class-based
+    criteria (MI family, Fisher) would treat every value of a real-valued target as a class."""
+    fitting = supported_measures(source)
+    return [name for name, spec in SELECTORS.items()
+            if (spec.fixed_measure is None or spec.fixed_measure in fitting)
+            and (spec.uses_measure or not is_regression(source))]
+
+
+def keep_choice(key: str, options: list) -> None:
+    """Before a selectbox is drawn: a remembered choice that is no longer offered falls back to the first."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = options[0]
+
+
+def work_note(selector: str, n: int, k: int, rows: int) -> str | None:
+    """How much a backward run computes, said before it starts (it is quadratic in the number of features)."""
+    if SELECTORS[selector].kind != "backward" or k >= n:
+        return None
+    evaluations = sum(n - t for t in range(n - k))
+    return (f"Backward elimination: {n - k} steps, each scoring every remaining feature's removal "
+            f"({n} down to {k + 1} candidates): {evaluations:,} subset tables over {rows:,} rows.")
 
 
 def measure_params(container, measure_name: str, key: str) -> dict:
@@ -70,22 +100,33 @@ def curve_frame(source, features, measure: str, params: dict) -> pd.DataFrame:
 
 
 def comparison_curves(key: tuple, source, result: Selection, measure: str, params: dict) -> dict[str, pd.DataFrame]:
-    """The run's own curve plus BayesScore's and MIGreedy's first k features, all under the same measure."""
+    """The run's own curve plus BayesScore's and MIGreedy's first k features, all under the same measure.
+
+    Backward runs start at the full set (t = n) and go down one point per elimination. MIGreedy is left
+    out for a real-valued target (it would treat every target value as a class).
+    """
     spec = SELECTORS[result.selector]
     label = f"{spec.label} (this run)"
     curves: dict[str, pd.DataFrame] = {}
     if spec.kind == "backward":
         n = source.n_features
-        curves[label] = pd.DataFrame({"t": n - np.arange(1, len(result.scores) + 1), "value": result.scores,
-                                      "feature": [f"removed {source.feature_names[j]}" for j in result.eliminated]})
+        curves[label] = pd.DataFrame({
+            "t": n - np.arange(len(result.scores) + 1),
+            "value": np.concatenate([[result.start_score], result.scores]),
+            "feature": ["all features"] + [f"removed {source.feature_names[j]}" for j in result.eliminated]})
     else:
         curves[label] = curve_frame(source, result.features, measure, params)
-    for other in ("bayes-score", "mi-greedy"):
+    for other in overlay_selectors(source):
         if other == result.selector and result.s is None:
             continue
         sel = run_selection(key, source, result.k, other, measure, None, params)
         curves[SELECTORS[other].label] = curve_frame(source, sel.features, measure, params)
     return curves
+
+
+def overlay_selectors(source) -> tuple[str, ...]:
+    """The selectors drawn dotted for comparison: BayesScore, and MIGreedy unless the target is real-valued."""
+    return ("bayes-score",) if is_regression(source) else ("bayes-score", "mi-greedy")
 
 
 def selected_table(result: Selection, curve: pd.DataFrame | None, measure_label: str) -> pd.DataFrame:

@@ -65,7 +65,9 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     labels = [str(names[c]) for c in columns]
     fig = go.Figure(go.Heatmap(
         z=grid.to_numpy(), x=labels, y=steps, customdata=raw.to_numpy(), colorscale="Viridis",
-        zmin=0.0, zmax=1.0, colorbar={"title": "within step<br>0 worst, 1 best"},
+        zmin=0.0, zmax=1.0,
+        colorbar={"title": {"text": "within step<br>0 worst, 1 best"}, "len": 1.0, "thickness": 16, "y": 0.5,
+                  "yanchor": "middle", "tickvals": [0, 0.5, 1]},
         hovertemplate="step %{y}<br>%{x}<br>" + value_title + "=%{customdata:.5g}<br>relative=%{z:.3f}"
                       "<extra></extra>", xgap=1, ygap=1,
     ))
@@ -85,8 +87,20 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
         marker={"symbol": "star", "size": 14, "color": "white", "line": {"width": 1.5, "color": "black"}},
         hovertemplate="step %{y}: chose %{x}<extra></extra>",
     ))
-    fig.update_layout(title=title, height=max(300, 26 * len(steps) + 170), xaxis={"tickangle": -60},
-                      yaxis={"autorange": "reversed", "title": "step", "dtick": 1},
-                      legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"},
-                      margin={"l": 10, "r": 10, "t": 70, "b": 10})
+    # every column gets its label (vertical text fits a column of ~12 px), every step its integer tick, and the
+    # plot area a height that grows with the steps, so neither the labels nor the colour bar squeeze the rows
+    longest = max((len(label) for label in labels), default=1)
+    font = 10 if len(columns) > 30 else 12
+    label_px = int(min(longest, 40) * 0.5 * font) + 16  # ~0.5 em per character of the rotated labels
+    rows_px = int(np.clip(28 * len(steps), 200, 1400))
+    ticks = steps if len(steps) <= 30 else steps[(steps % 5 == 0) | (steps == steps.min())]
+    fig.update_layout(
+        title=title, height=70 + rows_px + label_px,
+        xaxis={"tickangle": -90 if len(columns) > 12 else -45, "tickmode": "array", "tickvals": labels,
+               "ticktext": [label if len(label) <= 40 else label[:39] + "…" for label in labels],
+               "tickfont": {"size": font}, "automargin": False},
+        yaxis={"title": "step", "tickmode": "array", "tickvals": ticks,
+               "range": [float(steps.max()) + 0.5, float(steps.min()) - 0.5] if len(steps) else None},
+        legend={"orientation": "h", "y": 1.0, "x": 1, "xanchor": "right", "yanchor": "bottom"},
+        margin={"l": 60, "r": 10, "t": 70, "b": label_px})
     return fig

@@ -37,3 +37,28 @@ def test_select_page_trace_renders(page):
     screenshot(page, "select-page")
     heatmap.scroll_into_view_if_needed()
     screenshot(page, "select-heatmap")
+
+
+def test_default_heatmap_and_backward_on_example1(page):
+    """Mushroom default: the heatmap labels all 60 shown columns; then Example 1 with backward (k = 2 = n)
+    renders the full set and its note instead of failing."""
+    goto_page(page, "Select")
+    main = page.locator('[data-testid="stMain"]')
+    heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
+    heatmap.locator("g.hm, image").first.wait_for()
+    expect(heatmap.locator("g.xtick")).to_have_count(60)
+    expect(heatmap.locator("g.ytick")).to_have_count(5)
+    heatmap.scroll_into_view_if_needed()
+    screenshot(page, "select-heatmap-mushroom")
+
+    main.get_by_text("toy distribution", exact=False).first.click()
+    wait_idle(page)
+    choose(page, "Selector", "Backward elimination")
+    expect(main.get_by_text("removes nothing", exact=False).first).to_be_visible()
+    # the k box shows the k actually used: Example 1 has 2 features, so the remembered k = 5 became 2
+    expect(page.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
+           ).to_have_value("2")
+    expect(main.get_by_text("Selected:").first).to_be_visible()
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    page.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
+    screenshot(page, "select-backward-example1")

@@ -1,0 +1,35 @@
+"""The step x candidate heatmap: every column labelled, integer step ticks only, height grows with the steps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fslab.encoded import EncodedDataset
+from fslab.plots.selection import trace_heatmap_figure
+from fslab.selectors import select
+
+
+def _trace(n_features: int, k: int):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (400, n_features))
+    ds = EncodedDataset(X, (X[:, 0] ^ (rng.random(400) < 0.2)).astype(int),
+                        feature_names=[f"feature-number-{j}=value" for j in range(n_features)])
+    return select(ds, k, "bayes-greedy").trace
+
+
+def test_every_shown_column_has_its_label_and_steps_are_whole_numbers():
+    """80 candidates, 5 steps: 60 columns shown, 60 tick labels; ticks 1..5 and the axis spans 0.5..5.5."""
+    fig = trace_heatmap_figure(_trace(80, 5))
+    heat = fig.data[0]
+    assert len(heat.x) == 60 and list(fig.layout.xaxis.tickvals) == list(heat.x)
+    assert list(fig.layout.yaxis.tickvals) == [1, 2, 3, 4, 5]
+    assert sorted(fig.layout.yaxis.range) == [0.5, 5.5]
+    assert fig.layout.coloraxis.colorbar.len is None and heat.colorbar.len == 1.0
+
+
+def test_height_grows_with_the_steps_and_leaves_room_for_the_rows():
+    """Rows get 28 px each (at least 200 px in all) on top of the label band and the title."""
+    short, long = trace_heatmap_figure(_trace(30, 3)), trace_heatmap_figure(_trace(30, 15))
+    assert long.layout.height - short.layout.height == 28 * 15 - 200
+    plot_area = long.layout.height - long.layout.margin.t - long.layout.margin.b
+    assert plot_area >= 28 * 15
