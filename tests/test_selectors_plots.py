@@ -33,3 +33,21 @@ def test_height_grows_with_the_steps_and_leaves_room_for_the_rows():
     assert long.layout.height - short.layout.height == 28 * 15 - 200
     plot_area = long.layout.height - long.layout.margin.t - long.layout.margin.b
     assert plot_area >= 28 * 15
+
+
+def test_long_backward_run_shows_the_last_eliminations_and_the_survivors():
+    """80 features, k = 3: 77 eliminations do not fit 60 columns; the 3 survivors and the last 57 eliminated
+    are shown, every star sits in a shown column, and the many ties are counted in the title, not circled."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (200, 80))
+    ds = EncodedDataset(X, (X[:, 0] ^ X[:, 1]).astype(int))
+    sel = select(ds, 3, "backward")
+    fig = trace_heatmap_figure(sel.trace)
+    shown = list(fig.data[0].x)
+    assert len(shown) == 60
+    assert {f"X{j + 1}" for j in sel.features} <= set(shown)
+    assert [f"X{j + 1}" for j in sel.eliminated[-57:]] == shown[:57]
+    stars = fig.data[-1]
+    assert stars.name == "chosen" and set(stars.x) <= set(shown) and len(stars.x) == 57
+    assert all(trace.name != "tied with the best" for trace in fig.data)
+    assert "tied with the chosen" in fig.layout.title.text

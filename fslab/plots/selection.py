@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+_MAX_TIE_MARKS = 300
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 
 
@@ -40,15 +41,19 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     """Heatmap of steps (rows) x candidate features (columns); the chosen cell is starred, ties are circled.
 
     With more than ``max_columns`` candidates, the columns kept are the chosen features and the
-    candidates with the highest best value over the steps (the title says how many are shown).
+    candidates with the highest best value over the steps (the title says how many are shown); when
+    more features were chosen than fit (backward elimination), the last ones chosen.
     """
     trace = trace[trace["candidate"] >= 0]
     best_per_feature = trace.groupby("candidate")["value"].max()
     chosen = trace.loc[trace["chosen"], "candidate"].tolist()
     columns = list(dict.fromkeys(chosen))
+    never = best_per_feature.drop(index=columns, errors="ignore").sort_values(ascending=False, kind="stable")
+    if len(columns) > max_columns:  # a long backward run: the last eliminations, then the survivors
+        keep = max_columns - min(len(never), max_columns // 2)
+        columns = columns[-keep:] if keep else []
     if best_per_feature.size > max_columns:
-        rest = best_per_feature.drop(index=columns, errors="ignore").sort_values(ascending=False, kind="stable")
-        columns += rest.index[: max(0, max_columns - len(columns))].tolist()
+        columns += never.index[: max(0, max_columns - len(columns))].tolist()
         title = f"{title} ({len(columns)} of {best_per_feature.size} candidates: chosen + best)"
     else:
         columns += sorted(set(best_per_feature.index) - set(columns))
@@ -71,22 +76,6 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
         hovertemplate="step %{y}<br>%{x}<br>" + value_title + "=%{customdata:.5g}<br>relative=%{z:.3f}"
                       "<extra></extra>", xgap=1, ygap=1,
     ))
-    # ties: candidates within the tolerance of the step's best (the chosen one is the lowest index)
-    best = trace.groupby("step")["value"].transform("max")
-    tied = trace[(trace["value"] >= best - 1e-12 * np.maximum(1.0, best.abs())) & ~trace["chosen"]
-                 & trace["candidate"].isin(columns)]
-    if len(tied):
-        fig.add_trace(go.Scatter(
-            x=[str(names[c]) for c in tied["candidate"]], y=tied["step"], mode="markers", name="tied with the best",
-            marker={"symbol": "circle-open", "size": 13, "color": "#ff7f0e", "line": {"width": 2}},
-            hovertemplate="step %{y}<br>%{x}: tied with the chosen feature<extra></extra>",
-        ))
-    picked = trace[trace["chosen"]]
-    fig.add_trace(go.Scatter(
-        x=[str(names[c]) for c in picked["candidate"]], y=picked["step"], mode="markers", name="chosen",
-        marker={"symbol": "star", "size": 14, "color": "white", "line": {"width": 1.5, "color": "black"}},
-        hovertemplate="step %{y}: chose %{x}<extra></extra>",
-    ))
     # every column gets its label (vertical text fits a column of ~12 px), every step its integer tick, and the
     # plot area a height that grows with the steps, so neither the labels nor the colour bar squeeze the rows
     longest = max((len(label) for label in labels), default=1)
@@ -94,6 +83,27 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     label_px = int(min(longest, 40) * 0.5 * font) + 16  # ~0.5 em per character of the rotated labels
     rows_px = int(np.clip(28 * len(steps), 200, 1400))
     ticks = steps if len(steps) <= 30 else steps[(steps % 5 == 0) | (steps == steps.min())]
+    # markers no larger than a cell (~900 px of plot width on a wide page), so long runs stay readable
+    cell_px = min(rows_px / max(len(steps), 1), 900 / max(len(columns), 1))
+    size = float(np.clip(0.9 * cell_px, 5, 14))
+    # ties: candidates within the tolerance of the step's best (the chosen one is the lowest index)
+    best = trace.groupby("step")["value"].transform("max")
+    tied = trace[(trace["value"] >= best - 1e-12 * np.maximum(1.0, best.abs())) & ~trace["chosen"]
+                 & trace["candidate"].isin(columns)]
+    if len(tied) > _MAX_TIE_MARKS:  # circling hundreds of cells hides the colours; say how many instead
+        title = f"{title}<br><sup>{len(tied):,} cells tied with the chosen one (not circled; see the trace)</sup>"
+    elif len(tied):
+        fig.add_trace(go.Scatter(
+            x=[str(names[c]) for c in tied["candidate"]], y=tied["step"], mode="markers", name="tied with the best",
+            marker={"symbol": "circle-open", "size": size, "color": "#ff7f0e", "line": {"width": 2}},
+            hovertemplate="step %{y}<br>%{x}: tied with the chosen feature<extra></extra>",
+        ))
+    picked = trace[trace["chosen"] & trace["candidate"].isin(columns)]
+    fig.add_trace(go.Scatter(
+        x=[str(names[c]) for c in picked["candidate"]], y=picked["step"], mode="markers", name="chosen",
+        marker={"symbol": "star", "size": size + 1, "color": "white", "line": {"width": 1.5, "color": "black"}},
+        hovertemplate="step %{y}: chose %{x}<extra></extra>",
+    ))
     fig.update_layout(
         title=title, height=70 + rows_px + label_px,
         xaxis={"tickangle": -90 if len(columns) > 12 else -45, "tickmode": "array", "tickvals": labels,
