@@ -27,9 +27,9 @@ from .encoded import EncodedDataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .evaluate import FeatureSelector
 from .finite import INDUCERS, fbs, fos
-from .measures import MEASURES, Measure, MeasureSpec, measure
+from .measures import MEASURES, Measure, MeasureSpec, measure, supported_measures
 from .minimal import backward_search, check_assumptions, markov_boundary, minimal_optimal, one_shot, strongly_relevant
-from .npfs import NPFSCancelled, NPFSResult, npfs, npfs_threshold
+from .npfs import NPFSCancelled, NPFSResult, check_base_selector, npfs, npfs_threshold
 from .orderings import distribution_from_ordering, greedy_bad_ordering, random_valid_ordering, subset_risks
 from .samples import SAMPLES, load_sample
 from .selectors import SELECTORS, Selection, SelectorSpec, prefix_criteria, select
@@ -49,5 +49,5 @@ __all__ = [
     "example1", "fbs", "fos", "from_joint_frame", "greedy_bad_ordering", "joint_frame", "kuncheva_consistency",
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
-    "strongly_relevant", "subset_risks", "uniform_dataset",
+    "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
 ]
