@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from fslab.binning import BinningResult, binning_sensitivity
@@ -80,17 +79,3 @@ def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: i
                              seed=seed, progress=progress)
     bar.empty()
     return result
-
-
-def safe_csv(frame: pd.DataFrame, index: bool = True) -> bytes:
-    """CSV bytes with every text cell that starts with = + - @ prefixed by ' (no formula injection)."""
-    out = frame.reset_index() if index else frame.copy()
-    out.columns = [_escape(str(c)) for c in out.columns]
-    for col in out.columns:
-        if not pd.api.types.is_numeric_dtype(out[col]):
-            out[col] = out[col].map(lambda v: _escape(v) if isinstance(v, str) else v)
-    return out.to_csv(index=False).encode("utf-8")
-
-
-def _escape(text: str) -> str:
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text

@@ -7,6 +7,7 @@ import streamlit as st
 from fslab.compare import DEFAULT_SELECTORS, overlap_matrix
 from fslab.curves import DEFAULT_CURVE_SELECTORS
 from fslab.errors import FslabError
+from fslab.export import safe_csv
 from fslab.learners import LEARNERS, PAPER_LEARNER
 from fslab.measures import measure as get_measure
 from fslab.plots.compare import (
@@ -88,10 +89,10 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     orders = cmp.orders()
     features = cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
                                               for j in cmp.features.index])
-    _downloads([("Grid (CSV)", uc.safe_csv(grid), "compare_grid.csv"),
-                ("Overlap (CSV)", uc.safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
-                ("Feature values (CSV)", uc.safe_csv(features), "compare_features.csv"),
-                ("Selected sets (CSV)", uc.safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
+    _downloads([("Grid (CSV)", safe_csv(grid, index=True), "compare_grid.csv"),
+                ("Overlap (CSV)", safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
+                ("Feature values (CSV)", safe_csv(features, index=True), "compare_features.csv"),
+                ("Selected sets (CSV)", safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
                "compare.dl")
 
 
@@ -159,9 +160,9 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
     table = summary.assign(selector=summary["selector"].map(selector_label)).pivot(
         index="k", columns="selector", values="mean")
     st.dataframe(table.style.format("{:.4f}"), key="compare.curves_table")
-    _downloads([("Per-split scores (CSV)", uc.safe_csv(result.scores, index=False), "curves_scores.csv"),
-                ("Mean and spread (CSV)", uc.safe_csv(summary, index=False), "curves_summary.csv"),
-                ("Selections per split (CSV)", uc.safe_csv(result.selections, index=False), "curves_selections.csv")],
+    _downloads([("Per-split scores (CSV)", safe_csv(result.scores, index=False), "curves_scores.csv"),
+                ("Mean and spread (CSV)", safe_csv(summary, index=False), "curves_summary.csv"),
+                ("Selections per split (CSV)", safe_csv(result.selections, index=False), "curves_selections.csv")],
                "compare.dl_curves")
 
 
@@ -200,6 +201,6 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
     jac = res.jaccard_matrix()
     st.plotly_chart(overlap_figure(jac), width="stretch", key="compare.bins_jaccard")
     st.caption("Jaccard overlap of the selected sets of each pair of binnings.")
-    _downloads([("Binning grid (CSV)", uc.safe_csv(grid), "binning_grid.csv"),
-                ("Binning overlap (CSV)", uc.safe_csv(res.overlap(), index=False), "binning_overlap.csv")],
+    _downloads([("Binning grid (CSV)", safe_csv(grid, index=True), "binning_grid.csv"),
+                ("Binning overlap (CSV)", safe_csv(res.overlap(), index=False), "binning_overlap.csv")],
                "compare.dl_bins")

@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
-import pandas as pd
 import streamlit as st
 
+from fslab.export import safe_csv
 from fslab.npfs import npfs
 from fslab.npfs_result import NPFSResult
 from fslab.samples import SAMPLES
@@ -123,20 +123,6 @@ def load_uniform() -> None:
     """Make D_uni (K=25, k*=5, M=1000, 3 equal-width bins) the current dataset: the paper's Section IV-B data."""
     state.set_dataset(UNIFORM_NAME, sample_encoded("uniform", "uniform", 3), None)
     st.session_state[AUTO] = False  # run at once on the new data, as on a first visit
-
-
-def _escape(text: str) -> str:
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
-def safe_csv(frame: pd.DataFrame, index: bool = False) -> bytes:
-    """CSV bytes whose text cells (and headers) starting with = + - @ get a leading ' (no formula injection)."""
-    out = frame.reset_index() if index else frame.copy()
-    out.columns = [_escape(str(c)) for c in out.columns]
-    for col in out.columns:
-        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
-            out[col] = out[col].map(lambda v: _escape(v) if isinstance(v, str) else v)
-    return out.to_csv(index=False).encode("utf-8")
 
 
 def downloads(result: NPFSResult) -> dict[str, tuple[bytes, str, str]]:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from fslab import export
 from fslab.measures import supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
@@ -153,18 +154,11 @@ def tie_note(result: Selection) -> str | None:
             "index wins.")
 
 
-def _escape(value):
-    """A spreadsheet would run a text cell beginning with = + - @ as a formula: prefix it with '."""
-    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
-
-
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    out.columns = [_escape(str(c)) for c in out.columns]
-    for col in out.columns:
-        if not pd.api.types.is_numeric_dtype(out[col]) and not pd.api.types.is_bool_dtype(out[col]):
-            out[col] = out[col].map(lambda v: _escape(v if not isinstance(v, list) else json.dumps(v)))
-    return out
+    """Escaped copy for export; list cells (exhaustive subsets) become JSON text first."""
+    lists = [c for c in frame.columns if frame[c].map(lambda v: isinstance(v, list)).any()]
+    return export.safe_frame(frame.assign(**{c: frame[c].map(lambda v: json.dumps(v) if isinstance(v, list) else v)
+                                            for c in lists}) if lists else frame)
 
 
 def safe_csv(frame: pd.DataFrame) -> bytes:
@@ -174,7 +168,7 @@ def safe_csv(frame: pd.DataFrame) -> bytes:
 
 def selection_json(result: Selection) -> bytes:
     record = result.to_dict()
-    record["names"] = [_escape(n) for n in record["names"]]
+    record["names"] = [export.escape_cell(n) for n in record["names"]]
     return json.dumps(record, indent=1).encode("utf-8")
 
 
