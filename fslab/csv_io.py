@@ -18,41 +18,68 @@ import pandas as pd
 
 from .data_checks import (
     LIMITS,
+    MIB,
     BinaryFileError,
+    DataLimitError,
     EmptyFileError,
     Limits,
     MalformedFileError,
     NoHeaderError,
+    check_bytes,
+    check_field,
     check_names,
     check_size,
 )
 from .errors import DataError
+from .limits import over_limit
 
 DELIMITERS = (",", ";", "\t")
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
 _SNIFF_LINES = 30
-_MAGIC = {b"PK\x03\x04": "a zip archive or an Excel .xlsx file", b"\xd0\xcf\x11\xe0": "an old Excel .xls file",
-          b"%PDF": "a PDF", b"\x89PNG": "a PNG image", b"\x1f\x8b": "a gzip archive", b"\x80": "a pickle"}
+# Archives are refused by their magic number, never decompressed (a small file can inflate to gigabytes).
+_MAGIC = {b"PK\x03\x04": "a zip archive or an Excel .xlsx file", b"PK\x05\x06": "an empty zip archive",
+          b"\xd0\xcf\x11\xe0": "an old Excel .xls file", b"%PDF": "a PDF", b"\x89PNG": "a PNG image",
+          b"\x1f\x8b": "a gzip archive", b"BZh": "a bzip2 archive", b"\xfd7zXZ\x00": "an xz archive",
+          b"7z\xbc\xaf\x27\x1c": "a 7z archive", b"\x28\xb5\x2f\xfd": "a zstd archive",
+          b"\x04\x22\x4d\x18": "an lz4 archive", b"Rar!": "a rar archive", b"\x80": "a pickle"}
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
-def _read_bytes(source) -> bytes:
+def _read_bytes(source, limits: Limits) -> bytes:
+    """The bytes of a path, bytes or buffer; the size is checked before a file is read."""
     if isinstance(source, bytes | bytearray | memoryview):
-        return bytes(source)
-    if isinstance(source, str | os.PathLike):
+        data = bytes(source)
+    elif isinstance(source, str | os.PathLike):
         try:
+            check_bytes(os.path.getsize(source), limits)
             with open(source, "rb") as fh:
-                return fh.read()
+                data = fh.read()
         except OSError as err:
             raise DataError(f"cannot open {os.fspath(source)!r}: {err.strerror or err}") from None
-    if hasattr(source, "getvalue"):
+    elif hasattr(source, "getvalue"):
         data = source.getvalue()
     elif hasattr(source, "read"):
-        data = source.read()
+        data = source.read(limits.max_upload_mb * MIB + 1)
     else:
         raise DataError(f"expected a file path, bytes or an open file; got {type(source).__name__}")
-    return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    check_bytes(len(data), limits)
+    return data
+
+
+def check_header_line(text: str, limits: Limits = LIMITS) -> None:
+    """Refuse a header with too many columns or characters before pandas builds anything.
+
+    Counting separators is linear and allocates nothing; only a header that might be too wide is split.
+    """
+    end = text.find("\n")
+    line = text if end < 0 else text[:end]
+    if max(line.count(d) for d in DELIMITERS) + 1 > limits.max_columns:
+        widest = max(len(next(csv.reader([line], delimiter=d), [])) for d in DELIMITERS)
+        if widest > limits.max_columns:
+            raise DataLimitError(over_limit("max_columns", f"the header line has {widest:,} columns", limits))
+    check_field("the first line" if end >= 0 else "the file (a single line)", len(line.rstrip("\r")), limits)
 
 
 def _decode(data: bytes, notes: list[str]) -> str:
@@ -138,17 +165,31 @@ def _fix_decimal_commas(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     return frame
 
 
+def check_cells(frame: pd.DataFrame, limits: Limits = LIMITS) -> None:
+    """Refuse a text cell longer than ``max_field_chars`` (an enormous field would be copied into every view)."""
+    for c in frame.columns:
+        col = frame[c]
+        if pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        lengths = col.dropna().astype(str).str.len()
+        if len(lengths) and int(lengths.max()) > limits.max_field_chars:
+            row = int(lengths.idxmax())
+            check_field(f"column {str(c)[:40]!r}, data row {row + 1},", int(lengths.max()), limits)
+
+
 def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
     """Parse a delimited text file (path, bytes or uploaded buffer) into a DataFrame with a header.
 
     Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
-    or DataLimitError with a message a user can act on.
+    or DataLimitError (file size, header width and length, rows, columns, cells, cell length: ``limits``)
+    with a message a user can act on.
     """
     notes: list[str] = []
-    data = _read_bytes(source)
+    data = _read_bytes(source, limits)
     if not data.strip():
         raise EmptyFileError("the file is empty; upload a CSV with a header row and at least one data row")
     text = _decode(data, notes)
+    check_header_line(text, limits)
     lines = [ln for ln in text.splitlines()[: _SNIFF_LINES * 2] if ln.strip()][:_SNIFF_LINES]
     if not lines:
         raise EmptyFileError("the file holds only blank characters; upload a CSV with a header and data rows")
@@ -186,6 +227,7 @@ def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
     if frame.empty:
         raise EmptyFileError("the file has a header but no data rows")
     check_size(len(frame), len(frame.columns), limits)
+    check_cells(frame, limits)
     if delim == ";":
         frame = _fix_decimal_commas(frame, notes)
     n_short, first = short_rows(text, delim, len(names))

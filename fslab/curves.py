@@ -26,9 +26,10 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from .encoded import EncodedDataset
-from .errors import DataError, ParameterError
+from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
+from .limits import LIMITS, Limits, over_limit
 from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]
@@ -169,15 +170,23 @@ def params_for(measure: str, params: dict) -> dict:
     return {name: params[name] for name in names}
 
 
+def count_fits(n_splits: int, n_selectors: int, n_ks: int, grid_size: int = 1) -> int:
+    """Learner fits of one run: one per (split, selector, k), plus one per grid point when tuning."""
+    per_point = 1 + grid_size if grid_size > 1 else 1
+    return n_splits * n_selectors * n_ks * per_point
+
+
 def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, measure: str = "zero-one",
                     k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = 0.5, beta: float = 1.0,
                     learner: str | None = None, n_splits: int = 5, train_size: float = 0.7, tune: bool = False,
-                    subsample: int | None = None, seed: int = 0, progress: Progress | None = None) -> CurveResult:
+                    subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
+                    limits: Limits = LIMITS) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
     ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
     paper's learner for the measure (``PAPER_LEARNER``). ``subsample`` draws that many rows (stratified, seeded)
-    before splitting. ``progress(done, total, message)`` is called after every unit of work; returning False
+    before splitting. The learner fits (:func:`count_fits`) are at most ``limits.max_curve_fits``.
+    ``progress(done, total, message)`` is called after every unit of work; returning False
     stops early and the result has ``complete=False``.
     """
     if not isinstance(data, EncodedDataset):
@@ -195,6 +204,12 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     ks = sorted({int(k) for k in (ks if ks is not None else range(1, k_max + 1)) if 1 <= int(k) <= k_max})
     if not ks or not selectors:
         raise ParameterError("choose at least one selector and one k between 1 and the number of features")
+    fits = count_fits(int(n_splits), len(selectors), len(ks), len(spec.grid) if tune else 1)
+    if fits > limits.max_curve_fits:
+        raise TooLargeError(over_limit(
+            "max_curve_fits", f"{int(n_splits)} splits x {len(selectors)} selectors x {len(ks)} values of k"
+            + (f" x {len(spec.grid) + 1} fits per tuned point" if tune and len(spec.grid) > 1 else "")
+            + f" = {fits:,} learner fits", limits) + "; use fewer splits, selectors or values of k")
     rng = np.random.default_rng(seed)
     if subsample is not None and int(subsample) < 2:
         raise ParameterError(f"subsample must be at least 2 rows (or None for every row); got {subsample}")

@@ -1,4 +1,4 @@
-"""Validation of tabular data: size limits, the specific data errors, and per-column profiles and flags.
+"""Validation of tabular data: size limits (from :mod:`fslab.limits`), data errors, per-column profiles and flags.
 
 Every problem found here is either an error (a :class:`DataError` subclass whose message says what
 to change) or a flag: a plain sentence about a column that is kept but deserves a look (constant,
@@ -7,25 +7,14 @@ all missing, one distinct value per row like an ID, mostly missing, numbers stor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from .discretize import distinct_values, numeric_values
 from .errors import DataError, TooLargeError
+from .limits import LIMITS, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
 
-
-@dataclass(frozen=True)
-class Limits:
-    """Largest table fslab accepts. Pass ``limits=Limits(max_rows=...)`` to raise a limit."""
-
-    max_rows: int = 200_000
-    max_columns: int = 2_000
-    max_cells: int = 50_000_000
-
-
-LIMITS = Limits()
+MIB = 1 << 20             # Streamlit counts upload megabytes in MiB
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
 MOSTLY_MISSING = 0.5
 
@@ -67,19 +56,26 @@ class DataLimitError(DataError, TooLargeError):
 
 
 def check_size(n_rows: int, n_columns: int, limits: Limits = LIMITS) -> None:
-    """Raise DataLimitError when the table is larger than ``limits``."""
-    how = "use a subset of the data, or pass limits=fslab.data.Limits(...) with a larger value"
+    """Raise DataLimitError when the table has more rows, columns or cells than ``limits``."""
     if n_rows > limits.max_rows:
-        raise DataLimitError(f"the data has {n_rows:,} rows; the limit is {limits.max_rows:,} rows (max_rows): {how}")
+        raise DataLimitError(over_limit("max_rows", f"the data has {n_rows:,} rows", limits))
     if n_columns > limits.max_columns:
-        raise DataLimitError(
-            f"the data has {n_columns:,} columns; the limit is {limits.max_columns:,} columns (max_columns): {how}"
-        )
+        raise DataLimitError(over_limit("max_columns", f"the data has {n_columns:,} columns", limits))
     if n_rows * n_columns > limits.max_cells:
-        raise DataLimitError(
-            f"the data has {n_rows * n_columns:,} cells (rows x columns); the limit is {limits.max_cells:,} "
-            f"(max_cells): {how}"
-        )
+        raise DataLimitError(over_limit("max_cells", f"the data has {n_rows * n_columns:,} cells (rows x columns)",
+                                        limits))
+
+
+def check_bytes(n_bytes: int, limits: Limits = LIMITS) -> None:
+    """Raise DataLimitError when a file of ``n_bytes`` is larger than the upload limit (MiB, as Streamlit's)."""
+    if n_bytes > limits.max_upload_mb * MIB:
+        raise DataLimitError(over_limit("max_upload_mb", f"the file has {n_bytes / MIB:,.1f} MB", limits))
+
+
+def check_field(what: str, n_chars: int, limits: Limits = LIMITS) -> None:
+    """Raise DataLimitError when ``what`` (the header line, a cell) has more than ``max_field_chars`` characters."""
+    if n_chars > limits.max_field_chars:
+        raise DataLimitError(over_limit("max_field_chars", f"{what} has {n_chars:,} characters", limits))
 
 
 def check_names(names) -> tuple[str, ...]:

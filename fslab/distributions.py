@@ -13,8 +13,10 @@ import json
 import numpy as np
 import pandas as pd
 
+from . import safe_json
 from .encoded import EncodedDataset
-from .errors import DataError, ParameterError
+from .errors import DataError, ParameterError, TooLargeError
+from .limits import LIMITS, Limits, over_limit
 from .tables import CodedSource
 
 
@@ -103,14 +105,34 @@ class Distribution(CodedSource):
         })
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Distribution:
-        """Parse the output of :meth:`to_json`; raises DataError on anything malformed."""
+    def from_json(cls, text: str | bytes, limits: Limits = LIMITS) -> Distribution:
+        """Parse the output of :meth:`to_json` within ``limits`` (JSON size and depth through
+        :func:`fslab.safe_json.loads`, at most ``max_states`` states); raises DataError on anything else."""
+        data = safe_json.loads(text, "distribution JSON", limits)
+        if not isinstance(data, dict) or "states" not in data or "probs" not in data:
+            raise DataError("not a valid fslab distribution JSON: it needs an object with 'states' and 'probs' "
+                            "(export one from the Toy page to see the format)")
+        states, probs = data["states"], data["probs"]
+        if not isinstance(states, list) or not isinstance(probs, list):
+            raise DataError("not a valid fslab distribution JSON: 'states' and 'probs' must be lists of rows")
+        if len(states) > limits.max_states:
+            raise TooLargeError(over_limit("max_states", f"the distribution has {len(states):,} states", limits))
+        names, labels, arities = data.get("feature_names"), data.get("labels"), data.get("arities")
+        for key, value in (("feature_names", names), ("labels", labels), ("arities", arities)):
+            if value is not None and not isinstance(value, list):
+                raise DataError(f"not a valid fslab distribution JSON: '{key}' must be a list")
+        if names is not None:
+            names = [str(n) for n in names]
+        if arities is not None and not all(isinstance(a, int) and 0 < a <= limits.max_states for a in arities):
+            raise DataError(f"not a valid fslab distribution JSON: 'arities' must be whole numbers from 1 to "
+                            f"{limits.max_states:,}")
         try:
-            data = json.loads(text)
-            return cls(np.asarray(data["states"], dtype=np.int64), data["probs"],
-                       feature_names=data.get("feature_names"), labels=data.get("labels"),
-                       arities=data.get("arities"))
-        except (ValueError, KeyError, TypeError) as err:
+            codes = np.asarray(states, dtype=np.int64)
+            if codes.size and codes.max() >= limits.max_states:
+                raise DataError(f"not a valid fslab distribution JSON: feature values must be codes 0, 1, 2, ... "
+                                f"below {limits.max_states:,}; found {int(codes.max()):,}")
+            return cls(codes, probs, feature_names=names, labels=labels, arities=arities)
+        except (ValueError, KeyError, TypeError, OverflowError) as err:
             if isinstance(err, DataError):
                 raise
             raise DataError(f"not a valid fslab distribution JSON: {err}") from None

@@ -72,6 +72,17 @@ DESCRIPTIONS = {
 }
 
 
+def setting(field: str) -> str:
+    """The environment variable that changes limit ``field`` (``max_rows`` -> ``FSLAB_MAX_ROWS``)."""
+    return f"FSLAB_{field.upper()}"
+
+
+def over_limit(field: str, got: str, limits: Limits = LIMITS) -> str:
+    """``"<got>; the limit is <value> <unit> (<name> limit: ... FSLAB_<FIELD> ...)"``: every limit message."""
+    return (f"{got}; the limit is {getattr(limits, field):,} {DESCRIPTIONS[field][1]} ({DESCRIPTIONS[field][0]} "
+            f"limit: a server sets it with {setting(field)}, code with limits=fslab.Limits({field}=...))")
+
+
 def limits_table(limits: Limits = LIMITS) -> list[dict]:
     """One row per limit: what it bounds, its value, and the environment variable that changes it."""
     return [{"limit": DESCRIPTIONS[f.name][0], "value": getattr(limits, f.name), "bounds": DESCRIPTIONS[f.name][1],

@@ -27,7 +27,8 @@ import joblib
 import numpy as np
 
 from .encoded import EncodedDataset
-from .errors import FslabError, ParameterError, UnsupportedTargetError
+from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
+from .limits import LIMITS, Limits, over_limit
 from .npfs_result import NPFSResult, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .tables import as_source
 
@@ -41,7 +42,8 @@ class NPFSCancelled(FslabError):
     """The progress callback asked to stop before a single bootstrap finished."""
 
 
-def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float) -> None:
+def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
+           limits: Limits = LIMITS) -> None:
     if getattr(source, "y", None) is None:
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
@@ -52,6 +54,8 @@ def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: flo
         raise ParameterError(f"k must lie in 1 .. K-1 = {K - 1} (K = {K} features); got k={k}")
     if int(n_bootstraps) < 1:
         raise ParameterError(f"n_bootstraps must be at least 1; got {n_bootstraps}")
+    if int(n_bootstraps) > limits.max_bootstraps:
+        raise TooLargeError(over_limit("max_bootstraps", f"n_bootstraps={int(n_bootstraps):,}", limits))
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
     if not 0 < sample_fraction <= 1:
@@ -113,7 +117,8 @@ def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: 
 def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
-         prefer: str | None = "auto", batch_size: int | None = None, **selector_params) -> NPFSResult:
+         prefer: str | None = "auto", batch_size: int | None = None, limits: Limits = LIMITS,
+         **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
     Parameters
@@ -124,7 +129,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
     k : features the base selector picks on every bootstrap; p0 = k/K unless ``p0`` is given (a selector whose
         set size varies needs an explicit p0).
-    n_bootstraps, alpha : n resamples and the size of the test.
+    n_bootstraps, alpha : n resamples (at most ``limits.max_bootstraps``) and the size of the test.
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
         whatever ``n_jobs``, ``prefer`` and ``batch_size`` are (``result.seed`` holds the entropy used, also when
         seed=None).
@@ -144,7 +149,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     source = as_source(dataset)
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
-    _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon)
+    _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon, limits)
     check_base_selector(source, selector)
     n, K = int(n_bootstraps), source.n_features
     n_draw = max(1, round(sample_fraction * source.n_rows))

@@ -17,11 +17,12 @@ import pandas as pd
 
 from .distributions import Distribution
 from .errors import ParameterError, TooLargeError
+from .limits import LIMITS, setting
 from .measures import Measure
 from .measures import measure as get_measure
 from .tables import as_source
 
-MAX_FEATURES = 12
+MAX_FEATURES = LIMITS.max_lattice_features  # 2^n subsets; FSLAB_MAX_LATTICE_FEATURES on a server
 _TIE = 1e-12  # DESIGN.md tie rule: within 1e-12 * max(1, |best|) counts as tied
 
 
@@ -40,7 +41,8 @@ def check_enumerable(n: int, max_features: int) -> None:
         count = f"{2 ** n:,}" if n <= 40 else f"about {2.0 ** n:.2e}"
         raise TooLargeError(
             f"{n} features have 2^{n} = {count} subsets; enumerating them is limited to "
-            f"{max_features} features ({2 ** max_features:,} subsets). Choose fewer features."
+            f"{max_features} features ({2 ** max_features:,} subsets; lattice size limit: a server sets it with "
+            f"{setting('max_lattice_features')}). Choose fewer features."
         )
 
 

@@ -11,6 +11,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from ..selectors import SELECTORS
+from ._text import plain, plain_all
 
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 
@@ -40,13 +41,13 @@ def step_grid_figure(grid: pd.DataFrame, title: str = "Step at which each select
 
     Steps are categories, not a continuum: one colour per step and an integer legend (1, 2, ..., last step).
     """
-    labels = [(column_labels or {}).get(c, selector_label(c)) for c in grid.columns]
+    labels = [plain((column_labels or {}).get(c, selector_label(c))) for c in grid.columns]
     z = grid.to_numpy(dtype=float)
     text = np.where(np.isnan(z), "", np.nan_to_num(z).astype(int).astype(str))
     steps = int(np.nanmax(z)) if np.isfinite(z).any() else 1
     ticks = list(range(1, steps + 1, max(1, -(-steps // 15))))  # at most ~15 labels on a long legend
     fig = go.Figure(go.Heatmap(
-        z=z, x=labels, y=[str(i) for i in grid.index], text=text, texttemplate="%{text}",
+        z=z, x=labels, y=plain_all(grid.index), text=text, texttemplate="%{text}",
         colorscale=step_colorscale(steps), zmin=0.5, zmax=steps + 0.5,
         colorbar={"title": "step", "tickvals": ticks, "ticktext": [str(t) for t in ticks],
                   "len": min(1.0, 0.25 + 0.08 * steps)},
@@ -59,7 +60,7 @@ def step_grid_figure(grid: pd.DataFrame, title: str = "Step at which each select
 
 def overlap_figure(matrix: pd.DataFrame, metric: str = "jaccard") -> go.Figure:
     """Square heatmap of pairwise overlap (Jaccard in [0, 1] or rank correlation in [-1, 1])."""
-    labels = [selector_label(c) for c in matrix.columns]
+    labels = [plain(selector_label(c)) for c in matrix.columns]
     z = matrix.to_numpy(dtype=float)
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, text=np.where(np.isnan(z), "", np.round(z, 2).astype(str)),
@@ -75,14 +76,14 @@ def overlap_figure(matrix: pd.DataFrame, metric: str = "jaccard") -> go.Figure:
 
 def disagreement_figure(features: pd.DataFrame, measure_label: str) -> go.Figure:
     """Side-by-side bars per disputed feature: its single-feature Bayes value and its MI (bits)."""
-    names = [str(n) for n in features["name"]]
+    names = plain_all(features["name"])
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=(f"Bayes value: {measure_label}", "mutual information I(X_j; Y) (bits)"))
     fig.add_trace(go.Bar(x=features["bayes_value"], y=names, orientation="h", marker_color=_PALETTE[0],
-                         name=measure_label, customdata=features["picked_by"],
+                         name=measure_label, customdata=features["picked_by"].map(plain),
                          hovertemplate="%{y}: %{x:.4f}<br>picked by %{customdata}<extra></extra>"), row=1, col=1)
     fig.add_trace(go.Bar(x=features["mi_bits"], y=names, orientation="h", marker_color=_PALETTE[1], name="MI",
-                         customdata=features["picked_by"],
+                         customdata=features["picked_by"].map(plain),
                          hovertemplate="%{y}: %{x:.4f} bit<br>picked by %{customdata}<extra></extra>"), row=1, col=2)
     fig.update_layout(height=max(260, 30 * len(names) + 120), showlegend=False, yaxis={"autorange": "reversed"},
                       margin={"l": 10, "r": 10, "t": 60, "b": 10})

@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ._text import plain
+
 POSITIVE_COLOUR = "#d62728"
 NEGATIVE_COLOUR = "#1f77b4"
 OTHER_COLOUR = "#7f7f7f"
@@ -15,14 +17,14 @@ def class_balance_figure(balance: pd.DataFrame, target: str) -> go.Figure:
     """Bars of rows per class (``Dataset.class_balance()``), the positive class in red, with its share."""
     colours = [POSITIVE_COLOUR if pos else (NEGATIVE_COLOUR if balance["positive"].any() else OTHER_COLOUR)
                for pos in balance["positive"]]
-    labels = [f"{c} (positive)" if pos else str(c) for c, pos in zip(balance["class"], balance["positive"],
+    labels = [f"{plain(c)} (positive)" if pos else plain(c) for c, pos in zip(balance["class"], balance["positive"],
                                                                        strict=True)]
     fig = go.Figure(go.Bar(
         x=labels, y=balance["count"].tolist(), marker_color=colours,
         text=[f"{n:,} ({f:.1%})" for n, f in zip(balance["count"], balance["fraction"], strict=True)],
         textposition="auto", hovertemplate="%{x}: %{y:,} rows<extra></extra>",
     ))
-    fig.update_layout(title=f"Class balance of {target!r}", xaxis_title="class", yaxis_title="rows",
+    fig.update_layout(title=f"Class balance of {plain(repr(target))}", xaxis_title="class", yaxis_title="rows",
                       xaxis_type="category", margin={"t": 50, "b": 40, "l": 50, "r": 20}, height=330)
     return fig
 
@@ -34,6 +36,7 @@ def bins_figure(values: np.ndarray, edges: np.ndarray, column: str, method: str)
     """
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
+    column = plain(column)
     fig = go.Figure(go.Histogram(x=x, nbinsx=min(60, max(10, int(np.sqrt(x.size)))), marker_color=OTHER_COLOUR,
                                  opacity=0.75, hovertemplate="%{x}: %{y} rows<extra></extra>", name=column))
     names = ["mu - sigma", "mu + sigma"] if method == "mean-std" and len(edges) == 2 else [None] * len(edges)

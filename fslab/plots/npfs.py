@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ._text import plain, plain_all
+
 ORANGE, DARK_ORANGE, WHITE, BLACK = "#ff8c1a", "#5c2e00", "#f2f2f2", "#1a1a1a"
 _MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
 _ROW_PX, _FRAME_PX, _MAX_HEIGHT = 13, 110, 2000  # px per labelled matrix row (10 px font), title + axis, cap
@@ -59,7 +61,7 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
     z = result.matrix[rows].astype(int) + 2 * relevant[:, None]
     scale = [[0.0, BLACK], [0.25, BLACK], [0.25, WHITE], [0.5, WHITE], [0.5, DARK_ORANGE], [0.75, DARK_ORANGE],
              [0.75, ORANGE], [1.0, ORANGE]]
-    names = [f"{result.feature_names[i]} ({result.counts[i]})" for i in rows]
+    names = [f"{plain(result.feature_names[i])} ({result.counts[i]})" for i in rows]
     if len(set(names)) < len(names):  # a category axis merges equal labels: keep one row per feature
         names = [f"#{i + 1} {name}" for i, name in zip(rows, names, strict=True)]
     height, labelled, _ = matrix_layout(relevant)
@@ -85,7 +87,7 @@ def counts_figure(result, order: str = "count", max_bars: int = 300) -> go.Figur
     """Bars of z_i (times selected out of n) with the critical value zeta as a line; hover shows each p-value."""
     rows = feature_order(result, order)[:max_bars]
     relevant = result.counts[rows] > result.threshold
-    names = [result.feature_names[i] for i in rows]
+    names = [plain(result.feature_names[i]) for i in rows]
     fig = go.Figure(go.Bar(
         x=names, y=result.counts[rows], marker_color=np.where(relevant, ORANGE, "#7f7f7f"),
         customdata=np.column_stack([result.p_values[rows], np.where(relevant, "relevant", "not relevant")]),
@@ -122,7 +124,7 @@ def relevant_image_figure(result, shape: tuple[int, int]) -> go.Figure:
     """Relevant pixels as an image (Fig. 4): selection frequency on relevant pixels, irrelevant pixels black."""
     freq = result.counts / result.n_bootstraps
     shown = np.where(result.counts > result.threshold, freq, np.nan).reshape(shape)
-    names = np.asarray(result.feature_names, dtype=object).reshape(shape)
+    names = np.asarray(plain_all(result.feature_names), dtype=object).reshape(shape)
     fig = go.Figure(go.Heatmap(
         z=shown, x=np.arange(1, shape[1] + 1), y=np.arange(1, shape[0] + 1),
         customdata=np.dstack([names, freq.reshape(shape)]), colorscale="YlOrRd_r", zmin=0, zmax=1,
@@ -168,7 +170,7 @@ def stability_figure(result, alpha: float = 0.05) -> go.Figure:
 
 def k_test_figure(steps: pd.DataFrame, alpha: float) -> go.Figure:
     """p-value of each greedy step of the permutation test (log scale) with the alpha line; untested steps left out."""
-    tested = steps.dropna(subset=["p_value"])
+    tested = steps.dropna(subset=["p_value"]).assign(name=lambda f: f["name"].map(plain))
     colors = np.where(tested["p_value"] <= alpha, ORANGE, "#7f7f7f")
     fig = go.Figure(go.Bar(
         x=tested["step"], y=tested["p_value"], marker_color=colors,

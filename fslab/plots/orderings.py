@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ._text import plain, plain_all
+
 _EDGE_LIMIT = 6  # draw every cover edge up to 6 features (192 edges); beyond, only the greedy path
 
 
@@ -53,14 +55,14 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
     measure = risks.attrs.get("measure", "value")
     if n <= 4:  # labels sit above the node (and above its k-optimal ring), so they never overlap it
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] + 0.27 for s in subsets],
-                                 mode="text", text=list(risks["names"]), textfont={"size": 14},
+                                 mode="text", text=plain_all(risks["names"]), textfont={"size": 14},
                                  hoverinfo="skip", showlegend=False))
     fig.add_trace(go.Scatter(
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
         marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
                 "colorscale": "Viridis" if greater else "Viridis_r", "showscale": True,
                 "colorbar": {"title": {"text": measure}}, "line": {"color": "white", "width": 1}},
-        customdata=np.column_stack([risks["names"], risks["rank"]]),
+        customdata=np.column_stack([plain_all(risks["names"]), risks["rank"]]),
         hovertemplate="%{customdata[0]}<br>value %{marker.color:.4f}<br>rank %{customdata[1]}<extra></extra>",
         name="subset", showlegend=False,
     ))
@@ -96,10 +98,10 @@ def ordering_figure(risks: pd.DataFrame, order: Sequence[tuple[int, ...]] | None
         mask = sizes == k
         fig.add_trace(go.Scatter(x=x[mask], y=frame["value"].to_numpy()[mask], mode="markers", name=f"size {k}",
                                  marker={"size": 10, "color": palette[k % len(palette)]},
-                                 text=frame["names"].to_numpy()[mask],
+                                 text=np.asarray(plain_all(frame["names"]), dtype=object)[mask],
                                  hovertemplate="%{x}. %{text}<br>value %{y:.4f}<extra></extra>"))
     if len(frame) <= 32:
-        fig.update_xaxes(tickmode="array", tickvals=np.arange(1, len(frame) + 1), ticktext=list(frame["names"]),
+        fig.update_xaxes(tickmode="array", tickvals=np.arange(1, len(frame) + 1), ticktext=plain_all(frame["names"]),
                          tickangle=-45)
     fig.update_layout(title=title or f"All subsets ordered by {measure}", xaxis_title="position in the ordering",
                       yaxis_title=measure, margin={"t": 50}, height=420)
@@ -122,7 +124,7 @@ def gap_figure(gaps: pd.DataFrame, measure: str = "value") -> go.Figure:
 def decisions_figure(steps: pd.DataFrame, tau: float | None = None, title: str = "Removal decisions") -> go.Figure:
     """One pair of bars per check: risk with the feature (blue) and without it (green if the feature was
     removed, red if kept). With ``tau`` (FBS/FOS) the threshold risk-with + tau is a dashed line per check."""
-    labels = [f"{c}. −{f}" for c, f in zip(steps["check"], steps["feature"], strict=True)]
+    labels = [f"{c}. −{plain(f)}" for c, f in zip(steps["check"], steps["feature"], strict=True)]
     removed = steps["removed"].to_numpy(dtype=bool)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=labels, y=steps["risk_with"], name="risk with the feature", marker_color="#1f77b4",

@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ._text import plain
+
 _MAX_TIE_MARKS = 300
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 
@@ -22,12 +24,12 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
     # overlays first, so the inspected run is drawn on top where the curves coincide
     for i, (label, frame) in reversed(list(enumerate(curves.items()))):
         fig.add_trace(go.Scatter(
-            x=frame["t"], y=frame["value"], mode="lines+markers", name=label,
+            x=frame["t"], y=frame["value"], mode="lines+markers", name=plain(label),
             line={"width": 3 if i == 0 else 1.5, "dash": "solid" if i == 0 else "dot",
                   "color": _COLORS[i % len(_COLORS)]},
             marker={"size": 9 if i == 0 else 6},
-            customdata=frame[["feature"]].to_numpy(),
-            hovertemplate="t=%{x}<br>%{customdata[0]}<br>value=%{y:.5g}<extra>" + label + "</extra>",
+            customdata=frame[["feature"]].map(plain).to_numpy(),
+            hovertemplate="t=%{x}<br>%{customdata[0]}<br>value=%{y:.5g}<extra>" + plain(label) + "</extra>",
         ))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=380,
                       legend={"orientation": "h", "y": -0.22, "traceorder": "reversed"},
@@ -57,7 +59,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
         title = f"{title} ({len(columns)} of {best_per_feature.size} candidates: chosen + best)"
     else:
         columns += sorted(set(best_per_feature.index) - set(columns))
-    names = trace.drop_duplicates("candidate").set_index("candidate")["name"]
+    names = trace.drop_duplicates("candidate").set_index("candidate")["name"].map(plain)
     # colour = position between the step's worst (0) and best (1) candidate, so the contenders of every step
     # stand out even when early steps span a much wider range of values than late ones
     by_step = trace.groupby("step")["value"]

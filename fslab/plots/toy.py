@@ -7,15 +7,17 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..distributions import Distribution, joint_frame
+from ._text import plain, plain_all
 
 
 def joint_figure(dist: Distribution, max_states: int = 64) -> go.Figure:
     """Stacked bars of p(x, y) for every state x (one colour per class); the height is p(x)."""
     frame = joint_frame(dist)
-    feats = list(dist.feature_names)
-    prob_cols = [c for c in frame.columns if c not in feats]
+    prob_cols = list(frame.columns[dist.n_features:])
     if len(frame) > max_states:  # keep the heaviest states readable
         frame = frame.loc[frame[prob_cols].sum(axis=1).nlargest(max_states).index]
+    frame.columns = plain_all(frame.columns)
+    feats, prob_cols = list(frame.columns[:dist.n_features]), list(frame.columns[dist.n_features:])
     labels = ["".join(str(v) for v in row) if all(dist.arities < 10) else ",".join(str(v) for v in row)
               for row in frame[feats].to_numpy()]
     fig = go.Figure()
@@ -35,16 +37,16 @@ def convergence_figure(rates: pd.DataFrame, labels: dict[str, str] | None = None
     fig = go.Figure()
     dashes, symbols = ["solid", "dash", "dot", "dashdot"], ["circle", "square", "diamond", "triangle-up"]
     for i, (key, group) in enumerate(rates.groupby("selector", sort=False)):
-        selector = (labels or {}).get(key, key)
+        selector = plain((labels or {}).get(key, key))
         err = np.sqrt(group["rate"] * (1 - group["rate"]) / group["repeats"])  # binomial standard error
         shift = 1 + 0.04 * (i - 1)  # a small offset on the log axis so identical curves stay visible
         fig.add_trace(go.Scatter(x=group["m"] * shift, y=group["rate"], mode="lines+markers", name=str(selector),
                                  line={"dash": dashes[i % 4]}, marker={"symbol": symbols[i % 4], "size": 8},
                                  error_y={"type": "data", "array": err, "visible": True},
-                                 customdata=np.column_stack([group["m"], group["exact_pick"]]),
+                                 customdata=np.column_stack([group["m"], group["exact_pick"].map(plain)]),
                                  hovertemplate="m=%{customdata[0]}: %{y:.0%}<br>on the exact law picks %{customdata[1]}"
                                                "<extra>" + str(selector) + "</extra>"))
-    target = rates.attrs.get("target", "")
+    target = plain(rates.attrs.get("target", ""))
     fig.update_layout(title=f"How often plug-in selection finds the exact optimum {{{target}}}",
                       xaxis={"title": "sample size m", "type": "log"},
                       yaxis={"title": "fraction of samples", "range": [-0.05, 1.05], "tickformat": ".0%"},

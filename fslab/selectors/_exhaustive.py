@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TooLargeError
+from ..limits import LIMITS, setting
 from ._loop import TIE_TOLERANCE
 
-DEFAULT_MAX_SUBSETS = 200_000
+DEFAULT_MAX_SUBSETS = LIMITS.max_exhaustive_subsets  # FSLAB_MAX_EXHAUSTIVE_SUBSETS on a server
 
 
 def largest_k(n: int, max_subsets: int) -> int:
@@ -27,7 +28,8 @@ def largest_k(n: int, max_subsets: int) -> int:
 def too_many_subsets_message(n: int, k: int, max_subsets: int) -> str:
     """What to do when C(n, k) exceeds the limit: name the sizes that fit for this n."""
     head = (f"exhaustive search over all {comb(n, k):,} subsets of size k={k} from {n} features exceeds the limit "
-            f"max_subsets={max_subsets:,}. ")
+            f"max_subsets={max_subsets:,} (exhaustive subsets limit: a server sets it with "
+            f"{setting('max_exhaustive_subsets')}). ")
     fit = largest_k(n, max_subsets)
     if fit == 0:
         return head + f"No subset size between 1 and {n - 1} fits; use a greedy selector (BayesGreedy or backward)."
