@@ -1,0 +1,361 @@
+"""Recipes: a run of one page (data, toy distribution, widget choices) as JSON or as a URL query string.
+
+A recipe names where the data comes from instead of carrying it: a shipped sample (with target, positive
+class and discretisation), an uploaded file (name and SHA-256: the user uploads the same file again and the
+hash is checked) or rows sampled from the toy distribution (m, seed). Everything a user hands over is parsed
+(through :func:`fslab.safe_json.loads`) and checked against the registries and numeric ranges, never evaluated;
+anything wrong raises :class:`RecipeError` with a message that says what to fix.
+
+Positive class: ``None`` means the default (a sample's own positive class, else fslab's default) and
+:data:`ALL_CLASSES` keeps every class of a multiclass target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .csv_io import read_table
+from .data import Dataset
+from .discretize import MAX_BINS, METHODS
+from .distributions import Distribution
+from .encoded import EncodedDataset
+from .errors import DataError, FslabError
+from .limits import LIMITS
+from .measures import MEASURES
+from .safe_json import loads
+from .samples import SAMPLES, load_sample
+from .selectors import SELECTORS
+from .toy import PRESETS, preset
+
+RECIPE_VERSION = 1
+PAGES = ("select", "npfs", "compare", "orderings", "toy")
+ALL_CLASSES = "(all classes)"
+MAX_SEED = 2**32 - 1
+ALPHAS = (0.001, 0.005, 0.01, 0.05, 0.1)
+
+
+class RecipeError(DataError):
+    """A recipe or a share link that cannot be used as given; the message says what to fix."""
+
+
+# --- value checks: each takes (name, value) and returns the checked value or raises RecipeError -----------
+
+def _kind(kind: str) -> Callable:
+    """Mark a check with the type a URL parameter is parsed as."""
+    def mark(check: Callable) -> Callable:
+        check.kind = kind
+        return check
+    return mark
+
+
+def _int(low: int, high: int) -> Callable:
+    @_kind("number")
+    def check(name: str, value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RecipeError(f"'{name}' must be a whole number; got {value!r}")
+        if not low <= value <= high:
+            raise RecipeError(f"'{name}' must be between {low} and {high}; got {value}")
+        return value
+    return check
+
+
+def _float(low: float, high: float) -> Callable:
+    @_kind("number")
+    def check(name: str, value):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise RecipeError(f"'{name}' must be a finite number; got {value!r}")
+        if not low <= value <= high:
+            raise RecipeError(f"'{name}' must be between {low} and {high}; got {value}")
+        return float(value)
+    return check
+
+
+def _one_of(options) -> Callable:
+    options = tuple(options)
+
+    @_kind("number" if all(isinstance(o, int | float) for o in options) else "text")
+    def check(name: str, value):
+        if isinstance(value, bool) or value not in options:
+            raise RecipeError(f"'{name}' must be one of: {', '.join(map(str, options))}; got {value!r}")
+        return value
+    return check
+
+
+@_kind("bool")
+def _bool(name: str, value):
+    if not isinstance(value, bool):
+        raise RecipeError(f"'{name}' must be true or false; got {value!r}")
+    return value
+
+
+def _list_of(options) -> Callable:
+    item = _one_of(options)
+
+    @_kind("list")
+    def check(name: str, value):
+        if not isinstance(value, list) or not value:
+            raise RecipeError(f"'{name}' must be a non-empty list; got {value!r}")
+        return [item(name, v) for v in dict.fromkeys(value)]
+    return check
+
+
+@_kind("text")
+def _text(name: str, value):
+    if not isinstance(value, str) or not value or len(value) > 1000:
+        raise RecipeError(f"'{name}' must be a non-empty text of at most 1000 characters; got {value!r}")
+    return value
+
+
+_SOURCE = _one_of(("dataset", "distribution"))
+_SELECTOR, _MEASURE = _one_of(SELECTORS), _one_of(MEASURES)
+_K = _int(1, LIMITS.max_columns)
+_C, _BETA, _APPROACH = _float(0.05, 0.95), _float(0.25, 4.0), _one_of((1, 2))
+_MEASURE_PARAMS = {"c": _C, "beta": _BETA, "approach": _APPROACH}
+
+CHOICES: Mapping[str, Mapping[str, Callable]] = {
+    "select": {"source": _SOURCE, "selector": _SELECTOR, "measure": _MEASURE, "k": _K, "use_s": _bool,
+               "s": _int(1, 6), **_MEASURE_PARAMS},
+    "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, LIMITS.max_bootstraps),
+             "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
+             **_MEASURE_PARAMS},
+    "compare": {"source": _SOURCE, "measure": _MEASURE, "k": _int(1, 15), "selectors": _list_of(SELECTORS),
+                "c": _C, "beta": _BETA},
+    "orderings": {"source": _SOURCE, "measure": _MEASURE},
+    "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
+}
+DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS)}
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _check_page(page) -> str:
+    if page not in PAGES:
+        raise RecipeError(f"unknown page {page!r}; a recipe is for one of: {', '.join(PAGES)}")
+    return page
+
+
+def _check_keys(what: str, got: Mapping, allowed) -> None:
+    unknown = [str(k) for k in got if k not in allowed]
+    if unknown:
+        raise RecipeError(f"unknown {what} {', '.join(map(repr, unknown))}; allowed: {', '.join(allowed)}")
+
+
+def check_choices(page: str, choices) -> dict:
+    """The choices of ``page`` checked name by name against :data:`CHOICES`."""
+    if not isinstance(choices, dict):
+        raise RecipeError(f"'choices' must be an object of widget values; got {type(choices).__name__}")
+    schema = CHOICES[_check_page(page)]
+    _check_keys(f"choice for the {page} page", choices, schema)
+    return {name: schema[name](name, value) for name, value in choices.items()}
+
+
+def check_data(data) -> dict | None:
+    """A data descriptor (sample / file / toy_sample, see the module docstring) checked field by field."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecipeError(f"'data' must be an object or null; got {type(data).__name__}")
+    if "toy_sample" in data:
+        _check_keys("data field", data, ("toy_sample",))
+        spec = data["toy_sample"]
+        if not isinstance(spec, dict) or set(spec) != {"m", "seed"}:
+            raise RecipeError("'toy_sample' must be an object with exactly 'm' (rows) and 'seed'")
+        return {"toy_sample": {"m": _int(1, LIMITS.max_rows)("m", spec["m"]),
+                               "seed": _int(0, MAX_SEED)("seed", spec["seed"])}}
+    if "sample" in data:
+        head = {"sample": _one_of(SAMPLES)("sample", data["sample"])}
+    elif "file" in data:
+        sha = data.get("sha256")
+        if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
+            raise RecipeError("an uploaded file needs 'sha256': its 64 lowercase hex digits")
+        head = {"file": _text("file", data["file"]), "sha256": sha}
+    else:
+        raise RecipeError("'data' needs one of 'sample', 'file' or 'toy_sample'")
+    _check_keys("data field", data, (*head, *DATA_FIELDS))
+    rest = {k: DATA_FIELDS[k](k, v) for k, v in data.items() if k not in head and v is not None}
+    return head | rest
+
+
+def check_distribution(spec) -> dict | None:
+    """``{"preset": name}`` or ``{"json": <Distribution.to_json() object>}`` (built once to check it)."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or len(spec) != 1 or not set(spec) <= {"preset", "json"}:
+        raise RecipeError("'distribution' must be {\"preset\": name} or {\"json\": distribution object}")
+    if "preset" in spec:
+        return {"preset": _one_of(PRESETS)("preset", spec["preset"])}
+    load_distribution(spec)
+    return {"json": spec["json"]}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One page's run: ``data`` (where the rows come from), ``distribution`` (the toy one) and ``choices``
+    (widget values by short name, see :data:`CHOICES`). Built only from checked values."""
+
+    page: str
+    data: dict | None = None
+    distribution: dict | None = None
+    choices: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choices", check_choices(self.page, self.choices))
+        object.__setattr__(self, "data", check_data(self.data))
+        object.__setattr__(self, "distribution", check_distribution(self.distribution))
+
+    def to_json(self) -> str:
+        return json.dumps({"fslab_recipe": RECIPE_VERSION, "page": self.page, "data": self.data,
+                           "distribution": self.distribution, "choices": self.choices}, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Recipe:
+        """Parse a recipe file (bounded JSON); RecipeError on anything that is not a valid recipe."""
+        try:
+            obj = loads(text, "recipe")
+        except FslabError as err:
+            raise RecipeError(str(err)) from None
+        if not isinstance(obj, dict) or "fslab_recipe" not in obj:
+            raise RecipeError("not an fslab recipe: it needs an object with \"fslab_recipe\": 1")
+        if obj["fslab_recipe"] != RECIPE_VERSION or isinstance(obj["fslab_recipe"], bool):
+            raise RecipeError(f"recipe version {obj['fslab_recipe']!r} is not supported; this fslab reads "
+                              f"version {RECIPE_VERSION}")
+        _check_keys("recipe field", obj, ("fslab_recipe", "page", "data", "distribution", "choices"))
+        return cls(_check_page(obj.get("page")), obj.get("data"), obj.get("distribution"), obj.get("choices", {}))
+
+    def left_out_of_query(self) -> list[str]:
+        """What :meth:`to_query` cannot put in a URL (an uploaded file, a custom distribution)."""
+        notes = []
+        if self.data and "file" in self.data:
+            notes.append(f"the uploaded file {self.data['file']!r} (download the recipe to share it)")
+        if self.distribution and "json" in self.distribution:
+            notes.append("the custom toy distribution (download the recipe to share it)")
+        return notes
+
+    def to_query(self) -> dict[str, str]:
+        """Flat string parameters; what cannot travel in a URL is left out (see :meth:`left_out_of_query`)."""
+        query: dict[str, str] = {}
+        data = self.data or {}
+        if "sample" in data:
+            query["data"] = data["sample"]
+            query |= {k: str(data[k]) for k in DATA_FIELDS if k in data}
+        elif "toy_sample" in data:
+            query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
+        if self.distribution and "preset" in self.distribution:
+            query["dist"] = self.distribution["preset"]
+        for name, value in self.choices.items():
+            query[name] = (",".join(value) if isinstance(value, list) else
+                           ("true" if value else "false") if isinstance(value, bool) else str(value))
+        return query
+
+    @classmethod
+    def from_query(cls, page: str, query: Mapping[str, str]) -> Recipe:
+        """The recipe of a share link: ``page`` from the URL path, everything else from its parameters."""
+        schema = CHOICES[_check_page(page)]
+        query = {k: v for k, v in query.items() if k not in IGNORED_PARAMS}
+        _check_keys(f"link parameter for the {page} page", query, (*QUERY_DATA_PARAMS, *schema))
+        data = None
+        if "data" in query:
+            data = {"sample": query["data"]} | {k: _parse(DATA_FIELDS[k], query[k]) for k in DATA_FIELDS if k in query}
+        elif "toy_m" in query or "toy_seed" in query:
+            data = {"toy_sample": {"m": _parse(_int(0, 0), query.get("toy_m", "1000")),
+                                   "seed": _parse(_int(0, 0), query.get("toy_seed", "0"))}}
+        elif set(DATA_FIELDS) & set(query):
+            raise RecipeError(f"link parameters {', '.join(sorted(set(DATA_FIELDS) & set(query)))} need 'data' "
+                              "(the sample they describe)")
+        distribution = {"preset": query["dist"]} if "dist" in query else None
+        choices = {name: _parse(schema[name], text) for name, text in query.items() if name in schema}
+        return cls(page, data, distribution, choices)
+
+
+QUERY_DATA_PARAMS = ("data", *DATA_FIELDS, "toy_m", "toy_seed", "dist")
+IGNORED_PARAMS = ("embed", "embed_options")  # Streamlit's own
+_INT_TEXT = re.compile(r"[+-]?\d{1,12}")
+
+
+def _parse(check: Callable, text: str):
+    """A URL parameter as the type its check expects (``check.kind``); the check itself comes later."""
+    if not isinstance(text, str):
+        raise RecipeError(f"a link parameter must be text; got {text!r}")
+    if check.kind == "list":
+        return text.split(",")
+    if check.kind == "bool":
+        return {"true": True, "false": False}.get(text, text)
+    if check.kind == "number":
+        if _INT_TEXT.fullmatch(text):
+            return int(text)
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return value if math.isfinite(value) else text
+    return text
+
+
+def load_distribution(spec: dict) -> Distribution:
+    """The toy distribution of a recipe's ``distribution`` entry (a preset, or a distribution JSON object)."""
+    if not isinstance(spec, dict):
+        raise RecipeError("'distribution' must be {\"preset\": name} or {\"json\": distribution object}")
+    try:
+        if "preset" in spec:
+            return preset(_one_of(PRESETS)("preset", spec["preset"]))
+        return Distribution.from_json(json.dumps(spec.get("json")))
+    except RecipeError:
+        raise
+    except FslabError as err:
+        raise RecipeError(f"the recipe's distribution: {err}") from None
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
+    """The encoded dataset a recipe's ``data`` describes, built as the app builds it.
+
+    ``path`` (a path or the bytes) is the file of a ``{"file": ...}`` recipe: its SHA-256 must match.
+    ``distribution`` (a Distribution or a recipe ``distribution`` entry) is sampled for ``toy_sample``.
+    """
+    data = check_data(data)
+    if data is None:
+        raise RecipeError("the recipe names no data")
+    try:
+        if "toy_sample" in data:
+            if distribution is None:
+                raise RecipeError("rows sampled from the toy distribution need the recipe's distribution")
+            if not isinstance(distribution, Distribution):
+                distribution = load_distribution(distribution)
+            return distribution.sample(data["toy_sample"]["m"], data["toy_sample"]["seed"])
+        method, bins = data.get("method", "mean-std"), data.get("bins", 3)
+        positive = data.get("positive")
+        if "sample" in data:
+            if "target" not in data and positive is None:  # the paper's encoding, as the Home page loads it
+                return load_sample(data["sample"]).discretize(method, bins)
+            ds = load_sample(data["sample"])
+            frame = ds.features.copy()
+            frame[ds.target] = ds.target_values.to_numpy()
+            frame.attrs = {}
+            target = data.get("target", ds.target)
+            if positive is None and target == ds.target:
+                positive = SAMPLES[data["sample"]].positive
+        else:
+            if path is None:
+                raise RecipeError(f"the recipe uses the uploaded file {data['file']!r}: upload the same file")
+            raw = bytes(path) if isinstance(path, bytes | bytearray) else Path(path).read_bytes()
+            if sha256_hex(raw) != data["sha256"]:
+                raise RecipeError(f"this is not the file the recipe was made with: {data['file']!r} had SHA-256 "
+                                  f"{data['sha256'][:12]}..., the upload has {sha256_hex(raw)[:12]}...")
+            frame, target = read_table(raw), data.get("target")
+            if target is None:
+                target = str(frame.columns[-1])
+        if positive == ALL_CLASSES:
+            positive = None
+        return Dataset.from_frame(frame, target, positive=positive).discretize(method, bins)
+    except RecipeError:
+        raise
+    except FslabError as err:
+        raise RecipeError(f"the recipe's data cannot be loaded: {err}") from None

@@ -1,0 +1,199 @@
+"""Recipes (fslab.recipe): JSON and URL round trips for every page, refusals with their messages, loading."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fslab.distributions import example1
+from fslab.measures import MEASURES
+from fslab.recipe import ALL_CLASSES, PAGES, RECIPE_VERSION, Recipe, RecipeError, load_dataset, load_distribution
+from fslab.selectors import SELECTORS
+from fslab.toy import PRESETS
+
+PATIENTS = Path(__file__).parent / "fixtures" / "patients.csv"
+
+EXAMPLES = {
+    "select": {"source": "dataset", "selector": "bayes-greedy", "measure": "cost-sensitive", "k": 5,
+               "use_s": True, "s": 2, "c": 0.3, "beta": 1.5, "approach": 2},
+    "npfs": {"selector": "jmi", "measure": "zero-one", "k": 10, "n": 100, "alpha": 0.01, "seed": 7,
+             "fraction": 0.5, "c": 0.25, "beta": 1.0, "approach": 1},
+    "compare": {"source": "distribution", "measure": "balanced", "k": 3, "selectors": ["bayes-greedy", "jmi"],
+                "c": 0.25, "beta": 2.0},
+    "orderings": {"source": "distribution", "measure": "log-loss"},
+    "toy": {"pick_k": 2, "conv_measure": "auc", "conv_k": 1},
+}
+
+
+def recipe_text(**fields) -> str:
+    return json.dumps({"fslab_recipe": RECIPE_VERSION, "page": "select", **fields})
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_round_trips_through_json_and_the_url(page):
+    recipe = Recipe(page, {"sample": "adult", "target": "sex", "positive": "Male", "method": "quantile", "bins": 4},
+                    {"preset": "xor"}, EXAMPLES[page])
+    assert Recipe.from_json(recipe.to_json()) == recipe
+    query = recipe.to_query()
+    assert all(isinstance(v, str) for v in query.values())
+    assert Recipe.from_query(page, query) == recipe
+    assert recipe.left_out_of_query() == []
+
+
+def test_query_names_are_the_short_widget_names():
+    query = Recipe("compare", {"sample": "mushroom"}, None, EXAMPLES["compare"]).to_query()
+    assert query == {"data": "mushroom", "source": "distribution", "measure": "balanced", "k": "3",
+                     "selectors": "bayes-greedy,jmi", "c": "0.25", "beta": "2.0"}
+
+
+def test_toy_sample_round_trips_and_a_custom_distribution_stays_out_of_the_url():
+    custom = {"json": json.loads(example1().to_json())}
+    recipe = Recipe("toy", {"toy_sample": {"m": 500, "seed": 3}}, custom, {"pick_k": 1})
+    assert Recipe.from_json(recipe.to_json()) == recipe
+    query = recipe.to_query()
+    assert query == {"toy_m": "500", "toy_seed": "3", "pick_k": "1"}
+    assert recipe.left_out_of_query() == ["the custom toy distribution (download the recipe to share it)"]
+
+
+def test_an_uploaded_file_travels_only_in_the_recipe_file():
+    recipe = Recipe("select", {"file": "patients.csv", "sha256": "a" * 64, "target": "outcome"}, None, {"k": 2})
+    assert Recipe.from_json(recipe.to_json()) == recipe
+    assert "data" not in recipe.to_query() and "target" not in recipe.to_query()
+    assert "patients.csv" in recipe.left_out_of_query()[0]
+
+
+values = {
+    "select": st.fixed_dictionaries({}, optional={
+        "source": st.sampled_from(["dataset", "distribution"]), "selector": st.sampled_from(list(SELECTORS)),
+        "measure": st.sampled_from(list(MEASURES)), "k": st.integers(1, 2000), "use_s": st.booleans(),
+        "s": st.integers(1, 6), "c": st.floats(0.05, 0.95), "beta": st.floats(0.25, 4.0),
+        "approach": st.sampled_from([1, 2])}),
+    "compare": st.fixed_dictionaries({}, optional={
+        "selectors": st.lists(st.sampled_from(list(SELECTORS)), min_size=1, unique=True),
+        "k": st.integers(1, 15)}),
+    "npfs": st.fixed_dictionaries({}, optional={
+        "n": st.integers(2, 5000), "alpha": st.sampled_from([0.001, 0.005, 0.01, 0.05, 0.1]),
+        "seed": st.integers(0, 2**31 - 1), "fraction": st.floats(0.1, 1.0)}),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(page=st.sampled_from(list(values)), data=st.data(),
+       source=st.one_of(st.none(), st.builds(lambda s, m, b: {"sample": s, "method": m, "bins": b},
+                                             st.sampled_from(["mushroom", "adult", "uniform"]),
+                                             st.sampled_from(["mean-std", "quantile", "uniform"]),
+                                             st.integers(2, 100)),
+                        st.builds(lambda m, s: {"toy_sample": {"m": m, "seed": s}},
+                                  st.integers(1, 200_000), st.integers(0, 2**32 - 1))),
+       dist=st.one_of(st.none(), st.sampled_from([{"preset": p} for p in PRESETS])))
+def test_any_valid_recipe_round_trips(page, data, source, dist):
+    recipe = Recipe(page, source, dist, data.draw(values[page]))
+    assert Recipe.from_json(recipe.to_json()) == recipe
+    assert Recipe.from_query(page, recipe.to_query()) == recipe
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (recipe_text(page="plots"), "unknown page 'plots'; a recipe is for one of: select, npfs"),
+    (recipe_text(choices={"selector": "lasso"}), "'selector' must be one of: bayes-greedy"),
+    (recipe_text(choices={"k": "5"}), "'k' must be a whole number; got '5'"),
+    (recipe_text(choices={"k": 5.0}), "'k' must be a whole number; got 5.0"),
+    (recipe_text(choices={"k": True}), "'k' must be a whole number; got True"),
+    (recipe_text(choices={"k": 0}), "'k' must be between 1 and"),
+    (recipe_text(choices={"colour": "red"}), "unknown choice for the select page 'colour'"),
+    (recipe_text(choices={"n": 100}), "unknown choice for the select page 'n'"),
+    (json.dumps({"fslab_recipe": 2, "page": "select"}), "recipe version 2 is not supported"),
+    (json.dumps({"page": "select"}), "not an fslab recipe"),
+    ('{"fslab_recipe": 1, "page": "select", "choices": {"c": NaN}}', "NaN, which is not a number JSON allows"),
+    ('{"fslab_recipe": 1, "page": "select", "choices": {"c": Infinity}}', "Infinity"),
+    ("[" * 40 + "]" * 40, "nests arrays/objects 40 levels deep; the limit is 16"),
+    (recipe_text(data={"sample": "iris"}), "'sample' must be one of: mushroom"),
+    (recipe_text(data={"sample": "mushroom", "method": "kmeans"}), "'method' must be one of: mean-std"),
+    (recipe_text(data={"sample": "mushroom", "rows": 5}), "unknown data field 'rows'"),
+    (recipe_text(data={"file": "x.csv", "sha256": "abc"}), "needs 'sha256': its 64 lowercase hex digits"),
+    (recipe_text(data={"toy_sample": {"m": 0, "seed": 1}}), "'m' must be between 1 and 200000"),
+    (recipe_text(distribution={"preset": "__import__('os')"}), "'preset' must be one of: bayes-example-1"),
+    (recipe_text(distribution={"json": {"states": [[0]]}}), "the recipe's distribution: not a valid fslab"),
+    (recipe_text(extra=1), "unknown recipe field 'extra'"),
+    (b"\xff\xfe{", "not UTF-8"),
+])
+def test_bad_recipes_are_refused_with_a_message_that_says_what_is_wrong(text, message):
+    with pytest.raises(RecipeError) as err:
+        Recipe.from_json(text)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(("page", "query", "message"), [
+    ("home", {}, "unknown page 'home'"),
+    ("select", {"k": "five"}, "'k' must be a whole number; got 'five'"),
+    ("select", {"k": "2.5"}, "'k' must be a whole number; got 2.5"),
+    ("select", {"c": "nan"}, "'c' must be a finite number; got 'nan'"),
+    ("select", {"use_s": "yes"}, "'use_s' must be true or false; got 'yes'"),
+    ("select", {"selector": "lasso"}, "'selector' must be one of"),
+    ("select", {"utm_source": "mail"}, "unknown link parameter for the select page 'utm_source'"),
+    ("orderings", {"k": "3"}, "unknown link parameter for the orderings page 'k'"),
+    ("select", {"target": "class"}, "link parameters target need 'data'"),
+    ("compare", {"selectors": "jmi,,mrmr"}, "'selectors' must be one of"),
+    ("npfs", {"alpha": "0.02"}, "'alpha' must be one of: 0.001, 0.005, 0.01, 0.05, 0.1; got 0.02"),
+])
+def test_bad_links_are_refused(page, query, message):
+    with pytest.raises(RecipeError) as err:
+        Recipe.from_query(page, query)
+    assert message in str(err.value)
+
+
+def test_streamlit_embed_parameters_are_ignored():
+    assert Recipe.from_query("select", {"embed": "true", "k": "3"}) == Recipe("select", choices={"k": 3})
+
+
+def test_a_positive_class_that_looks_like_a_number_stays_text():
+    recipe = Recipe.from_query("select", {"data": "semeion", "positive": "1"})
+    assert recipe.data == {"sample": "semeion", "positive": "1"}
+
+
+def test_a_sample_loads_as_the_app_loads_it():
+    default = load_dataset({"sample": "mushroom"})
+    same = load_dataset({"sample": "mushroom", "target": "class"})
+    assert default.n_rows == 8124 and default.class_names[1] == "poisonous"
+    np.testing.assert_array_equal(default.X, same.X)
+    np.testing.assert_array_equal(default.y, same.y)
+    coarse = load_dataset({"sample": "adult", "method": "quantile", "bins": 5})
+    assert coarse.n_features == load_dataset({"sample": "adult"}).n_features
+
+
+def test_all_classes_keeps_a_multiclass_target():
+    waveform = load_dataset({"sample": "waveform", "positive": ALL_CLASSES})
+    assert waveform.task == "multiclass"
+    assert load_dataset({"sample": "waveform"}).task == "binary"
+
+
+def test_an_uploaded_file_is_checked_against_its_hash():
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest()}
+    assert load_dataset(data, PATIENTS).n_rows == load_dataset(data, raw).n_rows > 0
+    with pytest.raises(RecipeError, match="upload the same file"):
+        load_dataset(data)
+    with pytest.raises(RecipeError, match="this is not the file the recipe was made with"):
+        load_dataset(data, raw + b"\n1,2,3\n")
+
+
+def test_toy_sample_rows_are_reproducible_from_m_and_seed():
+    data = {"toy_sample": {"m": 300, "seed": 4}}
+    rows = load_dataset(data, distribution={"preset": "xor"})
+    again = load_dataset(data, distribution=load_distribution({"preset": "xor"}))
+    assert rows.n_rows == 300
+    np.testing.assert_array_equal(rows.X, again.X)
+    with pytest.raises(RecipeError, match="need the recipe's distribution"):
+        load_dataset(data)
+
+
+def test_a_custom_distribution_is_rebuilt_exactly():
+    dist = example1()
+    rebuilt = load_distribution({"json": json.loads(dist.to_json())})
+    np.testing.assert_allclose(rebuilt.probs, dist.probs)
+    np.testing.assert_array_equal(rebuilt.states, dist.states)
