@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -123,6 +124,9 @@ class Distribution(CodedSource):
                 raise DataError(f"not a valid fslab distribution JSON: '{key}' must be a list")
         if names is not None:
             names = [str(n) for n in names]
+            if len(set(names)) != len(names):
+                raise DataError("not a valid fslab distribution JSON: 'feature_names' must be unique; "
+                                f"repeated: {sorted(n for n, c in Counter(names).items() if c > 1)[:5]}")
         if arities is not None and not all(isinstance(a, int) and 0 < a <= limits.max_states for a in arities):
             raise DataError(f"not a valid fslab distribution JSON: 'arities' must be whole numbers from 1 to "
                             f"{limits.max_states:,}")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from fslab.discretize import METHODS
 from fslab.errors import FslabError
+from fslab.limits import LIMITS
 from fslab.plots.data import bins_figure, class_balance_figure
 from fslab.samples import SAMPLES
 from ui import state
@@ -23,6 +24,7 @@ from ui.data import (
     sample_frame,
     upload_frame,
 )
+from ui.text import md
 
 METHOD_HELP = {
     "mean-std": "three bins around the mean, as in the Bayes paper (footnote 6)",
@@ -47,7 +49,8 @@ def choose_frame(kind: str):
     """(frame, frame_key, display name, sample name or None), or None when there is nothing to show yet."""
     if kind == "upload":
         upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)",
-                                  type=["csv", "txt", "tsv"], key="data_upload")
+                                  type=["csv", "txt", "tsv"], key="data_upload",
+                                  max_upload_size=LIMITS.max_upload_mb)
         if upload is None:
             st.info("Upload a table with one row per example and one column per feature, plus the column "
                     "you want to predict (the target). Or switch to a sample data set.")
@@ -56,7 +59,8 @@ def choose_frame(kind: str):
         try:
             frame = upload_frame(data)
         except FslabError as err:
-            st.error(f"{upload.name}: {err}.\n\nThe current dataset ({state.get_dataset()[0]}) is unchanged.")
+            st.error(f"{md(upload.name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is "
+                     "unchanged.")
             return None
         return frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None
     current = (state.get_dataset()[0] or "").removesuffix(" (sample)")
@@ -65,7 +69,7 @@ def choose_frame(kind: str):
     try:
         frame = sample_frame(name)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return None
     st.caption(f"{SAMPLES[name].encoding}  \nSource: {SAMPLES[name].citation}")
     return frame, "sample:" + name, name, name
@@ -102,11 +106,11 @@ def choose_options(frame, frame_key: str, sample: str | None):
 
 def show_messages(ds) -> None:
     if ds.notes:
-        st.info("\n".join(f"- {n}" for n in ds.notes))
+        st.info("\n".join(f"- {md(n)}" for n in ds.notes))
     if ds.warnings:
         shown = ds.warnings[:8]
         more = f"\n- ... and {len(ds.warnings) - 8} more (see the flags column below)" if len(ds.warnings) > 8 else ""
-        st.warning("\n".join(f"- {w}" for w in shown) + more)
+        st.warning("\n".join(f"- {md(w)}" for w in shown) + more)
 
 
 def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
@@ -115,7 +119,7 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
     m2.metric("Features", f"{ds.n_features:,}")
     m3.metric("Target", ds.task)
     if ds.task == "binary":
-        m4.metric(f"Positive rate ({ds.positive})", f"{ds.positive_rate():.3f}")
+        m4.metric(f"Positive rate ({md(ds.positive)})", f"{ds.positive_rate():.3f}")
     else:
         m4.metric("Classes" if ds.task == "multiclass" else "Distinct values", f"{len(ds.encoded_target.labels):,}")
     show_messages(ds)
@@ -151,8 +155,8 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
             col = st.selectbox("Binned column", numeric, key="data_bin_column")
             values, edges = column_edges(ds, col, method, bins)
             st.plotly_chart(bins_figure(values, edges, col, method), width="stretch", key="data_bins_chart")
-            st.caption(f"Histogram of {col!r}; dashed lines are the {method} bin edges, and each row gets the code "
-                       "of the bin it falls in.")
+            st.caption(f"Histogram of {md(repr(col))}; dashed lines are the {method} bin edges, and each row gets "
+                       "the code of the bin it falls in.")
         else:
             st.caption("No column of this data set is binned: every feature is already discrete.")
 
@@ -160,9 +164,9 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
 def apply_button(name: str, ds, encoded, signature: tuple) -> None:
     current, _ = state.get_dataset()
     if current == name and (signature[0].startswith("sample:") or st.session_state.get(APPLIED) == signature):
-        st.success(f"**{name}** is the current dataset: the other pages use it.")
+        st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         return
-    st.warning(f"The pages use **{current}**. Press the button to use this data instead.")
+    st.warning(f"The pages use **{md(current)}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
         state.set_dataset(name, encoded, ds)
         st.session_state[APPLIED] = signature
@@ -193,11 +197,11 @@ def main() -> None:
     sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
     # set on this page earlier (an upload is gone once the page is left) and still the current dataset
     if raw is not None and applied is not None and applied[-1] == name:
-        sources = {"current": f"Current: {name}"} | sources
+        sources = {"current": f"Current: {md(name)}"} | sources
     reset_if_invalid("data_source", list(sources), next(iter(sources)))
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
     if kind == "current":
-        st.success(f"**{name}** is the current dataset: the other pages use it.")
+        st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         frame = raw.features.assign(**{raw.target: raw.target_values.to_numpy()})
         show_dataset(frame, raw, encoded, name, applied[3], applied[4])
         return
@@ -209,7 +213,7 @@ def main() -> None:
         target, positive, method, bins, base = choose_options(frame, frame_key, sample)
         ds, encoded = prepare(frame, frame_key, target, positive, method, bins)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     label = dataset_label(name, sample, frame.columns, target, positive, method, bins)
     apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label))

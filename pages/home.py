@@ -5,9 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from fslab.errors import FslabError
+from fslab.limits import limits_table
 from fslab.samples import SAMPLES
 from ui import state
 from ui.data import use_sample
+from ui.text import md
 
 PAGES = [
     ("pages/data.py", "Data", ":material/table:",
@@ -56,22 +58,22 @@ def sample_picker() -> None:
                         format_func=lambda n: f"{n}: {SAMPLES[n].title}")
     error = st.session_state.pop("home_sample_error", None)
     if error:
-        st.error(error)
+        st.error(md(error))
     rec = SAMPLES[name]
     rate = f", positive rate {rec.positive_rate:.3f}" if rec.positive_rate is not None else ""
     st.markdown(f"**{rec.title}**: {rec.n_rows:,} rows x {rec.n_features} features, {rec.task}{rate}.  \n"
                 f"{rec.encoding}")
     st.caption(f"{rec.citation}. Licence: {rec.licence}. Used in: {rec.paper}.")
     if current == f"{name} (sample)":
-        st.success(f"Current dataset: **{current}** ({encoded.n_rows:,} rows x {encoded.n_features} features). "
+        st.success(f"Current dataset: **{md(current)}** ({encoded.n_rows:,} rows x {encoded.n_features} features). "
                    "Every page uses it; change the target, positive class or binning on the Data page.")
     else:
-        st.info(f"Current dataset: **{current}**.")
+        st.info(f"Current dataset: **{md(current)}**.")
         if st.button(f"Use {name}", key="home_use", type="primary"):
             try:
                 use_sample(name)
             except FslabError as err:
-                st.error(str(err))
+                st.error(md(err))
             else:
                 st.rerun()
 
@@ -110,3 +112,9 @@ for path, title, icon, what in PAGES:
 st.subheader("The papers")
 for paper in PAPERS:
     st.markdown(f"- {paper}")
+
+with st.expander("Limits of this server"):
+    st.dataframe(limits_table(), hide_index=True, width="stretch", key="home_limits")
+    st.caption("Every upload and every long job has a ceiling so that one user cannot slow the room down; an "
+               "operator changes one by setting its environment variable (e.g. FSLAB_MAX_ROWS=500000) before "
+               "starting the server.")

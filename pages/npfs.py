@@ -6,6 +6,7 @@ import os
 import streamlit as st
 
 from fslab.errors import FslabError
+from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
 from fslab.npfs import check_base_selector, hoeffding_n
 from fslab.plots.npfs import (
@@ -21,6 +22,7 @@ from ui import npfs as ui
 from ui import state
 from ui.cache import ensure_default_dataset
 from ui.selection import measure_params
+from ui.text import md
 
 st.title("NPFS: is a feature selected more often than chance?")
 st.markdown(
@@ -39,7 +41,7 @@ st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is 
 ensure_default_dataset()
 name, data = state.get_dataset()
 top = st.columns([3, 2])
-top[0].markdown(f"**Data:** {name} ({data.n_rows:,} rows x {data.n_features} features)")
+top[0].markdown(f"**Data:** {md(name)} ({data.n_rows:,} rows x {data.n_features} features)")
 if top[1].button("Load D_uni (the paper's synthetic data)", key="npfs.load_uniform",
                  help="K = 25 features iid Uniform[0, 10], y = 1 iff x1+...+x5 <= 25, M = 1000 rows, "
                       "discretised into 3 equal-width bins (Section IV-A)"):
@@ -76,10 +78,11 @@ else:
 try:
     check_base_selector(data, selector)
 except FslabError as err:
-    st.error(str(err))
+    st.error(md(err))
     st.stop()
 k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, min(10, K - 1), key="npfs.k"))
-n = int(c2.number_input("n (bootstraps)", 2, 5000, 100, step=10, key="npfs.n"))
+n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
+                        key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)"))
 alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))
 seed = int(c3.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed"))
 fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction"))
@@ -113,7 +116,7 @@ elif (clicked or first_visit) and ui.cached_result(key) is None:
         ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, ui.Reporter(bar))
     except FslabError as err:
         running.empty()
-        st.error(str(err))
+        st.error(md(err))
         st.stop()
     running.empty()
 elif clicked:
@@ -126,7 +129,7 @@ if shown is None:
         st.info("Press **Run NPFS** to draw the bootstraps.")
         st.stop()
     if last[0][:4] != key[:4]:
-        st.info(f"Press **Run NPFS** to run on {name}.")
+        st.info(f"Press **Run NPFS** to run on {md(name)}.")
         st.stop()
     shown = last[1]
     st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
@@ -143,7 +146,7 @@ m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
           help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate; "
                f"n >= {hoeffding_n(result.epsilon, 0.05)} bootstraps make it at most 0.05")
 if result.k_star:
-    st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{v}**" for v in result.relevant_names))
+    st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{md(v)}**" for v in result.relevant_names))
 else:
     st.warning("No feature was selected significantly more often than chance. With large k (p0 near 1) the test "
                "cannot reject unless n is large: P(Z = n) = p0^n must fall below alpha.")

@@ -10,6 +10,7 @@ from fslab.orderings import MAX_FEATURES, follows_ordering, is_monotone, orderin
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
 from ui import orderings as ui
 from ui.source import current_distribution, pick_source
+from ui.text import md
 from ui.toy import install
 
 st.title("Bayes-risk orderings")
@@ -23,7 +24,7 @@ st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarro
 
 kind, source_name, source = pick_source("orderings.source", default="distribution")
 if kind == "dataset" and source.n_features > MAX_FEATURES:
-    st.info(f"**{source_name}** has {source.n_features} features: 2^{source.n_features} subsets are too many to "
+    st.info(f"**{md(source_name)}** has {source.n_features} features: 2^{source.n_features} subsets are too many to "
             f"enumerate, so these tabs study at most {MAX_FEATURES} of them (2^{MAX_FEATURES} = "
             f"{2 ** MAX_FEATURES:,} subsets). Pick them below (pre-filled with the 6 features of highest mutual "
             "information with the class), switch to the toy distribution above, or load a dataset with at most "
@@ -53,11 +54,11 @@ with tab_lattice:
             raise FslabError("No features chosen: pick at least one feature of the dataset above.")
         out = ui.lattice(f"{kind}:{ui.fingerprint(source)}", source, measure)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
     else:
         risks = out["risks"]
         what = "exact values" if kind == "distribution" else "plug-in estimates from the sample"
-        st.markdown(f"{len(risks)} subsets of **{source_name}** ({what}). The orange line is **greedy forward "
+        st.markdown(f"{len(risks)} subsets of **{md(source_name)}** ({what}). The orange line is **greedy forward "
                     "search**; red rings mark the **best subset of each size** found by exhaustive search. "
                     "Where they part, greedy went wrong.")
         st.plotly_chart(hasse_figure(risks, out["greedy"], out["optimal"]), width="stretch",
@@ -114,7 +115,7 @@ with tab_t1:
         ordering = ui.parse_ordering(text, names)
         built = ui.construct(tuple(ordering), tuple([int(arity1)] + [2] * (int(n) - 1)), float(alpha), float(spread))
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
     else:
         built_risks = subset_risks(built)
         ok = follows_ordering(built, ordering)
@@ -154,7 +155,7 @@ with tab_min:
             raise FslabError("No features chosen: pick at least one feature of the dataset above.")
         res = ui.minimal(f"{kind}:{ui.fingerprint(source)}", source)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
     else:
         bs, os_ = res["bs"], res["os"]
         (st.success if bs.assumptions.hold else st.warning)("  \n".join(bs.assumptions.messages()))
@@ -213,11 +214,11 @@ with tab_finite:
             st.session_state["orderings.fin_result"] = ui.finite(
                 ui.fingerprint(data), data, inducer, estimator, float(tau), int(folds), int(seed_f))
         except FslabError as err:
-            st.error(str(err))
+            st.error(md(err))
     result = st.session_state.get("orderings.fin_result")
     if result is not None:
         for r in (result["fbs"], result["fos"]):
-            st.subheader(f"{r.method}: keeps {r.names}")
+            st.subheader(f"{r.method}: keeps {md(r.names)}")
             st.plotly_chart(decisions_figure(r.steps, r.tau, title=f"{r.method} with {INDUCERS[r.inducer][0]}, "
                                              f"{ESTIMATORS.get(r.estimator, r.estimator)}, τ = {r.tau:g}"),
                             width="stretch", key=f"orderings.fin_{r.method}")

@@ -9,6 +9,7 @@ from fslab.selectors import SELECTORS
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.source import pick_source
+from ui.text import md
 
 st.title("Select features")
 st.markdown(
@@ -78,11 +79,11 @@ try:
     curves = ui.comparison_curves(key, source, result, measure_name, params)
 except FslabError as err:
     bar.empty()
-    st.error(str(err))
+    st.error(md(err))
     st.stop()
 bar.empty()
 
-st.success("Selected: " + ", ".join(f"**{name}**" for name in result.names))
+st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
 for note in result.notes:
     st.info(note)
 tie_note = ui.tie_note(result)

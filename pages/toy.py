@@ -9,6 +9,7 @@ from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
 from ui import toy
 from ui.source import current_distribution
+from ui.text import md
 
 st.title("Toy distribution")
 st.markdown(
@@ -36,7 +37,7 @@ with st.expander("Build or change the distribution", expanded=True):
     with tabs[4]:
         toy.json_builder(name, dist)
 
-st.header(f"Current distribution: {name}")
+st.header(f"Current distribution: {md(name)}")
 c1, c2, c3 = st.columns(3)
 c1.metric("Features", dist.n_features)
 c2.metric("States with mass", int((dist.probs.sum(axis=1) > 0).sum()))
@@ -58,7 +59,7 @@ dist_json = dist.to_json()
 try:
     picks = toy.picks(dist_json, int(k_pick))
 except FslabError as err:
-    st.error(str(err))
+    st.error(md(err))
 else:
     st.dataframe(picks, hide_index=True, width="stretch", key="toy.picks_table",
                  column_config={"its Bayes value": st.column_config.NumberColumn(format="%.4f")})
@@ -67,8 +68,8 @@ else:
     if zero_one in by_measure.index and mi in by_measure.index:
         a, b = by_measure.at[zero_one, "best k-subset (exhaustive)"], by_measure.at[mi, "BayesGreedy picks"]
         verdict = "the same features" if a == b else "**different** features"
-        st.markdown(f"The 0-1 error's best {int(k_pick)}-subset is **{a}**; mutual information (MIGreedy) picks "
-                    f"**{b}**: {verdict}.")
+        st.markdown(f"The 0-1 error's best {int(k_pick)}-subset is **{md(a)}**; mutual information (MIGreedy) "
+                    f"picks **{md(b)}**: {verdict}.")
 
 st.header("Sample from it")
 st.markdown("Draw m rows (X, Y) from the distribution and make them the current dataset, so the Select, "
@@ -81,9 +82,9 @@ if s3.button("Sample m rows and use them as the dataset", key="toy.sample", type
     try:
         label = toy.sample_rows(name, dist, int(m), int(seed))
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
     else:
-        st.success(f"Current dataset is now '{label}'. Open Select, Compare or NPFS to use it.")
+        st.success(f"Current dataset is now '{md(label)}'. Open Select, Compare or NPFS to use it.")
 
 st.subheader("How much data does plug-in selection need?")
 st.markdown("For each sample size m, draw repeated samples, run each selector on the plug-in estimates "
@@ -104,7 +105,7 @@ if sizes and selectors:
     try:
         rates = toy.rates(dist_json, tuple(sorted(sizes)), int(k_conv), tuple(selectors), measure, int(repeats), 0)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
     else:
         st.plotly_chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()}), width="stretch",
                         key="toy.conv_chart")

@@ -17,6 +17,7 @@ from fslab.curves import CurveResult, learning_curves
 from fslab.samples import SAMPLES, load_sample
 
 from . import state
+from .cache import BOUNDED
 
 
 def token(source) -> str:
@@ -29,25 +30,25 @@ def token(source) -> str:
     return h.hexdigest()
 
 
-@st.cache_data(show_spinner="Running the selectors...", max_entries=32)
+@st.cache_data(show_spinner="Running the selectors...", **BOUNDED)
 def side_by_side(token: str, _source, k: int, selectors: tuple[str, ...], measure: str,
                  params: tuple[tuple[str, float], ...]) -> Comparison:
     return compare_selectors(_source, k, selectors, measure, **dict(params))
 
 
-@st.cache_data(show_spinner="Discretising seven ways and selecting...", max_entries=16)
+@st.cache_data(show_spinner="Discretising seven ways and selecting...", **BOUNDED)
 def binnings(token: str, _raw, k: int, selector: str, measure: str,
              params: tuple[tuple[str, float], ...]) -> BinningResult:
     return binning_sensitivity(_raw, k, selector, measure, **dict(params))
 
 
-@st.cache_data(show_spinner="Sampling the distribution...", max_entries=8)
+@st.cache_data(show_spinner="Sampling the distribution...", **BOUNDED)
 def sampled(token: str, _distribution, rows: int, seed: int = 0):
     """``rows`` iid draws from a distribution (learning curves need a sample)."""
     return _distribution.sample(rows, seed=seed)
 
 
-@st.cache_data(show_spinner="Loading the raw sample...", max_entries=8)
+@st.cache_data(show_spinner="Loading the raw sample...", **BOUNDED)
 def _load_raw(name: str):
     return load_sample(name)
 
@@ -63,7 +64,7 @@ def raw_dataset(name: str):
     return None
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_data(show_spinner=False, **BOUNDED)
 def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: int, c: float, beta: float,
            learner: str, n_splits: int, train_size: float, tune: bool, subsample: int | None,
            seed: int) -> CurveResult:

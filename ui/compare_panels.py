@@ -20,6 +20,7 @@ from fslab.plots.compare import (
 from fslab.selectors import SELECTORS
 
 from . import compare as uc
+from .text import md
 
 SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
 CURVES_KEY = "compare.curves_request"
@@ -46,10 +47,10 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
             raise FslabError("choose at least one selector")
         cmp = uc.side_by_side(uc.token(source), source, k, tuple(chosen), measure_name, tuple(sorted(params.items())))
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
-    st.markdown(f"**{len(chosen)} selectors, k = {k}, {m.label}** on *{source_name}* ({exact}).")
+    st.markdown(f"**{len(chosen)} selectors, k = {k}, {m.label}** on *{md(source_name)}* ({exact}).")
     subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set", "mi_bits": "MI of the set (bits)"})
     subsets["selector"] = subsets["selector"].map(selector_label)
     st.dataframe(subsets, hide_index=True, key="compare.subsets")
@@ -57,7 +58,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         names = ", ".join(cmp.feature_names[j] for j in cmp.optimal)
         found = [selector_label(n) for n, ok in zip(cmp.subsets["selector"], cmp.subsets["optimal"], strict=True)
                  if ok]
-        st.success(f"Exact k-optimal subset (exhaustive search): {names} with {m.label} = {cmp.optimal_value:.4f}. "
+        st.success(f"Exact k-optimal subset (exhaustive search): {md(names)} with {m.label} = {cmp.optimal_value:.4f}. "
                    f"Found by: {', '.join(found) or 'none of these selectors'}.")
     elif cmp.note:
         st.info(cmp.note)
@@ -149,7 +150,7 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max, params.get("c", 0.5),
                            params.get("beta", 1.0), learner, splits, train, tune, subsample or None, 0)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     summary = result.summary()
     m = get_measure(measure_name, **params)
@@ -186,13 +187,13 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
     try:
         res = uc.binnings(uc.token(source), raw, k, selector, measure_name, tuple(sorted(params.items())))
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     if not res.numeric:
         st.info("No column of this dataset is real-valued: every binning gives the same codes and the same answer.")
     else:
         st.markdown(f"{len(res.numeric)} real-valued column(s) change with the binning. Selected under every "
-                    f"binning: **{', '.join(res.stable()) or 'none'}**.")
+                    f"binning: **{md(', '.join(res.stable())) or 'none'}**.")
     grid = res.grid()
     st.plotly_chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature"),
                     width="stretch", key="compare.bins_grid")

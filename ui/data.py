@@ -15,20 +15,20 @@ from fslab.discretize import bin_edges, check_method, numeric_values
 from fslab.samples import SAMPLES, load_sample
 
 from . import state
-from .cache import sample_encoded
+from .cache import BOUNDED, sample_encoded
 
 ALL_CLASSES = "(keep all classes)"
 # (frame_key, target, positive, method, bins, name) behind the dataset set by "Use this dataset"
 APPLIED = "fslab.data.applied"
 
 
-@st.cache_data(show_spinner="Reading the file...", max_entries=8)
+@st.cache_data(show_spinner="Reading the file...", **BOUNDED)
 def upload_frame(data: bytes) -> pd.DataFrame:
     """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks)."""
     return read_table(data)
 
 
-@st.cache_data(show_spinner="Loading sample data...", max_entries=8)
+@st.cache_data(show_spinner="Loading sample data...", **BOUNDED)
 def sample_frame(name: str) -> pd.DataFrame:
     """A sample as one raw table (features and target column), so it can be re-targeted like an upload."""
     ds = load_sample(name)
@@ -44,13 +44,13 @@ def sample_default_target(name: str, columns) -> str:
     return target if target in columns else str(list(columns)[-1])
 
 
-@st.cache_data(show_spinner="Checking the data...", max_entries=8)
+@st.cache_data(show_spinner="Checking the data...", **BOUNDED)
 def inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
     """The Dataset with the default positive class: tells the page the task and the class names."""
     return Dataset.from_frame(_frame, target)
 
 
-@st.cache_data(show_spinner="Checking and discretising...", max_entries=8)
+@st.cache_data(show_spinner="Checking and discretising...", **BOUNDED)
 def prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
             method: str, bins: int) -> tuple[Dataset, object]:
     """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or a sample name)

@@ -17,6 +17,7 @@ from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS, select
 
 from .npfs import SLOW_KINDS, Reporter
+from .text import md
 
 MEMO = "fslab.ksuggest.results"
 _MEMO_SIZE = 6
@@ -66,7 +67,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     try:  # MI and Fisher selectors on a real-valued target: neither the test nor NPFS would mean anything
         check_base_selector(source, selector)
     except FslabError as err:
-        st.warning(str(err))
+        st.warning(md(err))
         return
     slow = SELECTORS[selector].kind in SLOW_KINDS
     if slow:
@@ -90,7 +91,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
                                  Reporter(bar))
         except FslabError as err:
             bar.empty()
-            st.error(str(err))
+            st.error(md(err))
             return
         bar.empty()
         while len(memo) > _MEMO_SIZE:

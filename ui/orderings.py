@@ -33,6 +33,8 @@ from fslab.orderings import (
     subset_risks,
 )
 
+from .cache import BOUNDED
+
 
 def fingerprint(source) -> str:
     """A short content hash of a distribution or an encoded sample."""
@@ -44,7 +46,7 @@ def fingerprint(source) -> str:
     return h.hexdigest()
 
 
-@st.cache_data(max_entries=32, show_spinner="Evaluating every subset...")
+@st.cache_data(**BOUNDED, show_spinner="Evaluating every subset...")
 def lattice(key: str, _source, measure: str) -> dict:
     """Subset table, greedy path, k-optimal subsets and per-k gaps for one source and measure."""
     risks = subset_risks(_source, measure)
@@ -53,7 +55,7 @@ def lattice(key: str, _source, measure: str) -> dict:
             "gaps": greedy_gaps(risks)}
 
 
-@st.cache_data(max_entries=32, show_spinner="Running BS and OS...")
+@st.cache_data(**BOUNDED, show_spinner="Running BS and OS...")
 def minimal(key: str, _source) -> dict:
     """BS, OS, exhaustive S*, strongly relevant features and the Markov boundary (Pena and Nilsson, Section 4)."""
     check_enumerable(_source.n_features, MAX_FEATURES)  # S* and the Markov boundary enumerate subsets
@@ -64,20 +66,20 @@ def minimal(key: str, _source) -> dict:
             "markov": subset_label(markov_boundary(_source), names)}
 
 
-@st.cache_data(max_entries=16, show_spinner="Training the inducer on each candidate subset...", show_time=True)
+@st.cache_data(**BOUNDED, show_spinner="Training the inducer on each candidate subset...", show_time=True)
 def finite(key: str, _data, inducer: str, estimator: str, tau: float, folds: int, seed: int) -> dict:
     return {"fbs": fbs(_data, inducer, estimator, tau, folds, seed),
             "fos": fos(_data, inducer, estimator, tau, folds, seed)}
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(**BOUNDED, show_spinner=False)
 def sample(dist_json: str, m: int, seed: int):
     return Distribution.from_json(dist_json).sample(m, seed)
 
 
 # --- wide datasets: study at most MAX_FEATURES of their features ------------------------------------
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(**BOUNDED, show_spinner=False)
 def top_features(key: str, _source, k: int) -> list[str]:
     """The k features with the largest single-feature criterion (mutual information when the target allows
     it, else the first supported measure): a sensible default for restricting a wide dataset."""
@@ -137,7 +139,7 @@ def initial_ordering(mode: str, n: int, seed: int) -> list[tuple[int, ...]]:
     return random_valid_ordering(n, seed)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(**BOUNDED, show_spinner=False)
 def construct(ordering: tuple[tuple[int, ...], ...], arities: tuple[int, ...], alpha: float,
               spread: float) -> Distribution:
     """Theorem 1's distribution; ``spread`` > 1 widens the step after the best pair (greedy-bad demos)."""

@@ -18,6 +18,8 @@ from fslab import export
 from fslab.measures import supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
+from .text import md
+
 RESULTS = "fslab.select.results"
 EXPORTS = "fslab.select.exports"
 _MEMO_SIZE = 12
@@ -148,7 +150,8 @@ def tie_note(result: Selection) -> str | None:
     tied = chosen[chosen["n_tied"] > 1]
     if tied.empty or "subset" in result.trace.columns:
         return None
-    steps = ", ".join(f"step {int(r.step)} ({int(r.n_tied)} tied, took {r.name})" for r in tied.head(6).itertuples())
+    steps = ", ".join(f"step {int(r.step)} ({int(r.n_tied)} tied, took {md(r.name)})"
+                      for r in tied.head(6).itertuples())
     more = f" and {len(tied) - 6} more steps" if len(tied) > 6 else ""
     return (f"Ties: {steps}{more}. Candidates within 1e-12 x max(1, |best|) of the best tie; the lowest feature "
             "index wins.")

@@ -7,6 +7,7 @@ import streamlit as st
 from fslab.distributions import example1
 
 from . import state
+from .text import md
 
 
 def current_distribution():
@@ -26,7 +27,7 @@ def pick_source(key: str, default: str = "dataset"):
     ds_name, encoded = state.get_dataset()
     dist_name, dist = current_distribution()
     options = ["dataset", "distribution"] if encoded is not None else ["distribution"]
-    labels = {"dataset": f"Dataset: {ds_name}", "distribution": f"Toy distribution: {dist_name} (exact)"}
+    labels = {"dataset": f"Dataset: {md(ds_name)}", "distribution": f"Toy distribution: {md(dist_name)} (exact)"}
     index = options.index(default) if default in options else 0
     kind = st.radio("Run on", options, index=index, format_func=labels.get, key=key, horizontal=True)
     if kind == "dataset":

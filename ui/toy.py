@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -9,10 +11,13 @@ import streamlit as st
 from fslab.convergence import criterion_picks, optimum_rate
 from fslab.distributions import Distribution, from_joint_frame, joint_frame
 from fslab.errors import FslabError
+from fslab.limits import LIMITS
 from fslab.minimal import check_assumptions
 from fslab.toy import PRESETS, naive_bayes_frame, naive_bayes_from_frame, random_dirichlet, with_copy, xor_distribution
 
 from . import state
+from .cache import BOUNDED
+from .text import md
 
 VERSION = "toy.version"  # bumped whenever this page installs a distribution: the editors start afresh
 MAX_EDIT_STATES = 256
@@ -28,7 +33,7 @@ def version() -> int:
     return st.session_state.get(VERSION, 0)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(**BOUNDED, show_spinner=False)
 def picks(dist_json: str, k: int) -> pd.DataFrame:
     """Every measure's choice of k features by BayesGreedy and by exhaustive search (one row per measure).
 
@@ -44,7 +49,7 @@ def picks(dist_json: str, k: int) -> pd.DataFrame:
     return out.sort_values("measure", key=lambda c: c.map(order)).reset_index(drop=True)
 
 
-@st.cache_data(max_entries=16, show_spinner="Sampling and selecting...", show_time=True)
+@st.cache_data(**BOUNDED, show_spinner="Sampling and selecting...", show_time=True)
 def rates(dist_json: str, sizes: tuple[int, ...], k: int, selectors: tuple[str, ...], measure: str,
           repeats: int, seed: int) -> pd.DataFrame:
     """How often each selector finds the exact optimum on samples of each size."""
@@ -54,7 +59,7 @@ def rates(dist_json: str, sizes: tuple[int, ...], k: int, selectors: tuple[str, 
 def assumptions_box(dist: Distribution) -> None:
     """Pena-Nilsson's assumptions for this distribution, in plain words."""
     a = check_assumptions(dist)
-    (st.success if a.hold else st.warning)("  \n".join(a.messages()))
+    (st.success if a.hold else st.warning)("  \n".join(md(m) for m in a.messages()))
 
 
 # --- builders: each returns nothing and installs a distribution when its button is pressed ---------
@@ -79,7 +84,7 @@ def naive_bayes_builder(current: Distribution) -> None:
     try:
         dist = naive_bayes_from_frame([1 - prior1, prior1], edited)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     st.caption(f"{dist.n_features} features, {len(dist.states)} states.")
     if st.button("Use these conditionals", key="toy.use_nb", type="primary"):
@@ -88,11 +93,12 @@ def naive_bayes_builder(current: Distribution) -> None:
 
 
 def joint_builder(current: Distribution) -> None:
-    frame = joint_frame(current)
-    if len(frame) > MAX_EDIT_STATES:
-        st.warning(f"The current distribution has {len(frame):,} states; editing is limited to "
+    n_states = math.prod(int(a) for a in current.arities)  # before building the grid: an import can be huge
+    if n_states > MAX_EDIT_STATES:
+        st.warning(f"The current distribution has {n_states:,} states; editing is limited to "
                    f"{MAX_EDIT_STATES}. Export it as JSON, edit the file and import it instead.")
         return
+    frame = joint_frame(current)
     st.markdown("Every state of the features with p(x, y) per class. Edit in place; the sum is checked live.")
     config = {c: st.column_config.NumberColumn(c, min_value=0.0, format="%.4f")
               for c in frame.columns if c.startswith("P(")}
@@ -106,7 +112,7 @@ def joint_builder(current: Distribution) -> None:
     try:
         dist = from_joint_frame(edited, normalise=normalise)
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
         return
     if normalise and abs(total - 1) > 1e-9:
         st.caption(f"Entries divided by {total:.4f} so they sum to 1.")
@@ -150,18 +156,19 @@ def generator_builder(current: Distribution) -> None:
             install(name, dist)
             st.rerun()
     except FslabError as err:
-        st.error(str(err))
+        st.error(md(err))
 
 
 def json_builder(name: str, current: Distribution) -> None:
-    upload = st.file_uploader("Import a distribution (JSON exported by fslab)", type=["json"], key="toy.json_upload")
+    upload = st.file_uploader("Import a distribution (JSON exported by fslab)", type=["json"], key="toy.json_upload",
+                              max_upload_size=LIMITS.max_upload_mb)
     if upload is not None:
         try:
             dist = Distribution.from_json(upload.getvalue())
         except FslabError as err:
-            st.error(str(err))
+            st.error(f"{md(upload.name)}: {md(err)}")
         else:
-            st.caption(f"{upload.name}: {dist.n_features} features, {len(dist.states)} states.")
+            st.caption(f"{md(upload.name)}: {dist.n_features} features, {len(dist.states)} states.")
             if st.button("Use the imported distribution", key="toy.use_json", type="primary"):
                 install(upload.name, dist)
                 st.rerun()

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..distributions import Distribution, joint_frame
+from ..distributions import PROB_PREFIX, Distribution, joint_frame
 from ._text import plain, plain_all
+
+_GRID_STATES = 4096  # up to this many states, zero-mass states get a (zero) bar too
 
 
 def joint_figure(dist: Distribution, max_states: int = 64) -> go.Figure:
     """Stacked bars of p(x, y) for every state x (one colour per class); the height is p(x)."""
-    frame = joint_frame(dist)
+    if math.prod(int(a) for a in dist.arities) > _GRID_STATES:  # a wide import: only the states with mass
+        frame = pd.DataFrame(dist.states, columns=list(dist.feature_names))
+        for j, label in enumerate(dist.labels.tolist()):
+            frame[f"{PROB_PREFIX}{label})"] = dist.probs[:, j]
+    else:
+        frame = joint_frame(dist)
     prob_cols = list(frame.columns[dist.n_features:])
     if len(frame) > max_states:  # keep the heaviest states readable
         frame = frame.loc[frame[prob_cols].sum(axis=1).nlargest(max_states).index]

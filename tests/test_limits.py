@@ -1,0 +1,194 @@
+"""Every limit of fslab.limits: refused just above it with a message naming the limit and its FSLAB_* setting,
+accepted exactly at it. Small Limits(...) instances keep the inputs tiny."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import fields
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fslab.curves import count_fits, learning_curves
+from fslab.data import Dataset, read_table
+from fslab.data_checks import LIMITS as CHECKS_LIMITS
+from fslab.data_checks import MIB, DataLimitError
+from fslab.data_checks import Limits as ChecksLimits
+from fslab.distributions import Distribution, example1
+from fslab.errors import FslabError, ParameterError, TooLargeError
+from fslab.limits import LIMITS, Limits, limits_table, setting
+from fslab.npfs import npfs
+from fslab.orderings import check_enumerable, subset_risks
+from fslab.safe_json import JSONInputError, loads
+from fslab.selectors import select
+from fslab.selectors._exhaustive import DEFAULT_MAX_SUBSETS, exhaustive_search
+from fslab.synthetic import uniform_dataset
+
+
+def table(rows: int, cols: int) -> bytes:
+    """A CSV of ``rows`` data rows and ``cols`` columns (the last one a 0/1 target)."""
+    header = ",".join(f"c{j}" for j in range(cols - 1)) + ",y"
+    body = "\n".join(",".join(str((i + j) % 3) for j in range(cols - 1)) + f",{i % 2}" for i in range(rows))
+    return (header + "\n" + body + "\n").encode()
+
+
+def test_one_source_of_limits():
+    assert ChecksLimits is Limits and CHECKS_LIMITS is LIMITS
+    assert DEFAULT_MAX_SUBSETS == LIMITS.max_exhaustive_subsets
+
+
+@pytest.mark.parametrize("field", [f.name for f in fields(Limits)])
+def test_from_env_reads_every_field(field):
+    assert getattr(Limits.from_env({setting(field): "7"}), field) == 7
+    with pytest.raises(ParameterError, match=setting(field)):
+        Limits.from_env({setting(field): "0"})
+    with pytest.raises(ParameterError, match="positive integer; got 'lots'"):
+        Limits.from_env({setting(field): "lots"})
+
+
+def test_limits_table_names_every_setting():
+    rows = limits_table(Limits(max_rows=9))
+    assert len(rows) == len(fields(Limits))
+    assert {"limit": "rows", "value": 9, "bounds": "rows of a data table", "setting": "FSLAB_MAX_ROWS"} in rows
+
+
+# --- tables: rows, columns, cells, field length, upload size -------------------------------------------------
+
+@pytest.mark.parametrize("rows, cols, limits, fragment", [
+    (6, 3, Limits(max_rows=5), "the data has 6 rows; the limit is 5 rows"),
+    (2, 5, Limits(max_columns=4), "the header line has 5 columns; the limit is 4 columns"),
+    (4, 4, Limits(max_cells=15), "the data has 16 cells (rows x columns); the limit is 15"),
+])
+def test_table_limits_in_read_table(rows, cols, limits, fragment):
+    field = next(f.name for f in fields(Limits) if getattr(limits, f.name) != getattr(Limits(), f.name))
+    with pytest.raises(DataLimitError, match=re.escape(fragment)) as info:
+        read_table(table(rows, cols), limits=limits)
+    assert setting(field) in str(info.value) and f"Limits({field}=...)" in str(info.value)
+    at = Limits(**{field: getattr(limits, field) + 1 if field != "max_cells" else 16})
+    assert read_table(table(rows, cols), limits=at).shape == (rows, cols)
+
+
+@pytest.mark.parametrize("limits, fragment", [
+    (Limits(max_rows=5), "the data has 6 rows; the limit is 5 rows"),
+    (Limits(max_columns=2), "the data has 3 columns; the limit is 2 columns"),
+    (Limits(max_cells=17), "the data has 18 cells"),
+])
+def test_table_limits_in_from_frame(limits, fragment):
+    frame = pd.DataFrame({"a": range(6), "b": [1, 2] * 3, "y": [0, 1] * 3})
+    with pytest.raises(DataLimitError, match=re.escape(fragment)):
+        Dataset.from_frame(frame, "y", limits=limits)
+    at = Limits(max_rows=6, max_columns=3, max_cells=18)
+    assert Dataset.from_frame(frame, "y", limits=at).n_rows == 6
+
+
+def test_field_length_header_and_cell():
+    header = b"aaaaaaaaaa,y\n1,0\n2,1\n"                      # the first line has 12 characters
+    with pytest.raises(DataLimitError, match="the first line has 12 characters; the limit is 11") as info:
+        read_table(header, limits=Limits(max_field_chars=11))
+    assert "FSLAB_MAX_FIELD_CHARS" in str(info.value)
+    assert read_table(header, limits=Limits(max_field_chars=12)).shape == (2, 2)
+    cell = b"a,y\n" + b"x" * 20 + b",0\nb,1\n"                  # a 20-character cell in data row 1
+    with pytest.raises(DataLimitError, match="column 'a', data row 1, has 20 characters; the limit is 19"):
+        read_table(cell, limits=Limits(max_field_chars=19))
+    assert read_table(cell, limits=Limits(max_field_chars=20)).shape == (2, 2)
+
+
+def test_upload_size_in_mib_for_bytes_paths_and_buffers(tmp_path):
+    data = b"a,y\n" + b"1,0\n" * ((MIB - 4) // 4) + b"2,1\n"    # a little over 1 MiB
+    assert len(data) > MIB
+    path = tmp_path / "big.csv"
+    path.write_bytes(data)
+    for source in (data, path, io.BytesIO(data)):
+        with pytest.raises(DataLimitError, match=r"the file has 1\.0 MB; the limit is 1 MB per uploaded file") as info:
+            read_table(source, limits=Limits(max_upload_mb=1))
+        assert "FSLAB_MAX_UPLOAD_MB" in str(info.value)
+    exact = b"a,y\n" + b"1,0\n" * ((MIB - 8) // 4) + b"2,1\n"   # exactly 1 MiB
+    assert len(exact) == MIB
+    assert read_table(exact, limits=Limits(max_upload_mb=1, max_rows=300_000)).shape == (MIB // 4 - 1, 2)
+
+
+# --- JSON distributions -------------------------------------------------------------------------------------
+
+def test_json_size_and_depth_go_through_safe_json():
+    text = example1().to_json()
+    with pytest.raises(JSONInputError, match=f"the distribution JSON has {len(text):,} bytes; the limit is "
+                                             f"{len(text) - 1:,}"):
+        Distribution.from_json(text, limits=Limits(max_json_bytes=len(text) - 1))
+    assert Distribution.from_json(text, limits=Limits(max_json_bytes=len(text))).n_features == 2
+    with pytest.raises(JSONInputError, match="nests arrays/objects 3 levels deep; the limit is 2"):
+        Distribution.from_json(text, limits=Limits(max_json_depth=2))      # {"states": [[...]]} is 3 deep
+    assert Distribution.from_json(text, limits=Limits(max_json_depth=3)).n_features == 2
+
+
+def test_json_states():
+    dist = example1()                                              # 4 states
+    with pytest.raises(TooLargeError, match="the distribution has 4 states; the limit is 3 states") as info:
+        Distribution.from_json(dist.to_json(), limits=Limits(max_states=3))
+    assert "FSLAB_MAX_STATES" in str(info.value)
+    assert len(Distribution.from_json(dist.to_json(), limits=Limits(max_states=4)).states) == 4
+
+
+def test_safe_json_limits_named():
+    with pytest.raises(JSONInputError, match="FSLAB_MAX_JSON_BYTES"):
+        loads("[1, 2]", limits=Limits(max_json_bytes=5))
+    assert loads("[1, 2]", limits=Limits(max_json_bytes=6)) == [1, 2]
+
+
+# --- work: exhaustive subsets, lattices, bootstraps, learning-curve fits --------------------------------------
+
+def test_exhaustive_subsets():
+    data = uniform_dataset(m=60, n_features=6, k_star=2, seed=0).discretize()     # C(6, 2) = 15 subsets
+    with pytest.raises(TooLargeError, match="all 15 subsets of size k=2 .* max_subsets=14") as info:
+        select(data, 2, "exhaustive", max_subsets=14)
+    assert "FSLAB_MAX_EXHAUSTIVE_SUBSETS" in str(info.value)
+    assert len(select(data, 2, "exhaustive", max_subsets=15).features) == 2
+    assert exhaustive_search.__defaults__[0] == LIMITS.max_exhaustive_subsets
+
+
+def test_lattice_size():
+    with pytest.raises(TooLargeError, match=r"4 features have 2\^4 = 16 subsets; .* limited to 3 features") as info:
+        check_enumerable(4, 3)
+    assert "FSLAB_MAX_LATTICE_FEATURES" in str(info.value)
+    check_enumerable(3, 3)
+    dist = example1()
+    with pytest.raises(TooLargeError):
+        subset_risks(dist, max_features=1)
+    assert len(subset_risks(dist, max_features=2)) == 4
+
+
+def test_bootstraps():
+    data = uniform_dataset(m=80, n_features=5, k_star=2, seed=1).discretize()
+    with pytest.raises(TooLargeError, match="n_bootstraps=4; the limit is 3 NPFS bootstraps per run") as info:
+        npfs(data, "mi-score", k=2, n_bootstraps=4, seed=0, limits=Limits(max_bootstraps=3))
+    assert "FSLAB_MAX_BOOTSTRAPS" in str(info.value)
+    assert npfs(data, "mi-score", k=2, n_bootstraps=3, seed=0, limits=Limits(max_bootstraps=3)).n_bootstraps == 3
+
+
+def test_count_fits():
+    assert count_fits(5, 2, 10) == 100
+    assert count_fits(5, 2, 10, grid_size=3) == 400                 # 3 grid points on held-out rows + the refit
+    assert count_fits(5, 2, 10, grid_size=1) == 100
+
+
+def test_learning_curve_fits():
+    data = uniform_dataset(m=120, n_features=4, k_star=2, seed=2).discretize()
+    args = {"selectors": ("mi-greedy",), "k_max": 3, "n_splits": 2}  # 2 splits x 1 selector x 3 k = 6 fits
+    with pytest.raises(TooLargeError, match="= 6 learner fits; the limit is 5 learner fits") as info:
+        learning_curves(data, limits=Limits(max_curve_fits=5), **args)
+    assert "FSLAB_MAX_CURVE_FITS" in str(info.value)
+    assert learning_curves(data, limits=Limits(max_curve_fits=6), **args).complete
+
+
+def test_every_limit_error_is_a_fslab_error():
+    for err in (DataLimitError, JSONInputError, TooLargeError):
+        assert issubclass(err, FslabError)
+
+
+def test_over_limit_large_json_is_refused_before_parsing():
+    huge = json.dumps({"states": [[0]] * 10, "probs": [[0.5, 0.5]] * 10})
+    with pytest.raises(JSONInputError):
+        Distribution.from_json(huge, limits=Limits(max_json_bytes=50))
+    assert np.isclose(Distribution.from_json(huge, limits=Limits(max_states=10)).probs.sum(), 1.0)
