@@ -68,6 +68,14 @@ def _read_bytes(source, limits: Limits) -> bytes:
     return data
 
 
+def _fields(line: str, delim: str) -> int:
+    """Fields of one line (quotes respected); the separator count + 1 when the csv module refuses the line."""
+    try:
+        return len(next(csv.reader([line], delimiter=delim), []))
+    except csv.Error:   # e.g. one field longer than csv.field_size_limit()
+        return line.count(delim) + 1
+
+
 def check_header_line(text: str, limits: Limits = LIMITS) -> None:
     """Refuse a header with too many columns or characters before pandas builds anything.
 
@@ -76,7 +84,7 @@ def check_header_line(text: str, limits: Limits = LIMITS) -> None:
     end = text.find("\n")
     line = text if end < 0 else text[:end]
     if max(line.count(d) for d in DELIMITERS) + 1 > limits.max_columns:
-        widest = max(len(next(csv.reader([line], delimiter=d), [])) for d in DELIMITERS)
+        widest = max(_fields(line, d) for d in DELIMITERS)
         if widest > limits.max_columns:
             raise DataLimitError(over_limit("max_columns", f"the header line has {widest:,} columns", limits))
     check_field("the first line" if end >= 0 else "the file (a single line)", len(line.rstrip("\r")), limits)
@@ -194,7 +202,10 @@ def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
     if not lines:
         raise EmptyFileError("the file holds only blank characters; upload a CSV with a header and data rows")
     delim = sniff_delimiter(lines)
-    header = next(csv.reader(lines[:1], delimiter=delim), [])
+    try:
+        header = next(csv.reader(lines[:1], delimiter=delim), [])
+    except csv.Error as err:
+        raise MalformedFileError(f"could not read the header line: {err}") from None
     if header and all(_is_number(h) for h in header if h.strip()) and any(h.strip() for h in header):
         raise NoHeaderError(
             f"the first row ({', '.join(h.strip() for h in header[:6])}{', ...' if len(header) > 6 else ''}) "
