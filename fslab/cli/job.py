@@ -1,0 +1,172 @@
+"""What a command runs: the data and every choice, from explicit options, then a recipe, then the page defaults.
+
+A recipe (``--recipe FILE``, see :mod:`fslab.recipe`) contributes its data, its toy distribution and those of
+its page's choices that the command also has (``measure``, ``k``, ``selector``, ...); an option given on the
+command line always wins. Defaults are the app's: the Select page's bayes-greedy with k = min(5, n), the first
+measure that fits the target, the NPFS page's JMI with k = min(10, K - 1), n = 100, alpha = 0.01, seed 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..compare import DEFAULT_SELECTORS
+from ..distributions import example1
+from ..errors import ParameterError
+from ..limits import LIMITS
+from ..measures import MEASURES, supported_measures
+from ..recipe import Recipe, load_dataset, load_distribution
+from ..selectors import SELECTORS
+from ..toy import PRESETS
+from .sources import Loaded, load_data, read_bytes
+
+MEASURE_PARAM_DEFAULTS = {"c": 0.25, "beta": 1.0, "approach": 1}  # the pages' widgets start here
+DATA_OPTIONS = ("target", "positive", "method", "bins")
+
+
+@dataclass
+class Job:
+    """One command with its data loaded and every choice resolved (``None``: not used by this command)."""
+
+    command: str
+    loaded: Loaded
+    as_json: bool = False
+    measure: str | None = None
+    params: dict = field(default_factory=dict)
+    selector: str | None = None
+    selectors: tuple[str, ...] = ()
+    k: int | None = None
+    s: int | None = None
+    n: int | None = None
+    alpha: float | None = None
+    seed: int | None = None
+    fraction: float | None = None
+    n_jobs: int = 1
+    features: tuple[str, ...] | None = None
+    show_all: bool = False
+
+
+def read_recipe(path: str) -> Recipe:
+    """A recipe file, read within the JSON size limit and checked by :meth:`Recipe.from_json`."""
+    return Recipe.from_json(read_bytes(path, "recipe", max_bytes=LIMITS.max_json_bytes))
+
+
+def recipe_choices(recipe: Recipe | None, command: str) -> dict:
+    """The recipe's choices by option name (``use_s`` folds into ``s``); a command reads those it has."""
+    if recipe is None:
+        return {}
+    choices = dict(recipe.choices)
+    if choices.pop("use_s", False):
+        choices.setdefault("s", 2)  # the Select page's s box starts at 2
+    else:
+        choices.pop("s", None)
+    return choices
+
+
+def _distribution_name(spec: dict | None) -> str:
+    if spec is None:
+        return "Example 1 (Ahmed et al.)"
+    return PRESETS[spec["preset"]].label if "preset" in spec else "the recipe's distribution"
+
+
+def recipe_source(recipe: Recipe, args: argparse.Namespace, source: str) -> Loaded:
+    """The data of a recipe (with --target/--positive/--method/--bins applied), or its toy distribution."""
+    data = dict(recipe.data or {})
+    if source == "distribution":
+        dist = example1() if recipe.distribution is None else load_distribution(recipe.distribution)
+        return Loaded(dist, "distribution", _distribution_name(recipe.distribution))
+    if not data:
+        raise ParameterError("the recipe names no data set; give DATA (a CSV, a JSON distribution or a sample)")
+    overrides = {key: getattr(args, key) for key in DATA_OPTIONS if getattr(args, key) is not None}
+    if "toy_sample" in data:
+        if overrides:
+            raise ParameterError("--target, --positive, --method and --bins do not apply to rows sampled from the "
+                                 "toy distribution")
+        dist = example1() if recipe.distribution is None else load_distribution(recipe.distribution)
+        m, seed = data["toy_sample"]["m"], data["toy_sample"]["seed"]
+        name = f"{m} rows of the toy distribution (seed {seed})"
+        return Loaded(load_dataset(data, distribution=dist), "dataset", name)
+    data |= overrides
+    if "file" in data:
+        if args.data is None:
+            raise ParameterError(f"the recipe was made with the uploaded file {data['file']!r}: give that file as DATA")
+        encoded = load_dataset(data, path=read_bytes(args.data, "file"))
+        return Loaded(encoded, "dataset", Path(args.data).name, tuple(encoded.notes))
+    encoded = load_dataset(data)
+    return Loaded(encoded, "dataset", f"{data['sample']} (sample)", tuple(encoded.notes))
+
+
+def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict) -> Loaded:
+    """DATA when given (a file recipe checks it is the recipe's file), else the recipe's data."""
+    file_recipe = recipe is not None and recipe.data is not None and "file" in recipe.data
+    if recipe is not None and (args.data is None or file_recipe):
+        default = "dataset" if recipe.data is not None else "distribution"
+        source = "dataset" if args.command == "npfs" else choices.get("source", default)
+        return recipe_source(recipe, args, source)
+    if args.data is None:
+        raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
+    method = args.method or "mean-std"
+    return load_data(args.data, args.target, args.positive, method, args.bins or 3)
+
+
+def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):
+    value = getattr(args, name, None)
+    return value if value is not None else choices.get(name, default)
+
+
+def _measure_params(args: argparse.Namespace, choices: dict, measure: str | None) -> dict:
+    """The measure's parameters; an explicit option the measure does not take is an error."""
+    takes = set(MEASURES[measure].params) if measure is not None else set()
+    for name in MEASURE_PARAM_DEFAULTS:
+        if getattr(args, name, None) is not None and name not in takes:
+            raise ParameterError(f"--{name} does not apply to the measure {measure!r}; it is a parameter of the "
+                                 + " and ".join(repr(m) for m, spec in MEASURES.items() if name in spec.params)
+                                 + " measure")
+    return {name: _pick(args, choices, name, MEASURE_PARAM_DEFAULTS[name]) for name in MEASURE_PARAM_DEFAULTS
+            if name in takes}
+
+
+def _selector_list(text) -> tuple[str, ...]:
+    names = [s.strip() for s in text.split(",") if s.strip()] if isinstance(text, str) else list(text)
+    unknown = [s for s in names if s not in SELECTORS]
+    if unknown:
+        raise ParameterError(f"unknown selector {unknown[0]!r}; choose from: {', '.join(SELECTORS)}")
+    if not names:
+        raise ParameterError("--selectors needs at least one selector name")
+    return tuple(dict.fromkeys(names))
+
+
+def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> Job:
+    """Load the data and fill in every choice of ``args.command`` (see the module docstring)."""
+    recipe = read_recipe(args.recipe) if args.recipe else None
+    choices = recipe_choices(recipe, args.command)
+    loaded = load_job_data(args, recipe, choices)
+    src, cmd = loaded.source, args.command
+    n = src.n_features
+    first_measure = supported_measures(src)[0]
+    job = Job(cmd, loaded, as_json=args.json)
+    if cmd in ("select", "npfs"):
+        job.selector = _pick(args, choices, "selector", "bayes-greedy" if cmd == "select" else "jmi")
+        spec = SELECTORS[job.selector]
+        if spec.uses_measure or cmd == "select":
+            job.measure = spec.fixed_measure or _pick(args, choices, "measure", first_measure)
+    else:
+        job.measure = _pick(args, choices, "measure", first_measure)
+    job.params = _measure_params(args, choices, job.measure)
+    if cmd == "select":
+        job.k, job.s = _pick(args, choices, "k", min(5, n)), _pick(args, choices, "s")
+    elif cmd == "npfs":
+        job.k = _pick(args, choices, "k", max(1, min(10, n - 1)))
+        job.n, job.alpha = _pick(args, choices, "n", 100), _pick(args, choices, "alpha", 0.01)
+        job.seed, job.fraction = _pick(args, choices, "seed", 0), _pick(args, choices, "fraction", 1.0)
+        job.n_jobs, job.show_all = args.n_jobs, args.all
+    elif cmd == "compare":
+        job.k = _pick(args, choices, "k", min(5, n - 1) if n > 1 else 1)
+        job.selectors = _selector_list(_pick(args, choices, "selectors", DEFAULT_SELECTORS))
+    else:
+        job.show_all = args.all
+        if args.features is not None:
+            job.features = tuple(f.strip() for f in args.features.split(",") if f.strip())
+    return job

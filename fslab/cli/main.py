@@ -1,0 +1,120 @@
+"""The parser and the entry point of ``python -m fslab``: exit codes, error messages, dispatch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..discretize import METHODS
+from ..errors import FslabError
+from ..measures import MEASURES
+from ..selectors import SELECTORS
+from . import commands
+from .job import resolve
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+DATA_HELP = ("a CSV file (plain or .gz; the last column is the target unless --target), a JSON distribution "
+             "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file; "
+             "optional with --recipe")
+EPILOG = ("Exit codes: 0 ok, 1 fslab error (message on stderr), 2 usage error, 130 interrupted. "
+          "Run 'python -m fslab COMMAND -h' for a command's options.")
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("data", nargs="?", metavar="DATA", help=DATA_HELP)
+    common.add_argument("--recipe", metavar="FILE", help="a recipe JSON downloaded from the app: its data and "
+                        "choices become the defaults; options given here override them")
+    data = common.add_argument_group("data options (CSV and samples)")
+    data.add_argument("--target", help="target column (default: the last column; a sample's own target)")
+    data.add_argument("--positive", help="positive class of a binary target (default: as the Data page)")
+    data.add_argument("--method", choices=METHODS, help="discretisation of numeric columns (default mean-std)")
+    data.add_argument("--bins", type=int, help="bins for quantile and equal-width (default 3)")
+    out = common.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print one JSON document on stdout instead of text")
+    out.add_argument("--progress", action="store_true", help="show the progress bar even when stderr is no TTY")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return common
+
+
+def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's default") -> None:
+    parser.add_argument("--measure", choices=MEASURES, help=f"performance measure (default: {default})")
+    parser.add_argument("--c", type=float, help="cost of a false positive, cost-sensitive measure (default 0.25)")
+    parser.add_argument("--beta", type=float, help="beta of the f-beta measure (default 1)")
+    parser.add_argument("--approach", type=int, choices=(1, 2), help="precision/recall approach (default 1)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m fslab {select,npfs,lattice,compare} DATA [options]``."""
+    parser = argparse.ArgumentParser(prog="fslab", description="Feature selection by the Bayes criterion of a "
+                                     "performance measure (fslab's pages on the command line).", epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = _common()
+
+    p = sub.add_parser("select", parents=[common], help="select k features with one selector (Select page)",
+                       description="Run one selector; print the selected features, the criterion after each step "
+                       "and the ties.", epilog=EPILOG)
+    p.add_argument("--selector", choices=SELECTORS, help="default bayes-greedy")
+    _measure_options(p, "zero-one, or the first that fits the target")
+    p.add_argument("--k", type=int, help="features to select (default min(5, features))")
+    p.add_argument("--s", type=int, help="s-variate approximation (the paper uses s = 2)")
+
+    p = sub.add_parser("npfs", parents=[common], help="bootstrap Neyman-Pearson test over a selector (NPFS page)",
+                       description="Run the base selector on bootstrap resamples; print the relevant features, "
+                       "their counts and p-values, and k*.", epilog=EPILOG)
+    p.add_argument("--selector", choices=SELECTORS, help="base selector (default jmi)")
+    _measure_options(p, "the first that fits the target, for selectors that use a measure")
+    p.add_argument("--k", type=int, help="features per bootstrap (default min(10, features - 1))")
+    p.add_argument("--n", type=int, help="bootstraps (default 100)")
+    p.add_argument("--alpha", type=float, help="size of the test (default 0.01)")
+    p.add_argument("--seed", type=int, help="seed of the bootstraps (default 0)")
+    p.add_argument("--fraction", type=float, help="rows per bootstrap as a fraction of m (default 1)")
+    p.add_argument("--n-jobs", type=int, default=1, help="parallel workers (default 1)")
+    p.add_argument("--all", action="store_true", help="list every feature, not only the relevant ones")
+
+    p = sub.add_parser("lattice", parents=[common], help="exact risk of every feature subset (Orderings page)",
+                       description="The Bayes value of every subset; print the best subset of each size, greedy's "
+                       "path and whether the ordering is monotone.", epilog=EPILOG)
+    _measure_options(p, "zero-one, or the first that fits the target")
+    p.add_argument("--features", help="comma-separated feature names: the lattice of these features only")
+    p.add_argument("--all", action="store_true", help="list every subset, best first")
+
+    p = sub.add_parser("compare", parents=[common], help="several selectors side by side (Compare page)",
+                       description="Run several selectors at one k and measure; print their subsets and the "
+                       "Jaccard overlap of every pair.", epilog=EPILOG)
+    p.add_argument("--selectors", help="comma-separated selector names (default: the Compare page's seven)")
+    _measure_options(p, "zero-one, or the first that fits the target")
+    p.add_argument("--k", type=int, help="features per selector (default min(5, features - 1))")
+    return parser
+
+
+def _progress_enabled(args: argparse.Namespace) -> bool:
+    return not args.quiet and bool(args.progress or sys.stderr.isatty())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 fslab error, 2 usage, 130 interrupted)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse: --help (0) or a usage error (2), message already printed
+        return int(stop.code or 0)
+    try:
+        job = resolve(args, parser)
+        text = commands.run(job, progress=_progress_enabled(args))
+    except FslabError as err:
+        print(f"fslab: error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("\nfslab: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as stop:  # parser.error from resolve: a usage error found after parsing
+        return int(stop.code or 0)
+    try:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head: the reader has gone, which is not an error of ours
+        sys.stderr.close()
+    return EXIT_OK

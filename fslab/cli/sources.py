@@ -1,0 +1,151 @@
+"""DATA of the command line: a CSV (plain or gzip), a JSON distribution, or a shipped sample.
+
+Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
+then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive).discretize(method, bins)``
+with the last column as the default target, as on the Data page. Every file is read within
+``fslab.limits.LIMITS`` (a gzip file's decompressed size included, so a compression bomb fails cleanly).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import limits as _limits
+from ..data import Dataset, read_table
+from ..data_checks import DataLimitError
+from ..distributions import Distribution
+from ..errors import DataError, ParameterError
+from ..safe_json import loads as safe_loads
+from ..samples import SAMPLE_DIR, SAMPLES, load_sample
+
+_MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The source a command runs on, with what the output says about it."""
+
+    source: object          # EncodedDataset or Distribution
+    kind: str               # "dataset" or "distribution"
+    name: str
+    notes: tuple[str, ...] = ()
+
+    def describe(self) -> dict:
+        src = self.source
+        out = {"kind": self.kind, "name": self.name, "features": int(src.n_features)}
+        if self.kind == "dataset":
+            out |= {"rows": int(src.n_rows), "task": src.task, "target": src.target}
+            if src.task == "binary":
+                out["positive"] = src.class_names[1]
+        else:
+            out["states"] = int(src.n_rows)
+        return out
+
+
+def read_bytes(path: str | os.PathLike, what: str = "file", max_bytes: int | None = None) -> bytes:
+    """The file's bytes, gunzipped when it is gzip, refused beyond ``max_bytes`` (default: the upload limit).
+
+    A gzip file is decompressed only up to the limit, so a small file that inflates to gigabytes is refused
+    after reading limit + 1 bytes.
+    """
+    lim = _limits.LIMITS
+    field = "max_upload_mb" if max_bytes is None else "max_json_bytes"
+    cap = lim.max_upload_mb * _MB if max_bytes is None else max_bytes
+    shown = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+            fh.seek(0)
+            data = _gunzip(fh, cap, shown) if head == b"\x1f\x8b" else fh.read(cap + 1)
+    except IsADirectoryError:
+        raise DataError(f"{shown!r} is a directory; give a CSV or JSON file") from None
+    except OSError as err:
+        raise DataError(f"cannot open {shown!r}: {err.strerror or err}") from None
+    if len(data) > cap:
+        grows = "decompresses to" if head == b"\x1f\x8b" else "has"
+        raise DataLimitError(_limits.over_limit(field, f"the {what} {shown!r} {grows} more than {_size(cap)}"))
+    return data
+
+
+def _size(n_bytes: int) -> str:
+    return f"{n_bytes // _MB:,} MB" if n_bytes % _MB == 0 else f"{n_bytes:,} bytes"
+
+
+def _gunzip(fh, cap: int, shown: str) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=fh) as gz:
+            return gz.read(cap + 1)
+    except (OSError, EOFError, zlib.error) as err:
+        raise DataError(f"{shown!r} is not a valid gzip file ({err}); decompress it or give the plain CSV") from None
+
+
+def sample_name(data: str) -> str | None:
+    """The sample DATA names: ``sample:NAME``, a bare sample name that is not a file, or a file of sample_data/."""
+    if data.startswith("sample:"):
+        return data.removeprefix("sample:")
+    if data in SAMPLES and not os.path.exists(data):
+        return data
+    path = Path(data)
+    if path.name.endswith(".csv.gz") and path.exists() and path.resolve().parent == SAMPLE_DIR.resolve():
+        name = path.name.removesuffix(".csv.gz")
+        if name in SAMPLES and SAMPLES[name].file == path.name:
+            return name
+    return None
+
+
+def load_sample_source(name: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
+    """A shipped sample as the app loads it; another target or positive class as the Data page re-targets it."""
+    if name not in SAMPLES:
+        raise ParameterError(f"unknown sample {name!r}; choose one of: {', '.join(SAMPLES)}")
+    rec = SAMPLES[name]
+    if target is None or target == rec.target:
+        ds = load_sample(name) if positive is None else load_sample(name, positive=positive)
+    else:
+        base = load_sample(name)
+        frame = base.features.copy()
+        frame[base.target] = base.target_values.to_numpy()
+        ds = Dataset.from_frame(frame, target, positive=positive)
+    encoded = ds.discretize(method, bins)
+    return Loaded(encoded, "dataset", f"{name} (sample)", tuple(encoded.notes))
+
+
+def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
+    """An uploaded table: the last column is the target unless ``target`` names another."""
+    frame = read_table(read_bytes(path, "file"))
+    target = target if target is not None else str(frame.columns[-1])
+    ds = Dataset.from_frame(frame, target, positive=positive)
+    encoded = ds.discretize(method, bins)
+    return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes))
+
+
+def parse_distribution(text: bytes, what: str) -> Distribution:
+    """A JSON distribution (``Distribution.to_json()``), parsed within the JSON limits."""
+    doc = safe_loads(text, what=what)
+    if isinstance(doc, dict) and "fslab_recipe" in doc:
+        raise ParameterError(f"the {what} is a recipe, not a distribution; pass it with --recipe")
+    return Distribution.from_json(text)
+
+
+def load_distribution_file(path: str) -> Loaded:
+    text = read_bytes(path, "JSON file", max_bytes=_limits.LIMITS.max_json_bytes)
+    return Loaded(parse_distribution(text, f"JSON file {Path(path).name!r}"), "distribution", Path(path).name)
+
+
+def load_data(data: str, target: str | None = None, positive: str | None = None, method: str = "mean-std",
+              bins: int = 3) -> Loaded:
+    """DATA of the command line (see the module docstring)."""
+    name = sample_name(data)
+    if name is not None:
+        return load_sample_source(name, target, positive, method, bins)
+    if data.lower().endswith(".json"):
+        if target is not None or positive is not None:
+            raise ParameterError("--target and --positive apply to a CSV, not to a JSON distribution")
+        return load_distribution_file(data)
+    if not os.path.exists(data):
+        hint = f"; samples: {', '.join(SAMPLES)}" if os.sep not in data and "." not in data else ""
+        raise DataError(f"no such file: {data!r}{hint}")
+    return load_csv(data, target, positive, method, bins)
