@@ -1,0 +1,79 @@
+"""``python -m fslab`` end to end (subprocesses), and the done-when test: the command line selects what the
+Select page selects for the same sample and choices."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+SAMPLE = "waveform"  # 5,000 rows x 40 features, binary (class 2 vs the rest): a quick sample other than the default
+
+
+def fslab(*argv: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fslab", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def select_page_names(sample: str, measure: str, k: int) -> list[str]:
+    """The Select page's selection: the sample chosen on the Home page (as a user does), default selector."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=240).run()
+    at.selectbox(key="home_sample").set_value(sample).run()
+    assert at.session_state["fslab.dataset_name"] == f"{sample} (sample)"
+    at.switch_page("pages/selection.py").run()
+    at.selectbox(key="select.measure").set_value(measure).run()
+    assert at.session_state["select.k"] == k and at.session_state["select.selector"] == "bayes-greedy"
+    assert not at.exception, [e.value for e in at.exception]
+    return re.findall(r"\*\*(.+?)\*\*", at.success[0].value)
+
+
+def test_select_json_matches_the_select_page():
+    done = fslab("select", f"sample_data/{SAMPLE}.csv.gz", "--measure", "balanced", "--k", "5", "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["selector"] == "bayes-greedy" and doc["measure"] == "balanced" and doc["k"] == 5
+    assert doc["data"]["name"] == f"{SAMPLE} (sample)"  # the sample file loads as the sample, not as an upload
+    page = select_page_names(SAMPLE, "balanced", 5)
+    assert len(page) == 5 and doc["names"] == page
+
+
+def test_exit_codes_and_streams():
+    done = fslab("select", "missing.csv")
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "fslab: error: no such file: 'missing.csv'\n")
+    done = fslab("lattice", "mushroom", "--measure", "nosuch")
+    assert done.returncode == 2 and done.stdout == "" and "invalid choice: 'nosuch'" in done.stderr
+    done = fslab("lattice", "sample:mushroom", "--features", "cap-shape=bell,odor=none", "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["best_per_size"][1]["names"] == ["odor=none"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_npfs_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "fslab", "npfs", "adult", "--n", "5000", "--progress"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        seen = b""
+        deadline = time.monotonic() + 180
+        while b"npfs [" not in seen and time.monotonic() < deadline:  # the run has started
+            chunk = proc.stderr.read1(256)
+            if not chunk:
+                break
+            seen += chunk
+        assert b"npfs [" in seen, seen
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert out == b"" and (seen + err).endswith(b"fslab: interrupted\n") and b"Traceback" not in err
