@@ -87,6 +87,12 @@ def test_select_gzip_csv_and_target_option(capsys, csv, tmp_path):
     assert doc["data"]["target"] == "a" and doc["names"] == ["y"]
 
 
+def test_sample_with_another_positive_class_and_binning(capsys):
+    doc = run_json(capsys, "select", "waveform", "--positive", "0", "--method", "quantile", "--bins", "4", "--k", "1")
+    assert doc["data"] == {"kind": "dataset", "name": "waveform (sample)", "features": 40, "rows": 5000,
+                           "task": "binary", "target": "class", "positive": "0"}
+
+
 def test_select_measure_parameters_and_selectors(capsys, ex1):
     doc = run_json(capsys, "select", ex1, "--measure", "cost-sensitive", "--c", "0.1", "--k", "1")
     assert doc["params"] == {"c": 0.1} and doc["measure_params"] == {"c": 0.1}

@@ -84,6 +84,12 @@ def test_json_with_nan_is_refused(capsys, tmp_path):
     assert err.startswith("fslab: error: ") and "NaN" in err
 
 
+def test_data_options_do_not_apply_to_a_distribution(capsys, ex1):
+    err = fails(capsys, "select", ex1, "--bins", "4")
+    assert err == ("fslab: error: --target, --positive, --method and --bins apply to a CSV or a sample, not to a "
+                   "JSON distribution\n")
+
+
 def test_recipe_is_not_a_distribution(capsys, tmp_path):
     path = tmp_path / "recipe.json"
     path.write_text('{"fslab_recipe": 1, "page": "select", "choices": {}}')

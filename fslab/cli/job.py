@@ -107,8 +107,7 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
         return recipe_source(recipe, args, source)
     if args.data is None:
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
-    method = args.method or "mean-std"
-    return load_data(args.data, args.target, args.positive, method, args.bins or 3)
+    return load_data(args.data, args.target, args.positive, args.method, args.bins)
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):

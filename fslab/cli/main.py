@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DATA_HELP = ("a CSV file (plain or .gz; the last column is the target unless --target), a JSON distribution "
              "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file; "
              "optional with --recipe")
+SELECTOR_LIST = ", ".join(SELECTORS)
 EPILOG = ("Exit codes: 0 ok, 1 fslab error (message on stderr), 2 usage error, 130 interrupted. "
           "Run 'python -m fslab COMMAND -h' for a command's options.")
 
@@ -40,7 +42,8 @@ def _common() -> argparse.ArgumentParser:
 
 
 def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's default") -> None:
-    parser.add_argument("--measure", choices=MEASURES, help=f"performance measure (default: {default})")
+    parser.add_argument("--measure", choices=MEASURES, metavar="NAME",
+                        help=f"performance measure: {', '.join(MEASURES)} (default: {default})")
     parser.add_argument("--c", type=float, help="cost of a false positive, cost-sensitive measure (default 0.25)")
     parser.add_argument("--beta", type=float, help="beta of the f-beta measure (default 1)")
     parser.add_argument("--approach", type=int, choices=(1, 2), help="precision/recall approach (default 1)")
@@ -56,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("select", parents=[common], help="select k features with one selector (Select page)",
                        description="Run one selector; print the selected features, the criterion after each step "
                        "and the ties.", epilog=EPILOG)
-    p.add_argument("--selector", choices=SELECTORS, help="default bayes-greedy")
+    p.add_argument("--selector", choices=SELECTORS, metavar="NAME", help=f"{SELECTOR_LIST} (default bayes-greedy)")
     _measure_options(p, "zero-one, or the first that fits the target")
     p.add_argument("--k", type=int, help="features to select (default min(5, features))")
     p.add_argument("--s", type=int, help="s-variate approximation (the paper uses s = 2)")
@@ -64,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("npfs", parents=[common], help="bootstrap Neyman-Pearson test over a selector (NPFS page)",
                        description="Run the base selector on bootstrap resamples; print the relevant features, "
                        "their counts and p-values, and k*.", epilog=EPILOG)
-    p.add_argument("--selector", choices=SELECTORS, help="base selector (default jmi)")
+    p.add_argument("--selector", choices=SELECTORS, metavar="NAME", help=f"base selector: {SELECTOR_LIST} "
+                   "(default jmi)")
     _measure_options(p, "the first that fits the target, for selectors that use a measure")
     p.add_argument("--k", type=int, help="features per bootstrap (default min(10, features - 1))")
     p.add_argument("--n", type=int, help="bootstraps (default 100)")
@@ -115,6 +119,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         sys.stdout.flush()
-    except BrokenPipeError:  # e.g. piped into head: the reader has gone, which is not an error of ours
-        sys.stderr.close()
+    except BrokenPipeError:  # piped into head: the reader has gone; keep the interpreter's final flush quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

@@ -25,7 +25,7 @@ def plain(value):
 
 
 def dumps(record: dict) -> str:
-    return json.dumps(plain(record), indent=1, allow_nan=False)
+    return json.dumps(plain(record), indent=2, allow_nan=False)
 
 
 def table(frame: pd.DataFrame, digits: int = 4) -> str:

@@ -135,16 +135,18 @@ def load_distribution_file(path: str) -> Loaded:
     return Loaded(parse_distribution(text, f"JSON file {Path(path).name!r}"), "distribution", Path(path).name)
 
 
-def load_data(data: str, target: str | None = None, positive: str | None = None, method: str = "mean-std",
-              bins: int = 3) -> Loaded:
-    """DATA of the command line (see the module docstring)."""
+def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
+              bins: int | None = None) -> Loaded:
+    """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3."""
     name = sample_name(data)
+    if data.lower().endswith(".json") and name is None:
+        if (target, positive, method, bins) != (None, None, None, None):
+            raise ParameterError("--target, --positive, --method and --bins apply to a CSV or a sample, not to a "
+                                 "JSON distribution")
+        return load_distribution_file(data)
+    method, bins = method or "mean-std", bins if bins is not None else 3
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
-    if data.lower().endswith(".json"):
-        if target is not None or positive is not None:
-            raise ParameterError("--target and --positive apply to a CSV, not to a JSON distribution")
-        return load_distribution_file(data)
     if not os.path.exists(data):
         hint = f"; samples: {', '.join(SAMPLES)}" if os.sep not in data and "." not in data else ""
         raise DataError(f"no such file: {data!r}{hint}")
