@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import state
+from ui import share, state
 from ui.cache import ensure_default_dataset
 from ui.source import current_distribution
 
@@ -11,22 +11,24 @@ st.set_page_config(page_title="fslab", page_icon=":material/filter_alt:", layout
 ensure_default_dataset()
 current_distribution()
 
+recipe_pages = {  # the pages a link or recipe can open (fslab.recipe.PAGES)
+    "select": st.Page("pages/selection.py", title="Select", icon=":material/checklist:"),
+    "compare": st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
+    "npfs": st.Page("pages/npfs.py", title="NPFS", icon=":material/grid_on:"),
+    "toy": st.Page("pages/toy.py", title="Toy distribution", icon=":material/casino:"),
+    "orderings": st.Page("pages/orderings.py", title="Orderings", icon=":material/account_tree:"),
+}
 pages = {
     "Start": [
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("pages/data.py", title="Data", icon=":material/table:"),
     ],
-    "Select": [
-        st.Page("pages/selection.py", title="Select", icon=":material/checklist:"),
-        st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
-        st.Page("pages/npfs.py", title="NPFS", icon=":material/grid_on:"),
-    ],
-    "Theory": [
-        st.Page("pages/toy.py", title="Toy distribution", icon=":material/casino:"),
-        st.Page("pages/orderings.py", title="Orderings", icon=":material/account_tree:"),
-    ],
+    "Select": [recipe_pages["select"], recipe_pages["compare"], recipe_pages["npfs"]],
+    "Theory": [recipe_pages["toy"], recipe_pages["orderings"]],
 }
 nav = st.navigation(pages)
+shared_page = share.page_of(nav, recipe_pages)
+share.restore(shared_page)  # a shared link or a loaded recipe sets data and widgets before the page draws
 
 with st.sidebar:
     ds_name, encoded = state.get_dataset()
@@ -35,4 +37,7 @@ with st.sidebar:
         st.caption(f"**Dataset:** {ds_name}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
     st.caption(f"**Toy distribution:** {dist_name}")
 
-nav.run()
+try:
+    nav.run()
+finally:  # pages end with st.stop(): the address bar still gets this view's link
+    share.publish(shared_page, recipe_pages)

@@ -234,6 +234,8 @@ class Recipe:
             notes.append(f"the uploaded file {self.data['file']!r} (download the recipe to share it)")
         if self.distribution and "json" in self.distribution:
             notes.append("the custom toy distribution (download the recipe to share it)")
+            if self.data and "toy_sample" in self.data:
+                notes.append("the rows sampled from it")
         return notes
 
     def to_query(self) -> dict[str, str]:
@@ -243,7 +245,7 @@ class Recipe:
         if "sample" in data:
             query["data"] = data["sample"]
             query |= {k: str(data[k]) for k in DATA_FIELDS if k in data}
-        elif "toy_sample" in data:
+        elif "toy_sample" in data and "json" not in (self.distribution or {}):  # rows of a preset only
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
         if self.distribution and "preset" in self.distribution:
             query["dist"] = self.distribution["preset"]

@@ -24,6 +24,7 @@ from ui.data import (
     sample_frame,
     upload_frame,
 )
+from ui.share import data_page_spec
 from ui.text import md
 
 METHOD_HELP = {
@@ -168,7 +169,7 @@ def apply_button(name: str, ds, encoded, signature: tuple) -> None:
         return
     st.warning(f"The pages use **{md(current)}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
-        state.set_dataset(name, encoded, ds)
+        state.set_dataset(name, encoded, ds, spec=data_page_spec(signature, ds.task))
         st.session_state[APPLIED] = signature
         st.rerun()
 

@@ -57,8 +57,11 @@ def test_toy_sample_round_trips_and_a_custom_distribution_stays_out_of_the_url()
     recipe = Recipe("toy", {"toy_sample": {"m": 500, "seed": 3}}, custom, {"pick_k": 1})
     assert Recipe.from_json(recipe.to_json()) == recipe
     query = recipe.to_query()
-    assert query == {"toy_m": "500", "toy_seed": "3", "pick_k": "1"}
-    assert recipe.left_out_of_query() == ["the custom toy distribution (download the recipe to share it)"]
+    assert query == {"pick_k": "1"}  # rows of a distribution the link cannot carry would be other rows
+    assert recipe.left_out_of_query() == ["the custom toy distribution (download the recipe to share it)",
+                                          "the rows sampled from it"]
+    preset_rows = Recipe("toy", {"toy_sample": {"m": 500, "seed": 3}}, {"preset": "xor"}, {"pick_k": 1})
+    assert preset_rows.to_query() == {"toy_m": "500", "toy_seed": "3", "dist": "xor", "pick_k": "1"}
 
 
 def test_an_uploaded_file_travels_only_in_the_recipe_file():

@@ -25,4 +25,5 @@ def sample_encoded(name: str, method: str = "mean-std", bins: int = 3):
 def ensure_default_dataset() -> None:
     """First visit: the default sample is ready, so every page shows something on the first click."""
     if state.get_dataset()[1] is None:
-        state.set_dataset(f"{state.DEFAULT_SAMPLE} (sample)", sample_encoded(state.DEFAULT_SAMPLE))
+        state.set_dataset(f"{state.DEFAULT_SAMPLE} (sample)", sample_encoded(state.DEFAULT_SAMPLE),
+                          spec={"sample": state.DEFAULT_SAMPLE})

@@ -76,7 +76,7 @@ def positive_options(ds: Dataset, preferred=None) -> tuple[list[str], int]:
 
 def use_sample(name: str) -> None:
     """Make sample ``name`` (paper encoding, default discretisation) the current dataset of the session."""
-    state.set_dataset(f"{name} (sample)", sample_encoded(name), None)
+    state.set_dataset(f"{name} (sample)", sample_encoded(name), None, spec={"sample": name})
 
 
 def column_edges(ds: Dataset, column: str, method: str, bins: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -180,7 +180,7 @@ def sample_rows(name: str, dist: Distribution, m: int, seed: int) -> str:
     """Draw m rows and make them the session's current dataset; returns the dataset name."""
     encoded = dist.sample(int(m), seed=int(seed))
     label = f"{name}: {int(m):,} sampled rows (seed {int(seed)})"
-    state.set_dataset(label, encoded, None)
+    state.set_dataset(label, encoded, None, spec={"toy_sample": {"m": int(m), "seed": int(seed)}})
     return label
 
 

@@ -1,0 +1,158 @@
+"""AppTest of shareable views (ui/share.py): links restore a view, the address bar follows the widgets,
+recipe files restore data, distribution and choices, and a bad link or recipe gives a message, not a traceback.
+
+AppTest (1.67) runs only the page script on every run after the first one, so app.py's restore/publish
+would not run again. These tests run app.py through a small harness that makes the page under test the default
+one, and :func:`rerun` asks for the main script each time: every run is then what the browser's next run of
+``/<page>?<query>`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fslab.recipe import Recipe, load_dataset
+from fslab.selectors import select
+from tests.conftest import ROOT
+
+HARNESS = """
+import runpy
+
+import streamlit as st
+
+_page = st.Page
+
+
+def _start_at(page, *args, default=False, **kwargs):
+    return _page({root!r} + "/" + page, *args, default=(page == {start!r}), **kwargs)
+
+
+st.Page = _start_at
+try:
+    runpy.run_path({app!r}, run_name="__main__")
+finally:
+    st.Page = _page
+"""
+PATIENTS = ROOT / "tests" / "fixtures" / "patients.csv"
+
+
+@pytest.fixture
+def open_page(tmp_path):
+    """A fresh session that opens a page file with a query in the URL (pages/ is linked next to the harness,
+    so page paths resolve as they do next to app.py)."""
+    (tmp_path / "pages").symlink_to(ROOT / "pages")
+
+    def opener(page_file: str, query: dict | None = None) -> AppTest:
+        harness = tmp_path / "harness.py"
+        harness.write_text(HARNESS.format(root=str(ROOT), app=str(ROOT / "app.py"), start=page_file))
+        at = AppTest.from_file(str(harness), default_timeout=60)
+        at.query_params.update(query or {})
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+    return opener
+
+
+def rerun(at: AppTest) -> AppTest:
+    """Run the app again through app.py (the harness's default page) instead of the last page alone."""
+    at._finished_page_script_hash = ""  # private: AppTest would otherwise run the page without app.py
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def selected_names(at) -> list[str]:
+    text = next(s.value for s in at.success if s.value.startswith("Selected:"))
+    return [part.strip(" *") for part in text.removeprefix("Selected:").split(",")]
+
+
+def test_a_link_opens_select_with_its_data_and_choices(open_page):
+    at = open_page("pages/selection.py", {"data": "mushroom", "selector": "bayes-greedy", "measure": "balanced",
+                                          "k": "3"})
+    assert at.session_state["select.k"] == 3 and at.session_state["select.measure"] == "balanced"
+    expected = select(load_dataset({"sample": "mushroom"}), 3, "bayes-greedy", "balanced")
+    assert selected_names(at) == list(expected.names)
+    assert at.query_params["k"] == "3" and at.query_params["measure"] == "balanced"
+
+
+def test_the_address_bar_follows_the_widgets(open_page):
+    at = open_page("pages/selection.py")
+    assert at.query_params["data"] == "mushroom" and at.query_params["k"] == "5"
+    at.number_input(key="select.k").set_value(4)
+    rerun(at)
+    at.selectbox(key="select.measure").set_value("cost-sensitive")
+    rerun(at)
+    query = dict(at.query_params)
+    assert query["k"] == "4" and query["measure"] == "cost-sensitive" and query["c"] == "0.25"
+    assert Recipe.from_query("select", query).choices["k"] == 4
+    assert [b.label for b in at.sidebar.get("download_button")] == ["Download recipe (JSON)"]
+
+
+def test_a_bad_link_says_what_is_wrong_and_the_page_shows_its_defaults(open_page):
+    at = open_page("pages/selection.py", {"k": "five", "selector": "bayes-greedy"})
+    assert len(at.warning) == 1
+    assert "This link could not be opened as it is: 'k' must be a whole number; got 'five'" in at.warning[0].value
+    assert at.session_state["select.k"] == 5
+    at = open_page("pages/compare.py", {"selectors": "jmi,__import__('os')"})
+    assert "'selectors' must be one of" in at.warning[0].value
+
+
+def test_a_link_to_the_toy_page_installs_its_preset(open_page):
+    at = open_page("pages/toy.py", {"dist": "xor", "pick_k": "2"})
+    assert at.session_state["fslab.distribution_name"] == "XOR of two features (plus a noise feature)"
+    assert at.session_state["toy.pick_k"] == 2
+    assert at.query_params["dist"] == "xor"
+
+
+def test_a_k_larger_than_the_data_allows_is_lowered_with_a_note(open_page):
+    at = open_page("pages/compare.py", {"source": "distribution", "k": "9"})
+    assert at.session_state["compare.k"] == 2  # Example 1 has two features
+    assert any("k = 9 (this data has 2 features)" in i.value for i in at.info)
+
+
+def test_a_recipe_file_restores_data_choices_and_page(open_page):
+    recipe = Recipe("select", {"sample": "adult", "method": "quantile", "bins": 4}, {"preset": "xor"},
+                    {"selector": "jmi", "k": 2})
+    at = open_page("pages/home.py")
+    at.sidebar.file_uploader(key="share.upload").set_value(("r.json", recipe.to_json().encode(), "application/json"))
+    rerun(at)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["fslab.dataset_name"] == "adult (sample; quantile, 4 bins)"
+    assert at.session_state["fslab.dataset_spec"] == recipe.data
+    assert at.session_state["select.selector"] == "jmi" and at.session_state["select.k"] == 2
+    expected = select(load_dataset(recipe.data), 2, "jmi")
+    assert selected_names(at) == list(expected.names)
+
+
+def test_a_recipe_with_an_uploaded_file_asks_for_that_file_and_checks_it(open_page):
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome"}
+    recipe = Recipe("select", data, None, {"k": 2, "measure": "zero-one"})
+    at = open_page("pages/home.py")
+    at.sidebar.file_uploader(key="share.upload").set_value(("r.json", recipe.to_json().encode(), "application/json"))
+    rerun(at)
+    at.sidebar.file_uploader(key="share.data_file").set_value(
+        ("other.csv", raw + b"P999,1,1,no,blue,north,sick\n", "text/csv"))
+    rerun(at)
+    assert "other.csv is not the file the recipe was made with" in at.error[0].value
+    at.sidebar.file_uploader(key="share.data_file").set_value(("patients.csv", raw, "text/csv"))
+    rerun(at)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["fslab.dataset_spec"] == data
+    assert selected_names(at) == list(select(load_dataset(data, raw), 2, "bayes-greedy").names)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b'{"fslab_recipe": 1, "page": "select", "choices": {"k": NaN}}', "NaN, which is not a number JSON allows"),
+    (json.dumps({"fslab_recipe": 1, "page": "select", "choices": {"selector": "eval"}}).encode(),
+     "'selector' must be one of"),
+])
+def test_a_bad_recipe_file_is_refused_with_its_reason(open_page, text, message):
+    at = open_page("pages/home.py")
+    at.sidebar.file_uploader(key="share.upload").set_value(("bad.json", text, "application/json"))
+    rerun(at)
+    assert message in at.error[0].value

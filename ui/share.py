@@ -1,0 +1,262 @@
+"""Shareable views: the URL query string and recipe files (fslab.recipe) restored into and published from
+the session. app.py calls :func:`restore` before ``nav.run()`` and :func:`publish` after it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+
+import streamlit as st
+
+from fslab.errors import FslabError
+from fslab.limits import LIMITS
+from fslab.recipe import ALL_CLASSES, CHOICES, Recipe, RecipeError, load_dataset, load_distribution
+from fslab.samples import SAMPLES
+from fslab.selectors import SELECTORS
+from fslab.toy import PRESETS
+
+from . import state
+from .cache import sample_encoded
+from .compare_panels import SELECTOR_NAMES
+from .npfs import UNIFORM_NAME, base_selectors
+from .toy import install
+
+DEFAULT_PRESET = "bayes-example-1"   # the distribution every session starts with (ui.source)
+UNIFORM_SPEC = {"sample": "uniform", "method": "uniform", "bins": 3}  # the NPFS page's D_uni button
+PUBLISHED = "fslab.share.published"  # the query string the app last wrote (or restored)
+PENDING = "fslab.share.pending"      # (Recipe, file bytes) to apply before the next run draws its widgets
+LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
+MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("precision", "recall")}
+
+
+def page_of(nav, recipe_pages: dict) -> str | None:
+    """The recipe page id (fslab.recipe.PAGES) of the page st.navigation chose; None for Home and Data."""
+    return next((pid for pid, page in recipe_pages.items() if page.url_path == nav.url_path), None)
+
+
+# --- what the session holds, as recipe parts ------------------------------------------------------------
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def _preset_json() -> dict[str, str]:
+    return {name: p.factory().to_json() for name, p in PRESETS.items()}
+
+
+def distribution_spec() -> dict | None:
+    """The session's toy distribution as a recipe entry: a preset when it is one, else its JSON."""
+    _, dist = state.get_distribution()
+    if dist is None:
+        return None
+    text = dist.to_json()
+    for name, preset_text in _preset_json().items():
+        if text == preset_text:
+            return {"preset": name}
+    return {"json": json.loads(text)}
+
+
+def data_spec() -> dict | None:
+    """The data descriptor of the current dataset (recorded by ui.state.set_dataset), None when unknown."""
+    spec = state.get_dataset_spec()
+    if spec is None and state.get_dataset()[0] == UNIFORM_NAME:
+        return dict(UNIFORM_SPEC)
+    return spec
+
+
+def data_page_spec(signature: tuple, task: str) -> dict | None:
+    """The descriptor of what the Data page's "Use this dataset" sets; ``signature`` is its
+    (frame_key, target, positive, method, bins, label) and ``task`` the target's task."""
+    frame_key, target, positive, method, bins, _ = signature
+    kind, _, ref = frame_key.partition(":")
+    if positive is None and task == "multiclass":
+        positive = ALL_CLASSES
+    spec: dict = {"method": method, "bins": int(bins)} if method != "mean-std" else {}
+    if kind == "sample":
+        if target != SAMPLES[ref].target:
+            spec["target"] = target
+        if positive is not None and ("target" in spec or str(positive) != str(SAMPLES[ref].positive)):
+            spec["positive"] = str(positive)
+        return {"sample": ref} | spec
+    upload = st.session_state.get("data_upload")
+    name = getattr(upload, "name", None) or "uploaded.csv"
+    return {"file": name, "sha256": ref, "target": target} | spec | (
+        {"positive": str(positive)} if positive is not None else {})
+
+
+def current_choices(page: str) -> dict:
+    """The page's widget values that matter for what it shows, by short name."""
+    choices = {name: st.session_state[f"{page}.{name}"] for name in CHOICES[page]
+               if f"{page}.{name}" in st.session_state}
+    selector = SELECTORS.get(choices.get("selector"))
+    if selector is not None and selector.fixed_measure:
+        choices["measure"] = selector.fixed_measure
+    if selector is not None and not selector.uses_measure:
+        choices.pop("measure", None)
+    if not choices.get("use_s"):
+        choices.pop("s", None)
+    for name, measures in MEASURE_PARAMS.items():
+        if choices.get("measure") not in measures:
+            choices.pop(name, None)
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
+
+
+def current_recipe(page: str) -> Recipe:
+    """The recipe of the view on screen; choices the recipe refuses (a stale value) are left out."""
+    choices = current_choices(page)
+    try:
+        return Recipe(page, data_spec(), distribution_spec(), choices)
+    except RecipeError:
+        return Recipe(page, data_spec(), distribution_spec(), {})
+
+
+# --- restoring --------------------------------------------------------------------------------------------
+
+@st.cache_data(max_entries=8, show_spinner="Loading the shared data...")
+def _recipe_dataset(data_json: str, dist_json: str | None):
+    dist = json.loads(dist_json) if dist_json else None
+    return load_dataset(json.loads(data_json), distribution=dist)
+
+
+def data_label(spec: dict) -> str:
+    """What the sidebar calls a dataset a recipe loaded."""
+    if "toy_sample" in spec:
+        return (f"{state.get_distribution()[0]}: {spec['toy_sample']['m']:,} sampled rows "
+                f"(seed {spec['toy_sample']['seed']})")
+    details = [spec["target"] if "target" in spec else "", spec.get("positive", "")]
+    details = [" = ".join(d for d in details if d)] if any(details) else []
+    if spec.get("method", "mean-std") != "mean-std":
+        details.append(f"{spec['method']}, {spec.get('bins', 3)} bins")
+    if "sample" in spec:
+        return f"{spec['sample']} (sample" + (f"; {'; '.join(details)})" if details else ")")
+    return f"{spec['file']}" + (f" ({'; '.join(details)})" if details else "")
+
+
+def _load_data(spec: dict, file_bytes: bytes | None):
+    if "file" in spec:
+        return load_dataset(spec, file_bytes)
+    if "sample" in spec and not {"target", "positive"} & set(spec):  # as Home loads it: one shared cache
+        return sample_encoded(spec["sample"], spec.get("method", "mean-std"), spec.get("bins", 3))
+    dist = distribution_spec() if "toy_sample" in spec else None
+    return _recipe_dataset(json.dumps(spec, sort_keys=True), json.dumps(dist) if dist else None)
+
+
+def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
+    """Session-state values for the page's widgets, kept inside what the page offers; and what was dropped."""
+    page, values, dropped = recipe.page, dict(recipe.choices), []
+    _, dataset = state.get_dataset()
+    _, dist = state.get_distribution()
+    default_source = {"select": "dataset", "compare": "dataset", "npfs": "dataset"}.get(page, "distribution")
+    source = dataset if values.get("source", default_source) == "dataset" else dist
+    n = source.n_features if source is not None else 1
+    limits = {"k": {"select": n, "npfs": n - 1, "compare": min(15, n)}.get(page, n), "pick_k": n, "conv_k": n}
+    for name, top in limits.items():
+        if name in values and values[name] > max(1, top):
+            dropped.append(f"{name} = {values[name]} (this data has {n} features)")
+            values[name] = max(1, top)
+    offered = {"npfs": base_selectors(), "compare": SELECTOR_NAMES}.get(page)
+    if offered is not None and "selector" in values and values["selector"] not in offered:
+        dropped.append(f"selector {values.pop('selector')} (not offered on this page)")
+    if "selectors" in values:
+        kept = [s for s in values["selectors"] if s in SELECTOR_NAMES]
+        dropped += [f"selector {s} (not offered on this page)" for s in values["selectors"] if s not in kept]
+        values["selectors"] = kept
+    selector = SELECTORS.get(values.get("selector") or st.session_state.get(f"{page}.selector"))
+    if selector is not None and selector.fixed_measure:
+        values.pop("measure", None)  # the selector fixes it
+    return {f"{page}.{name}": value for name, value in values.items()}, dropped
+
+
+def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
+    """Load the recipe's distribution and data into the session and its choices into the widget keys
+    (call before the page draws its widgets). Returns notes on choices that had to change."""
+    if recipe.distribution is not None and recipe.distribution != distribution_spec():
+        name = PRESETS[recipe.distribution["preset"]].label if "preset" in recipe.distribution else "from a recipe"
+        install(name, load_distribution(recipe.distribution))
+    if recipe.data is not None and recipe.data != data_spec():
+        encoded = _load_data(recipe.data, file_bytes)
+        state.set_dataset(data_label(recipe.data), encoded, None, spec=recipe.data)
+    values, dropped = _widget_values(recipe)
+    st.session_state.update(values)
+    return dropped
+
+
+def restore(page: str | None) -> None:
+    """Before nav.run(): apply a recipe loaded from the sidebar, or a query string the app did not write."""
+    pending = st.session_state.pop(PENDING, None)
+    if pending is not None:
+        _report(lambda: apply(*pending), "The recipe could not be restored")
+        st.session_state[PUBLISHED] = st.query_params.to_dict()
+        return
+    query = st.query_params.to_dict()
+    if page is None or not query or query == st.session_state.get(PUBLISHED):
+        return
+    st.session_state[PUBLISHED] = query
+    _report(lambda: apply(Recipe.from_query(page, query)), "This link could not be opened as it is")
+
+
+def _report(action, headline: str) -> None:
+    try:
+        dropped = action()
+    except FslabError as err:
+        st.warning(f"{headline}: {err}. The page shows the session's current data and settings instead.")
+        return
+    if dropped:
+        st.info("Changed to fit the data: " + "; ".join(dropped) + ".")
+
+
+# --- publishing and the sidebar ---------------------------------------------------------------------------
+
+def publish(page: str | None, recipe_pages: dict) -> None:
+    """After nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
+    (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to)."""
+    recipe = current_recipe(page) if page is not None else None
+    if recipe is not None:
+        query = recipe.to_query()
+        if query.get("dist") == DEFAULT_PRESET:
+            del query["dist"]
+        if query != st.query_params.to_dict():
+            st.query_params.from_dict(query)
+        st.session_state[PUBLISHED] = query
+    with st.sidebar.expander("Share this view", icon=":material/share:"):
+        if recipe is None:
+            st.caption("Open Select, Compare, NPFS, Toy distribution or Orderings to share a view of it.")
+        else:
+            st.caption("The address bar holds a link to this view (page, data, settings): copy it to share it. "
+                       "The recipe file holds the same, and also an uploaded file's fingerprint and a custom "
+                       "toy distribution.")
+            notes = recipe.left_out_of_query()
+            if notes:
+                st.caption("Not in the link: " + "; ".join(notes) + ".")
+            st.download_button("Download recipe (JSON)", recipe.to_json(), f"fslab-{page}-recipe.json",
+                               "application/json", on_click="ignore", key="share.download")
+        _recipe_upload(recipe_pages)
+
+
+def _recipe_upload(recipe_pages: dict) -> None:
+    upload = st.file_uploader("Load a recipe", type=["json"], key="share.upload",
+                              max_upload_size=max(1, math.ceil(LIMITS.max_json_bytes / 1e6)))
+    if upload is None:
+        return
+    raw = upload.getvalue()
+    try:
+        recipe = Recipe.from_json(raw)
+    except RecipeError as err:
+        st.error(f"{upload.name}: {err}")
+        return
+    file_bytes = None
+    if recipe.data and "file" in recipe.data:
+        data_file = st.file_uploader(f"The recipe uses the uploaded file {recipe.data['file']!r}: upload it",
+                                     type=["csv", "txt", "tsv"], key="share.data_file",
+                                     max_upload_size=LIMITS.max_upload_mb)
+        if data_file is None:
+            return
+        file_bytes = data_file.getvalue()
+        if hashlib.sha256(file_bytes).hexdigest() != recipe.data["sha256"]:
+            st.error(f"{data_file.name} is not the file the recipe was made with (its SHA-256 differs).")
+            return
+    fingerprint = hashlib.sha256(raw + (file_bytes or b"")).hexdigest()
+    if st.session_state.get(LOADED) == fingerprint:
+        st.caption(f"Loaded {upload.name}.")
+        return
+    st.session_state[LOADED] = fingerprint
+    st.session_state[PENDING] = (recipe, file_bytes)
+    st.switch_page(recipe_pages[recipe.page])
