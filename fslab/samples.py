@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError, ParameterError
+from .limits import LIMITS, Limits
 
 if TYPE_CHECKING:
     from .data import Dataset
@@ -95,7 +96,15 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
 
     rec = _record(name)
     positive = rec.positive if positive is _DEFAULT else positive
-    return Dataset.from_frame(read_sample_frame(name), rec.target, positive=positive)
+    frame = read_sample_frame(name)
+    return Dataset.from_frame(frame, rec.target, positive=positive, limits=sample_limits(frame))
+
+
+def sample_limits(frame: pd.DataFrame) -> Limits:
+    """``LIMITS`` widened to fit a shipped sample: the table limits guard uploads, and a server that lowers them
+    (``FSLAB_MAX_ROWS=...``) still offers every shipped data set."""
+    return replace(LIMITS, max_rows=max(LIMITS.max_rows, frame.shape[0]),
+                   max_columns=max(LIMITS.max_columns, frame.shape[1]), max_cells=max(LIMITS.max_cells, frame.size))
 
 
 def load_optdigits_images(split: str = "all") -> tuple[np.ndarray, np.ndarray]:

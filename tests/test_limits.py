@@ -192,3 +192,14 @@ def test_over_limit_large_json_is_refused_before_parsing():
     with pytest.raises(JSONInputError):
         Distribution.from_json(huge, limits=Limits(max_json_bytes=50))
     assert np.isclose(Distribution.from_json(huge, limits=Limits(max_states=10)).probs.sum(), 1.0)
+
+
+def test_shipped_samples_fit_whatever_the_table_limits(monkeypatch):
+    import fslab.samples as samples
+
+    monkeypatch.setattr(samples, "LIMITS", Limits(max_rows=10, max_columns=3, max_cells=30))
+    frame = samples.read_sample_frame("mushroom")
+    with pytest.raises(DataLimitError, match="the limit is 10 rows"):
+        Dataset.from_frame(frame, "class", limits=samples.LIMITS)
+    assert samples.load_sample("mushroom").n_rows == 8124
+    assert samples.sample_limits(frame).max_rows == 8124 and samples.sample_limits(frame).max_json_depth == 16

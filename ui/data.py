@@ -12,7 +12,8 @@ import streamlit as st
 
 from fslab.data import Dataset, read_table
 from fslab.discretize import bin_edges, check_method, numeric_values
-from fslab.samples import SAMPLES, load_sample
+from fslab.limits import LIMITS
+from fslab.samples import SAMPLES, load_sample, sample_limits
 
 from . import state
 from .cache import BOUNDED, sample_encoded
@@ -47,7 +48,7 @@ def sample_default_target(name: str, columns) -> str:
 @st.cache_data(show_spinner="Checking the data...", **BOUNDED)
 def inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
     """The Dataset with the default positive class: tells the page the task and the class names."""
-    return Dataset.from_frame(_frame, target)
+    return Dataset.from_frame(_frame, target, limits=frame_limits(_frame, frame_key))
 
 
 @st.cache_data(show_spinner="Checking and discretising...", **BOUNDED)
@@ -55,8 +56,13 @@ def prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | N
             method: str, bins: int) -> tuple[Dataset, object]:
     """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or a sample name)
     stands for the unhashed frame in the cache key."""
-    ds = Dataset.from_frame(_frame, target, positive=positive)
+    ds = Dataset.from_frame(_frame, target, positive=positive, limits=frame_limits(_frame, frame_key))
     return ds, ds.discretize(method, bins)
+
+
+def frame_limits(frame: pd.DataFrame, frame_key: str):
+    """Uploads get the server's LIMITS; a shipped sample always fits (fslab.samples.sample_limits)."""
+    return sample_limits(frame) if frame_key.startswith("sample:") else LIMITS
 
 
 def positive_options(ds: Dataset, preferred=None) -> tuple[list[str], int]:
