@@ -5,6 +5,7 @@ import streamlit as st
 from ui import share, state
 from ui.cache import ensure_default_dataset
 from ui.source import current_distribution
+from ui.text import md
 
 st.set_page_config(page_title="fslab", page_icon=":material/filter_alt:", layout="wide")
 
@@ -34,8 +35,8 @@ with st.sidebar:
     ds_name, encoded = state.get_dataset()
     dist_name, _ = state.get_distribution()
     if encoded is not None:
-        st.caption(f"**Dataset:** {ds_name}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
-    st.caption(f"**Toy distribution:** {dist_name}")
+        st.caption(f"**Dataset:** {md(ds_name)}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
+    st.caption(f"**Toy distribution:** {md(dist_name)}")
 
 try:
     nav.run()

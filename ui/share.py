@@ -20,6 +20,7 @@ from . import state
 from .cache import sample_encoded
 from .compare_panels import SELECTOR_NAMES
 from .npfs import UNIFORM_NAME, base_selectors
+from .text import md
 from .toy import install
 
 DEFAULT_PRESET = "bayes-example-1"   # the distribution every session starts with (ui.source)
@@ -197,10 +198,10 @@ def _report(action, headline: str) -> None:
     try:
         dropped = action()
     except FslabError as err:
-        st.warning(f"{headline}: {err}. The page shows the session's current data and settings instead.")
+        st.warning(f"{headline}: {md(err)}. The page shows the session's current data and settings instead.")
         return
     if dropped:
-        st.info("Changed to fit the data: " + "; ".join(dropped) + ".")
+        st.info("Changed to fit the data: " + md("; ".join(dropped)) + ".")
 
 
 # --- publishing and the sidebar ---------------------------------------------------------------------------
@@ -225,7 +226,7 @@ def publish(page: str | None, recipe_pages: dict) -> None:
                        "toy distribution.")
             notes = recipe.left_out_of_query()
             if notes:
-                st.caption("Not in the link: " + "; ".join(notes) + ".")
+                st.caption("Not in the link: " + md("; ".join(notes)) + ".")
             st.download_button("Download recipe (JSON)", recipe.to_json(), f"fslab-{page}-recipe.json",
                                "application/json", on_click="ignore", key="share.download")
         _recipe_upload(recipe_pages)
@@ -240,22 +241,22 @@ def _recipe_upload(recipe_pages: dict) -> None:
     try:
         recipe = Recipe.from_json(raw)
     except RecipeError as err:
-        st.error(f"{upload.name}: {err}")
+        st.error(f"{md(upload.name)}: {md(err)}")
         return
     file_bytes = None
     if recipe.data and "file" in recipe.data:
-        data_file = st.file_uploader(f"The recipe uses the uploaded file {recipe.data['file']!r}: upload it",
+        data_file = st.file_uploader(f"The recipe uses the uploaded file {md(repr(recipe.data['file']))}: upload it",
                                      type=["csv", "txt", "tsv"], key="share.data_file",
                                      max_upload_size=LIMITS.max_upload_mb)
         if data_file is None:
             return
         file_bytes = data_file.getvalue()
         if hashlib.sha256(file_bytes).hexdigest() != recipe.data["sha256"]:
-            st.error(f"{data_file.name} is not the file the recipe was made with (its SHA-256 differs).")
+            st.error(f"{md(data_file.name)} is not the file the recipe was made with (its SHA-256 differs).")
             return
     fingerprint = hashlib.sha256(raw + (file_bytes or b"")).hexdigest()
     if st.session_state.get(LOADED) == fingerprint:
-        st.caption(f"Loaded {upload.name}.")
+        st.caption(f"Loaded {md(upload.name)}.")
         return
     st.session_state[LOADED] = fingerprint
     st.session_state[PENDING] = (recipe, file_bytes)
