@@ -14,7 +14,9 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from fslab.recipe import Recipe
 from tests.conftest import ROOT
+from tests.test_share_app import open_page, rerun  # noqa: F401  (open_page: the Select page opened by its link)
 
 SAMPLE = "waveform"  # 5,000 rows x 40 features, binary (class 2 vs the rest): a quick sample other than the default
 
@@ -43,6 +45,25 @@ def test_select_json_matches_the_select_page():
     assert doc["selector"] == "bayes-greedy" and doc["measure"] == "balanced" and doc["k"] == 5
     assert doc["data"]["name"] == f"{SAMPLE} (sample)"  # the sample file loads as the sample, not as an upload
     page = select_page_names(SAMPLE, "balanced", 5)
+    assert len(page) == 5 and doc["names"] == page
+
+
+def test_the_select_pages_recipe_reproduces_its_selection(open_page, tmp_path):  # noqa: F811
+    """The page's recipe (what its address bar and "Download recipe" hold) run by the command line."""
+    at = open_page("pages/selection.py", {"data": SAMPLE})
+    at.selectbox(key="select.measure").set_value("cost-sensitive")
+    rerun(at)
+    at.slider(key="select.c").set_value(0.1)
+    rerun(at)
+    page = re.findall(r"\*\*(.+?)\*\*", next(s.value for s in at.success if s.value.startswith("Selected:")))
+    recipe = Recipe.from_query("select", dict(at.query_params))
+    assert recipe.data == {"sample": SAMPLE} and recipe.choices["c"] == 0.1
+    path = tmp_path / "fslab-select-recipe.json"
+    path.write_text(recipe.to_json())
+    done = fslab("select", "--recipe", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["measure"] == "cost-sensitive" and doc["params"] == {"c": 0.1} and doc["k"] == 5
     assert len(page) == 5 and doc["names"] == page
 
 
