@@ -7,6 +7,7 @@ import io
 import json
 import re
 from dataclasses import fields
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -203,3 +204,31 @@ def test_shipped_samples_fit_whatever_the_table_limits(monkeypatch):
         Dataset.from_frame(frame, "class", limits=samples.LIMITS)
     assert samples.load_sample("mushroom").n_rows == 8124
     assert samples.sample_limits(frame).max_rows == 8124 and samples.sample_limits(frame).max_json_depth == 16
+
+
+def test_every_app_cache_is_bounded_by_limits():
+    from ui.cache import BOUNDED
+
+    assert BOUNDED == {"max_entries": LIMITS.cache_entries, "max_size": f"{LIMITS.cache_mb}MB"}
+    root = Path(__file__).resolve().parents[1] / "ui"
+    decorators = [line.strip() for path in root.glob("*.py") for line in path.read_text().splitlines()
+                  if line.strip().startswith("@st.cache_data")]
+    assert len(decorators) >= 15
+    explicit = [int(m.group(1)) for d in decorators if (m := re.search(r"max_entries=(\d+)", d))]
+    assert [d for d in decorators if "**BOUNDED" not in d and "max_entries=" not in d] == []
+    assert all(n <= LIMITS.cache_entries for n in explicit)          # a few tiny caches set their own bound
+    assert sum("**BOUNDED" in d for d in decorators) >= 15
+
+
+def test_app_shows_the_limits_and_bounds_the_widgets():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=60).run()
+    assert not at.exception
+    box = next(e for e in at.expander if e.label == "Limits of this server")
+    shown = box.dataframe[0].value
+    assert list(shown["setting"]) == [row["setting"] for row in limits_table()]
+    assert "FSLAB_MAX_ROWS" in box.caption[0].value
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("upload").run()
+    assert at.file_uploader(key="data_upload").proto.max_upload_size_mb == LIMITS.max_upload_mb
