@@ -70,6 +70,14 @@ def test_select_text_lists_steps_criterion_and_ties(capsys, ex1):
     assert lines[-1] == "selected: X1, X2"
 
 
+def test_select_backward_prints_its_eliminations(capsys, ex1):
+    doc = run_json(capsys, "select", ex1, "--selector", "backward", "--k", "1")
+    assert doc["eliminated"] == [1] and doc["names"] == ["X1"]
+    assert doc["start_score"] == pytest.approx(-0.22) and doc["scores"] == pytest.approx([-0.25])
+    code, out, _ = run(capsys, "select", ex1, "--selector", "backward", "--k", "1")
+    assert "C(all 2 features) = -0.22" in out and out.splitlines()[-2].split() == ["1", "X2", "-0.25", "1"]
+
+
 def test_select_csv_defaults_to_last_column_and_reports_ties(capsys, csv):
     doc = run_json(capsys, "select", csv, "--k", "2", "--measure", "zero-one")
     assert doc["data"]["target"] == "y" and doc["data"]["rows"] == 200

@@ -63,7 +63,7 @@ def run_select(job: Job, bar: ProgressBar) -> str:
         steps = pd.DataFrame({"step": np.arange(1, len(result.eliminated) + 1),
                               "removed": [src.feature_names[j] for j in result.eliminated],
                               "C(remaining)": result.scores, "tied": ties})
-        lines += [f"C(all {src.n_features} features) = {result.start_score:.6g}", table(steps, 6)]
+        lines += [f"C(all {src.n_features} features) = {result.start_score + 0.0:.6g}", table(steps, 6)]
     else:
         frame = result.summary().rename(columns={"score": "selector score"})
         if "subset" not in result.trace.columns and len(ties) == len(frame):

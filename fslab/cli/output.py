@@ -32,7 +32,7 @@ def table(frame: pd.DataFrame, digits: int = 4) -> str:
     """A DataFrame as aligned text without the index; floats with ``digits`` significant digits."""
     if frame.empty:
         return "(none)"
-    return frame.to_string(index=False, float_format=lambda v: f"{v:.{digits}g}", na_rep="-")
+    return frame.to_string(index=False, float_format=lambda v: f"{v + 0.0:.{digits}g}", na_rep="-")  # no "-0"
 
 
 class ProgressBar:
