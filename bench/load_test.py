@@ -1,0 +1,360 @@
+"""Load test: many browser sessions at once against one `streamlit run app.py` (issue 9, part 1).
+
+Starts the app on 127.0.0.1 (a free port, headless, no usage statistics), waits for ``/_stcore/health``, then
+drives N concurrent Playwright contexts of one Debian chromium through the teaching flow:
+
+1. Toy distribution page: load a preset (sessions rotate through Example 1, XOR and the redundant copy, so
+   neighbouring sessions hold different data and must get different answers);
+2. Select page, source = toy distribution: BayesGreedy with the 0-1 error, then MIGreedy, each checked
+   against the session's own expected pick (Example 1, k = 1: X1 and X2; the others from ``fslab.select``);
+3. Orderings page: the Hasse diagram is drawn for the session's own lattice (2^n subsets of its preset).
+
+Each session records its time per step; the table gives ok / failed, median, p90 and worst seconds, the
+server's peak resident memory (VmHWM of the server process) and the wall time. ``--heavy`` repeats the round
+with a fresh server plus one extra session that runs NPFS with many bootstraps in a loop on the NPFS page,
+and reports the light sessions with and without it.
+
+    .venv/bin/python bench/load_test.py                   # 30 sessions
+    .venv/bin/python bench/load_test.py --heavy           # 30 sessions alone, then 30 + one heavy session
+    .venv/bin/python bench/load_test.py --sessions 5 --headed
+
+It is a benchmark, not a unit test: timeouts are generous and a failed session is counted, not raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fslab.selectors import select  # noqa: E402
+from fslab.toy import PRESETS  # noqa: E402
+
+CHROMIUM = os.environ.get("FSLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--disable-quic"]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# (preset key, k): the answers differ between the three, so a session shown a neighbour's result fails
+PLANS = (("bayes-example-1", 1), ("xor", 2), ("redundant-copies", 3))
+STEPS = ("open", "preset", "bayes-greedy", "mi-greedy", "hasse")
+
+
+@dataclass(frozen=True)
+class Plan:
+    preset: str
+    label: str
+    k: int
+    n_features: int
+    bayes: str  # expected "Selected: ..." text of BayesGreedy 0-1
+    mi: str     # and of MIGreedy
+
+
+def make_plan(preset: str, k: int) -> Plan:
+    dist = PRESETS[preset].factory()
+    bayes = select(dist, k, "bayes-greedy", measure="zero-one").names
+    mi = select(dist, k, "mi-greedy").names
+    if preset == "bayes-example-1":  # the paper's Example 1: the 0-1 error picks X1, mutual information X2
+        assert (tuple(bayes), tuple(mi)) == (("X1",), ("X2",)), (bayes, mi)
+    return Plan(preset, PRESETS[preset].label, k, dist.n_features,
+                "Selected: " + ", ".join(bayes), "Selected: " + ", ".join(mi))
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool = False
+    seconds: float = 0.0
+    steps: dict[str, float] = field(default_factory=dict)
+    error: str = ""
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, log_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log_path}")
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
+                return proc
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_server(proc)
+            raise RuntimeError("streamlit did not become healthy within 90 s")
+        time.sleep(0.25)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM (peak resident set) of a live process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a live process (and its waited-for children)."""
+    fields_ = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in fields_[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+# --- one browser session --------------------------------------------------------------------------
+
+async def wait_idle(page) -> None:
+    await page.wait_for_timeout(300)
+    await page.wait_for_selector(IDLE)
+
+
+async def goto_page(page, title: str) -> None:
+    await page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
+    await wait_idle(page)
+
+
+async def choose(page, label: str, option: str) -> None:
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    await box.click()
+    await box.locator("input").fill(option)
+    await page.get_by_role("option", name=option, exact=True).click()
+    await wait_idle(page)
+
+
+async def light_session(browser, url: str, number: int, plan: Plan, timeout_ms: int) -> Outcome:
+    from playwright.async_api import expect
+
+    out = Outcome(f"light-{number:02d} {plan.preset}")
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    start = last = time.perf_counter()
+
+    def lap(step: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        out.steps[step], last = now - last, now
+
+    try:
+        await page.goto(url)
+        await wait_idle(page)
+        lap("open")
+        main = page.locator('[data-testid="stMain"]')
+        await goto_page(page, "Toy distribution")
+        if plan.preset != "bayes-example-1":
+            await choose(page, "Preset", plan.label)
+        await main.get_by_role("button", name="Load preset").click()
+        await wait_idle(page)
+        await expect(main.get_by_text(f"Current distribution: {plan.label}")).to_be_visible(timeout=timeout_ms)
+        lap("preset")
+
+        await goto_page(page, "Select")
+        await main.get_by_text("Toy distribution:", exact=False).first.click()
+        await wait_idle(page)
+        k_box = page.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
+        await k_box.fill(str(plan.k))
+        await k_box.press("Enter")
+        await wait_idle(page)
+        await expect(page.get_by_role("combobox", name="Measure")).to_have_value("0-1 error", timeout=timeout_ms)
+        selected = main.get_by_text("Selected:").first
+        await expect(selected).to_have_text(plan.bayes, timeout=timeout_ms)
+        lap("bayes-greedy")
+        await choose(page, "Selector", "MIGreedy")
+        await expect(selected).to_have_text(plan.mi, timeout=timeout_ms)
+        lap("mi-greedy")
+
+        await goto_page(page, "Orderings")
+        hasse = main.locator('[data-testid="stPlotlyChart"]').first
+        await hasse.locator("g.scatterlayer g.trace").first.wait_for()
+        await expect(main.get_by_text(f"{2 ** plan.n_features} subsets of {plan.label}")).to_be_visible(
+            timeout=timeout_ms)
+        lap("hasse")
+        out.ok = True
+    except Exception as err:  # a benchmark counts failures instead of stopping at the first one
+        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
+        shot = Path(tempfile.gettempdir()) / f"fslab-load-light-{number:02d}.png"
+        await page.screenshot(path=str(shot))
+        out.error += f" (screenshot {shot})"
+    out.seconds = time.perf_counter() - start
+    await ctx.close()
+    return out
+
+
+async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int, timeout_ms: int) -> Outcome:
+    """NPFS on the default data set (Mushroom, JMI, k = 10) with ``bootstraps`` bootstraps, a new seed per run,
+    until ``stop`` is set; ``steps`` holds each run's seconds."""
+    out = Outcome("heavy NPFS")
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    start = time.perf_counter()
+    try:
+        await page.goto(url)
+        await wait_idle(page)
+        await goto_page(page, "NPFS")  # the first visit runs the defaults (100 bootstraps)
+        boxes = page.locator('[data-testid="stNumberInput"]')
+        n_box = boxes.filter(has_text="n (bootstraps)").locator("input")
+        await n_box.fill(str(bootstraps))
+        await n_box.press("Enter")
+        await wait_idle(page)
+        seed_box = boxes.filter(has_text="seed").locator("input")
+        run = 0
+        while not stop.is_set():
+            run += 1
+            await seed_box.fill(str(run))
+            await seed_box.press("Enter")
+            await wait_idle(page)
+            t0 = time.perf_counter()
+            await page.get_by_role("button", name="Run NPFS").click()
+            await wait_idle(page)
+            out.steps[f"run {run}"] = time.perf_counter() - t0
+        out.ok = True
+    except Exception as err:
+        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
+    out.seconds = time.perf_counter() - start
+    await ctx.close()
+    return out
+
+
+# --- one round: a fresh server, N light sessions, optionally one heavy one -------------------------
+
+@dataclass
+class Round:
+    label: str
+    outcomes: list[Outcome]
+    heavy: Outcome | None
+    wall: float
+    peak_mb: float
+    server_cpu: float
+
+
+async def run_round(args, label: str, with_heavy: bool) -> Round:
+    from playwright.async_api import async_playwright
+
+    plans = [make_plan(p, k) for p, k in PLANS]
+    port = args.port or free_port()
+    log_path = Path(tempfile.gettempdir()) / f"fslab-load-{port}.log"
+    server = start_server(port, log_path)
+    url = f"http://127.0.0.1:{port}"
+    timeout_ms = int(args.timeout * 1000)
+    try:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=not args.headed,
+                                              args=CHROMIUM_ARGS if not args.headed else CHROMIUM_ARGS[1:])
+            stop = asyncio.Event()
+            heavy_task = None
+            if with_heavy:
+                heavy_task = asyncio.create_task(heavy_session(browser, url, stop, args.bootstraps, timeout_ms))
+                await asyncio.sleep(args.heavy_lead)  # the heavy job is under way before the class arrives
+            start = time.perf_counter()
+
+            async def staggered(i: int) -> Outcome:
+                await asyncio.sleep(i * args.stagger)
+                out = await light_session(browser, url, i + 1, plans[i % len(plans)], timeout_ms)
+                print(f"  {out.name}: {'ok' if out.ok else 'FAILED'} {out.seconds:.1f} s", flush=True)
+                return out
+
+            outcomes = await asyncio.gather(*(staggered(i) for i in range(args.sessions)))
+            wall = time.perf_counter() - start
+            stop.set()
+            heavy = await heavy_task if heavy_task else None
+            await browser.close()
+        return Round(label, list(outcomes), heavy, wall, peak_rss_mb(server.pid), cpu_seconds(server.pid))
+    finally:
+        stop_server(server)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def report(rounds: list[Round]) -> None:
+    head = (f"{'round':<22} {'sessions':>8} {'ok':>4} {'failed':>6} {'median s':>9} {'p90 s':>7} {'worst s':>8} "
+            f"{'peak RSS MB':>11} {'server CPU s':>12} {'wall s':>7}")
+    print(head)
+    print("-" * len(head))
+    for r in rounds:
+        times = [o.seconds for o in r.outcomes if o.ok] or [float("nan")]
+        ok = sum(o.ok for o in r.outcomes)
+        print(f"{r.label:<22} {len(r.outcomes):>8} {ok:>4} {len(r.outcomes) - ok:>6} {statistics.median(times):>9.1f} "
+              f"{quantile(times, 0.9):>7.1f} {max(times):>8.1f} {r.peak_mb:>11.0f} {r.server_cpu:>12.1f} "
+              f"{r.wall:>7.1f}")
+    for r in rounds:
+        cells = []
+        for s in STEPS:
+            vals = [o.steps[s] for o in r.outcomes if o.ok and s in o.steps]
+            if vals:
+                cells.append(f"{s} {statistics.median(vals):.1f}/{max(vals):.1f}")
+        print(f"  {r.label}: per step median/worst s: " + ", ".join(cells))
+        if r.heavy is not None:
+            runs = list(r.heavy.steps.values())
+            print(f"  {r.label}: heavy session {len(runs)} NPFS run(s), "
+                  + (f"median {statistics.median(runs):.1f} s" if runs else "none finished")
+                  + (f"; error: {r.heavy.error}" if r.heavy.error else ""))
+        for o in r.outcomes:
+            if not o.ok:
+                print(f"  FAILED {o.name} after {o.seconds:.1f} s: {o.error}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=30, help="concurrent light sessions (default 30)")
+    parser.add_argument("--heavy", action="store_true",
+                        help="also run a round with one extra session running NPFS in a loop, and compare")
+    parser.add_argument("--heavy-only", action="store_true", help="only the round with the heavy session")
+    parser.add_argument("--bootstraps", type=int, default=1000, help="NPFS bootstraps per heavy run (default 1000)")
+    parser.add_argument("--port", type=int, default=0, help="server port (default: a free one)")
+    parser.add_argument("--headed", action="store_true", help="show the browser (default: headless)")
+    parser.add_argument("--stagger", type=float, default=0.2, help="seconds between session starts")
+    parser.add_argument("--heavy-lead", type=float, default=8.0, help="seconds the heavy session runs alone first")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds any one browser wait may take")
+    args = parser.parse_args(argv)
+    print(f"{args.sessions} sessions, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
+    plan = [("light only", False)] if not args.heavy_only else []
+    if args.heavy or args.heavy_only:
+        plan.append(("light + 1 heavy NPFS", True))
+    rounds = []
+    for label, with_heavy in plan:
+        print(f"round: {label}", flush=True)
+        rounds.append(asyncio.run(run_round(args, label, with_heavy)))
+    report(rounds)
+    return 0 if all(o.ok for r in rounds for o in r.outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
