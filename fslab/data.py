@@ -28,6 +28,7 @@ from .data_checks import (
     NoHeaderError,
     TargetClassError,
     UnknownTargetError,
+    check_field,
     check_finite,
     check_names,
     check_size,
@@ -145,6 +146,8 @@ class Dataset:
         if df.shape[0] == 0 or df.shape[1] == 0:
             raise EmptyFileError(f"the table is empty ({df.shape[0]} rows x {df.shape[1]} columns)")
         check_size(df.shape[0], df.shape[1], limits)
+        longest = max(names, key=len)
+        check_field(f"column name {longest[:40]!r}...", len(longest), limits)
         key = str(target).strip() if target is not None else ""
         if key not in names:
             raise UnknownTargetError(f"target column {key!r} is not in the data; the columns are {_listed(names)}")

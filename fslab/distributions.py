@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from . import safe_json
+from .data_checks import check_size
 from .encoded import EncodedDataset
 from .errors import DataError, ParameterError, TooLargeError
 from .limits import LIMITS, Limits, over_limit
@@ -84,10 +85,11 @@ class Distribution(CodedSource):
             probs *= c[:, states[:, j]].T
         return cls(states, probs, feature_names=feature_names, labels=labels, arities=arities)
 
-    def sample(self, m: int, seed=None) -> EncodedDataset:
-        """Draw m iid rows (X, Y) from the distribution as an encoded dataset."""
+    def sample(self, m: int, seed=None, limits: Limits = LIMITS) -> EncodedDataset:
+        """Draw m iid rows (X, Y) from the distribution as an encoded dataset (a table within ``limits``)."""
         if int(m) < 1:
             raise ParameterError(f"m must be a positive number of rows; got {m}")
+        check_size(int(m), self.n_features + 1, limits)
         rng = np.random.default_rng(seed)
         flat = self.probs.ravel()
         draws = rng.choice(flat.size, size=int(m), p=flat / flat.sum())

@@ -4,6 +4,7 @@ each criterion picks, and sample from it to watch plug-in selection converge."""
 import streamlit as st
 
 from fslab.errors import FslabError
+from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
@@ -75,7 +76,8 @@ st.header("Sample from it")
 st.markdown("Draw m rows (X, Y) from the distribution and make them the current dataset, so the Select, "
             "Compare and NPFS pages work on a sample whose exact answer you know.")
 s1, s2, s3 = st.columns([1, 1, 2])
-m = s1.number_input("rows m", 10, 1_000_000, 1000, 100, key="toy.sample_m")
+m = s1.number_input("rows m", 10, max(10, LIMITS.max_rows), min(1000, LIMITS.max_rows), 100, key="toy.sample_m",
+                    help=f"at most {LIMITS.max_rows:,} rows (FSLAB_MAX_ROWS)")
 seed = s2.number_input("seed", 0, 10**6, 0, key="toy.sample_seed")
 s3.write("")
 if s3.button("Sample m rows and use them as the dataset", key="toy.sample", type="primary"):

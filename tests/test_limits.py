@@ -232,3 +232,14 @@ def test_app_shows_the_limits_and_bounds_the_widgets():
     at.switch_page("pages/data.py").run()
     at.radio(key="data_source").set_value("upload").run()
     assert at.file_uploader(key="data_upload").proto.max_upload_size_mb == LIMITS.max_upload_mb
+
+
+def test_sampled_rows_and_long_column_names():
+    dist = example1()
+    with pytest.raises(DataLimitError, match="the data has 6 rows; the limit is 5 rows"):
+        dist.sample(6, seed=0, limits=Limits(max_rows=5))
+    assert dist.sample(5, seed=0, limits=Limits(max_rows=5)).X.shape == (5, 2)
+    frame = pd.DataFrame({"n" * 12: [1, 2], "y": [0, 1]})
+    with pytest.raises(DataLimitError, match="column name 'nnnnnnnnnnnn'... has 12 characters; the limit is 11"):
+        Dataset.from_frame(frame, "y", limits=Limits(max_field_chars=11))
+    assert Dataset.from_frame(frame, "y", limits=Limits(max_field_chars=12)).n_features == 1
