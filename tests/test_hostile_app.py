@@ -13,6 +13,8 @@ import zipfile
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from fslab.data import read_csv
+from fslab.distributions import example1
 from tests.conftest import ROOT
 from ui.text import md
 
@@ -107,11 +109,16 @@ def test_hostile_names_display_literally_on_the_data_page_and_after(at):
     assert SCRIPT not in json.dumps(chart) and "&lt;script&gt;" in json.dumps(chart)
 
 
-@pytest.mark.xfail(strict=True, reason="app.py's sidebar (helper R's file) prints the dataset name without "
-                                       "ui.text.md; remove this mark once it does")
-def test_sidebar_escapes_the_dataset_name(at):
-    upload(at, f"{SCRIPT}.csv", b"a,y\n1,0\n2,1\n1,0\n2,1\n")
-    at.button(key="data_use").click().run()
+def test_sidebar_escapes_the_dataset_and_distribution_names():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["fslab.dataset"] = read_csv(b"a,y\n1,0\n2,1\n1,0\n2,1\n", "y").discretize()
+    at.session_state["fslab.dataset_name"] = f"{SCRIPT}.csv"
+    at.session_state["fslab.distribution"] = example1()
+    at.session_state["fslab.distribution_name"] = LINK
+    at.run()
+    assert not at.exception
+    captions = [c.value for c in at.sidebar.caption]
+    assert any(c.startswith("**Dataset:** ") for c in captions) and any("Toy distribution" in c for c in captions)
     assert_escaped(at.sidebar)
 
 
