@@ -69,7 +69,8 @@ def check_size(n_rows: int, n_columns: int, limits: Limits = LIMITS) -> None:
 def check_bytes(n_bytes: int, limits: Limits = LIMITS) -> None:
     """Raise DataLimitError when a file of ``n_bytes`` is larger than the upload limit (MiB, as Streamlit's)."""
     if n_bytes > limits.max_upload_mb * MIB:
-        raise DataLimitError(over_limit("max_upload_mb", f"the file has {n_bytes / MIB:,.1f} MB", limits))
+        got = f"the file has {n_bytes / MIB:,.1f} MB ({n_bytes:,} bytes)"
+        raise DataLimitError(over_limit("max_upload_mb", got, limits))
 
 
 def check_field(what: str, n_chars: int, limits: Limits = LIMITS) -> None:

@@ -103,7 +103,8 @@ def test_upload_size_in_mib_for_bytes_paths_and_buffers(tmp_path):
     path = tmp_path / "big.csv"
     path.write_bytes(data)
     for source in (data, path, io.BytesIO(data)):
-        with pytest.raises(DataLimitError, match=r"the file has 1\.0 MB; the limit is 1 MB per uploaded file") as info:
+        too_big = rf"the file has 1\.0 MB \({len(data):,} bytes\); the limit is 1 MB per uploaded file"
+        with pytest.raises(DataLimitError, match=too_big) as info:
             read_table(source, limits=Limits(max_upload_mb=1))
         assert "FSLAB_MAX_UPLOAD_MB" in str(info.value)
     exact = b"a,y\n" + b"1,0\n" * ((MIB - 8) // 4) + b"2,1\n"   # exactly 1 MiB
