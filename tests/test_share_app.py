@@ -33,7 +33,7 @@ def _start_at(page, *args, default=False, **kwargs):
 
 st.Page = _start_at
 try:
-    runpy.run_path({app!r}, run_name="__main__")
+    runpy.run_path({app!r}, run_name="fslab_app")  # not __main__: worker processes re-import __main__
 finally:
     st.Page = _page
 """
@@ -156,3 +156,27 @@ def test_a_bad_recipe_file_is_refused_with_its_reason(open_page, text, message):
     at.sidebar.file_uploader(key="share.upload").set_value(("bad.json", text, "application/json"))
     rerun(at)
     assert message in at.error[0].value
+
+
+LINKS = [
+    ("pages/npfs.py", {"data": "uniform", "method": "uniform", "bins": "3", "selector": "mi-score", "k": "5",
+                       "n": "20", "alpha": "0.05", "seed": "3", "fraction": "0.5"}),
+    ("pages/orderings.py", {"dist": "xor", "source": "distribution", "measure": "balanced"}),
+    ("pages/compare.py", {"data": "mushroom", "measure": "f-beta", "beta": "2.0", "k": "4", "selectors": "jmi,mrmr"}),
+    ("pages/toy.py", {"dist": "greedy-bad", "pick_k": "2", "conv_measure": "zero-one", "conv_k": "2",
+                      "toy_m": "500", "toy_seed": "2"}),
+    ("pages/selection.py", {"data": "waveform", "positive": "(all classes)", "selector": "mi-greedy", "k": "2"}),
+]
+
+
+@pytest.mark.parametrize(("page_file", "query"), LINKS, ids=[p for p, _ in LINKS])
+def test_every_page_opens_from_its_link_and_writes_the_same_link_back(open_page, page_file, query):
+    at = open_page(page_file, query)
+    assert not at.warning, [w.value for w in at.warning]
+    assert query.items() <= dict(at.query_params).items()
+    page = page_file.removeprefix("pages/").removesuffix(".py").replace("selection", "select")
+    recipe = Recipe.from_query(page, query)
+    if recipe.data is not None:
+        assert at.session_state["fslab.dataset_spec"] == recipe.data
+    for name, value in recipe.choices.items():
+        assert at.session_state[f"{page}.{name}"] == value, name

@@ -33,6 +33,8 @@ MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("p
 
 def page_of(nav, recipe_pages: dict) -> str | None:
     """The recipe page id (fslab.recipe.PAGES) of the page st.navigation chose; None for Home and Data."""
+    if not st.runtime.exists():  # app.py imported outside `streamlit run` (e.g. by a worker process)
+        return None
     return next((pid for pid, page in recipe_pages.items() if page.url_path == nav.url_path), None)
 
 
