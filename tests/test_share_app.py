@@ -180,3 +180,29 @@ def test_every_page_opens_from_its_link_and_writes_the_same_link_back(open_page,
         assert at.session_state["fslab.dataset_spec"] == recipe.data
     for name, value in recipe.choices.items():
         assert at.session_state[f"{page}.{name}"] == value, name
+
+
+def test_the_data_and_toy_pages_record_where_the_dataset_comes_from(open_page):
+    at = open_page("pages/data.py")
+    at.radio(key="data_source").set_value("upload")
+    rerun(at)
+    raw = PATIENTS.read_bytes()
+    at.file_uploader(key="data_upload").set_value(("patients.csv", raw, "text/csv"))
+    rerun(at)
+    at.selectbox(key="data_target").set_value("outcome")
+    at.selectbox(key="data_method").set_value("quantile")
+    rerun(at)
+    at.button(key="data_use").click()
+    rerun(at)
+    spec = at.session_state["fslab.dataset_spec"]
+    assert spec == {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome",
+                    "positive": spec["positive"], "method": "quantile", "bins": 3}
+    assert load_dataset(spec, raw).n_rows == at.session_state["fslab.dataset"].n_rows
+
+    at = open_page("pages/toy.py", {"dist": "xor"})
+    at.number_input(key="toy.sample_m").set_value(300)
+    at.number_input(key="toy.sample_seed").set_value(9)
+    at.button(key="toy.sample").click()
+    rerun(at)
+    assert at.session_state["fslab.dataset_spec"] == {"toy_sample": {"m": 300, "seed": 9}}
+    assert dict(at.query_params)["toy_m"] == "300"
