@@ -1,0 +1,88 @@
+"""Two sessions at once never see each other's data or results (issue 9, part 1).
+
+AppTest sessions run in one process, so they share every ``st.cache_data`` cache exactly as two browser
+sessions of one server do, while each has its own ``st.session_state``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from fslab.distributions import example1
+from fslab.orderings import subset_risks
+from fslab.toy import PRESETS, xor_distribution
+from ui import state
+from ui.selection import RESULTS
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def _session(page: str, **session_state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    for key, value in session_state.items():
+        at.session_state[key] = value
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _selected(at: AppTest) -> str:
+    return next(s.value for s in at.success if s.value.startswith("Selected:"))
+
+
+def _load_preset(at: AppTest, preset: str) -> None:
+    at.selectbox(key="toy.preset").set_value(preset).run()
+    at.button(key="toy.load_preset").click().run()
+    assert at.session_state[state.DISTRIBUTION_NAME] == PRESETS[preset].label
+
+
+def _table(at: AppTest, *columns: str):
+    return next(df.value for df in at.dataframe if set(columns) <= set(df.value.columns))
+
+
+def test_two_sessions_with_different_presets_get_their_own_selections():
+    """Interleaved: A holds the Bayes paper's Example 1 (k = 1: 0-1 picks X1, MI picks X2), B the XOR preset
+    (k = 2: both pick X1, X2). Each session's memo holds only its own runs."""
+    a, b = _session("pages/toy.py"), _session("pages/toy.py")
+    _load_preset(a, "bayes-example-1")
+    _load_preset(b, "xor")
+    for at, k in ((a, 1), (b, 2)):
+        at.switch_page("pages/selection.py").run()
+        at.radio(key="select.source").set_value("distribution").run()
+        at.number_input(key="select.k").set_value(k).run()
+    assert _selected(a) == "Selected: **X1**"
+    assert _selected(b) == "Selected: **X1**, **X2**"
+    b.selectbox(key="select.selector").set_value("mi-greedy").run()
+    a.selectbox(key="select.selector").set_value("mi-greedy").run()
+    assert _selected(a) == "Selected: **X2**"
+    assert _selected(b) == "Selected: **X1**, **X2**"
+    # the memo keyed by id(source) lives in each session's own state: no entry of the other session
+    # (besides the default Mushroom run of the first visit)
+    names = {at: {full[0][1] for full in at.session_state[RESULTS]} - {"mushroom (sample)"} for at in (a, b)}
+    assert names[a] == {PRESETS["bayes-example-1"].label}
+    assert names[b] == {PRESETS["xor"].label}
+    for at, subsets, label in ((a, 4, "bayes-example-1"), (b, 8, "xor")):
+        at.switch_page("pages/orderings.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+        text = " ".join(m.value for m in at.markdown)
+        assert f"{subsets} subsets of **{PRESETS[label].label}**" in text
+
+
+def test_same_name_different_content_never_shares_a_cached_result():
+    """Both sessions call their distribution 'shared name': the global caches (lattice, picks) must key on the
+    content. Example 1's risks are 0.30, 0.25, 0.30, 0.22; the noiseless XOR's 0.5, 0.5, 0.5, 0."""
+    laws = {"a": example1(), "b": xor_distribution(2, 2, 0.0)}
+    sessions = {name: _session("pages/orderings.py", **{state.DISTRIBUTION: law,
+                                                        state.DISTRIBUTION_NAME: "shared name"})
+                for name, law in laws.items()}
+    for name, at in sessions.items():
+        assert _table(at, "names", "value", "rank")["value"].tolist() == subset_risks(laws[name])["value"].tolist()
+    for at in sessions.values():  # the Toy page's picks are cached too, keyed by the law's JSON
+        at.switch_page("pages/toy.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+    picks = {name: _table(at, "measure", "BayesGreedy picks").set_index("measure")["BayesGreedy picks"]
+             for name, at in sessions.items()}
+    assert picks["a"]["0-1 error"] == "X1" and picks["a"]["mutual information"] == "X2"
+    assert picks["b"]["0-1 error"] == "X1" and picks["b"]["mutual information"] == "X1"  # every single ties
