@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from fslab.compare import DEFAULT_SELECTORS, overlap_matrix
@@ -20,11 +22,13 @@ from fslab.plots.compare import (
 from fslab.selectors import SELECTORS
 
 from . import compare as uc
+from . import heavy
 from .text import md
 
 SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
+CURVES_DONE = "compare.curves_done"  # the request this session last computed
 
 
 def selector_names(text: str) -> str:
@@ -147,8 +151,12 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         st.caption("Press *Compute learning curves* to run the protocol with these settings.")
         return
     try:
-        result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max, params.get("c", 0.5),
-                           params.get("beta", 1.0), learner, splits, train, tune, subsample or None, 0)
+        # a new run waits for a heavy-work slot; redrawing a result this session already has does not
+        fresh = st.session_state.get(CURVES_DONE) != request
+        with heavy.heavy_slot() if fresh else nullcontext():
+            result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max, params.get("c", 0.5),
+                               params.get("beta", 1.0), learner, splits, train, tune, subsample or None, 0)
+        st.session_state[CURVES_DONE] = request
     except FslabError as err:
         st.error(md(err))
         return

@@ -3,8 +3,9 @@ cancellation, image shapes of samples, and safe downloads.
 
 Results are memoised in ``st.session_state`` (not ``st.cache_data``): a run reports progress to a bar the page
 created, which a cached function may not do. Cancelling works through Streamlit itself: clicking "Cancel" asks
-for a rerun, and Streamlit stops the running script at its next call into ``st`` (the progress update); npfs then
-abandons the pending bootstraps (its ``finally`` closes the joblib generator).
+for a rerun, and Streamlit stops the running script at its next call into ``st`` (the progress update), which
+terminates the worker process the bootstraps run in (``ui.heavy.run_in_worker``: one user's NPFS run does not
+hold the server's GIL, and at most ``cores - 1`` runs go at once).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fslab.npfs_result import NPFSResult
 from fslab.samples import SAMPLES
 from fslab.selectors import SELECTORS
 
-from . import state
+from . import heavy, state
 from .cache import sample_encoded
 
 RESULTS = "fslab.npfs.results"
@@ -102,8 +103,10 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
     memo = _memo()
     if key not in memo:
         extra = {"measure": measure, **params} if measure is not None else {}
-        memo[key] = npfs(source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed, n_jobs=n_jobs,
-                         prefer=prefer, progress=progress, sample_fraction=fraction, **extra)
+        with heavy.heavy_slot():  # in a worker process: the server's GIL stays free for the other sessions
+            memo[key] = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed,
+                                            n_jobs=n_jobs, prefer=prefer, progress=progress,
+                                            sample_fraction=fraction, **extra)
         while len(memo) > _MEMO_SIZE:
             memo.popitem(last=False)
     memo.move_to_end(key)

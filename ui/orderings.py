@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from contextlib import nullcontext
 
 import pandas as pd
 import streamlit as st
@@ -33,6 +34,7 @@ from fslab.orderings import (
     subset_risks,
 )
 
+from . import heavy
 from .cache import BOUNDED
 
 
@@ -49,7 +51,9 @@ def fingerprint(source) -> str:
 @st.cache_data(**BOUNDED, show_spinner="Evaluating every subset...")
 def lattice(key: str, _source, measure: str) -> dict:
     """Subset table, greedy path, k-optimal subsets and per-k gaps for one source and measure."""
-    risks = subset_risks(_source, measure)
+    cells = getattr(_source, "n_rows", 0) or len(getattr(_source, "states", ()))
+    with heavy.heavy_slot() if heavy.is_heavy_lattice(_source.n_features, cells) else nullcontext():
+        risks = subset_risks(_source, measure)
     best = k_optimal(risks)
     return {"risks": risks, "greedy": greedy_path(risks), "optimal": [s for s, _ in best.values()],
             "gaps": greedy_gaps(risks)}
