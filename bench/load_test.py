@@ -149,10 +149,13 @@ async def goto_page(page, title: str) -> None:
 
 async def choose(page, label: str, option: str) -> None:
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
-    await box.click()
-    await box.locator("input").fill(option)
-    await page.get_by_role("option", name=option, exact=True).click()
-    await wait_idle(page)
+    for _ in range(3):  # retried like the clicks in light_session: a choice made during a busy rerun can be lost
+        await box.click()
+        await box.locator("input").fill(option)
+        await page.get_by_role("option", name=option, exact=True).click()
+        await wait_idle(page)
+        if await page.get_by_role("combobox", name=label).input_value() == option:
+            return
 
 
 async def light_session(browser, url: str, number: int, plan: Plan, timeout_ms: int) -> Outcome:
@@ -183,12 +186,19 @@ async def light_session(browser, url: str, number: int, plan: Plan, timeout_ms: 
         lap("preset")
 
         await goto_page(page, "Select")
-        await main.get_by_text("Toy distribution:", exact=False).first.click()
-        await wait_idle(page)
+        # a click or an edit sent while the server is still busy with the previous run can be lost: retry
+        toy = page.get_by_role("radio", name="Toy distribution:", exact=False)
         k_box = page.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
-        await k_box.fill(str(plan.k))
-        await k_box.press("Enter")
-        await wait_idle(page)
+        for _ in range(5):
+            if not await toy.is_checked():
+                await main.get_by_text("Toy distribution:", exact=False).first.click()
+                await wait_idle(page)
+            if await k_box.input_value() != str(plan.k):
+                await k_box.fill(str(plan.k))
+                await k_box.press("Enter")
+                await wait_idle(page)
+            if await toy.is_checked() and await k_box.input_value() == str(plan.k):
+                break
         await expect(page.get_by_role("combobox", name="Measure")).to_have_value("0-1 error", timeout=timeout_ms)
         selected = main.get_by_text("Selected:").first
         await expect(selected).to_have_text(plan.bayes, timeout=timeout_ms)
