@@ -227,6 +227,8 @@ async def light_session(browser, url: str, number: int, plan: Plan, timeout_ms: 
 async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int, timeout_ms: int) -> Outcome:
     """NPFS on the default data set (Mushroom, JMI, k = 10) with ``bootstraps`` bootstraps, a new seed per run,
     until ``stop`` is set; ``steps`` holds each run's seconds."""
+    from playwright.async_api import expect
+
     out = Outcome("heavy NPFS")
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await ctx.new_page()
@@ -242,16 +244,23 @@ async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int,
         await n_box.press("Enter")
         await wait_idle(page)
         seed_box = boxes.filter(has_text="seed").locator("input")
+        main = page.locator('[data-testid="stMain"]')
         run = 0
         while not stop.is_set():
             run += 1
-            await seed_box.fill(str(run))
-            await seed_box.press("Enter")
-            await wait_idle(page)
+            for box, value in ((n_box, bootstraps), (seed_box, run)):  # edits made during a busy rerun can be lost
+                while await box.input_value() != str(value):
+                    await box.fill(str(value))
+                    await box.press("Enter")
+                    await wait_idle(page)
             t0 = time.perf_counter()
             await page.get_by_role("button", name="Run NPFS").click()
             await wait_idle(page)
+            # the finished run of these settings is on the page (not an error, not the previous run)
+            await expect(main.get_by_text("The settings changed")).to_have_count(0)
+            await expect(main.get_by_text("k* (relevant features)")).to_be_visible()
             out.steps[f"run {run}"] = time.perf_counter() - t0
+        await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-heavy.png"))
         out.ok = True
     except Exception as err:
         out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
