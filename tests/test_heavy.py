@@ -4,45 +4,39 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
+import types
 
+import numpy as np
 import pytest
 
+from fslab.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError
+from fslab.npfs import npfs
 from ui import heavy
 
 
-def _count_to(n: int, progress=None) -> int:
-    for i in range(1, n + 1):
-        progress(i, n)
-    return n * (n + 1) // 2
-
-
-def _refuse(value: int) -> None:
-    raise ParameterError(f"value must be positive; got {value}")
-
-
-def _die() -> None:
-    os._exit(3)
-
-
-def _forever(progress=None) -> None:
-    i = 0
-    while True:
-        i += 1
-        progress(i)
+def _toy(m: int = 200) -> EncodedDataset:
+    """Feature 0 equals y with 10% noise; the other three are noise."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, m)
+    X = rng.integers(0, 3, (m, 4))
+    X[:, 0] = np.where(rng.random(m) < 0.9, y, 1 - y)
+    return EncodedDataset(X, y, labels=[0, 1])
 
 
 class Interrupted(Exception):
     """Stands in for Streamlit's StopException raised in the caller's thread."""
 
 
-@pytest.fixture(scope="module")
-def forkserver():
-    """The forkserver context, preloading this module (its jobs) once so each job starts with a fork."""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
-    return ctx
+@pytest.fixture
+def forkserver(monkeypatch):
+    """A spawn context with a plain ``__main__``: an AppTest earlier in the same pytest run leaves its script as
+    ``__main__``, which new processes would re-run (NameError '__args'); the served app's ``__main__`` is
+    Streamlit's. The jobs are fslab functions, importable in any fresh process."""
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+    return multiprocessing.get_context("spawn")
 
 
 @pytest.mark.parametrize(("cores", "slots"), [(1, 1), (2, 1), (8, 7)])
@@ -95,26 +89,30 @@ def test_lattice_weight():
 
 
 def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
+    """NPFS in a worker gives the same matrix as in this process (same seed) and reports every bootstrap."""
     seen = []
-    assert heavy.run_in_worker(_count_to, 5, progress=lambda *a: seen.append(a), context=forkserver) == 15
-    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+    there = heavy.run_in_worker(npfs, _toy(), "mi-score", 1, n_bootstraps=6, seed=3,
+                                progress=lambda *a: seen.append(a), context=forkserver)
+    here = npfs(_toy(), "mi-score", 1, n_bootstraps=6, seed=3)
+    assert np.array_equal(there.matrix, here.matrix)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen) and seen[-1] == (6, 6)
 
 
 def test_worker_reraises_the_job_error(forkserver):
-    with pytest.raises(ParameterError, match="got -2"):
-        heavy.run_in_worker(_refuse, -2, context=forkserver)
+    with pytest.raises(ParameterError, match="no-such-selector"):
+        heavy.run_in_worker(npfs, _toy(), "no-such-selector", 1, n_bootstraps=2, context=forkserver)
 
 
 def test_worker_that_dies_raises_a_fslab_error(forkserver):
     with pytest.raises(FslabError, match="exit code 3"):
-        heavy.run_in_worker(_die, context=forkserver)
+        heavy.run_in_worker(os._exit, 3, context=forkserver)
 
 
 def test_interrupted_caller_terminates_the_worker(forkserver):
-    def progress(i):
-        if i >= 3:
+    def progress(done, total):
+        if done >= 3:
             raise Interrupted
 
     with pytest.raises(Interrupted):
-        heavy.run_in_worker(_forever, progress=progress, context=forkserver)
+        heavy.run_in_worker(npfs, _toy(), "mi-score", 1, n_bootstraps=5_000, progress=progress, context=forkserver)
     assert multiprocessing.active_children() == []

@@ -23,6 +23,7 @@ from fslab.selectors import SELECTORS
 
 from . import heavy, state
 from .cache import sample_encoded
+from .compare import token
 
 RESULTS = "fslab.npfs.results"
 LAST = "fslab.npfs.last"
@@ -47,8 +48,11 @@ def _memo() -> OrderedDict:
 
 def run_key(source_name: str, source, selector: str, measure: str | None, params: dict, k: int, n: int,
             alpha: float, seed: int, fraction: float) -> tuple:
-    """Everything that determines the matrix (n_jobs does not: the same seed gives the same matrix)."""
-    return (source_name, id(source), source.n_features, getattr(source, "n_rows", 0), selector, measure,
+    """Everything that determines the matrix (n_jobs does not: the same seed gives the same matrix).
+
+    The data enter by a content digest, not ``id(source)``: a replaced data set's id can be recycled by the next
+    object, and a re-uploaded file may keep its name and shape."""
+    return (source_name, token(source), source.n_features, getattr(source, "n_rows", 0), selector, measure,
             tuple(sorted(params.items())), int(k), int(n), float(alpha), int(seed), float(fraction))
 
 
