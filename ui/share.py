@@ -183,16 +183,19 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
 
 
 def restore(page: str | None) -> None:
-    """Before nav.run(): apply a recipe loaded from the sidebar, or a query string the app did not write."""
+    """Before nav.run(): apply a recipe loaded from the sidebar, or the query string of the session's first run
+    (a new link in the address bar loads a new session)."""
     pending = st.session_state.pop(PENDING, None)
     if pending is not None:
         _report(lambda: apply(*pending), "The recipe could not be restored")
         st.session_state[PUBLISHED] = st.query_params.to_dict()
         return
+    if PUBLISHED in st.session_state:  # only the link a session opens with is restored: a rerun can carry
+        return                          # an older address (a click made before the last run's link arrived)
     query = st.query_params.to_dict()
-    if page is None or not query or query == st.session_state.get(PUBLISHED):
-        return
     st.session_state[PUBLISHED] = query
+    if page is None or not query:
+        return
     _report(lambda: apply(Recipe.from_query(page, query)), "This link could not be opened as it is")
 
 
