@@ -12,7 +12,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 def _upload(page, path) -> None:
     page.get_by_text("Upload a CSV").click()
     wait_idle(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    page.get_by_test_id("stMain").locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
     wait_idle(page)
 
 

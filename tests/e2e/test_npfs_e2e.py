@@ -29,7 +29,7 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     expect(heatmap.locator(".gtitle")).to_contain_text("Selection matrix: 25 features x 100 bootstraps")
 
     # A long run: the progress bar shows the remaining time; then cancel it.
-    n_input = page.get_by_label("n (bootstraps)")
+    n_input = page.get_by_role("spinbutton", name="n (bootstraps)")
     n_input.fill("4000")
     n_input.press("Enter")
     wait_idle(page)
