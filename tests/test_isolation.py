@@ -6,6 +6,7 @@ sessions of one server do, while each has its own ``st.session_state``.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -14,7 +15,7 @@ from fslab.distributions import example1
 from fslab.orderings import subset_risks
 from fslab.toy import PRESETS, xor_distribution
 from ui import state
-from ui.selection import RESULTS
+from ui.selection import RESULTS, source_key
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -86,3 +87,12 @@ def test_same_name_different_content_never_shares_a_cached_result():
              for name, at in sessions.items()}
     assert picks["a"]["0-1 error"] == "X1" and picks["a"]["mutual information"] == "X2"
     assert picks["b"]["0-1 error"] == "X1" and picks["b"]["mutual information"] == "X1"  # every single ties
+
+
+def test_session_memos_key_data_by_content_not_by_object_identity():
+    """A freed data set's id() can be handed to the next one; the Select and "Which k?" memos key by content."""
+    same = copy.deepcopy(example1())
+    assert same is not example1()
+    assert source_key("distribution", "Example 1", example1()) == source_key("distribution", "Example 1", same)
+    other = xor_distribution(2, 2, 0.0)
+    assert source_key("distribution", "Example 1", other) != source_key("distribution", "Example 1", same)

@@ -16,6 +16,7 @@ from fslab.npfs import check_base_selector, npfs
 from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS, select
 
+from .compare import token
 from .npfs import SLOW_KINDS, Reporter
 from .text import md
 
@@ -82,7 +83,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
                                      key=f"{key_prefix}.kboot"))
     alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha"))
     memo = st.session_state.setdefault(MEMO, OrderedDict())
-    key = (id(source), source.n_features, source.n_rows, selector, measure_name,
+    key = (token(source), source.n_features, source.n_rows, selector, measure_name,
            tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
     if st.button("Suggest k", key=f"{key_prefix}.ksuggest", help="Runs the test and NPFS on this dataset"):
         bar = st.progress(0.0, text="Permutation test of each step...")

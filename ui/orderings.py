@@ -6,7 +6,6 @@ codes), passed next to the unhashed object, so two sessions with different data 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from contextlib import nullcontext
 
@@ -36,16 +35,9 @@ from fslab.orderings import (
 
 from . import heavy
 from .cache import BOUNDED
+from .compare import token
 
-
-def fingerprint(source) -> str:
-    """A short content hash of a distribution or an encoded sample."""
-    if isinstance(source, Distribution):
-        return hashlib.sha1(source.to_json().encode()).hexdigest()
-    h = hashlib.sha1(source.X.tobytes())
-    h.update(source.y.tobytes())
-    h.update(",".join(source.feature_names).encode())
-    return h.hexdigest()
+fingerprint = token  # the pages key lattices and widgets by content (one digest for every cache key)
 
 
 @st.cache_data(**BOUNDED, show_spinner="Evaluating every subset...")

@@ -18,6 +18,7 @@ from fslab import export
 from fslab.measures import supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
+from .compare import token
 from .text import md
 
 RESULTS = "fslab.select.results"
@@ -74,8 +75,8 @@ def _memo() -> OrderedDict:
 
 
 def source_key(kind: str, name: str, source) -> tuple:
-    """Identifies the data a selection ran on (the object itself changes when the user loads new data)."""
-    return kind, name, id(source), source.n_features, getattr(source, "n_rows", 0)
+    """Identifies the data a selection ran on by content (an ``id`` can be recycled by the next data set)."""
+    return kind, name, token(source), source.n_features, getattr(source, "n_rows", 0)
 
 
 def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: int | None, params: dict,
@@ -183,8 +184,8 @@ def exports(result: Selection) -> dict[str, bytes]:
     """CSV and JSON bytes of the selection and its trace, built once per result (a long trace takes a while)."""
     memo = st.session_state.setdefault(EXPORTS, OrderedDict())
     key = id(result)
-    if key not in memo:
-        memo[key] = {
+    if key not in memo or memo[key][0] is not result:  # the entry keeps its result alive, so ids cannot repeat
+        memo[key] = result, {
             "selection.csv": safe_csv(result.summary()),
             "selection.json": selection_json(result),
             "trace.csv": safe_csv(result.trace),
@@ -192,4 +193,4 @@ def exports(result: Selection) -> dict[str, bytes]:
         }
         while len(memo) > 4:
             memo.popitem(last=False)
-    return memo[key]
+    return memo[key][1]
