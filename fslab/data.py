@@ -221,6 +221,13 @@ class Dataset:
     def y(self) -> np.ndarray:
         return self.encoded_target.y
 
+    def to_frame(self) -> pd.DataFrame:
+        """Features and the raw target column as one table, so it can be re-targeted like an upload."""
+        frame = self.features.copy()
+        frame[self.target] = self.target_values.to_numpy()
+        frame.attrs = {}
+        return frame
+
     def flags(self) -> dict[str, str]:
         """Flags of the columns that have any: {column: "constant, ID-like", ...}."""
         return {r.column: r.flags for r in self.columns.itertuples() if r.flags}

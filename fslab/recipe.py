@@ -338,9 +338,7 @@ def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
             if "target" not in data and positive is None:  # the paper's encoding, as the Home page loads it
                 return load_sample(data["sample"]).discretize(method, bins)
             ds = load_sample(data["sample"])
-            frame = ds.features.copy()
-            frame[ds.target] = ds.target_values.to_numpy()
-            frame.attrs = {}
+            frame = ds.to_frame()
             target = data.get("target", ds.target)
             if positive is None and target == ds.target:
                 positive = SAMPLES[data["sample"]].positive

@@ -203,7 +203,7 @@ def main() -> None:
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
     if kind == "current":
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
-        frame = raw.features.assign(**{raw.target: raw.target_values.to_numpy()})
+        frame = raw.to_frame()
         show_dataset(frame, raw, encoded, name, applied[3], applied[4])
         return
     chosen = choose_frame(kind)

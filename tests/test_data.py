@@ -156,3 +156,11 @@ def test_from_arrays_checks_shapes():
 def test_dataset_errors_are_fslab_errors():
     with pytest.raises(FslabError):
         Dataset.from_frame("not a frame", "t")
+
+
+def test_to_frame_gives_back_the_table_the_dataset_was_read_from():
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"], "t": ["p", "n", "p", "n"]})
+    ds = Dataset.from_frame(frame, "t", positive="p")
+    pd.testing.assert_frame_equal(ds.to_frame(), frame)
+    again = Dataset.from_frame(ds.to_frame(), "b", positive="x")  # re-targeted like an upload
+    assert again.target == "b" and "t" in again.feature_names

@@ -32,11 +32,7 @@ def upload_frame(data: bytes) -> pd.DataFrame:
 @st.cache_data(show_spinner="Loading sample data...", **BOUNDED)
 def sample_frame(name: str) -> pd.DataFrame:
     """A sample as one raw table (features and target column), so it can be re-targeted like an upload."""
-    ds = load_sample(name)
-    frame = ds.features.copy()
-    frame[ds.target] = ds.target_values.to_numpy()
-    frame.attrs = {}
-    return frame
+    return load_sample(name).to_frame()
 
 
 def sample_default_target(name: str, columns) -> str:

@@ -105,10 +105,7 @@ def load_sample_source(name: str, target: str | None, positive: str | None, meth
     if target is None or target == rec.target:
         ds = load_sample(name) if positive is None else load_sample(name, positive=positive)
     else:
-        base = load_sample(name)
-        frame = base.features.copy()
-        frame[base.target] = base.target_values.to_numpy()
-        ds = Dataset.from_frame(frame, target, positive=positive)
+        ds = Dataset.from_frame(load_sample(name).to_frame(), target, positive=positive)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", f"{name} (sample)", tuple(encoded.notes))
 
