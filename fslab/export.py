@@ -1,7 +1,11 @@
-"""Safe exports: text cells a spreadsheet would run as a formula (leading = + - @) get a leading '."""
+"""Safe exports: text cells a spreadsheet would run as a formula (leading = + - @) get a leading ';
+records become JSON-ready values (:func:`json_ready`)."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pandas as pd
 
 FORMULA_PREFIXES = ("=", "+", "-", "@")
@@ -25,3 +29,16 @@ def safe_frame(frame: pd.DataFrame, index: bool = False) -> pd.DataFrame:
 def safe_csv(frame: pd.DataFrame, index: bool = False) -> bytes:
     """UTF-8 CSV bytes of :func:`safe_frame`."""
     return safe_frame(frame, index).to_csv(index=False).encode("utf-8")
+
+
+def json_ready(value):
+    """Copy with numpy scalars and arrays as Python values and NaN / infinities as None (JSON has neither)."""
+    if isinstance(value, dict):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | np.ndarray):
+        return [json_ready(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -1,31 +1,18 @@
-"""Output of the command line: JSON-ready values, compact text tables, and a progress bar on stderr."""
+"""Output of the command line: JSON documents, compact text tables, and a progress bar on stderr."""
 
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 
-import numpy as np
 import pandas as pd
 
-
-def plain(value):
-    """JSON-ready copy: numpy scalars and arrays become Python values, NaN and infinities become None."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | np.ndarray):
-        return [plain(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+from ..export import json_ready
 
 
 def dumps(record: dict) -> str:
-    return json.dumps(plain(record), indent=2, allow_nan=False)
+    return json.dumps(json_ready(record), indent=2, allow_nan=False)
 
 
 def table(frame: pd.DataFrame, digits: int = 4) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..export import json_ready
+
 TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied")
 
 
@@ -66,25 +68,17 @@ class Selection:
             "measure": self.measure,
             "k": self.k,
             "s": self.s,
-            "params": {key: _plain(value) for key, value in self.params.items()},
+            "params": {key: json_ready(value) for key, value in self.params.items()},
             "features": list(self.features),
             "names": list(self.names),
-            "scores": [_plain(v) for v in np.asarray(self.scores, dtype=np.float64)],
+            "scores": [json_ready(v) for v in np.asarray(self.scores, dtype=np.float64)],
             "eliminated": list(self.eliminated),
-            "start_score": _plain(self.start_score),
+            "start_score": json_ready(self.start_score),
             "notes": list(self.notes),
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
-
-
-def _plain(value):
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value
 
 
 def build_trace(steps: list[np.ndarray], candidates: list[np.ndarray], values: list[np.ndarray],
