@@ -25,7 +25,13 @@ from .limits import LIMITS, Limits
 if TYPE_CHECKING:
     from .data import Dataset
 
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+
+def sample_data_dir() -> Path:
+    """The directory holding the shipped sample files (the one place that locates it)."""
+    return Path(__file__).resolve().parents[1] / "sample_data"
+
+
+SAMPLE_DIR = sample_data_dir()  # kept for callers that import the constant; sample_data_dir() is the lookup
 CC_BY = "CC BY 4.0"
 AHMED = "Ahmed, Narasimhan, Agarwal (2015), Table 1"
 NPFS = "Ditzler, Polikar, Rosen (2015), Section IV"
@@ -69,7 +75,7 @@ class Sample:
 
 def sample_path(name: str) -> Path:
     """Path of a shipped sample's gzip CSV (``sample_data/<name>.csv.gz``)."""
-    return SAMPLE_DIR / f"{name}.csv.gz"
+    return sample_data_dir() / f"{name}.csv.gz"
 
 
 def read_sample_frame(name: str) -> pd.DataFrame:
