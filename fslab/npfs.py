@@ -5,6 +5,7 @@ X (X[i, l] = 1 when bootstrap l selected feature i). Under H0 a feature is picke
 p0 = k/K, so its count z_i = sum_l X[i, l] is Binomial(n, p0). The Neyman-Pearson test of p1 > p0 rejects when
 z_i > zeta, zeta the (1 - alpha) quantile of Binomial(n, p0) (Section III-B, equation (3)); the relevant
 features are those rejections and k* is their number, which may differ from k (Section III-C).
+``rule="at-least"`` uses z_i >= zeta instead, as the authors' released MATLAB code does (see ``npfs_result``).
 
 Running on a cluster: bootstraps go through joblib, so any joblib backend works, e.g. with dask.distributed
 (``pip install dask distributed``)::
@@ -29,7 +30,7 @@ import numpy as np
 from .encoded import EncodedDataset
 from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .limits import LIMITS, Limits, over_limit
-from .npfs_result import NPFSResult, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
+from .npfs_result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .tables import as_source
 
 ProgressCallback = Callable[[int, int], "bool | None"]
@@ -118,7 +119,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
          prefer: str | None = "auto", batch_size: int | None = None, limits: Limits = LIMITS,
-         **selector_params) -> NPFSResult:
+         rule: str = "strict", **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
     Parameters
@@ -145,7 +146,10 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         after the pending tasks are abandoned.
     sample_fraction : each bootstrap draws ``round(fraction * m)`` rows with replacement.
     epsilon : the deviation of the Hoeffding bound (equation (5)) reported with the result.
+    rule : ``"strict"`` (default): relevant iff z > zeta, equation (3); ``"at-least"``: z >= zeta, the authors'
+        released code (the two differ only for a count exactly at zeta; see Fig. 1(d), where zeta = n = 100).
     """
+    check_rule(rule)
     source = as_source(dataset)
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
@@ -192,9 +196,9 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         matrix, p0=float(p0), alpha=float(alpha), epsilon=float(epsilon), k=int(k),
         feature_names=tuple(source.feature_names), selector=selector if isinstance(selector, str) else
         getattr(selector, "__name__", "custom"), seed=root.entropy, sample_fraction=float(sample_fraction),
-        n_requested=n, cancelled=cancelled, selector_params=dict(selector_params),
+        n_requested=n, cancelled=cancelled, selector_params=dict(selector_params), rule=rule,
     )
 
 
-__all__ = ["CLASS_SELECTORS", "NPFSCancelled", "NPFSResult", "check_base_selector", "hoeffding_bound", "hoeffding_n",
-           "npfs", "npfs_p_values", "npfs_threshold"]
+__all__ = ["CLASS_SELECTORS", "RULES", "NPFSCancelled", "NPFSResult", "check_base_selector", "hoeffding_bound",
+           "hoeffding_n", "npfs", "npfs_p_values", "npfs_threshold"]

@@ -2,10 +2,17 @@
 
 Pure functions of counts: the binomial critical value (equation (3)), one-sided p-values and the Hoeffding
 bound (equation (5)); :class:`NPFSResult` holds a selection matrix and every derived view.
+
+Two decision rules (``RULES``): ``"strict"``, equation (3) of the paper, declares feature i relevant iff
+z_i > zeta (so P(reject | H0) <= alpha); ``"at-least"``, the authors' released MATLAB code, iff z_i >= zeta. They
+differ only for a count exactly at the critical value. With alpha = 0.01, n = 100 and p0 = 24/25 (the paper's
+Fig. 1(d)) zeta = 100: the strict test can declare nothing, the released code declares every feature selected in
+all 100 bootstraps.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass, field
@@ -14,7 +21,25 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
+from .errors import ParameterError
 from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stability
+
+RULES = ("strict", "at-least")
+RULE_TEXT = {"strict": "z > zeta", "at-least": "z >= zeta"}
+
+
+def check_rule(rule: str) -> str:
+    """The rule itself, or ParameterError naming the two allowed values."""
+    if rule not in RULES:
+        raise ParameterError(f"rule must be 'strict' (equation (3): z > zeta) or 'at-least' (the authors' released "
+                             f"code: z >= zeta); got {rule!r}")
+    return rule
+
+
+def relevant_mask(counts, threshold: int, rule: str = "strict") -> np.ndarray:
+    """Relevant features under ``rule``: z > zeta (``"strict"``, equation (3)) or z >= zeta (``"at-least"``)."""
+    counts = np.asarray(counts)
+    return counts >= threshold if check_rule(rule) == "at-least" else counts > threshold
 
 
 def npfs_threshold(n: int, p0: float, alpha: float) -> int:
@@ -43,15 +68,17 @@ def hoeffding_n(epsilon: float, delta: float) -> int:
     return math.ceil(math.log(2 / delta) / (2 * epsilon**2))
 
 
-def relevant_path(matrix: np.ndarray, p0: float, alpha: float) -> np.ndarray:
+def relevant_path(matrix: np.ndarray, p0: float, alpha: float, rule: str = "strict") -> np.ndarray:
     """Number of relevant features after the first l bootstraps, l = 1..n (the paper's Fig. 2 for one k).
 
-    The test is redone for each l: a feature counts when P(Z_l >= z | H0) <= alpha with Z_l ~ Binomial(l, p0),
-    which is the same as z > zeta_l (see :func:`npfs_threshold`).
+    The test is redone for each l with Z_l ~ Binomial(l, p0). Strict: a feature counts when P(Z_l >= z) <= alpha,
+    which is the same as z > zeta_l (see :func:`npfs_threshold`); at-least: when P(Z_l > z) <= alpha, the same as
+    z >= zeta_l.
     """
     n = matrix.shape[1]
     running = np.cumsum(matrix, axis=1)  # K x n counts after l bootstraps
-    return (binom.sf(running - 1, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
+    shift = 1 if check_rule(rule) == "strict" else 0
+    return (binom.sf(running - shift, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,7 +86,8 @@ class NPFSResult:
     """Outcome of :func:`fslab.npfs.npfs`.
 
     ``matrix`` (K x n bool) is the paper's X; ``counts`` its row sums z_i; ``threshold`` the critical value zeta;
-    ``relevant`` the indices with z_i > zeta (ascending); ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound
+    ``relevant`` the indices with z_i > zeta (``rule="strict"``) or z_i >= zeta (``rule="at-least"``), ascending;
+    ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound
     2 exp(-2 n eps^2) of equation (5); ``relevant_path[l-1]`` the number relevant after l bootstraps.
     """
 
@@ -81,11 +109,13 @@ class NPFSResult:
     n_requested: int = 0
     cancelled: bool = False
     selector_params: dict = field(default_factory=dict)
+    rule: str = "strict"
 
     @classmethod
     def from_matrix(cls, matrix, *, p0: float, alpha: float, epsilon: float = 0.1, k: int | None = None,
-                    feature_names=None, **meta) -> NPFSResult:
+                    feature_names=None, rule: str = "strict", **meta) -> NPFSResult:
         """Apply the test to a K x n selection matrix (from any source: bootstraps, cross-validation folds)."""
+        check_rule(rule)
         matrix = np.asarray(matrix, dtype=bool)
         K, n = matrix.shape
         counts = matrix.sum(axis=1)
@@ -93,11 +123,20 @@ class NPFSResult:
         names = tuple(feature_names) if feature_names is not None else tuple(f"X{i + 1}" for i in range(K))
         meta.setdefault("n_requested", n)
         return cls(
-            matrix=matrix, counts=counts, threshold=threshold, relevant=np.flatnonzero(counts > threshold),
+            matrix=matrix, counts=counts, threshold=threshold,
+            relevant=np.flatnonzero(relevant_mask(counts, threshold, rule)),
             p0=p0, alpha=alpha, p_values=npfs_p_values(counts, n, p0), hoeffding=hoeffding_bound(n, epsilon),
-            epsilon=epsilon, relevant_path=relevant_path(matrix, p0, alpha), feature_names=names,
-            k=int(k) if k is not None else round(p0 * K), **meta,
+            epsilon=epsilon, relevant_path=relevant_path(matrix, p0, alpha, rule), feature_names=names,
+            k=int(k) if k is not None else round(p0 * K), rule=rule, **meta,
         )
+
+    def with_rule(self, rule: str) -> NPFSResult:
+        """The same bootstraps decided by another rule (the matrix, counts, zeta and p-values do not change)."""
+        if check_rule(rule) == self.rule:
+            return self
+        return dataclasses.replace(
+            self, rule=rule, relevant=np.flatnonzero(relevant_mask(self.counts, self.threshold, rule)),
+            relevant_path=relevant_path(self.matrix, self.p0, self.alpha, rule))
 
     @property
     def n_bootstraps(self) -> int:
@@ -113,6 +152,16 @@ class NPFSResult:
         return int(self.relevant.size)
 
     @property
+    def relevant_mask(self) -> np.ndarray:
+        """K bools: feature i is relevant under ``self.rule``."""
+        return relevant_mask(self.counts, self.threshold, self.rule)
+
+    @property
+    def rule_text(self) -> str:
+        """The decision in words for captions: "z > zeta" or "z >= zeta"."""
+        return RULE_TEXT[self.rule]
+
+    @property
     def relevant_names(self) -> list[str]:
         return [self.feature_names[i] for i in self.relevant]
 
@@ -121,7 +170,7 @@ class NPFSResult:
         df = pd.DataFrame({
             "feature": np.arange(self.n_features), "name": list(self.feature_names), "count": self.counts,
             "frequency": self.counts / self.n_bootstraps, "p_value": self.p_values,
-            "relevant": self.counts > self.threshold,
+            "relevant": self.relevant_mask,
         })
         return df.sort_values(["count", "feature"], ascending=[False, True], ignore_index=True)
 
@@ -145,6 +194,7 @@ class NPFSResult:
             "selector_params": {k: v for k, v in self.selector_params.items() if isinstance(v, str | int | float)},
             "k": self.k, "n_bootstraps": self.n_bootstraps, "n_requested": self.n_requested,
             "cancelled": self.cancelled, "alpha": self.alpha, "p0": self.p0, "threshold": self.threshold,
+            "rule": self.rule,
             "seed": self.seed, "sample_fraction": self.sample_fraction, "k_star": self.k_star,
             "relevant": [int(i) for i in self.relevant], "relevant_names": self.relevant_names,
             "feature_names": list(self.feature_names), "counts": [int(c) for c in self.counts],
@@ -164,4 +214,5 @@ class NPFSResult:
         return pd.DataFrame(self.matrix.astype(np.int8), index=list(self.feature_names), columns=cols)
 
 
-__all__ = ["NPFSResult", "hoeffding_bound", "hoeffding_n", "npfs_p_values", "npfs_threshold", "relevant_path"]
+__all__ = ["RULES", "NPFSResult", "check_rule", "hoeffding_bound", "hoeffding_n", "npfs_p_values",
+           "npfs_threshold", "relevant_mask", "relevant_path"]

@@ -134,7 +134,13 @@ if shown is None:
     shown = last[1]
     st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
             f"n = {shown.n_bootstraps}, alpha = {shown.alpha}). Press **Run NPFS** for the new settings.")
-result = shown
+rule = st.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizontal=True,
+                format_func={"strict": "strict: z > zeta (equation (3))", "at-least": "at least: z >= zeta"}.get,
+                help="Equation (3) of the paper declares a feature relevant when its count z exceeds zeta (the "
+                     "test's size stays <= alpha). The authors' released MATLAB code uses z >= zeta: the two differ "
+                     "only for a count equal to zeta, e.g. Fig. 1(d) (k = 24 of 25, n = 100), where zeta = 100. "
+                     "Switching needs no new run.")
+result = shown.with_rule(rule)
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("k* (relevant features)", result.k_star, delta=result.k_star - result.k, delta_color="off",

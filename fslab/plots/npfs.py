@@ -57,7 +57,7 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
     are set explicitly (plotly would otherwise drop every other one on a tall category axis): see matrix_layout.
     """
     rows = feature_order(result, order)[:max_rows]
-    relevant = result.counts[rows] > result.threshold
+    relevant = result.relevant_mask[rows]
     z = result.matrix[rows].astype(int) + 2 * relevant[:, None]
     scale = [[0.0, BLACK], [0.25, BLACK], [0.25, WHITE], [0.5, WHITE], [0.5, DARK_ORANGE], [0.75, DARK_ORANGE],
              [0.75, ORANGE], [1.0, ORANGE]]
@@ -86,7 +86,7 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
 def counts_figure(result, order: str = "count", max_bars: int = 300) -> go.Figure:
     """Bars of z_i (times selected out of n) with the critical value zeta as a line; hover shows each p-value."""
     rows = feature_order(result, order)[:max_bars]
-    relevant = result.counts[rows] > result.threshold
+    relevant = result.relevant_mask[rows]
     names = [plain(result.feature_names[i]) for i in rows]
     fig = go.Figure(go.Bar(
         x=names, y=result.counts[rows], marker_color=np.where(relevant, ORANGE, "#7f7f7f"),
@@ -95,7 +95,7 @@ def counts_figure(result, order: str = "count", max_bars: int = 300) -> go.Figur
                       "<extra></extra>",
     ))
     fig.add_hline(y=result.threshold, line_dash="dash", line_color="#d62728",
-                  annotation_text=f"critical value zeta = {result.threshold}: relevant iff z > zeta",
+                  annotation_text=f"critical value zeta = {result.threshold}: relevant iff {result.rule_text}",
                   annotation_position="top right")
     fig.add_hline(y=result.p0 * result.n_bootstraps, line_dash="dot", line_color="#1f77b4",
                   annotation_text=f"chance n p0 = {result.p0 * result.n_bootstraps:.1f}",
@@ -123,7 +123,7 @@ def relevant_path_figure(result) -> go.Figure:
 def relevant_image_figure(result, shape: tuple[int, int]) -> go.Figure:
     """Relevant pixels as an image (Fig. 4): selection frequency on relevant pixels, irrelevant pixels black."""
     freq = result.counts / result.n_bootstraps
-    shown = np.where(result.counts > result.threshold, freq, np.nan).reshape(shape)
+    shown = np.where(result.relevant_mask, freq, np.nan).reshape(shape)
     names = np.asarray(plain_all(result.feature_names), dtype=object).reshape(shape)
     fig = go.Figure(go.Heatmap(
         z=shown, x=np.arange(1, shape[1] + 1), y=np.arange(1, shape[0] + 1),
