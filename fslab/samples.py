@@ -27,8 +27,14 @@ if TYPE_CHECKING:
 
 
 def sample_data_dir() -> Path:
-    """The directory holding the shipped sample files (the one place that locates it)."""
-    return Path(__file__).resolve().parents[1] / "sample_data"
+    """The directory holding the shipped sample files (the one place that locates it).
+
+    In an installed wheel it is the subpackage ``fslab/sample_data`` (pyproject.toml maps the repository's
+    top-level ``sample_data/`` there); in a checkout or an editable install, ``sample_data/`` beside ``fslab/``.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "sample_data"
+    return installed if installed.is_dir() else here.parent / "sample_data"
 
 
 SAMPLE_DIR = sample_data_dir()  # kept for callers that import the constant; sample_data_dir() is the lookup
