@@ -9,12 +9,17 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from fslab.distributions import example1
+from fslab.data import Dataset
+from fslab.distributions import Distribution, example1
+from fslab.encoded import EncodedDataset
 from fslab.orderings import subset_risks
 from fslab.toy import PRESETS, xor_distribution
 from ui import state
+from ui.compare import token
 from ui.selection import RESULTS, source_key
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -96,3 +101,59 @@ def test_session_memos_key_data_by_content_not_by_object_identity():
     assert source_key("distribution", "Example 1", example1()) == source_key("distribution", "Example 1", same)
     other = xor_distribution(2, 2, 0.0)
     assert source_key("distribution", "Example 1", other) != source_key("distribution", "Example 1", same)
+
+
+# --- the content digest keys every shared cache on everything a computation reads (issue 18, "Also found") ---
+
+def _sample(labels=(0.0, 1.0), values_scale: float = 1.0, class_names=None) -> EncodedDataset:
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    return EncodedDataset(X, [0, 1, 1, 0], labels=np.asarray(labels), class_names=class_names,
+                          values=X * values_scale, task="binary")
+
+
+def test_token_sees_label_values():
+    """Squared error reads the label values: 0/1 and 0/100 targets on the same codes are different data."""
+    assert token(_sample((0.0, 1.0))) != token(_sample((0.0, 100.0)))
+    assert token(_sample((0.0, 1.0))) != token(_sample(np.array([0, 1])))  # 0.0 vs 0 as label values: dtype enters
+
+
+def test_token_sees_raw_values_and_class_names():
+    """Fisher's score reads the raw values; exports and messages read the class names."""
+    assert token(_sample(values_scale=1.0)) != token(_sample(values_scale=2.0))
+    assert token(_sample(class_names=("no", "yes"))) != token(_sample(class_names=("yes", "no")))
+
+
+def test_token_sees_distribution_labels():
+    a = Distribution(example1().states, example1().probs, labels=[0.0, 0.01])
+    b = Distribution(example1().states, example1().probs, labels=[0.0, 100.0])
+    assert token(a) != token(b)
+
+
+def test_token_of_raw_datasets_sees_every_value():
+    """Re-binning reads the raw table: two raw datasets with equal codes after binning still differ."""
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", "x", "y"], "t": [0, 1, 0, 1]})
+    other = frame.assign(a=[1.0, 2.0, 3.0, 4.5])
+    assert token(Dataset.from_frame(frame, "t")) != token(Dataset.from_frame(other, "t"))
+    assert token(Dataset.from_frame(frame, "t")) == token(Dataset.from_frame(frame.copy(), "t"))
+
+
+def test_token_is_equal_for_equal_content_and_ignores_memos():
+    a, b = _sample(), copy.deepcopy(_sample())
+    b.cell_codes((0, 1))  # fills a private memo: not content
+    assert token(a) == token(b)
+
+
+def test_orderings_squared_error_is_not_shared_between_label_scales():
+    """Two sessions, same distribution name and states, labels 0/0.01 vs 0/100: squared error 0.2475-scale vs
+    2475-scale. The lattice cache must not hand one session the other's values."""
+    law = example1()
+    laws = {scale: Distribution(law.states, law.probs, labels=[0.0, scale], feature_names=law.feature_names)
+            for scale in (0.01, 100.0)}
+    values = {}
+    for scale, dist in laws.items():
+        at = _session("pages/orderings.py", **{state.DISTRIBUTION: dist, state.DISTRIBUTION_NAME: "shared name"})
+        at.selectbox(key="orderings.measure").set_value("squared").run()
+        assert not at.exception, [e.value for e in at.exception]
+        values[scale] = _table(at, "names", "value", "rank")["value"].to_numpy()
+        assert np.allclose(values[scale], subset_risks(dist, "squared")["value"].to_numpy())
+    assert np.allclose(values[100.0], values[0.01] * 1e8)  # squared error scales with the label scale squared

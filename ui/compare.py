@@ -1,14 +1,21 @@
 """Cached wrappers of the Compare page: side-by-side selections, binning sensitivity, learning curves.
 
-Sources are unhashable, so they travel as ``_source`` with a content ``token`` (a digest of the codes and
-labels) that keys the cache: the same data under another name hits, different data under the same name misses.
+Sources are unhashable, so they travel as ``_source`` with a content ``token`` that keys the cache: the same data
+under another name hits, different data under the same name misses. The token digests *every* public attribute of
+the object a computation reads (codes, arities, label values, class weights, raw values, category and class names,
+target, task; a raw Dataset's frames), so two sessions whose data differ only in label or raw values never share a
+result (the squared error reads the label values, Fisher the raw values, re-binning the raw table).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+import weakref
+from collections import OrderedDict
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from fslab.binning import BinningResult, binning_sensitivity
@@ -19,15 +26,85 @@ from fslab.samples import SAMPLES, load_sample
 from . import state
 from .cache import BOUNDED
 
+# id -> (weak reference, digest) of recently digested objects (a weak reference: an id can be reused)
+_DIGESTS: OrderedDict[int, tuple] = OrderedDict()
+_DIGESTS_SIZE = 256
+_LOCK = threading.Lock()
+
+
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """Integer codes in the smallest integer dtype that holds them (8x fewer bytes to digest for most codes)."""
+    if a.dtype.kind not in "iu" or a.size == 0:
+        return a
+    lo, hi = int(a.min()), int(a.max())
+    for dtype in (np.uint8, np.uint16, np.uint32) if lo >= 0 else (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= lo and hi <= info.max:
+            return a.astype(dtype)
+    return a
+
+
+def _feed(h, obj, depth: int = 0) -> None:
+    """Update ``h`` with a type-tagged, unambiguous serialisation of ``obj`` (arrays by dtype, shape and bytes)."""
+    if depth > 6:
+        raise TypeError("token: nesting too deep")
+    if obj is None or isinstance(obj, (bool, int, float, str, bytes, np.generic)):
+        h.update(f"{type(obj).__name__}:{obj!r};".encode())
+    elif isinstance(obj, pd.DataFrame):
+        h.update(f"frame{obj.shape}{list(map(str, obj.columns))!r}{list(map(str, obj.dtypes))!r};".encode())
+        h.update(pd.util.hash_pandas_object(obj, index=True, categorize=False).to_numpy().tobytes())
+    elif isinstance(obj, pd.Series):
+        h.update(f"series:{obj.name!r}:{obj.dtype}:{len(obj)};".encode())
+        h.update(pd.util.hash_pandas_object(obj, index=True, categorize=False).to_numpy().tobytes())
+    elif isinstance(obj, np.ndarray):
+        h.update(f"array:{obj.dtype.str}:{obj.shape};".encode())
+        if obj.dtype.hasobject:
+            h.update(repr(obj.tolist()).encode())
+        else:
+            h.update(np.ascontiguousarray(_narrow(obj)).data)
+    elif isinstance(obj, (tuple, list)):
+        h.update(f"seq{len(obj)}[".encode())
+        for item in obj:
+            _feed(h, item, depth + 1)
+        h.update(b"]")
+    elif isinstance(obj, dict):
+        h.update(f"dict{len(obj)}{{".encode())
+        for key in sorted(obj, key=repr):
+            _feed(h, key, depth + 1)
+            _feed(h, obj[key], depth + 1)
+        h.update(b"}")
+    elif hasattr(obj, "__dict__"):
+        _feed(h, type(obj).__qualname__, depth + 1)
+        _feed(h, {k: v for k, v in vars(obj).items() if not k.startswith("_")}, depth + 1)
+    else:
+        h.update(f"{type(obj).__qualname__}:{obj!r};".encode())
+
 
 def token(source) -> str:
-    """Content digest of a coded source (codes, arities, and class indices or weights)."""
+    """Content digest of everything a computation can read from ``source``.
+
+    A coded source (sample or distribution) or a raw ``fslab.Dataset``: every public attribute enters (codes,
+    arities, label values and their dtype, class indices or weights, raw values, names, target, task), private
+    memos do not. Equal content gives equal tokens whatever the object's identity or name.
+    """
+    try:
+        ref = weakref.ref(source)
+    except TypeError:
+        ref = None
+    with _LOCK:
+        hit = _DIGESTS.get(id(source))
+    if hit is not None and hit[0]() is source:
+        return hit[1]
     h = hashlib.blake2b(digest_size=16)
-    for part in (source.X, source.arities, getattr(source, "y", None), getattr(source, "weights", None)):
-        if part is not None:
-            h.update(np.ascontiguousarray(part).tobytes())
-    h.update("|".join(source.feature_names).encode())
-    return h.hexdigest()
+    _feed(h, source)
+    digest = h.hexdigest()
+    if ref is not None:  # fslab sources are never changed in place, so an object's digest can be remembered
+        with _LOCK:
+            _DIGESTS[id(source)] = (ref, digest)
+            _DIGESTS.move_to_end(id(source))
+            while len(_DIGESTS) > _DIGESTS_SIZE:
+                _DIGESTS.popitem(last=False)
+    return digest
 
 
 @st.cache_data(show_spinner="Running the selectors...", **BOUNDED)

@@ -193,7 +193,7 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         st.caption("Press *Run binning sensitivity* to select under each binning.")
         return
     try:
-        res = uc.binnings(uc.token(source), raw, k, selector, measure_name, tuple(sorted(params.items())))
+        res = uc.binnings(uc.token(raw), raw, k, selector, measure_name, tuple(sorted(params.items())))
     except FslabError as err:
         st.error(md(err))
         return
