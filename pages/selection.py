@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from fslab import terms
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
@@ -89,14 +90,16 @@ for note in result.notes:
 tie_note = ui.tie_note(result)
 if tie_note:
     st.info(tie_note)
-crit_title = "criterion C(J) = " + ("score" if MEASURES[measure_name].greater_is_better else "-error")
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
-st.plotly_chart(trace_curves_figure(curves, f"{crit_title} ({MEASURES[measure_name].label})", x_title),
+st.plotly_chart(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
+                                    title=f"Bayes {terms.label(measure_name, params)} after each step"),
                 width="stretch", key="select.curves")
 overlays = " and ".join(f"{SELECTORS[o].label}'s" for o in ui.overlay_selectors(source))
 st.caption(("Criterion of the remaining set after each elimination, starting from all features (right), "
             if spec.kind == "backward" else
-            "Criterion of the Bayes-optimal predictor on the first t selected features (exact joint table), ")
+            "The Bayes-optimal predictor's value on the first t selected features (exact joint table; "
+            + ("an error: lower is better" if terms.lower_is_better(measure_name) else "a score: higher is better")
+            + "), ")
            + f"for this run and, dotted, for {overlays} first t features under the same measure."
            + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
               else ""))
@@ -105,15 +108,20 @@ render_k_suggestion(kind, source, selector, measure_name, params, k, "select")
 
 if "subset" in result.trace.columns:
     st.subheader("Best subsets")
-    best = result.trace.sort_values("value", ascending=False, kind="stable").head(20)
-    st.dataframe(best[["name", "value", "chosen"]], hide_index=True, width="stretch", key="select.best")
+    best = ui.own_trace(result).sort_values("value", ascending=terms.lower_is_better(result.measure),
+                                            kind="stable").head(20)
+    st.dataframe(best[["name", "value", "chosen"]].rename(columns={"value": terms.titled(result.measure, params)}),
+                 hide_index=True, width="stretch", key="select.best")
     st.caption(f"The 20 best of the {len(result.trace):,} subsets of size {k} that exhaustive search scored; "
                f"{int(result.trace['n_tied'].iloc[0])} tied with the best (the lexicographically first wins).")
 elif result.trace.empty:
     st.caption("No step to show: the selection is the full feature set, so no candidate was scored.")
 else:
-    value_title = "gain" if not spec.uses_measure and spec.kind == "forward" else "value"
-    st.plotly_chart(trace_heatmap_figure(result.trace, value_title=value_title), width="stretch",
+    value_title = ("gain" if spec.kind == "forward" else "score") if not spec.uses_measure \
+        else terms.label(result.measure, params)
+    st.plotly_chart(trace_heatmap_figure(ui.own_trace(result), value_title=value_title,
+                                         lower_is_better=spec.uses_measure and terms.lower_is_better(result.measure)),
+                    width="stretch",
                     key="select.heatmap")
     st.caption("Each row is a step, each column a candidate; colour places the candidate's value between the "
                "step's worst (0) and best (1) candidate (hover for the value; blank once chosen). The star marks "
@@ -121,11 +129,12 @@ else:
 
 st.subheader("Selected features")
 own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
-st.dataframe(ui.selected_table(result, own_curve, MEASURES[measure_name].label), hide_index=True, width="stretch",
+st.dataframe(ui.selected_table(result, own_curve, measure_name, params), hide_index=True, width="stretch",
              key="select.table")
-st.caption("Selector score = what the selector maximised at the step that added the feature (a gain for mRMR, JMI "
-           "and CMIM, the feature's own score for ranking selectors); the last column is the exact criterion of "
-           "the first t features under the chosen measure.")
+st.caption("Step value = the value of the subset the selector chose at that step (for mRMR, JMI and CMIM the gain "
+           "they maximised, for ranking selectors the feature's own score); the last column is the Bayes value of "
+           "the first t features under the chosen measure. Errors are shown as errors (lower is better) and "
+           "scores as scores; the sign C = -error appears only in the formula above.")
 
 cols = st.columns(4)
 stem = f"{selector}-{measure_name}-k{k}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 
 import numpy as np
@@ -166,3 +167,28 @@ def test_select_page_suggests_k_on_the_default_dataset(at):
     metrics = {m.label: m.value for m in at.metric}
     assert 0 <= int(metrics["permutation test: significant steps"]) <= 5
     assert int(metrics["NPFS k* (relevant features)"]) >= 1   # odor alone separates the classes well
+
+
+def test_errors_are_shown_positive_with_their_direction(at):
+    """Example 1, 0-1 error: the chart, the table and the exports show er*({X1}) = 0.25, not the criterion -0.25;
+    a score (AUC) keeps its sign."""
+    at.radio(key="select.source").set_value("distribution").run()
+    at.number_input(key="select.k").set_value(2).run()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    own = next(t for t in spec["data"] if "this run" in t["name"])
+    y = own["y"]  # plotly encodes numeric arrays as {"dtype", "bdata"} (base64)
+    y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]) if isinstance(y, dict) else np.asarray(y)
+    assert y.tolist() == pytest.approx([0.25, 0.22])
+    assert "lower is better" in spec["layout"]["yaxis"]["title"]["text"]
+    table = at.dataframe[-1].value
+    column = next(c for c in table.columns if c.startswith("first t features"))
+    assert table[column].tolist() == pytest.approx([0.25, 0.22])
+    from fslab import example1, select
+    from ui.selection import own_summary, own_trace, selection_json
+    result = select(example1(), 2, "bayes-greedy", measure="zero-one")
+    assert own_summary(result)["score"].tolist() == pytest.approx([0.25, 0.22])
+    assert (own_trace(result)["value"] >= 0).all()
+    record = json.loads(selection_json(result))
+    assert record["scores"] == pytest.approx([0.25, 0.22]) and "lower is better" in record["scores_are"]
+    auc = select(example1(), 1, "bayes-greedy", measure="auc")
+    assert own_summary(auc)["score"].iloc[0] == pytest.approx(auc.scores[0]) and auc.scores[0] > 0

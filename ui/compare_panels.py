@@ -55,9 +55,12 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         return
     exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
     st.markdown(f"**{len(chosen)} selectors, k = {k}, {m.label}** on *{md(source_name)}* ({exact}).")
-    subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set", "mi_bits": "MI of the set (bits)"})
+    better = "higher" if m.greater_is_better else "lower"
+    subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set ({better} is better)",
+                                          "mi_bits": "MI of the set (bits)"})
     subsets["selector"] = subsets["selector"].map(selector_label)
-    st.dataframe(subsets, hide_index=True, key="compare.subsets")
+    st.dataframe(subsets, hide_index=True, key="compare.subsets", width="stretch",  # whole feature lists
+                 column_config={"features": st.column_config.TextColumn("features", width="large")})
     if cmp.optimal is not None:
         names = ", ".join(cmp.feature_names[j] for j in cmp.optimal)
         found = [selector_label(n) for n, ok in zip(cmp.subsets["selector"], cmp.subsets["optimal"], strict=True)
@@ -96,7 +99,8 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
                                               for j in cmp.features.index])
     _downloads([("Grid (CSV)", safe_csv(grid, index=True), "compare_grid.csv"),
                 ("Overlap (CSV)", safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
-                ("Feature values (CSV)", safe_csv(features, index=True), "compare_features.csv"),
+                ("Feature values (CSV)", safe_csv(features.drop(columns="criterion"), index=True),
+                 "compare_features.csv"),  # the measure in its own terms (bayes_value), not the signed criterion
                 ("Selected sets (CSV)", safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
                "compare.dl")
 

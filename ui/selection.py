@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from fslab import export
+from fslab import export, terms
 from fslab.measures import supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
@@ -97,8 +97,9 @@ def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: in
 
 
 def curve_frame(source, features, measure: str, params: dict) -> pd.DataFrame:
-    """t, value = C(first t features) under the page's measure, feature = the name added at t."""
-    values = prefix_criteria(source, features, measure, **params)
+    """t, value = the measure's own value of the first t features (an error or a score, not the signed
+    criterion), feature = the name added at t."""
+    values = terms.own_terms(prefix_criteria(source, features, measure, **params), measure)
     return pd.DataFrame({"t": np.arange(1, len(features) + 1), "value": values,
                          "feature": [source.feature_names[j] for j in features]})
 
@@ -116,7 +117,7 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
         n = source.n_features
         curves[label] = pd.DataFrame({
             "t": n - np.arange(len(result.scores) + 1),
-            "value": np.concatenate([[result.start_score], result.scores]),
+            "value": terms.own_terms(np.concatenate([[result.start_score], result.scores]), measure),
             "feature": ["all features"] + [f"removed {source.feature_names[j]}" for j in result.eliminated]})
     else:
         curves[label] = curve_frame(source, result.features, measure, params)
@@ -133,15 +134,39 @@ def overlay_selectors(source) -> tuple[str, ...]:
     return ("bayes-score",) if is_regression(source) else ("bayes-score", "mi-greedy")
 
 
-def selected_table(result: Selection, curve: pd.DataFrame | None, measure_label: str) -> pd.DataFrame:
-    """The selected features with the selector's score, how many candidates tied at that step, and C(J_t)."""
-    table = result.summary().rename(columns={"score": "selector score"})
+def in_own_terms(result: Selection) -> bool:
+    """True when the run's values are its measure's criterion (shown as the measure's own value); False for
+    selectors with their own criterion (MI gains, Fisher scores), whose values are shown as they are."""
+    return SELECTORS[result.selector].uses_measure
+
+
+def own_trace(result: Selection) -> pd.DataFrame:
+    """The trace with ``value`` in the measure's own terms (an error positive, lower is better)."""
+    if not in_own_terms(result):
+        return result.trace
+    return result.trace.assign(value=terms.own_terms(result.trace["value"].to_numpy(), result.measure))
+
+
+def own_summary(result: Selection) -> pd.DataFrame:
+    """``Selection.summary`` with the step scores in the measure's own terms."""
+    table = result.summary()
+    if in_own_terms(result):
+        table["score"] = terms.own_terms(table["score"].to_numpy(), result.measure)
+    return table
+
+
+def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, params: dict) -> pd.DataFrame:
+    """The selected features with the selector's score, how many candidates tied at that step, and the measure's
+    value of the first t features (an error shown positive)."""
+    table = own_summary(result).rename(columns={
+        "score": f"step value: {terms.titled(result.measure, result.params)}" if in_own_terms(result)
+        else "selector score"})
     trace = result.trace
     if "subset" not in trace.columns and result.selector != "backward":
         chosen = trace[trace["chosen"]].set_index("candidate")
         table["tied at its step"] = [int(chosen.loc[j, "n_tied"]) for j in result.features]
     if curve is not None and len(curve) == len(table):
-        table[f"C(first t) under {measure_label}"] = curve["value"].to_numpy()
+        table[f"first t features: {terms.titled(measure, params)}"] = curve["value"].to_numpy()
     return table
 
 
@@ -171,13 +196,21 @@ def safe_csv(frame: pd.DataFrame) -> bytes:
 
 
 def selection_json(result: Selection) -> bytes:
+    """The selection record with its scores in the measure's own terms (``scores_are`` says which)."""
     record = result.to_dict()
     record["names"] = [export.escape_cell(n) for n in record["names"]]
+    if in_own_terms(result):
+        record["scores"] = export.json_ready(terms.own_terms(np.asarray(result.scores, float), result.measure))
+        if result.start_score is not None:
+            record["start_score"] = export.json_ready(terms.own_terms(result.start_score, result.measure))
+        record["scores_are"] = terms.titled(result.measure, result.params)
+    else:
+        record["scores_are"] = f"{SELECTORS[result.selector].label}'s own score"
     return json.dumps(record, indent=1).encode("utf-8")
 
 
 def trace_json(result: Selection) -> bytes:
-    return safe_frame(result.trace).to_json(orient="records").encode("utf-8")
+    return safe_frame(own_trace(result)).to_json(orient="records").encode("utf-8")
 
 
 def exports(result: Selection) -> dict[str, bytes]:
@@ -186,9 +219,9 @@ def exports(result: Selection) -> dict[str, bytes]:
     key = id(result)
     if key not in memo or memo[key][0] is not result:  # the entry keeps its result alive, so ids cannot repeat
         memo[key] = result, {
-            "selection.csv": safe_csv(result.summary()),
+            "selection.csv": safe_csv(own_summary(result)),
             "selection.json": selection_json(result),
-            "trace.csv": safe_csv(result.trace),
+            "trace.csv": safe_csv(own_trace(result)),
             "trace.json": trace_json(result),
         }
         while len(memo) > 4:

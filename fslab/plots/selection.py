@@ -39,14 +39,19 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
 
 
 def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str = "Every candidate at every step",
-                         value_title: str = "value") -> go.Figure:
+                         value_title: str = "value", lower_is_better: bool = False) -> go.Figure:
     """Heatmap of steps (rows) x candidate features (columns); the chosen cell is starred, ties are circled.
+
+    ``value`` is what the hover shows: the measure's own value (``lower_is_better`` for an error) or a gain; the
+    colour always places a candidate between its step's worst (0) and best (1).
 
     With more than ``max_columns`` candidates, the columns kept are the chosen features and the
     candidates with the highest best value over the steps (the title says how many are shown); when
     more features were chosen than fit (backward elimination), the last ones chosen.
     """
     trace = trace[trace["candidate"] >= 0]
+    shown = trace["value"]
+    trace = trace.assign(value=-shown if lower_is_better else shown)  # higher = better from here on
     best_per_feature = trace.groupby("candidate")["value"].max()
     chosen = trace.loc[trace["chosen"], "candidate"].tolist()
     columns = list(dict.fromkeys(chosen))
@@ -67,7 +72,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     span = (high - low).where(high > low, 1.0)
     relative = ((trace["value"] - low) / span).where(high > low, 1.0)
     grid = trace.assign(rel=relative).pivot(index="step", columns="candidate", values="rel").reindex(columns=columns)
-    raw = trace.pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
+    raw = trace.assign(value=shown).pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
     steps = grid.index.to_numpy()
     labels = [str(names[c]) for c in columns]
     fig = go.Figure(go.Heatmap(
@@ -82,7 +87,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     # plot area a height that grows with the steps, so neither the labels nor the colour bar squeeze the rows
     longest = max((len(label) for label in labels), default=1)
     font = 10 if len(columns) > 30 else 12
-    label_px = int(min(longest, 40) * 0.5 * font) + 16  # ~0.5 em per character of the rotated labels
+    label_px = int(min(longest, 40) * 0.6 * font) + 36  # ~0.6 em per rotated character, plus the tick gap
     rows_px = int(np.clip(28 * len(steps), 200, 1400))
     ticks = steps if len(steps) <= 30 else steps[(steps % 5 == 0) | (steps == steps.min())]
     # markers no larger than a cell (~900 px of plot width on a wide page), so long runs stay readable

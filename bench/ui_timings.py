@@ -1,0 +1,263 @@
+"""Click-to-settled times of the teaching and analyst flows in a real browser (issue 16, "Speed of every interaction").
+
+Starts ``streamlit run app.py`` on 127.0.0.1 (headless, a free port), opens one Debian chromium (Playwright) and
+drives, in one session per repetition, the flows below. Each interaction is timed from the click (or the
+navigation) to the moment the page has **settled**: the script is not running and nothing in the page has changed
+for 0.5 s (a MutationObserver records the time of the last change; that time, not the end of the quiet period,
+is reported). So the time includes drawing: Plotly charts, KaTeX formulas and tables.
+
+    .venv/bin/python bench/ui_timings.py                 # 3 repetitions, this checkout
+    .venv/bin/python bench/ui_timings.py --root /tmp/old  # another checkout (its app.py and pages)
+    .venv/bin/python bench/ui_timings.py --reps 1 --only teaching
+
+Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
+first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
+new browser context (a new Streamlit session) on the same server. The table gives, per interaction, the cold
+(first repetition) time, the median and the worst over the repetitions, in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("FSLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--disable-quic"]
+QUIET_MS = 500
+# installed before any page script: remembers when the document last changed
+OBSERVER = """
+window.__fslabLastChange = performance.now();
+new MutationObserver(() => { window.__fslabLastChange = performance.now(); })
+  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+SETTLED = f"""(t0) => {{
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const now = performance.now();
+  return now - t0 > {QUIET_MS} && now - window.__fslabLastChange > {QUIET_MS};
+}}"""
+
+
+class Missing(Exception):
+    """The checkout has no such page or widget: the step is reported as "-"."""
+
+
+# --- server ---------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(root: Path, port: int, log_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONPATH": str(root)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=root, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log_path}")
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
+                return proc
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("streamlit did not become healthy within 90 s")
+        time.sleep(0.25)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# --- timing one interaction -------------------------------------------------------------------------
+
+def settle(page, t0: float, timeout_ms: int) -> float:
+    """Seconds from ``t0`` (the page's performance.now() at the click) to the page's last change."""
+    page.wait_for_function(SETTLED, arg=t0, timeout=timeout_ms, polling=100)
+    return (page.evaluate("window.__fslabLastChange") - t0) / 1000
+
+
+def timed(page, action: Callable[[], None], timeout_ms: int) -> float:
+    t0 = page.evaluate("performance.now()")
+    action()
+    return settle(page, t0, timeout_ms)
+
+
+def nav_link(page, title: str):
+    link = page.locator('[data-testid="stSidebarNavLink"]').filter(has_text=title)
+    if link.count() == 0:
+        raise Missing(title)
+    return link.first
+
+
+def select_option(page, label: str, option: str) -> Callable[[], None]:
+    def act():
+        box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+        if box.count() == 0:
+            raise Missing(label)
+        box.click()
+        box.locator("input").fill(option)
+        page.get_by_role("option", name=option, exact=True).click()
+    return act
+
+
+def click_button(page, name: str) -> Callable[[], None]:
+    def act():
+        button = page.locator('[data-testid="stMain"]').get_by_role("button", name=name)
+        if button.count() == 0:
+            raise Missing(name)
+        button.first.click()
+    return act
+
+
+def set_number(page, label: str, value: int) -> Callable[[], None]:
+    def act():
+        box = page.locator('[data-testid="stNumberInput"]').filter(has_text=label).locator("input").first
+        if box.count() == 0:
+            raise Missing(label)
+        box.fill(str(value))
+        box.press("Enter")
+    return act
+
+
+def click_text(page, text: str) -> Callable[[], None]:
+    def act():
+        target = page.locator('[data-testid="stMain"]').get_by_text(text, exact=False)
+        if target.count() == 0:
+            raise Missing(text)
+        target.first.click()
+    return act
+
+
+# --- the flows --------------------------------------------------------------------------------------
+
+def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
+    """(name, action) per interaction; every action only clicks or types, ``timed`` waits for the page."""
+    def nav(title):
+        return lambda: nav_link(page, title).click()
+    return {
+        "teaching": [
+            ("Home -> Toy distribution", nav("Toy distribution")),
+            ("Toy: load preset XOR", lambda: (select_option(page, "Preset", "XOR of two features (plus a noise feature)")(),
+                                              click_button(page, "Load preset")())),
+            ("Toy -> Orderings", nav("Orderings")),
+            ("Orderings -> Select", nav("Select")),
+            ("Select: run on the toy distribution", click_text(page, "Toy distribution:")),
+            ("Select: selector MIGreedy", select_option(page, "Selector", "MIGreedy")),
+            ("Select -> By measure", nav("By measure")),
+            ("-> Home", nav("Home")),
+            ("Home: start the Example 1 tour", click_button(page, "Start the Example 1 tour")),
+            ("Tour: Next", click_button(page, "Next")),
+        ],
+        "analyst": [
+            ("-> Data", nav("Data")),
+            ("Data -> Select (Mushroom)", nav("Select")),
+            ("Select: measure balanced error", select_option(page, "Measure", "balanced error")),
+            ("Select: k = 3", set_number(page, "k (features", 3)),
+            ("Select -> Compare", nav("Compare")),
+            ("Compare -> NPFS", nav("NPFS")),
+            ("NPFS -> Select", nav("Select")),
+            ("Select -> By measure (Mushroom)", nav("By measure")),
+        ],
+    }
+
+
+def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None) -> dict[str, float | None]:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.add_init_script(OBSERVER)
+    page = ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    times: dict[str, float | None] = {}
+    try:
+        page.goto(url)
+        times["open Home (first paint)"] = settle(page, 0.0, timeout_ms)
+        for flow, steps in flows(page).items():
+            if only and flow != only:
+                continue
+            for name, action in steps:
+                try:
+                    times[f"{flow}: {name}"] = timed(page, action, timeout_ms)
+                except Missing:
+                    times[f"{flow}: {name}"] = None
+                    page.keyboard.press("Escape")
+                print(f"    {flow}: {name}: {times[f'{flow}: {name}']}", flush=True)
+        if shots is not None:
+            page.screenshot(path=str(shots))
+    finally:
+        ctx.close()
+    return times
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def report(runs: list[dict[str, float | None]], label: str) -> None:
+    names = list(dict.fromkeys(n for run in runs for n in run))
+    width = max(len(n) for n in names) + 2
+    print(f"\n{label}: click-to-settled seconds, {len(runs)} repetition(s), {os.cpu_count()} cores, "
+          f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}"
+    print(head)
+    print("-" * len(head))
+    for n in names:
+        values = [run.get(n) for run in runs]
+        present = [v for v in values if v is not None]
+        print(f"{n:<{width}} {fmt(values[0]):>6} {fmt(statistics.median(present) if present else None):>7} "
+              f"{fmt(max(present) if present else None):>6}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions (new session each; default 3)")
+    parser.add_argument("--only", choices=("teaching", "analyst"), help="one flow only")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
+    parser.add_argument("--label", default="", help="a name for the table (e.g. before / after)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    log_path = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{port}.log"
+    server = start_server(args.root.resolve(), port, log_path)
+    runs = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            for rep in range(args.reps):
+                print(f"  repetition {rep + 1}", flush=True)
+                shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{rep + 1}.png"
+                runs.append(run_once(browser, f"http://127.0.0.1:{port}", args.only, int(args.timeout * 1000), shot))
+            browser.close()
+    finally:
+        stop_server(server)
+    report(runs, args.label or str(args.root))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
