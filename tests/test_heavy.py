@@ -116,3 +116,40 @@ def test_interrupted_caller_terminates_the_worker(forkserver):
     with pytest.raises(Interrupted):
         heavy.run_in_worker(npfs, _toy(), "mi-score", 1, n_bootstraps=5_000, progress=progress, context=forkserver)
     assert multiprocessing.active_children() == []
+
+
+def test_slot_is_released_when_the_session_stops_right_after_taking_it(monkeypatch):
+    """The waiting message is cleared after the slot is taken; Streamlit may stop the session exactly there (a tab
+    closed while waiting). The slot must still be released, or every later heavy job waits forever."""
+
+    class StoppingBox:
+        def info(self, *args, **kwargs):
+            slots.release()  # the other user's job ends while we wait: the next acquire succeeds
+
+        def empty(self):
+            raise Interrupted
+
+    slots = threading.BoundedSemaphore(1)
+    assert slots.acquire(blocking=False)  # another user's job holds the only slot
+    monkeypatch.setattr(heavy.st, "empty", StoppingBox)
+    with pytest.raises(Interrupted):
+        with heavy.heavy_slot(slots, wait_seconds=0.01):
+            pytest.fail("the block must not run: the session was stopped")
+    assert slots.acquire(blocking=False)  # free again
+    slots.release()
+
+
+def test_slot_not_taken_when_stopped_while_waiting(monkeypatch):
+    class StoppingBox:
+        def info(self, *args, **kwargs):
+            raise Interrupted
+
+    slots = threading.BoundedSemaphore(1)
+    assert slots.acquire(blocking=False)
+    monkeypatch.setattr(heavy.st, "empty", StoppingBox)
+    with pytest.raises(Interrupted):
+        with heavy.heavy_slot(slots):
+            pytest.fail("unreachable")
+    slots.release()  # still exactly one holder (ours): a second release would raise ValueError
+    with pytest.raises(ValueError):
+        slots.release()

@@ -52,18 +52,19 @@ def heavy_slot(slots: threading.Semaphore | None = None, wait_seconds: float = 1
     The wait polls, updating the message, so a rerun or a stop of the waiting session is honoured at once.
     """
     slots = server_slots() if slots is None else slots
-    if not slots.acquire(blocking=False):
-        box = st.empty()
-        start = time.monotonic()
-        while True:
-            box.info(f"{WAIT_MESSAGE} ({time.monotonic() - start:.0f} s)", icon=":material/hourglass_top:")
-            if slots.acquire(timeout=wait_seconds):
-                break
-        box.empty()
-    try:
+    held = slots.acquire(blocking=False)
+    try:  # every st call below may raise (Streamlit stops a closed or rerun session there): release if held
+        if not held:
+            box = st.empty()
+            start = time.monotonic()
+            while not held:
+                box.info(f"{WAIT_MESSAGE} ({time.monotonic() - start:.0f} s)", icon=":material/hourglass_top:")
+                held = slots.acquire(timeout=wait_seconds)
+            box.empty()
         yield
     finally:
-        slots.release()
+        if held:
+            slots.release()
 
 
 def is_heavy_lattice(n_features: int, cells: int) -> bool:
