@@ -19,15 +19,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from .distributions import Distribution
 from .errors import ParameterError, TooLargeError
-from .information import mutual_information
 from .measures import measure as get_measure
 from .selectors import SELECTORS, select
+from .selectors.ties import ties_with
 from .tables import as_source
 
 DEFAULT_SELECTORS = ("bayes-greedy", "bayes-score", "mi-greedy", "mi-score", "mrmr", "jmi", "fisher")
-_TOL = 1e-12
 
 
 def jaccard(a: Sequence[int], b: Sequence[int]) -> float:
@@ -143,30 +141,28 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
         selections[name] = select(src, k, selector=name, measure=measure, s=s if spec.supports_s else None,
                                   **(params if spec.uses_measure else {}))
     everyone = sorted({j for sel in selections.values() for j in sel.features})
-    tables = src.extension_tables([], everyone)
-    values = np.atleast_1d(m.value(tables))
+    ev, mi = m.on(src), get_measure("mi").on(src)
+    criteria = ev.extensions([], everyone)
     features = pd.DataFrame({
         "name": [src.feature_names[j] for j in everyone],
-        "bayes_value": values,
-        "criterion": values if m.greater_is_better else -values,
-        "mi_bits": np.atleast_1d(mutual_information(tables, unit="bits")),
+        "bayes_value": ev.sign * criteria,
+        "criterion": criteria,
+        "mi_bits": mi.extensions([], everyone),
     }, index=pd.Index(everyone, name="feature"))
     subsets = pd.DataFrame({
         "selector": list(selections),
         "features": [", ".join(src.feature_names[j] for j in sel.features) for sel in selections.values()],
-        "bayes_value": [m.value(src.table(sel.features)) for sel in selections.values()],
-        "mi_bits": [float(mutual_information(src.table(sel.features), unit="bits")) for sel in selections.values()],
+        "bayes_value": [ev.value(sel.features) for sel in selections.values()],
+        "mi_bits": [mi.value(sel.features) for sel in selections.values()],
     })
     optimal = optimal_value = None
     note = ""
-    if exact if exact is not None else isinstance(src, Distribution):
+    if exact if exact is not None else not src.is_sample:
         try:
             best = select(src, k, selector="exhaustive", measure=measure, **params)
             optimal = tuple(best.features)
-            optimal_value = m.value(src.table(optimal))
-            crit = subsets["bayes_value"] * (1 if m.greater_is_better else -1)
-            target = optimal_value * (1 if m.greater_is_better else -1)
-            subsets["optimal"] = crit >= target - _TOL * max(1.0, abs(target))
+            optimal_value = ev.value(optimal)
+            subsets["optimal"] = ties_with(ev.sign * subsets["bayes_value"].to_numpy(), ev.criterion(optimal))
         except TooLargeError as err:
             note = f"exact k-optimal subset not computed: {err}"
     return Comparison(selections=selections, k=int(k), measure=measure, measure_params=dict(params),

@@ -30,7 +30,7 @@ def criterion_picks(dist: Distribution, k: int = 1, measures: Sequence[str] | No
         for selector in selectors:
             try:
                 sel = select(dist, k, selector, measure=name)
-                value = float(get_measure(name).value(dist.table(sel.features)))
+                value = get_measure(name).on(dist).value(sel.features)
                 rows.append({"measure": label, "selector": selector, "picks": ", ".join(sel.names),
                              "value": value, "note": ""})
             except FslabError as err:

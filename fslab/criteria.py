@@ -13,14 +13,12 @@ def bayes_value(source, subset: Sequence[int], measure: str | Measure = "zero-on
     """The measure of the Bayes-optimal predictor using only the features in ``subset``.
 
     ``source`` is a Dataset (plug-in estimate from counts / m), an encoded dataset, or a Distribution (exact).
-    Most measures are a function of the table of (X_subset, Y); precision and recall combine per-feature
-    predictors (derivation notes), so the measure is given the source itself.
+    The number is ``measure.on(source).value(subset)``, the one evaluator every selector and report uses
+    (precision and recall combine per-feature predictors, derivation notes 003).
     """
-    m = get_measure(measure, **params)
-    return m.subset_value(as_source(source), subset)
+    return get_measure(measure, **params).on(as_source(source)).value(subset)
 
 
 def criterion(source, subset: Sequence[int], measure: str | Measure = "zero-one", **params) -> float:
     """C^{Bayes}(J) = -error or +score (Ahmed et al., equation (3))."""
-    m = get_measure(measure, **params)
-    return m.subset_criterion(as_source(source), subset)
+    return get_measure(measure, **params).on(as_source(source)).criterion(subset)

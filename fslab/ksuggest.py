@@ -22,6 +22,7 @@ import pandas as pd
 from .errors import ParameterError
 from .measures import Measure
 from .measures import measure as get_measure
+from .selectors.ties import ties_with
 from .tables import CodedSource, as_source
 
 
@@ -65,7 +66,7 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     significant) and the suggested k.
     """
     source = as_source(dataset)
-    if getattr(source, "y", None) is None:
+    if not source.is_sample:
         raise ParameterError("the permutation test permutes the rows of a sample; an exact distribution has none")
     order = [int(j) for j in order]
     if not order or len(set(order)) != len(order) or min(order) < 0 or max(order) >= source.n_features:
@@ -75,12 +76,13 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
     m = get_measure(measure, **(measure_params or {}))
+    ev = m.on(source)
     rng = np.random.default_rng(seed)
     rows, suggested, stopped = [], None, False
-    crit_prev = float(m.criterion(source.table([])))
+    crit_prev = ev.criterion([])
     for t, j in enumerate(order, start=1):
         subset = order[:t - 1]
-        crit = float(m.criterion(source.table(subset + [j])))
+        crit = ev.criterion(subset + [j])
         observed = crit - crit_prev
         row = {"step": t, "feature": j, "name": source.feature_names[j], "criterion": crit,
                "improvement": observed, "null_mean": np.nan, "null_q95": np.nan, "p_value": np.nan,
@@ -88,8 +90,7 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
         rest = [c for c in range(source.n_features) if c not in subset]
         if not stopped:
             null = _null_improvements(source, subset, rest, m, crit_prev, int(n_permutations), rng)
-            tol = 1e-12 * max(1.0, abs(observed))
-            p = (1 + np.count_nonzero(null >= observed - tol)) / (1 + null.size)
+            p = (1 + np.count_nonzero(ties_with(null, observed))) / (1 + null.size)
             row.update(null_mean=float(null.mean()), null_q95=float(np.quantile(null, 0.95)), p_value=float(p),
                        significant=bool(p <= alpha))
             if p > alpha and suggested is None:
@@ -113,7 +114,8 @@ def _null_improvements(source, subset: list[int], rest: list[int], m: Measure, c
         perm = within_cell_permutation(cells, rng)
         # The subset's columns are constant inside a cell, so X[perm] leaves them unchanged; y is not permuted.
         permuted = CodedSource(X[perm], source.arities, source.labels, y=y)
-        out[b] = float(np.max(m.criterion(permuted.extension_tables(subset, rest)))) - crit_base
+        # the same evaluator class as the observed step (plain engine: one permuted source per draw)
+        out[b] = float(np.max(m.on(permuted, engine="plain").extensions(subset, rest))) - crit_base
     return out
 
 

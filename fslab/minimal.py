@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .measures import measure
 from .orderings import MAX_FEATURES, check_enumerable, subset_label, subset_risks
 from .tables import as_source
 
@@ -80,8 +81,8 @@ class MinimalResult:
 
 
 def _risk(source, subset) -> float:
-    p = source.table(sorted(subset)).probabilities()
-    return float(p.sum() - p.max(axis=1).sum())  # Bayes 0-1 risk, any number of classes
+    """Bayes 0-1 risk R(S) (any number of classes), from the one evaluator of (source, 0-1 error)."""
+    return measure("zero-one").on(source).value(sorted(subset))
 
 
 def _eta(steps: pd.DataFrame) -> float:

@@ -20,10 +20,11 @@ from .errors import ParameterError, TooLargeError
 from .limits import LIMITS, setting
 from .measures import Measure
 from .measures import measure as get_measure
+from .selectors._loop import run_search
+from .selectors.ties import pick_best, ranks
 from .tables import as_source
 
 MAX_FEATURES = LIMITS.max_lattice_features  # 2^n subsets; FSLAB_MAX_LATTICE_FEATURES on a server
-_TIE = 1e-12  # DESIGN.md tie rule: within 1e-12 * max(1, |best|) counts as tied
 
 
 def subset_label(subset: Sequence[int], names: Sequence[str]) -> str:
@@ -58,16 +59,17 @@ def subset_risks(source, measure: str | Measure = "zero-one", max_features: int 
     m = get_measure(measure, **params)
     n = source.n_features
     check_enumerable(n, max_features)
-    values: dict[tuple[int, ...], float] = {(): float(m.value(source.table(())))}
-    # One batched table per prefix: the tables of prefix + (j,) for every j after its last element.
+    ev = m.on(source)
+    criteria: dict[tuple[int, ...], float] = {(): ev.criterion(())}
+    # One batched evaluation per prefix: C(prefix + (j,)) for every j after its last element.
     for subset in all_subsets(n):
         candidates = list(range(subset[-1] + 1 if subset else 0, n))
         if candidates:
-            batch = np.atleast_1d(m.value(source.extension_tables(subset, candidates)))
-            values.update({subset + (j,): float(v) for j, v in zip(candidates, batch, strict=True)})
+            batch = ev.extensions(subset, candidates)
+            criteria.update({subset + (j,): float(v) for j, v in zip(candidates, batch, strict=True)})
     subsets = all_subsets(n)
-    value = np.array([values[s] for s in subsets])
-    crit = value if m.greater_is_better else -value
+    crit = np.array([criteria[s] for s in subsets])
+    value = ev.sign * crit
     frame = pd.DataFrame({
         "subset": subsets,
         "names": [subset_label(s, source.feature_names) for s in subsets],
@@ -75,8 +77,7 @@ def subset_risks(source, measure: str | Measure = "zero-one", max_features: int 
         "value": value,
         "criterion": crit,
     })
-    # rank = 1 + number of subsets strictly better beyond the tie tolerance of DESIGN.md (relative, not absolute)
-    frame["rank"] = 1 + (crit[None, :] > crit[:, None] + 1e-12 * np.maximum(1.0, np.abs(crit))[:, None]).sum(axis=1)
+    frame["rank"] = ranks(crit)  # 1 + subsets better beyond the tie tolerance (fslab.selectors.ties)
     frame.attrs.update(measure=m.label, greater_is_better=m.greater_is_better, feature_names=source.feature_names)
     return frame
 
@@ -103,10 +104,9 @@ def is_monotone(risks: pd.DataFrame, tol: float = 1e-10) -> bool:
 
 
 def _best(items: list[tuple[tuple[int, ...], float]]) -> tuple[tuple[int, ...], int]:
-    """First item (in the given order) within the tie tolerance of the best; and how many tied."""
-    top = max(c for _, c in items)
-    tied = [s for s, c in items if c >= top - _TIE * max(1.0, abs(top))]
-    return tied[0], len(tied)
+    """First item (in the given order) tied with the best (fslab.selectors.ties); and how many tied."""
+    pos, n_tied = pick_best(np.array([c for _, c in items], dtype=np.float64))
+    return items[pos][0], n_tied
 
 
 def greedy_path(risks: pd.DataFrame) -> list[tuple[int, ...]]:
@@ -114,12 +114,21 @@ def greedy_path(risks: pd.DataFrame) -> list[tuple[int, ...]]:
     (lowest index among ties), up to all features. ``path[k]`` is greedy's subset of size k."""
     crit = dict(zip(risks["subset"], risks["criterion"], strict=True))
     n = int(risks["size"].max())
-    path = [()]
-    for _ in range(n):
-        s = path[-1]
-        options = [(tuple(sorted(s + (j,))), crit[tuple(sorted(s + (j,)))]) for j in range(n) if j not in s]
-        path.append(_best(options)[0])
-    return path
+    log = run_search(n, n, _LatticeScorer(crit))  # the selectors' own loop and tie rule
+    return [tuple(sorted(log.order[:t])) for t in range(n + 1)]
+
+
+class _LatticeScorer:
+    """Forward greedy over a table of every subset's criterion: candidate j is worth C(J + {j})."""
+
+    def __init__(self, crit: dict[tuple[int, ...], float]):
+        self.crit, self.chosen = crit, ()
+
+    def evaluate(self, candidates: np.ndarray) -> np.ndarray:
+        return np.array([self.crit[tuple(sorted(self.chosen + (int(j),)))] for j in candidates])
+
+    def commit(self, j: int) -> None:
+        self.chosen = self.chosen + (int(j),)
 
 
 def k_optimal(risks: pd.DataFrame) -> dict[int, tuple[tuple[int, ...], int]]:

@@ -97,7 +97,16 @@ class JointTable:
 
 @runtime_checkable
 class TableSource(Protocol):
-    """Anything that can produce the joint table of a feature subset: a coded sample or a distribution."""
+    """Anything that can produce the joint table of a feature subset: a coded sample or a distribution.
+
+    Declared capabilities (read these; never probe with ``getattr`` / ``hasattr``):
+
+    - ``is_sample``: True when the rows are observations (plug-in estimates; bootstraps, permutation tests
+      and learners apply), False for an exact law (a Distribution).
+    - Row codes: a :class:`CodedSource` (``X``, ``arities``, ``y`` or ``weights``, ``subsample``) also lets
+      evaluators use the fast counting engine and one-pass removal steps; any other source gets the generic
+      per-subset path through ``table`` / ``extension_tables`` (same numbers).
+    """
 
     feature_names: tuple[str, ...]
     arities: np.ndarray
@@ -105,6 +114,9 @@ class TableSource(Protocol):
 
     @property
     def n_features(self) -> int: ...
+
+    @property
+    def is_sample(self) -> bool: ...
 
     def table(self, subset: Sequence[int]) -> JointTable: ...
 
@@ -116,7 +128,8 @@ class CodedSource:
 
     Parameters
     ----------
-    X : (r, n) int array, ``0 <= X[:, j] < arities[j]``.
+    X : (r, n) int array, ``0 <= X[:, j] < arities[j]``; kept in its own integer dtype (an encoded dataset's
+        codes are uint8 up to 256 levels), cast to intp only inside the cell-code arithmetic.
     arities : (n,) number of values of each feature.
     labels : (L,) value of Y for each class index.
     y : (r,) class index of each row, for a sample; or
@@ -131,7 +144,7 @@ class CodedSource:
             raise DataError(f"feature codes need a 2-d array; got shape {X.shape}")
         if not np.issubdtype(X.dtype, np.integer):
             raise DataError("feature codes must be integers; discretise real-valued features first")
-        self.X = np.ascontiguousarray(X, dtype=np.int64)
+        self.X = np.ascontiguousarray(X if X.dtype.kind == "u" else X.astype(np.int64, copy=False))
         self.arities = np.asarray(arities, dtype=np.int64)
         self.labels = np.asarray(labels)
         if self.arities.shape != (self.X.shape[1],):
@@ -164,6 +177,11 @@ class CodedSource:
     @property
     def n_rows(self) -> int:
         return self.X.shape[0]
+
+    @property
+    def is_sample(self) -> bool:
+        """True for observed rows (one class index each), False for an exact law (class weights per row)."""
+        return self.y is not None
 
     def _check_subset(self, subset: Sequence[int]) -> tuple[int, ...]:
         subset = tuple(int(j) for j in subset)

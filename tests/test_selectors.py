@@ -211,9 +211,8 @@ def _measure_names():
 def test_fast_engine_bitset_and_sparse_paths_agree_with_plain_tables(monkeypatch, bits_cost, block):
     """Force popcounts (cost 0) or the sparse product (cost huge), in one block of cells or many small ones:
     every path must reproduce the plain joint tables."""
-    from fslab.measures import measure
-    from fslab.selectors import _fast
-    from fslab.selectors._criterion import Criterion
+    from fslab.measures import _fast, measure
+    from fslab.selectors._counting import feature_pair_counts
 
     monkeypatch.setattr(_fast, "_BITS_COST", bits_cost)
     monkeypatch.setattr(_fast, "_BLOCK_ENTRIES", block)
@@ -222,14 +221,14 @@ def test_fast_engine_bitset_and_sparse_paths_agree_with_plain_tables(monkeypatch
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 700)) % 3  # three classes
     ds = EncodedDataset(X, y)
     m = measure("zero-one")
-    crit = Criterion(ds, m)
-    entropy = Criterion(ds, measure("log-loss"))
+    crit = m.on(ds)
+    entropy = measure("log-loss").on(ds)
     for subset in ([], [0], [0, 1], [0, 1, 2]):
         cand = np.arange(len(subset), 6)
-        np.testing.assert_allclose(crit.extension(subset, cand), m.criterion(ds.extension_tables(subset, cand)))
-        np.testing.assert_allclose(entropy.extension(subset, cand),
+        np.testing.assert_allclose(crit.extensions(subset, cand), m.criterion(ds.extension_tables(subset, cand)))
+        np.testing.assert_allclose(entropy.extensions(subset, cand),
                                    measure("log-loss").criterion(ds.extension_tables(subset, cand)))
-    red = crit.pair_counts(2, np.array([0, 4]))
+    red = feature_pair_counts(crit, 2, np.array([0, 4]))
     assert red[1, 1, 2] == np.sum((X[:, 4] == 1) & (X[:, 2] == 2))
 
 

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from fslab.distributions import Distribution, example1
 from fslab.encoded import EncodedDataset
 from fslab.errors import TooLargeError
-from fslab.measures import measure
+from fslab.measures import Evaluator, measure
 from fslab.selectors import select
-from fslab.selectors._criterion import Criterion
 from fslab.selectors._exhaustive import largest_k
 
 MEASURES = [("zero-one", {}), ("balanced", {}), ("log-loss", {}), ("f-beta", {"beta": 2.0}), ("auc", {}),
@@ -21,9 +20,9 @@ MEASURES = [("zero-one", {}), ("balanced", {}), ("log-loss", {}), ("f-beta", {"b
             ("precision", {"approach": 2}), ("recall", {"approach": 1}), ("recall", {"approach": 2})]
 
 
-def _from_scratch(crit: Criterion, kept: np.ndarray) -> np.ndarray:
+def _from_scratch(crit: Evaluator, kept: np.ndarray) -> np.ndarray:
     """The definition: C(kept minus j), one subset table (or subset criterion) per j."""
-    return np.array([crit.value(kept[kept != j]) for j in kept])
+    return np.array([crit.criterion(kept[kept != j]) for j in kept])
 
 
 @settings(max_examples=25, deadline=None)
@@ -39,8 +38,8 @@ def test_removal_step_equals_scoring_each_subset(seed, m, n, arity):
     if kept.size == 0:
         kept = np.arange(n)
     for name, params in MEASURES:
-        crit = Criterion(ds, measure(name, **params))
-        np.testing.assert_allclose(crit.removal(kept), _from_scratch(crit, kept), rtol=1e-12, atol=1e-12,
+        crit = measure(name, **params).on(ds)
+        np.testing.assert_allclose(crit.removals(kept), _from_scratch(crit, kept), rtol=1e-12, atol=1e-12,
                                    err_msg=f"{name} {params}")
 
 
@@ -49,8 +48,8 @@ def test_removal_step_on_an_exact_distribution():
                                                 [[0.6, 0.4], [0.45, 0.55]]])
     kept = np.arange(3)
     for name, params in MEASURES:
-        crit = Criterion(law, measure(name, **params))
-        np.testing.assert_allclose(crit.removal(kept), _from_scratch(crit, kept), rtol=1e-12, atol=1e-12)
+        crit = measure(name, **params).on(law)
+        np.testing.assert_allclose(crit.removals(kept), _from_scratch(crit, kept), rtol=1e-12, atol=1e-12)
 
 
 def test_removal_cells_survive_many_binary_features():
@@ -58,9 +57,9 @@ def test_removal_cells_survive_many_binary_features():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, (300, 70))
     ds = EncodedDataset(X, rng.integers(0, 2, 300))
-    crit = Criterion(ds, measure("zero-one"))
+    crit = measure("zero-one").on(ds)
     kept = np.arange(70)
-    np.testing.assert_allclose(crit.removal(kept), _from_scratch(crit, kept), atol=1e-12)
+    np.testing.assert_allclose(crit.removals(kept), _from_scratch(crit, kept), atol=1e-12)
 
 
 def test_backward_with_k_equal_to_n_keeps_the_full_set():

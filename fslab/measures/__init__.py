@@ -3,9 +3,13 @@
 ``MEASURES`` maps a name to its record; ``measure(name, **params)`` binds parameters.
 Errors (lower is better): zero-one, cost-sensitive (c), balanced, log-loss (nats), squared.
 Scores (higher is better): f-beta (beta), auc, mi (bits), precision and recall (approach 1 or 2).
-Greedy selectors should compare candidates with ``Measure.extension_criteria(source, selected,
-candidates)``: it is ``criterion(source.extension_tables(...))`` for table measures and the
-per-feature-predictor path for precision / recall.
+Each record's ``parameters`` carry one default and the offered range (``MeasureSpec.parameters[name]``:
+a :class:`Param` with ``default``, ``low``, ``high``, ``step``, ``choices``, ``help``); ``PARAM_DEFAULTS``
+collects the defaults for the command line, recipes and pages.
+
+Every number reported for a subset J goes through ONE evaluator per (source, measure):
+``measure(name, **params).on(source)`` -> ``.value(J)``, ``.criterion(J)``, ``.extensions(J, candidates)``,
+``.removals(kept)`` (see :mod:`fslab.measures.evaluator`).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from ..errors import ParameterError
 from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
 from .auc import auc_score
 from .balanced import balanced_error
-from .base import Measure, MeasureSpec, bind
-from .cost_sensitive import cost_sensitive_error
+from .base import Measure, MeasureSpec, MixedCellReducer, Param, bind
+from .cost_sensitive import DEFAULT_C, cost_sensitive_error
+from .evaluator import ENGINES, Evaluator, TableEvaluator
 from .f_beta import f_beta_score
 from .log_loss import log_loss_error
 from .mutual_info import mi_score
@@ -33,6 +38,10 @@ MEASURES: MappingProxyType[str, MeasureSpec] = MappingProxyType({
         f_beta.SPEC, auc.SPEC, mutual_info.SPEC, precision_recall.PRECISION, precision_recall.RECALL,
     )
 })
+
+# parameter name -> its one default, over all measures (c, beta, approach)
+PARAM_DEFAULTS: MappingProxyType[str, object] = MappingProxyType({
+    name: p.default for spec in MEASURES.values() for name, p in spec.parameters.items()})
 
 
 def measure(name: str | Measure, **params) -> Measure:
@@ -64,7 +73,8 @@ def supported_measures(source) -> list[str]:
 
 
 __all__ = [
-    "MEASURES", "Measure", "MeasureSpec", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
+    "DEFAULT_C", "ENGINES", "MEASURES", "PARAM_DEFAULTS", "Evaluator", "Measure", "MeasureSpec", "MixedCellReducer",
+    "Param", "TableEvaluator", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
     "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain", "recall_criterion",
     "recall_gain", "squared_error", "supported_measures", "zero_one_error",
 ]

@@ -1,4 +1,5 @@
-"""Measure records: a Bayes quantity of a JointTable, its direction, parameters and reference."""
+"""Measure records: a Bayes quantity of a JointTable, its direction, parameters (with one default each),
+reference, and the capabilities its evaluator uses."""
 
 from __future__ import annotations
 
@@ -10,6 +11,38 @@ import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
 from ..tables import JointTable, as_source
+from .evaluator import Evaluator, TableEvaluator
+
+
+@dataclass(frozen=True)
+class Param:
+    """One measure parameter: its single ``default`` (library, command line, recipes and pages all start
+    there), the range ``low .. high`` (with ``step``) that the app, recipes and the command line offer, or
+    the allowed ``choices``, and a one-line ``help``. The library itself accepts any value ``check`` allows."""
+
+    default: object
+    help: str
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    choices: tuple | None = None
+
+
+@dataclass(frozen=True)
+class MixedCellReducer:
+    """A measure computed by the fast engine from the counts of the MIXED cells only (fslab.measures._fast).
+
+    ``cell_sums(counts, params, nlogn)``: counts (C, L, A, n) of (mixed cell c, class l, value v of
+    feature j) -> per feature j the sum over the cells (c, v) of a cellwise loss that is 0 on pure cells;
+    ``nlogn[k] = k ln k`` for whole counts. ``finish(sums, m, class_counts, params)``: the measure's value
+    from those sums over m rows (default ``sums / m``: an error that pure cells do not add to).
+    """
+
+    cell_sums: Callable[[np.ndarray, Mapping, np.ndarray], np.ndarray]
+    finish: Callable[[np.ndarray, int, np.ndarray, Mapping], np.ndarray] | None = None
+
+    def value(self, sums: np.ndarray, m: int, class_counts: np.ndarray, params: Mapping) -> np.ndarray:
+        return sums / m if self.finish is None else self.finish(sums, m, class_counts, params)
 
 
 @dataclass(frozen=True)
@@ -17,15 +50,17 @@ class MeasureSpec:
     """Registry record of one performance measure.
 
     ``func(table, **params)`` returns the paper's quantity for the Bayes classifier, one value per
-    table of a batch (a float for a single table). ``params`` maps each parameter to its default;
-    ``check(params)`` raises ParameterError on bad values.
+    table of a batch (a float for a single table). ``parameters`` maps each parameter name to its
+    :class:`Param` (one default, the offered range, help); ``params`` is the derived name -> default
+    mapping. ``check(params)`` raises ParameterError on bad values.
 
-    Criteria that are not a function of the subset's joint table alone (the precision / recall
-    criteria of per-feature predictors) also set ``subset_func(source, subset, **params) -> float``
-    and ``extension_func(source, subset, candidates, **params) -> array`` (the value of
-    ``subset + [j]`` for each candidate); :meth:`Measure.subset_value` and
-    :meth:`Measure.extension_values` use them, and ``func`` then gives the value of the joint table
-    read as one compound feature.
+    Capabilities the evaluator reads (no branches on the name anywhere):
+    ``law_of_eta``: the value depends on the joint table only through the law of P(Y | X_J), so the fast
+    engine may merge pure cells; ``mixed_cells``: a :class:`MixedCellReducer` that computes the value from
+    the mixed cells' counts without building tables; ``evaluator(measure, source, engine)``: a
+    criterion that is not a function of the subset's joint table (precision / recall, built from
+    per-feature predictors) brings its own :class:`~fslab.measures.evaluator.Evaluator`; ``func`` then
+    reads a bare table as ONE compound feature.
     """
 
     name: str
@@ -36,14 +71,20 @@ class MeasureSpec:
     reference: str
     binary_only: bool = True
     real_target: bool = False
-    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    parameters: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
     check: Callable[[dict], None] | None = None
-    subset_func: Callable[..., float] | None = None
-    extension_func: Callable[..., np.ndarray] | None = None
+    law_of_eta: bool = True
+    mixed_cells: MixedCellReducer | None = None
+    evaluator: Callable[..., Evaluator] | None = None
 
     def __post_init__(self) -> None:
-        # registry records are shared by every session: keep the parameter defaults read-only
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        # registry records are shared by every session: keep the parameter records read-only
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+    @property
+    def params(self) -> Mapping[str, object]:
+        """Parameter name -> its one default (read-only)."""
+        return MappingProxyType({name: p.default for name, p in self.parameters.items()})
 
 
 @dataclass(frozen=True)
@@ -70,7 +111,7 @@ class Measure:
     @property
     def needs_source(self) -> bool:
         """True when the criterion needs the source's per-feature structure, not only the joint table."""
-        return self.spec.extension_func is not None
+        return self.spec.evaluator is not None
 
     def check_labels(self, labels) -> None:
         """Refuse a target this measure does not support (UnsupportedTargetError, with what to do instead)."""
@@ -90,7 +131,10 @@ class Measure:
         self.check_labels(table.labels)
 
     def value(self, table: JointTable):
-        """The measure of the Bayes-optimal predictor on ``table`` (a float, or one per batched table)."""
+        """The measure of the Bayes-optimal predictor on ``table`` (a float, or one per batched table).
+
+        A table is one (compound) feature; for the value of a feature SUBSET on a source use
+        ``self.on(source).value(J)`` (the two differ only for precision / recall)."""
         self.check_table(table)
         out = self.spec.func(table, **self.params)
         return float(out) if np.ndim(out) == 0 else np.asarray(out, dtype=np.float64)
@@ -101,32 +145,30 @@ class Measure:
         return v if self.greater_is_better else -v
 
 
-    def subset_value(self, source, subset: Sequence[int]) -> float:
-        """The measure of ``subset`` on a TableSource: ``value(source.table(subset))`` unless the
-        criterion needs per-feature structure (then the measure's own ``subset_func``)."""
+    def on(self, source, engine: str = "auto") -> Evaluator:
+        """The one evaluator of this measure on ``source`` (a Dataset, encoded dataset or Distribution):
+        ``value(J)``, ``criterion(J)``, ``extensions(J, candidates)``, ``removals(kept)``. Every number
+        fslab reports for C(J) comes from here. ``engine="plain"`` turns the fast counting engine off."""
         source = as_source(source)
-        if self.spec.subset_func is None:
-            return self.value(source.table(subset))
-        self.check_labels(source.labels)
-        return float(self.spec.subset_func(source, subset, **self.params))
+        make = self.spec.evaluator or TableEvaluator
+        return make(self, source, engine)
+
+    # --- thin wrappers kept for existing callers (each builds one evaluator) --------------------------
+    def subset_value(self, source, subset: Sequence[int]) -> float:
+        """``self.on(source).value(subset)``."""
+        return self.on(source).value(subset)
 
     def extension_values(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
-        """Values of ``subset + [j]`` for every candidate j (what one greedy step compares), shape (B,)."""
-        source = as_source(source)
-        if self.spec.extension_func is None:
-            return np.atleast_1d(self.value(source.extension_tables(subset, candidates)))
-        self.check_labels(source.labels)
-        return np.asarray(self.spec.extension_func(source, subset, candidates, **self.params), dtype=np.float64)
+        """``self.on(source).extension_values(subset, candidates)``."""
+        return self.on(source).extension_values(subset, candidates)
 
     def subset_criterion(self, source, subset: Sequence[int]) -> float:
-        """``subset_value`` signed so that greater is better."""
-        v = self.subset_value(source, subset)
-        return v if self.greater_is_better else -v
+        """``self.on(source).criterion(subset)``."""
+        return self.on(source).criterion(subset)
 
     def extension_criteria(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
-        """``extension_values`` signed so that greater is better: what a greedy step maximises."""
-        v = self.extension_values(source, subset, candidates)
-        return v if self.greater_is_better else -v
+        """``self.on(source).extensions(subset, candidates)``: what a greedy step maximises."""
+        return self.on(source).extensions(subset, candidates)
 
 
 def bind(spec: MeasureSpec, **params) -> Measure:

@@ -7,7 +7,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..tables import JointTable
 from ._ranking import rank_cells
-from .base import MeasureSpec
+from .base import MeasureSpec, Param
 
 
 def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
@@ -51,6 +51,7 @@ SPEC = MeasureSpec(
              r"\big[\mathrm{sign}(\eta_J - t)\big],\\ "
              r"F_\beta &= \frac{1+\beta^2}{\beta^2/\mathrm{Prec} + 1/\mathrm{Rec}}\end{aligned}"),
     reference="Ahmed et al., Example 7",
-    params={"beta": 1.0},
+    parameters={"beta": Param(1.0, "weight of recall against precision (beta = 1: the F1 score)",
+                              low=0.25, high=4.0, step=0.25)},
     check=_check,
 )

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..information import conditional_entropy
 from ..tables import JointTable
-from .base import MeasureSpec
+from .base import MeasureSpec, MixedCellReducer
 
 
 def log_loss_error(table: JointTable) -> np.ndarray:
@@ -20,6 +20,14 @@ def log_loss_error(table: JointTable) -> np.ndarray:
     return conditional_entropy(table, unit="nats")
 
 
+def mixed_cell_entropy(counts: np.ndarray, params, nlogn: np.ndarray) -> np.ndarray:
+    """Per feature j: sum over mixed cells (c, v) of n_cv ln n_cv - sum_l n_cvl ln n_cvl; over all cells
+    it sums to m H(Y | X_J, X_j) in nats, and pure cells add 0. Counts of a sample are whole numbers, so
+    k ln k comes from the lookup table ``nlogn``."""
+    whole = counts.astype(np.intp)
+    return (nlogn[whole.sum(axis=1)] - nlogn[whole].sum(axis=1)).sum(axis=(0, 1))
+
+
 SPEC = MeasureSpec(
     name="log-loss",
     label="log-loss",
@@ -29,4 +37,5 @@ SPEC = MeasureSpec(
     formula=(r"\begin{aligned}\mathrm{er}^{\log,*}_{D_J} &= \mathbf{E}_X\big[-\eta_J\ln\eta_J"
              r"-(1-\eta_J)\ln(1-\eta_J)\big]\\ &= H(Y\mid X_J) = H(Y) - I(X_J;Y)\ \text{(nats)}\end{aligned}"),
     reference="Ahmed et al., Example 5",
+    mixed_cells=MixedCellReducer(mixed_cell_entropy),
 )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import xlogy
 
 from ..information import mutual_information
 from ..tables import JointTable
-from .base import MeasureSpec
+from .base import MeasureSpec, MixedCellReducer
+from .log_loss import mixed_cell_entropy
 
 
 def mi_score(table: JointTable) -> np.ndarray:
@@ -18,6 +20,12 @@ def mi_score(table: JointTable) -> np.ndarray:
     return mutual_information(table, unit="bits")
 
 
+def _mi_from_entropy_sums(sums: np.ndarray, m: int, class_counts: np.ndarray, params) -> np.ndarray:
+    """I(X; Y) = H(Y) - H(Y | X) in bits, with m H(Y | X) = ``sums`` (nats)."""
+    h_y = (xlogy(m, m) - xlogy(class_counts, class_counts).sum()) / m
+    return np.maximum(h_y - sums / m, 0.0) / np.log(2.0)
+
+
 SPEC = MeasureSpec(
     name="mi",
     label="mutual information",
@@ -26,4 +34,5 @@ SPEC = MeasureSpec(
     binary_only=False,
     formula=r"C^{\mathrm{MI}}_D(J) = I(X_J;Y) = \sum_{x,y} p(x,y)\log_2\frac{p(x,y)}{p(x)\,p(y)}\ \text{(bits)}",
     reference="Ahmed et al., equation (2) and Example 1",
+    mixed_cells=MixedCellReducer(mixed_cell_entropy, _mi_from_entropy_sums),
 )

@@ -17,9 +17,9 @@ log of the approach-1 summand split by the class, is what is implemented. Recall
 the classes swapped (Y -> 1-Y, eta -> 1-eta), which is how the code computes both.
 
 These are not functions of the subset's joint table (they need each feature's own predictor), so the
-registry records carry ``subset_func`` / ``extension_func``; greedy selection calls
-``measure("precision", approach=a).extension_criteria(source, selected, candidates)`` (or directly
-``precision_gain(source, selected, candidates, approach)``). On a bare JointTable the subset is read
+registry records bring their own evaluator (:class:`FactorEvaluator`): ``measure("precision",
+approach=a).on(source)`` gives ``value(J)``, ``extensions(J, candidates)`` and ``removals(kept)``, used by
+every selector, ``bayes_value``, the lattice and the other reports alike. On a bare JointTable the subset is read
 as ONE compound feature (k = 1 in the notes): approach 1 gives E[eta^2 + (1-eta)^2] = 1 - 2E[eta(1-eta)]
 and approach 2 gives -H(Y|X_J) in nats, for precision and recall alike.
 """
@@ -32,8 +32,9 @@ import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
 from ..information import _sum_classes, conditional_entropy
-from ..tables import JointTable, as_source
-from .base import MeasureSpec
+from ..tables import CodedSource, JointTable, as_source
+from .base import MeasureSpec, Param
+from .evaluator import Evaluator
 
 # Bound on the (rows x candidates) floats one chunk of a greedy step may allocate (32 MiB).
 _CHUNK_FLOATS = 1 << 22
@@ -156,6 +157,89 @@ def compound_score(table: JointTable, approach: int = 1) -> np.ndarray:
     return ratio.sum(axis=-1) / n_x.sum(axis=-1)
 
 
+def conjunction_factors(source, recall: bool) -> np.ndarray:
+    """a_j(X_j) of every row for every feature, shape (n, rows): eta_j(v) = P(Y=1 | X_j=v) for precision,
+    1 - eta_j(v) for recall (each feature's own predictor; it does not depend on the subset)."""
+    mass = _class_mass(source)
+    eta_weights = np.stack([mass[:, 1], mass.sum(axis=1)], axis=1)
+    out = np.empty((source.n_features, source.n_rows))
+    block = max(1, _CHUNK_FLOATS // max(source.n_rows, 1))
+    for start in range(0, source.n_features, block):  # feature blocks bound the counting temporaries
+        codes = np.ascontiguousarray(source.X[:, start:start + block].T)
+        a = _predictors(_value_masses(codes, eta_weights), recall)
+        out[start:start + block] = np.take_along_axis(a, codes, axis=1)
+    return out
+
+
+def removal_conjunction_criteria(source, factors: np.ndarray, kept: np.ndarray, approach: int,
+                                 recall: bool) -> np.ndarray:
+    """The precision (recall) criterion of kept \\ {kept[i]} for every i, as
+    ``fslab.measures.precision_recall`` defines it for a subset (notes 003, eq. 11-12, 17-18, Sec. 2.1-2.2).
+
+    ``factors`` = ``conjunction_factors(source, recall)``: a_i(X_i) per row; P = prod_{i in J'} a_i(X_i);
+    'target' is class 1 (precision) or 0 (recall). Approach 1: E[target P + other (1 - P)];
+    approach 2: E[target sum_i ln a_i(X_i) + other ln(1 - P)].
+    """
+    kept = np.asarray(kept, dtype=np.int64)
+    mass = _class_mass(source)
+    target, other = (mass[:, 0], mass[:, 1]) if recall else (mass[:, 1], mass[:, 0])
+    total = mass.sum()
+    t_rows, o_rows = target > 0, other > 0
+    tiny = np.finfo(np.float64).tiny
+    logs = np.zeros(kept.size)
+    fit = np.zeros(kept.size)  # approach 1: sum target P + other (1 - P); approach 2: sum other ln(1 - P)
+    step = max(1, _CHUNK_FLOATS // max(kept.size, 1))
+    for start in range(0, source.n_rows, step):  # row blocks bound the (K, rows) temporaries
+        rows = slice(start, start + step)
+        a = factors[kept, rows]  # (K, block)
+        left = np.ones_like(a)   # prod of a_0..a_{i-1}
+        right = np.ones_like(a)  # prod of a_{i+1}..a_{K-1}
+        np.cumprod(a[:-1], axis=0, out=left[1:])
+        np.cumprod(a[:0:-1], axis=0, out=right[-2::-1])
+        P = np.multiply(left, right, out=left)
+        t, o = target[rows], other[rows]
+        if approach == 1:  # sum target P + other (1 - P) = sum other + P (target - other)
+            fit += P @ (t - o) + o.sum()
+            continue
+        logs += np.log(np.maximum(a[:, t_rows[rows]], tiny)) @ t[t_rows[rows]]
+        with np.errstate(divide="ignore"):
+            fit += np.log(1.0 - P[:, o_rows[rows]]) @ o[o_rows[rows]]
+    if approach == 1:
+        return fit / total
+    return (logs.sum() - logs + fit) / total
+
+
+
+
+class FactorEvaluator(Evaluator):
+    """The precision (recall) criterion of a subset on a source with row codes, from each feature's own
+    predictor: ``criterion`` and ``extensions`` by :func:`_values`, ``removals`` by prefix / suffix
+    products of the per-feature factors (no division by a zero factor). Needs row codes (a sample or a
+    Distribution); both engines give the same numbers (``engine="plain"`` removes one feature at a time)."""
+
+    def __init__(self, measure, source, engine: str = "auto"):
+        super().__init__(measure, source, engine)
+        if not isinstance(source, CodedSource):
+            raise ParameterError(f"the {measure.name} criterion needs row codes (a sample or a Distribution); "
+                                 f"got {type(source).__name__}")
+        self.recall = measure.name == "recall"
+        self.approach = int(measure.params["approach"])
+        self._factors: np.ndarray | None = None
+
+    def criterion(self, subset: Sequence[int]) -> float:
+        return float(_values(self.source, subset, None, self.approach, self.recall)[0])
+
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+        return _values(self.source, subset, candidates, self.approach, self.recall)
+
+    def removals(self, kept: Sequence[int]) -> np.ndarray:
+        if self.engine == "plain":
+            return super().removals(kept)
+        if self._factors is None:  # each feature's own predictor a_j(X_j): the same at every step
+            self._factors = conjunction_factors(self.source, self.recall)
+        return removal_conjunction_criteria(self.source, self._factors, kept, self.approach, self.recall)
+
+
 def _check(params: dict) -> None:
     if params["approach"] not in (1, 2) or isinstance(params["approach"], bool):
         raise ParameterError(
@@ -176,11 +260,11 @@ def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
         greater_is_better=True,
         formula=formula,
         reference=_REFERENCES[name],
-        params={"approach": 1},
+        parameters={"approach": Param(1, "1: sum of probabilities (eq. 11-12 / 17-18); 2: log-likelihood "
+                                          "(Sec. 2.1 / 2.2)", choices=(1, 2))},
         check=_check,
-        subset_func=lambda source, subset, approach: _values(source, subset, None, approach, recall)[0],
-        extension_func=lambda source, subset, candidates, approach: _values(
-            source, subset, candidates, approach, recall),
+        law_of_eta=False,
+        evaluator=FactorEvaluator,
     )
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..information import _max_classes
 from ..tables import JointTable
-from .base import MeasureSpec
+from .base import MeasureSpec, MixedCellReducer
 
 
 def zero_one_error(table: JointTable) -> np.ndarray:
@@ -19,6 +19,11 @@ def zero_one_error(table: JointTable) -> np.ndarray:
     return p.sum(axis=(-2, -1)) - _max_classes(p).sum(axis=-1)
 
 
+def _mixed_cell_errors(counts: np.ndarray, params, nlogn) -> np.ndarray:
+    """Per feature j: sum over mixed cells (c, v) of n_cv - max_l n_cvl (pure cells make no error)."""
+    return (counts.sum(axis=1) - counts.max(axis=1)).sum(axis=(0, 1))
+
+
 SPEC = MeasureSpec(
     name="zero-one",
     label="0-1 error",
@@ -27,4 +32,5 @@ SPEC = MeasureSpec(
     binary_only=False,
     formula=r"\mathrm{er}^{0\text{-}1,*}_{D_J} = \mathbf{E}_{X}\big[\min\big(\eta_J(X_J),\,1-\eta_J(X_J)\big)\big]",
     reference="Ahmed et al., Example 2",
+    mixed_cells=MixedCellReducer(_mixed_cell_errors),
 )

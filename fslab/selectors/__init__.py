@@ -5,9 +5,11 @@
 """
 
 from ._curves import prefix_criteria
-from ._loop import TIE_TOLERANCE, pick_best
+from ._loop import Hooks, SelectionCancelled
 from ._registry import SELECTORS, SelectorSpec
 from ._result import Selection
 from ._select import select
+from .ties import TIE_TOLERANCE, pick_best, tied_mask
 
-__all__ = ["SELECTORS", "TIE_TOLERANCE", "Selection", "SelectorSpec", "pick_best", "prefix_criteria", "select"]
+__all__ = ["SELECTORS", "TIE_TOLERANCE", "Hooks", "Selection", "SelectionCancelled", "SelectorSpec", "pick_best",
+           "prefix_criteria", "select", "tied_mask"]

@@ -8,7 +8,6 @@ import numpy as np
 
 from ..measures import measure as get_measure
 from ..tables import as_source
-from ._criterion import Criterion
 
 
 def prefix_criteria(source, features: Sequence[int], measure="zero-one", **params) -> np.ndarray:
@@ -18,6 +17,6 @@ def prefix_criteria(source, features: Sequence[int], measure="zero-one", **param
     per point. ``measure`` is a name or bound Measure; the value is -error or +score (eq. (3)).
     """
     src = as_source(source)
-    crit = Criterion(src, get_measure(measure, **params))
+    ev = get_measure(measure, **params).on(src)
     features = [int(j) for j in features]
-    return np.array([crit.extension(features[:t], [features[t]])[0] for t in range(len(features))])
+    return np.array([ev.extensions(features[:t], [features[t]])[0] for t in range(len(features))])

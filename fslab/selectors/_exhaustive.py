@@ -4,7 +4,6 @@ subsets need it in general; Ahmed et al., Section 3.2: the ideal argmax that gre
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from math import comb
 
 import numpy as np
@@ -12,7 +11,10 @@ import pandas as pd
 
 from ..errors import TooLargeError
 from ..limits import LIMITS, setting
-from ._loop import TIE_TOLERANCE
+from ._loop import Hooks
+from .ties import tied_mask
+
+_PREFIX_BLOCK = 256  # prefixes between two polls of the cancel hook
 
 DEFAULT_MAX_SUBSETS = LIMITS.max_exhaustive_subsets  # FSLAB_MAX_EXHAUSTIVE_SUBSETS on a server
 
@@ -38,40 +40,48 @@ def too_many_subsets_message(n: int, k: int, max_subsets: int) -> str:
                    "Lower k or use a greedy selector (BayesGreedy or backward).")
 
 
-def exhaustive_search(source, k: int, crit, max_subsets: int = DEFAULT_MAX_SUBSETS,
-                      progress: Callable[[int, int], None] | None = None):
-    """Score every k-subset in lexicographic order; return (best subset, its value, n tied, trace).
+def exhaustive_search(source, k: int, ev, max_subsets: int = DEFAULT_MAX_SUBSETS, hooks: Hooks | None = None):
+    """Score every k-subset in lexicographic order; return (best subset, its value, trace).
 
-    Subsets sharing their first k-1 features are scored in one batched table. The lexicographically
-    first subset within 1e-12 * max(1, |best|) of the best wins (DESIGN.md).
+    Subsets sharing their first k-1 features are scored in one batched ``ev.extensions`` call. Only the
+    prefixes that have an extension are visited (the (k-1)-subsets of the first n-1 features: C(n-1, k-1)
+    <= C(n, k) of them, one at a time from ``itertools.combinations``, never a list), so both memory and
+    the number of evaluator calls are bounded by C(n, k), the number the limit checks. ``hooks`` are
+    polled between blocks of prefixes. The lexicographically first subset tied with the best wins
+    (:mod:`fslab.selectors.ties`).
     """
     n = source.n_features
     total = comb(n, k)
     if total > max_subsets:
         raise TooLargeError(too_many_subsets_message(n, k, max_subsets))
-    subsets, values = [], []
-    prefixes = list(itertools.combinations(range(n), k - 1))
-    for i, prefix in enumerate(prefixes):
-        start = prefix[-1] + 1 if prefix else 0
-        if start >= n:
-            continue
-        last = np.arange(start, n)
-        values.append(crit.extension(prefix, last))
-        subsets.extend(prefix + (int(j),) for j in last)
-        if progress is not None:
-            progress(i + 1, len(prefixes))
-    vals = np.concatenate(values)
-    v = np.where(np.isnan(vals), -np.inf, vals)
-    best = v.max()
-    tied = v >= best - TIE_TOLERANCE * max(1.0, abs(best)) if np.isfinite(best) else v == best
+    hooks = hooks or Hooks()
+    n_prefixes = comb(n - 1, k - 1)
+    subsets = np.empty((total, k), dtype=np.int32 if n < 2**31 else np.int64)
+    values = np.empty(total)
+    filled = 0
+    for i, prefix in enumerate(itertools.combinations(range(n - 1), k - 1)):
+        if i % _PREFIX_BLOCK == 0:
+            hooks.check()
+        last = np.arange(prefix[-1] + 1 if prefix else 0, n)
+        stop = filled + last.size
+        values[filled:stop] = ev.extensions(prefix, last)
+        subsets[filled:stop, :k - 1] = prefix
+        subsets[filled:stop, k - 1] = last
+        filled = stop
+        if (i + 1) % _PREFIX_BLOCK == 0 or i + 1 == n_prefixes:
+            hooks.step(i + 1, n_prefixes)
+    tied = tied_mask(values)
     winner = int(np.argmax(tied))
+    names = np.asarray(source.feature_names, dtype=object)
     trace = pd.DataFrame({
-        "step": np.ones(len(subsets), dtype=np.int64),
-        "candidate": np.full(len(subsets), -1, dtype=np.int64),
-        "name": [", ".join(source.feature_names[j] for j in sub) for sub in subsets],
-        "value": vals,
-        "chosen": np.arange(len(subsets)) == winner,
-        "n_tied": np.full(len(subsets), int(tied.sum()), dtype=np.int64),
-        "subset": [list(sub) for sub in subsets],
+        "step": np.ones(total, dtype=np.int64),
+        "candidate": np.full(total, -1, dtype=np.int64),
+        "name": [", ".join(row) for row in names[subsets]],
+        "value": values,
+        "chosen": np.arange(total) == winner,
+        "n_tied": np.full(total, int(tied.sum()), dtype=np.int64),
+        "tied": tied,
+        "subset": subsets.tolist(),
     })
-    return subsets[winner], float(vals[winner]), trace
+    best = tuple(int(j) for j in subsets[winner])
+    return best, float(values[winner]), trace

@@ -1,20 +1,45 @@
-"""SELECTORS: the registry of search procedures (small frozen records the app and tests iterate over)."""
+"""SELECTORS: the registry of search procedures. Each record builds its own scorer and declares what the
+app needs to know (does it count classes, how heavy is it, does it return a path), so neither ``select``
+nor the pages branch on a selector's name."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+import numpy as np
+
+from ..measures import Evaluator
 from ._exhaustive import DEFAULT_MAX_SUBSETS
+from ._fisher import fisher_scores
+from ._loop import Hooks, Scorer
+from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a scorer factory gets: the source, the one evaluator of (source, criterion), s, direction, hooks."""
+
+    source: object
+    ev: Evaluator
+    s: int | None
+    backward: bool
+    hooks: Hooks
 
 
 @dataclass(frozen=True)
 class SelectorSpec:
     """One selector. ``kind``: forward | ranking | exhaustive | backward. ``uses_measure``: the selector
     maximises the Bayes criterion of the chosen measure (else it has its own criterion, named by
-    ``criterion_name``). ``fixed_measure``: the measure it always uses. ``supports_s``: the s-variate
-    approximation applies. ``params``: selector parameters with their defaults."""
+    ``criterion_name``, always evaluated with the ``mi`` measure or none). ``fixed_measure``: the measure it
+    always uses. ``supports_s``: the s-variate approximation applies. ``params``: selector parameters with
+    their defaults. ``scorer(run)``: builds the scorer the shared loop drives (None for exhaustive search).
+
+    Declared for the app: ``counts_classes`` (its own criterion treats Y as classes, so it does not take
+    a real-valued target), ``cost_class`` ("light": one pass per step over the candidates; "heavy": work
+    that grows with C(n, k) or with all n features per step, so the app asks before running it).
+    """
 
     name: str
     label: str
@@ -26,40 +51,77 @@ class SelectorSpec:
     fixed_measure: str | None = None
     criterion_name: str | None = None
     supports_s: bool = False
+    scorer: Callable[[Run], Scorer] | None = None
+    counts_classes: bool = False
+    cost_class: str = "light"
+
+    @property
+    def returns_path(self) -> bool:
+        """True when the features come in the order chosen (each prefix is the answer for a smaller k);
+        exhaustive search and backward elimination return a set."""
+        return self.kind in ("forward", "ranking")
+
+    @property
+    def criterion_measure(self) -> str | None:
+        """The measure whose evaluator drives this selector when it has its own criterion (None: Fisher)."""
+        return "mi" if self.criterion_name in ("mi", "mrmr gain", "jmi gain", "cmim gain") else None
+
+
+def _subset_scorer(run: Run) -> Scorer:
+    if run.s is not None:
+        return SVariateScorer(run.ev, run.s, backward=run.backward, hooks=run.hooks)
+    return SubsetScorer(run.ev, backward=run.backward)
+
+
+def _own_scores(run: Run) -> Scorer:
+    return FixedScorer(run.ev.extensions([], np.arange(run.source.n_features)))
+
+
+def _gain(kind: str) -> Callable[[Run], Scorer]:
+    return lambda run: MIGainScorer(run.ev, kind)
+
+
+def _fisher(run: Run) -> Scorer:
+    return FixedScorer(fisher_scores(run.source))
 
 
 _C = r"C^{\mathrm{Bayes},\ell}"
 _SPECS = (
     SelectorSpec("bayes-greedy", "BayesGreedy", "forward", True, "Ahmed et al., Algorithm 1",
                  _C + r"(\mathcal J_t)=\max_{j\notin\mathcal J_{t-1}} " + _C + r"(\mathcal J_{t-1}\cup\{j\})",
-                 supports_s=True),
+                 supports_s=True, scorer=_subset_scorer),
     SelectorSpec("bayes-score", "BayesScore", "ranking", True, "Ahmed et al., Section 4 (score-based variant)",
-                 r"\mathrm{score}(j) = " + _C + r"(\{j\})"),
+                 r"\mathrm{score}(j) = " + _C + r"(\{j\})", scorer=_own_scores),
     SelectorSpec("mi-greedy", "MIGreedy", "forward", False, "Ahmed et al., Section 4; Brown et al. 2012",
-                 r"j_t = \arg\max_j I(X_{\mathcal J_{t-1}\cup\{j\}}; Y)", criterion_name="mi", supports_s=True),
+                 r"j_t = \arg\max_j I(X_{\mathcal J_{t-1}\cup\{j\}}; Y)", criterion_name="mi", supports_s=True,
+                 scorer=_subset_scorer, counts_classes=True),
     SelectorSpec("mi-score", "MIScore (MIM)", "ranking", False, "Lewis 1992; Ahmed et al., Section 4",
-                 r"\mathrm{score}(j) = I(X_j; Y)", criterion_name="mi"),
+                 r"\mathrm{score}(j) = I(X_j; Y)", criterion_name="mi", scorer=_own_scores, counts_classes=True),
     SelectorSpec("mrmr", "mRMR", "forward", False, "Peng, Long & Ding 2005 (difference form)",
                  r"j_t = \arg\max_j\, I(X_j;Y) - \frac{1}{|\mathcal J|}\sum_{i\in\mathcal J} I(X_j;X_i)",
-                 criterion_name="mrmr gain"),
+                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True),
     SelectorSpec("jmi", "JMI", "forward", False, "Yang & Moody 1999",
-                 r"j_t = \arg\max_j \sum_{i\in\mathcal J} I(X_j, X_i; Y)", criterion_name="jmi gain"),
+                 r"j_t = \arg\max_j \sum_{i\in\mathcal J} I(X_j, X_i; Y)", criterion_name="jmi gain",
+                 scorer=_gain("jmi"), counts_classes=True),
     SelectorSpec("cmim", "CMIM", "forward", False, "Fleuret 2004",
-                 r"j_t = \arg\max_j \min_{i\in\mathcal J} I(X_j; Y \mid X_i)", criterion_name="cmim gain"),
+                 r"j_t = \arg\max_j \min_{i\in\mathcal J} I(X_j; Y \mid X_i)", criterion_name="cmim gain",
+                 scorer=_gain("cmim"), counts_classes=True),
     SelectorSpec("fisher", "Fisher score", "ranking", False, "Gu, Li & Han 2011; Ahmed et al., Section 4",
-                 r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher"),
+                 r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher",
+                 scorer=_fisher, counts_classes=True),
     SelectorSpec("exhaustive", "Exhaustive (best k-subset)", "exhaustive", True,
                  "Ahmed et al., Section 3.2; Pena & Nilsson",
                  r"\hat{\mathcal J} \in \arg\max_{|\mathcal J| = k} " + _C + r"(\mathcal J)",
-                 params=MappingProxyType({"max_subsets": DEFAULT_MAX_SUBSETS})),
+                 params=MappingProxyType({"max_subsets": DEFAULT_MAX_SUBSETS}), cost_class="heavy"),
     SelectorSpec("backward", "Backward elimination", "backward", True, "Ahmed et al., Section 3.2",
-                 r"j_t = \arg\max_{j\in\mathcal J} " + _C + r"(\mathcal J\setminus\{j\})", supports_s=True),
+                 r"j_t = \arg\max_{j\in\mathcal J} " + _C + r"(\mathcal J\setminus\{j\})", supports_s=True,
+                 scorer=_subset_scorer, cost_class="heavy"),
     SelectorSpec("precision-greedy", "Precision greedy", "forward", True, "Precision/recall notes (conjunction)",
                  r"j_t = \arg\max_j C^{\mathrm{prec}}(\mathcal J\cup\{j\})", fixed_measure="precision",
-                 supports_s=True),
+                 supports_s=True, scorer=_subset_scorer),
     SelectorSpec("recall-greedy", "Recall greedy", "forward", True, "Precision/recall notes (disjunction)",
                  r"j_t = \arg\max_j C^{\mathrm{rec}}(\mathcal J\cup\{j\})", fixed_measure="recall",
-                 supports_s=True),
+                 supports_s=True, scorer=_subset_scorer),
 )
 
 SELECTORS: MappingProxyType[str, SelectorSpec] = MappingProxyType({spec.name: spec for spec in _SPECS})

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..export import json_ready
 
-TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied")
+TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied", "tied")
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,7 +27,8 @@ class Selection:
     ``notes``: plain sentences about the run a user should know (e.g. nothing was eliminated).
     ``trace``: one row per (step, candidate) with columns step, candidate (feature index), name,
     value (the candidate's criterion or gain at that step), chosen, n_tied (candidates within
-    1e-12 * max(1, |best|) of the best at that step; the lowest index wins). Exhaustive search
+    1e-12 * max(1, |best|) of the best at that step; the lowest index wins), tied (this candidate is one of
+    them: :mod:`fslab.selectors.ties`, so plots need not recompute ties). Exhaustive search
     lists every subset it scored, with a ``subset`` column and ``candidate`` = -1.
     """
 
@@ -81,21 +82,19 @@ class Selection:
         return json.dumps(self.to_dict())
 
 
-def build_trace(steps: list[np.ndarray], candidates: list[np.ndarray], values: list[np.ndarray],
-                chosen: list[int], n_tied: list[int], names: tuple[str, ...]) -> pd.DataFrame:
-    """Assemble the per-step arrays of the search loop into the trace DataFrame (vectorised)."""
-    if not steps:
+def build_trace(log, names: tuple[str, ...]) -> pd.DataFrame:
+    """Assemble the per-step arrays of the search loop (a ``SearchLog``) into the trace DataFrame."""
+    if not log.steps:
         return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(
-            TRACE_COLUMNS, ("int64", "int64", "object", "float64", "bool", "int64"), strict=True)})
-    step = np.concatenate(steps)
-    cand = np.concatenate(candidates)
-    lengths = np.array([len(c) for c in candidates])
-    chosen_rep = np.repeat(np.asarray(chosen), lengths)
+            TRACE_COLUMNS, ("int64", "int64", "object", "float64", "bool", "int64", "bool"), strict=True)})
+    cand = np.concatenate(log.candidates)
+    lengths = np.array([len(c) for c in log.candidates])
     return pd.DataFrame({
-        "step": step,
+        "step": np.concatenate(log.steps),
         "candidate": cand,
         "name": np.asarray(names, dtype=object)[cand],
-        "value": np.concatenate(values),
-        "chosen": cand == chosen_rep,
-        "n_tied": np.repeat(np.asarray(n_tied), lengths),
+        "value": np.concatenate(log.values),
+        "chosen": cand == np.repeat(np.asarray(log.order), lengths),
+        "n_tied": np.repeat(np.asarray(log.n_tied, dtype=np.int64), lengths),
+        "tied": np.concatenate(log.tied),
     })

@@ -1,7 +1,8 @@
 """Scorers that plug into the shared loop: subset criteria (exact or s-variate), MI-family gains, fixed scores.
 
-A subset criterion C(J) is any function of the joint table of (X_J, Y): the Bayes criterion of a
-measure (Ahmed et al., eq. (3): -error or +score) or the mutual information I(X_J; Y) (MIGreedy).
+A subset criterion C(J) comes from the one evaluator of (source, measure) (``measure.on(source)``): the
+Bayes criterion of a measure (Ahmed et al., eq. (3): -error or +score) or the mutual information
+I(X_J; Y) in bits (MIGreedy and the MI-family gains use ``measure("mi")``).
 """
 
 from __future__ import annotations
@@ -13,24 +14,25 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..information import mutual_information
+from ..measures import Evaluator
 from ..tables import JointTable
-from ._criterion import Criterion
+from ._counting import feature_pair_counts
+from ._loop import Hooks
 
 
 class SubsetScorer:
     """Algorithm 1 (Ahmed et al.): the value of candidate j is C(J u {j}) (forward) or C(J \\ {j}) (backward)."""
 
-    def __init__(self, crit: Criterion, backward: bool = False):
-        self.crit, self.backward = crit, backward
-        source = crit.source
+    def __init__(self, ev: Evaluator, backward: bool = False):
+        self.ev, self.backward = ev, backward
         self.chosen: list[int] = []
-        self.members = np.full(source.n_features, backward, dtype=bool)
+        self.members = np.full(ev.source.n_features, backward, dtype=bool)
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
         if not self.backward:
-            return self.crit.extension(self.chosen, candidates)
+            return self.ev.extensions(self.chosen, candidates)
         kept = np.flatnonzero(self.members)
-        return self.crit.removal(kept)[np.searchsorted(kept, candidates)]
+        return self.ev.removals(kept)[np.searchsorted(kept, candidates)]
 
     def commit(self, j: int) -> None:
         self.chosen.append(j)
@@ -47,10 +49,9 @@ class SVariateScorer:
     Backward supports s = 2 through the matrix of all pairwise criteria.
     """
 
-    def __init__(self, crit: Criterion, s: int, backward: bool = False):
-        self.crit, self.s, self.backward = crit, s, backward
-        source = crit.source
-        n = source.n_features
+    def __init__(self, ev: Evaluator, s: int, backward: bool = False, hooks: Hooks | None = None):
+        self.ev, self.s, self.backward, self.hooks = ev, s, backward, hooks or Hooks()
+        n = ev.source.n_features
         self.chosen: list[int] = []
         self.members = np.full(n, backward, dtype=bool)
         self.total = 0.0  # S_J
@@ -62,14 +63,15 @@ class SVariateScorer:
             self.row = self.pairs.sum(axis=1)  # sum of C({i, j}) over i in J, J = all features
             self.total = self.pairs.sum() / 2
         elif s == 1:  # acc[j] sums C(B + {j}) over the single empty subset B: C({j})
-            self.acc = crit.extension([], np.arange(n))
+            self.acc = ev.extensions([], np.arange(n))
 
     def _pair_matrix(self) -> np.ndarray:
-        n = self.crit.source.n_features
+        n = self.ev.source.n_features
         pairs = np.zeros((n, n))
         for i in range(n - 1):
+            self.hooks.check()
             others = np.arange(i + 1, n)
-            pairs[i, others] = self.crit.extension([i], others)
+            pairs[i, others] = self.ev.extensions([i], others)
         return pairs + pairs.T
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
@@ -77,11 +79,11 @@ class SVariateScorer:
             size = int(self.members.sum()) - 1
             if size <= self.s:
                 kept = np.flatnonzero(self.members)
-                return np.array([self.crit.value(kept[kept != j]) for j in candidates])
+                return self.ev.removals(kept)[np.searchsorted(kept, candidates)]
             return (self.total - self.row[candidates]) / comb(size, self.s)
         size = len(self.chosen) + 1
         if size <= self.s:
-            return self.crit.extension(self.chosen, candidates)
+            return self.ev.extensions(self.chosen, candidates)
         return (self.total + self.acc[candidates]) / comb(size, self.s)
 
     def commit(self, f: int) -> None:
@@ -95,7 +97,8 @@ class SVariateScorer:
         others = others[others != f]
         if others.size and self.s >= 2:
             for rest in itertools.combinations(self.chosen, self.s - 2):
-                self.acc[others] += self.crit.extension(list(rest) + [f], others)
+                self.hooks.check()  # C(t, s-2) tables per step: a long step stays interruptible
+                self.acc[others] += self.ev.extensions(list(rest) + [f], others)
         self.chosen.append(f)
         self.members[f] = True
 
@@ -111,10 +114,10 @@ class MIGainScorer:
     Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
     """
 
-    def __init__(self, crit: Criterion, kind: str):
-        self.crit, self.kind = crit, kind
-        n = crit.source.n_features
-        self.relevance = crit.extension([], np.arange(n))
+    def __init__(self, ev: Evaluator, kind: str):
+        self.ev, self.kind = ev, kind
+        n = ev.source.n_features
+        self.relevance = ev.extensions([], np.arange(n))
         self.acc = self.relevance.copy() if kind == "cmim" else np.zeros(n)
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
@@ -133,10 +136,10 @@ class MIGainScorer:
         if self.kind == "mim" or others.size == 0:
             return
         if self.kind == "mrmr":
-            pairs = self.crit.pair_counts(f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
+            pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
             self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
             return
-        joint = self.crit.extension([f], others)
+        joint = self.ev.extensions([f], others)
         if self.kind == "jmi":
             self.acc[others] += joint
         else:

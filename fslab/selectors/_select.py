@@ -10,14 +10,12 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..measures import measure as get_measure
+from ..measures.evaluator import check_engine
 from ..tables import as_source
-from ._criterion import Criterion
 from ._exhaustive import exhaustive_search
-from ._fisher import fisher_scores
-from ._loop import run_search
-from ._registry import SELECTORS, SelectorSpec
+from ._loop import Hooks, run_search
+from ._registry import SELECTORS, Run, SelectorSpec
 from ._result import Selection, build_trace
-from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
 
 
 def _spec(selector: str) -> SelectorSpec:
@@ -47,16 +45,21 @@ def _validate(k, n: int, s, spec: SelectorSpec) -> tuple[int, int | None]:
 
 
 def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s: int | None = None,
-           progress: Callable[[int, int], None] | None = None, **params) -> Selection:
+           progress: Callable[[int, int], object] | None = None, *, engine: str = "auto",
+           cancel: Callable[[], bool] | None = None, **params) -> Selection:
     """Select k features of ``source`` (a Dataset, an encoded dataset or a Distribution).
 
     ``measure`` (name or bound Measure) defines the Bayes criterion C(J) = -error or +score
     (Ahmed et al., eq. (3)) for selectors that use one; ``s`` turns on the s-variate approximation;
-    ``progress(step, total)`` is called after every step. Other keyword arguments go to the selector
-    (``max_subsets`` for exhaustive) or else to the measure (``c``, ``beta``, ``approach``).
+    ``progress(step, total)`` is called after every step (returning False stops the run);
+    ``cancel()`` is polled between steps and inside long steps (True stops the run): a stopped run raises
+    :class:`SelectionCancelled`. ``engine="plain"`` turns the fast counting engine off (same results; the
+    oracle of the differential test). Other keyword arguments go to the selector (``max_subsets`` for
+    exhaustive) or else to the measure (``c``, ``beta``, ``approach``).
     Raises ParameterError on an unknown selector, k outside 1..n_features or a bad s.
     """
     spec = _spec(selector)
+    check_engine(engine)
     src = as_source(source)
     n = src.n_features
     k, s = _validate(k, n, s, spec)
@@ -64,49 +67,39 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     sel_params = {**spec.params, **sel_params}
     if spec.uses_measure:
         m = get_measure(spec.fixed_measure or measure, **params)
-        crit, measure_name, used = Criterion(src, m), m.name, {**sel_params, **m.params}
+        ev, measure_name, used = m.on(src, engine), m.name, {**sel_params, **m.params}
     else:
         if params:
             raise ParameterError(
                 f"selector '{spec.name}' has its own criterion ({spec.criterion_name}) and takes no parameter "
                 f"{sorted(params)}"
             )
-        crit, measure_name, used = Criterion(src, None), spec.criterion_name, dict(sel_params)
+        own = spec.criterion_measure
+        ev, measure_name, used = (get_measure(own).on(src, engine) if own else None), spec.criterion_name, dict(
+            sel_params)
+    hooks = Hooks(progress, cancel)
+    names = src.feature_names
 
-    if spec.kind == "exhaustive":
-        best, _, trace = exhaustive_search(src, k, crit, max_subsets=int(sel_params["max_subsets"]),
-                                           progress=progress)
-        scores = np.array([crit.value(best[:t]) for t in range(1, k + 1)])
-        return Selection(tuple(best), tuple(src.feature_names[j] for j in best), scores, trace, spec.name,
-                         measure_name, k, s, used)
+    if spec.scorer is None:  # exhaustive search: the best k-subset, scored in lexicographic order
+        best, _, trace = exhaustive_search(src, k, ev, max_subsets=int(sel_params["max_subsets"]), hooks=hooks)
+        scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
+        return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
+                         used)
 
     backward = spec.kind == "backward"
-    if spec.kind == "ranking":
-        if spec.name == "fisher":
-            scorer = FixedScorer(fisher_scores(src))
-        elif spec.name == "mi-score":
-            scorer = FixedScorer(MIGainScorer(crit, "mim").relevance)
-        else:
-            scorer = FixedScorer(crit.extension([], np.arange(n)))
-    elif spec.name in ("mrmr", "jmi", "cmim"):
-        scorer = MIGainScorer(crit, spec.name)
-    elif s is not None:
-        scorer = SVariateScorer(crit, s, backward=backward)
-    else:
-        scorer = SubsetScorer(crit, backward=backward)
-
+    scorer = spec.scorer(Run(src, ev, s, backward, hooks))
     if backward:  # C of the full set the elimination starts from (the s-variate average when s applies)
-        start = (scorer.total / comb(n, s)) if s is not None and n > s else crit.value(range(n))
-    log = run_search(n, n - k if backward else k, scorer, backward=backward, progress=progress)
-    trace = build_trace(log.steps, log.candidates, log.values, log.order, log.n_tied, src.feature_names)
+        start = (scorer.total / comb(n, s)) if s is not None and n > s else ev.criterion(range(n))
+    log = run_search(n, n - k if backward else k, scorer, backward=backward, hooks=hooks)
+    trace = build_trace(log, names)
     if backward:
         features = tuple(int(j) for j in np.setdiff1d(np.arange(n), log.order))
         notes = () if log.order else (
             f"k = {k} equals the number of features, so backward elimination removes nothing: the selection is "
             f"the full set of {n} features.",)
-        return Selection(features, tuple(src.feature_names[j] for j in features), np.array(log.best), trace,
+        return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace,
                          spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
                          notes=notes)
     features = tuple(log.order)
-    return Selection(features, tuple(src.feature_names[j] for j in features), np.array(log.best), trace, spec.name,
+    return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace, spec.name,
                      measure_name, k, s, used)

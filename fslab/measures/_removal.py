@@ -5,9 +5,6 @@ on Mushroom, 116 features, that was ~90% of a 23-77 s run). Here the cells of J 
 (cell of the prefix j_1..j_{i-1}, cell of the suffix j_{i+1}..j_K): the suffix cells are built once per
 step from the right, the prefix cells incrementally from the left, so a step costs O(|J|) re-codings.
 Dense cell ids come from a lookup array (no sort) while the code range is small, else ``np.unique``.
-
-The precision/recall criteria are products of per-feature predictors, P_J = prod_i a_i(X_i), so
-P_{J \\ {j}} is the product of the prefix and suffix cumulative products (no division by a zero a_i).
 """
 
 from __future__ import annotations
@@ -95,66 +92,4 @@ def removal_table_criteria(source, kept: np.ndarray, table_fn: Callable[[JointTa
     return out
 
 
-def conjunction_factors(source, recall: bool) -> np.ndarray:
-    """a_j(X_j) of every row for every feature, shape (n, rows): eta_j(v) = P(Y=1 | X_j=v) for precision,
-    1 - eta_j(v) for recall (each feature's own predictor; it does not depend on the subset)."""
-    mass = _class_mass(source)
-    n, width = source.n_features, int(source.arities.max()) if source.n_features else 1
-    out = np.empty((n, source.n_rows))
-    block = max(1, _CHUNK_ENTRIES // max(source.n_rows, 1))
-    for start in range(0, n, block):  # feature blocks bound the bincount temporaries
-        codes = np.ascontiguousarray(source.X[:, start:start + block].T)
-        flat = (codes + (np.arange(codes.shape[0]) * width)[:, None]).ravel()
-        pos = np.bincount(flat, weights=np.tile(mass[:, 1], codes.shape[0]), minlength=codes.shape[0] * width)
-        tot = np.bincount(flat, weights=np.tile(mass.sum(axis=1), codes.shape[0]), minlength=codes.shape[0] * width)
-        eta = np.divide(pos, tot, out=np.zeros_like(pos), where=tot > 0).reshape(-1, width)
-        out[start:start + block] = np.take_along_axis(1.0 - eta if recall else eta, codes, axis=1)
-    return out
-
-
-def _class_mass(source) -> np.ndarray:
-    """(rows, 2) mass of each row in class 0 and class 1 (a sample's rows are one-hot)."""
-    if source.weights is not None:
-        return source.weights
-    return np.stack([source.y == 0, source.y == 1], axis=1).astype(np.float64)
-
-
-def removal_conjunction_criteria(source, factors: np.ndarray, kept: np.ndarray, approach: int,
-                                 recall: bool) -> np.ndarray:
-    """The precision (recall) criterion of kept \\ {kept[i]} for every i, as
-    ``fslab.measures.precision_recall`` defines it for a subset (notes 003, eq. 11-12, 17-18, Sec. 2.1-2.2).
-
-    ``factors`` = ``conjunction_factors(source, recall)``: a_i(X_i) per row; P = prod_{i in J'} a_i(X_i);
-    'target' is class 1 (precision) or 0 (recall). Approach 1: E[target P + other (1 - P)];
-    approach 2: E[target sum_i ln a_i(X_i) + other ln(1 - P)].
-    """
-    kept = np.asarray(kept, dtype=np.int64)
-    mass = _class_mass(source)
-    target, other = (mass[:, 0], mass[:, 1]) if recall else (mass[:, 1], mass[:, 0])
-    total = mass.sum()
-    t_rows, o_rows = target > 0, other > 0
-    tiny = np.finfo(np.float64).tiny
-    logs = np.zeros(kept.size)
-    fit = np.zeros(kept.size)  # approach 1: sum target P + other (1 - P); approach 2: sum other ln(1 - P)
-    step = max(1, _CHUNK_ENTRIES // max(kept.size, 1))
-    for start in range(0, source.n_rows, step):  # row blocks bound the (K, rows) temporaries
-        rows = slice(start, start + step)
-        a = factors[kept, rows]  # (K, block)
-        left = np.ones_like(a)   # prod of a_0..a_{i-1}
-        right = np.ones_like(a)  # prod of a_{i+1}..a_{K-1}
-        np.cumprod(a[:-1], axis=0, out=left[1:])
-        np.cumprod(a[:0:-1], axis=0, out=right[-2::-1])
-        P = np.multiply(left, right, out=left)
-        t, o = target[rows], other[rows]
-        if approach == 1:  # sum target P + other (1 - P) = sum other + P (target - other)
-            fit += P @ (t - o) + o.sum()
-            continue
-        logs += np.log(np.maximum(a[:, t_rows[rows]], tiny)) @ t[t_rows[rows]]
-        with np.errstate(divide="ignore"):
-            fit += np.log(1.0 - P[:, o_rows[rows]]) @ o[o_rows[rows]]
-    if approach == 1:
-        return fit / total
-    return (logs.sum() - logs + fit) / total
-
-
-__all__ = ["conjunction_factors", "removal_cells", "removal_conjunction_criteria", "removal_table_criteria"]
+__all__ = ["removal_cells", "removal_table_criteria"]
