@@ -24,7 +24,9 @@ pages = {
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("pages/data.py", title="Data", icon=":material/table:"),
     ],
-    "Select": [recipe_pages["select"], recipe_pages["compare"], recipe_pages["npfs"]],
+    "Select": [recipe_pages["select"],
+               st.Page("pages/by_measure.py", title="By measure", icon=":material/view_column:"),
+               recipe_pages["compare"], recipe_pages["npfs"]],
     "Theory": [recipe_pages["toy"], recipe_pages["orderings"]],
 }
 nav = st.navigation(pages)

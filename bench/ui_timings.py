@@ -36,6 +36,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--no-first-run", "--disable-quic"]
 QUIET_MS = 500
+XOR = "XOR of two features (plus a noise feature)"
 # installed before any page script: remembers when the document last changed
 OBSERVER = """
 window.__fslabLastChange = performance.now();
@@ -162,8 +163,8 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
     return {
         "teaching": [
             ("Home -> Toy distribution", nav("Toy distribution")),
-            ("Toy: load preset XOR", lambda: (select_option(page, "Preset", "XOR of two features (plus a noise feature)")(),
-                                              click_button(page, "Load preset")())),
+            ("Toy: load preset XOR",
+             lambda: (select_option(page, "Preset", XOR)(), click_button(page, "Load preset")())),
             ("Toy -> Orderings", nav("Orderings")),
             ("Orderings -> Select", nav("Select")),
             ("Select: run on the toy distribution", click_text(page, "Toy distribution:")),

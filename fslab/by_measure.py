@@ -1,0 +1,152 @@
+"""One selector, several performance measures, the same data: which feature each measure picks at each step.
+
+The headline claim of Ahmed, Narasimhan & Agarwal (2015, Sections 1 and 3): the best features depend on the
+performance measure. BayesGreedy (Algorithm 1) adds at step t the feature j maximising the Bayes criterion
+C^l(J_{t-1} + {j}) = -er^{l,*} or +score^{l,*} of measure l, so each measure l has its own path J^l_1, J^l_2, ...
+:func:`by_measure` runs the selector once per measure and evaluates every measure's prefix J^l_t under every
+other measure l', so a disagreement can be read off as a cost: how much worse measure l' finds l's choice than
+its own. Values are each measure's own terms (an error positive, lower is better; a score as is).
+
+>>> import fslab
+>>> from fslab.by_measure import by_measure
+>>> view = by_measure(fslab.example1(), k=1)
+>>> view.picks.loc[1, "0-1 error"], view.picks.loc[1, "mutual information"]
+('X1', 'X2')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .criteria import bayes_value
+from .errors import FslabError, ParameterError
+from .measures import MEASURES, supported_measures
+from .selectors import SELECTORS, select
+from .tables import as_source
+from .terms import label as measure_label
+from .terms import lower_is_better
+
+# the paper's measures (Section 3) with the parameters the app uses by default; c = 0.5 would be the 0-1 error
+DEFAULT_MEASURES: tuple[tuple[str, dict], ...] = (
+    ("zero-one", {}), ("cost-sensitive", {"c": 0.25}), ("balanced", {}), ("f-beta", {"beta": 1.0}),
+    ("auc", {}), ("log-loss", {}), ("mi", {}),
+)
+_TOL = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class ByMeasure:
+    """The paths of one selector under several measures.
+
+    ``picks``: index step t = 1..k, one column per measure label, the name of the feature that measure adds at t.
+    ``features``: the same with feature indices.
+    ``cross``: one row per (chosen_by, step, evaluated_by): ``value`` = the Bayes value under ``evaluated_by`` of
+    the first t features ``chosen_by`` picked (own terms), ``best`` = no other measure's prefix of that step does
+    better under ``evaluated_by``, ``regret`` = how much worse than the best prefix of that step (>= 0).
+    ``measures``: label -> (name, params); ``skipped``: label -> why a measure was left out.
+    """
+
+    selector: str
+    k: int
+    picks: pd.DataFrame
+    features: pd.DataFrame
+    cross: pd.DataFrame
+    measures: dict[str, tuple[str, dict]]
+    skipped: dict[str, str]
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.picks.columns)
+
+    def agree(self) -> pd.Series:
+        """Per step: True when every measure added the same feature."""
+        return self.picks.nunique(axis=1) == 1
+
+    def same_set(self) -> pd.Series:
+        """Per step: True when every measure's first t features form the same set (orders may differ)."""
+        sets = [{frozenset(self.features[c].iloc[:t]) for c in self.features} for t in range(1, len(self.features) + 1)]
+        return pd.Series([len(s) == 1 for s in sets], index=self.picks.index)
+
+    def table(self, step: int) -> pd.DataFrame:
+        """Rows: the first ``step`` features each measure chose; columns: their value under every measure."""
+        part = self.cross[self.cross["step"] == step]
+        out = part.pivot(index="chosen_by", columns="evaluated_by", values="value")
+        return out.reindex(index=self.labels, columns=self.labels)
+
+    def best(self, step: int) -> pd.DataFrame:
+        """Same shape as :meth:`table`: True where the row's prefix is (one of) the best under the column."""
+        part = self.cross[self.cross["step"] == step]
+        return part.pivot(index="chosen_by", columns="evaluated_by", values="best").reindex(
+            index=self.labels, columns=self.labels)
+
+
+def _measure_list(measures) -> list[tuple[str, dict]]:
+    out = []
+    for item in measures:
+        name, params = (item, {}) if isinstance(item, str) else (item[0], dict(item[1]))
+        if name not in MEASURES:
+            raise ParameterError(f"unknown measure '{name}'; choose from: {', '.join(MEASURES)}")
+        out.append((name, params))
+    return out
+
+
+def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFAULT_MEASURES,
+               selector: str = "bayes-greedy") -> ByMeasure:
+    """Run ``selector`` with each measure for k steps and evaluate every measure's prefixes under every measure.
+
+    ``measures``: names, or (name, params) pairs. Measures that do not fit the target (a binary-only measure on a
+    multiclass target) are left out and listed in ``skipped``. ``selector`` must use the measure (BayesGreedy,
+    BayesScore, exhaustive, backward, ...); MI-family selectors have their own criterion and would give the
+    same path under every measure.
+    """
+    spec = SELECTORS.get(selector)
+    if spec is None:
+        raise ParameterError(f"unknown selector '{selector}'; choose one of: {', '.join(SELECTORS)}")
+    if not spec.uses_measure or spec.fixed_measure:
+        raise ParameterError(f"{spec.label} does not take a performance measure, so every measure would give the "
+                             "same features; choose BayesGreedy, BayesScore, exhaustive or backward search")
+    source = as_source(source)  # a raw Dataset becomes its coded table source
+    n = int(source.n_features)
+    if not 1 <= int(k) <= n:
+        raise ParameterError(f"k must be between 1 and the number of features ({n}); got {k}")
+    k = int(k)
+    fitting = set(supported_measures(source))
+    chosen: dict[str, tuple[str, dict]] = {}
+    skipped: dict[str, str] = {}
+    paths: dict[str, list[int]] = {}
+    for name, params in _measure_list(measures):
+        lab = measure_label(name, params)
+        if name not in fitting:
+            skipped[lab] = "does not fit this target"
+            continue
+        try:
+            sel = select(source, k, selector, measure=name, **params)
+        except FslabError as err:
+            skipped[lab] = str(err)
+            continue
+        chosen[lab] = (name, params)
+        paths[lab] = [int(j) for j in sel.features]
+    if not chosen:
+        raise ParameterError("none of the chosen measures fits this target: " + "; ".join(
+            f"{lab}: {why}" for lab, why in skipped.items()))
+    steps = pd.Index(np.arange(1, k + 1), name="step")
+    names = list(source.feature_names)
+    features = pd.DataFrame({lab: path for lab, path in paths.items()}, index=steps)
+    picks = features.map(lambda j: names[j])
+    rows = []
+    for t in steps:
+        for by, (ev_name, ev_params) in chosen.items():
+            values = np.array([bayes_value(source, paths[row][:t], ev_name, **ev_params) for row in chosen])
+            crit = -values if lower_is_better(ev_name) else values
+            top = crit.max()
+            for row, value, c in zip(chosen, values, crit, strict=True):
+                rows.append({"chosen_by": row, "step": int(t), "feature": names[paths[row][t - 1]],
+                             "evaluated_by": by, "value": float(value),
+                             "best": bool(c >= top - _TOL * max(1.0, abs(top))), "regret": float(top - c)})
+    cross = pd.DataFrame(rows, columns=["chosen_by", "step", "feature", "evaluated_by", "value", "best", "regret"])
+    return ByMeasure(selector=selector, k=k, picks=picks, features=features, cross=cross, measures=chosen,
+                     skipped=skipped)

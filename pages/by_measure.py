@@ -1,0 +1,92 @@
+"""By measure: one selector, several performance measures, the same data; where their picks part."""
+
+import streamlit as st
+
+from fslab import terms
+from fslab.by_measure import DEFAULT_MEASURES
+from fslab.errors import FslabError
+from fslab.measures import MEASURES
+from fslab.plots.by_measure import cross_figure
+from fslab.selectors import SELECTORS
+from ui import by_measure as ui
+from ui.source import pick_source
+from ui.text import md
+
+st.title("The best features depend on the measure")
+st.markdown(
+    "Ahmed, Narasimhan & Agarwal's headline claim: which features are best depends on **how the classifier will "
+    "be judged**. Here one selector runs once per measure on the same data; the table shows the feature each "
+    "measure adds at each step and where they part, and the chart judges every measure's choice by every other "
+    "measure, so a disagreement has a price you can read."
+)
+st.latex(r"j^{\ell}_t=\arg\max_{j\notin J^{\ell}_{t-1}} C^{\ell}\big(J^{\ell}_{t-1}\cup\{j\}\big),\qquad "
+         r"C^{\ell}(J)=-\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error)}\ \text{or}\ +\mathrm{score}^{\ell,*}_{D_J}")
+st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equation (3), Section 3). Example 1 "
+           "(Section 4): the 0-1 error picks X1 (error 0.25 < 0.30) while mutual information picks X2 "
+           "(0.17 > 0.08 bit). The sign C = -error is only the selector's convention: values below are each "
+           "measure's own (errors: lower is better; scores: higher is better).")
+
+kind, source_name, source = pick_source("bym.source")
+n = source.n_features
+selectors = ui.selector_options()
+if st.session_state.get("bym.selector") not in selectors:
+    st.session_state["bym.selector"] = "bayes-greedy"
+left, mid, right = st.columns([2, 2, 1])
+selector = left.selectbox("Selector", selectors, key="bym.selector", format_func=lambda s: SELECTORS[s].label,
+                          help="Only selectors that take a measure: MI-family selectors would give one path.")
+if st.session_state.get("bym.k", n + 1) > n:
+    st.session_state["bym.k"] = min(ui.default_k(kind), n)
+k = int(right.number_input("k (steps)", 1, n, key="bym.k"))
+offered = ui.measure_options(source)
+if "bym.measures" not in st.session_state or not set(st.session_state["bym.measures"]) <= set(offered):
+    st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
+names = mid.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label)
+p1, p2 = st.columns(2)
+c = p1.slider("cost c of a false positive (cost-sensitive error)", 0.05, 0.95, 0.25, 0.05, key="bym.c",
+              disabled="cost-sensitive" not in names, help="c = 0.5 is the 0-1 error halved")
+beta = p2.slider("beta (F-beta; weight of recall)", 0.25, 4.0, 1.0, 0.25, key="bym.beta",
+                 disabled="f-beta" not in names)
+
+if not names:
+    st.info("Choose at least one measure.")
+    st.stop()
+try:
+    view = ui.compute(source, k, selector, ui.with_params(names, c, beta))
+except FslabError as err:
+    st.error(md(err))
+    st.stop()
+for lab, why in view.skipped.items():
+    st.caption(f"{md(lab)} left out: {md(why)}")
+
+exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
+st.subheader("Which feature each measure adds at each step")
+st.markdown(ui.verdict(view))
+st.dataframe(ui.picks_styled(view), width="stretch", key="bym.picks")
+st.caption(f"{SELECTORS[selector].label}, k = {k}, on *{md(source_name)}* ({exact}). A highlighted cell is a pick "
+           "that differs from the most common pick of its step; the last column says whether every measure "
+           "added the same feature and whether the first t features form the same set.")
+
+st.subheader("Each measure's choice, judged by every measure")
+step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step"))
+values = view.table(step)
+st.plotly_chart(cross_figure(values, ui.regret(view, step), view.best(step), step), width="stretch",
+                key="bym.cross")
+st.caption("Row = the first t features a measure chose; column = the measure judging them (its Bayes value in its "
+           "own terms). A star marks the best row of a column; colour = how far a row falls short of that best, "
+           "relative to the column's worst row. Greedy search is not exhaustive, so a measure's own row is not "
+           "always its column's best.")
+st.dataframe(ui.titled_table(view, values), width="stretch", key="bym.cross_table")
+st.caption("The same values as a table; each column header says whether lower or higher is better.")
+st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
+                   "text/csv", key="bym.download", on_click="ignore")
+with st.expander("How to read this, and the paper's words"):
+    st.markdown(
+        "- **0-1 and cost-sensitive errors** reward features that move P(Y=1|x) across the decision threshold "
+        "(1/2, or c); a feature can carry much information and still not change a single decision.\n"
+        "- **Balanced error** and **F-beta** care about the rare class; they tend to prefer features that find it.\n"
+        "- **AUC** rewards features that rank rows well, whatever the threshold.\n"
+        "- **Log-loss** is -H(Y|X_J), so BayesGreedy with the log-loss is MIGreedy (Example 5): their columns "
+        "match.\n\n"
+        "Ahmed et al., Section 3: *the Bayes criterion of a subset is the performance of the Bayes-optimal "
+        "classifier that uses only those features*, so the answer to 'which features?' is only defined once the "
+        "measure is fixed. " + terms.direction("zero-one").capitalize() + " for errors, higher for scores.")

@@ -1,0 +1,121 @@
+"""By-measure page helpers: the cached computation, the verdict sentence, the styled picks table and the exports."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import streamlit as st
+
+from fslab import export, terms
+from fslab.by_measure import ByMeasure, by_measure
+from fslab.measures import supported_measures
+from fslab.selectors import SELECTORS
+
+from .cache import BOUNDED
+from .compare import token
+from .text import md
+
+_HIGHLIGHT = "background-color: #fde0c5; font-weight: 600"
+
+
+def selector_options() -> list[str]:
+    """Selectors whose criterion is a measure's (an MI-family selector would give one path for every measure)."""
+    return [name for name, spec in SELECTORS.items() if spec.uses_measure and not spec.fixed_measure]
+
+
+def default_k(kind: str) -> int:
+    """A toy distribution has a handful of features (Example 1: 2); a data set shows 5 steps."""
+    return 3 if kind == "distribution" else 5
+
+
+def measure_options(source) -> list[str]:
+    return [m for m in supported_measures(source) if m not in ("precision", "recall")]
+
+
+def with_params(names: list[str], c: float, beta: float) -> tuple[tuple[str, tuple], ...]:
+    """(name, sorted params) pairs, hashable for the cache."""
+    params = {"cost-sensitive": (("c", float(c)),), "f-beta": (("beta", float(beta)),)}
+    return tuple((name, params.get(name, ())) for name in names)
+
+
+@st.cache_data(**BOUNDED, show_spinner="Running the selector once per measure...")
+def _cached(tok: str, _source, k: int, selector: str, measures: tuple) -> ByMeasure:
+    """Keyed by the data's content token (``_source`` itself is not hashed)."""
+    return by_measure(_source, k, [(name, dict(params)) for name, params in measures], selector)
+
+
+def compute(source, k: int, selector: str, measures: tuple) -> ByMeasure:
+    """:func:`fslab.by_measure.by_measure`, shared server-wide by data content and settings."""
+    return _cached(token(source), source, int(k), selector, measures)
+
+
+def verdict(view: ByMeasure) -> str:
+    """One or two sentences: where the measures agree, and the first step where they part (who picks what)."""
+    agree = view.agree()
+    if len(view.labels) == 1:
+        return f"Only one measure chosen ({md(view.labels[0])}): choose more to compare."
+    if agree.all():
+        return (f"All {len(view.labels)} measures add **the same feature at every step** here: on these data the "
+                "choice of measure does not change the first k features.")
+    first = int(agree.idxmin())
+    row = view.picks.loc[first]
+    groups: dict[str, list[str]] = {}
+    for lab, feat in row.items():
+        groups.setdefault(feat, []).append(lab)
+    parts = "; ".join(f"{', '.join(md(g) for g in labs)} add{'s' if len(labs) == 1 else ''} **{md(feat)}**"
+                      for feat, labs in sorted(groups.items(), key=lambda kv: -len(kv[1])))
+    differ = [int(t) for t in agree.index[~agree]]
+    same_sets = view.same_set()
+    tail = ""
+    if same_sets.iloc[-1]:
+        tail = f" After {view.k} steps they hold the same set, in different orders."
+    return (f"The measures **disagree** at step{'s' if len(differ) > 1 else ''} "
+            f"{', '.join(map(str, differ))} of {view.k}. At step {first}: {parts}.{tail}")
+
+
+def picks_styled(view: ByMeasure):
+    """The picks table (steps x measures) with the picks that differ from their step's most common pick marked."""
+    picks = view.picks.copy()
+    mode = picks.mode(axis=1)[0]
+    agree, same = view.agree(), view.same_set()
+    picks["all agree?"] = ["same feature" if a else ("same set, other order" if s else "differ")
+                           for a, s in zip(agree, same, strict=True)]
+    shown = picks.reset_index()
+
+    def mark(frame: pd.DataFrame) -> pd.DataFrame:
+        styles = pd.DataFrame("", index=frame.index, columns=frame.columns)
+        for lab in view.labels:
+            styles[lab] = [_HIGHLIGHT if v != m else "" for v, m in zip(frame[lab], mode, strict=True)]
+        return styles
+
+    return shown.style.apply(mark, axis=None)
+
+
+def regret(view: ByMeasure, step: int) -> pd.DataFrame:
+    part = view.cross[view.cross["step"] == step]
+    return part.pivot(index="chosen_by", columns="evaluated_by", values="regret").reindex(
+        index=view.labels, columns=view.labels)
+
+
+def titled_table(view: ByMeasure, values: pd.DataFrame) -> pd.DataFrame:
+    """Columns renamed 'label (lower is better)'; the row label becomes a column 'chosen by'."""
+    out = values.rename(columns={lab: f"{lab} ({direction(view, lab)})" for lab in values.columns})
+    return out.rename_axis(index="chosen by", columns=None).reset_index()
+
+
+def direction(view: ByMeasure, label: str) -> str:
+    return terms.direction(view.measures[label][0])
+
+
+def cross_csv(view: ByMeasure, source_name: str) -> bytes:
+    """Every (chosen by, step, judged by) value, with the measure's direction, the data and the selector."""
+    frame = view.cross.assign(
+        direction=[direction(view, lab) for lab in view.cross["evaluated_by"]],
+        data=source_name, selector=view.selector)
+    return export.safe_csv(frame)
+
+
+def file_name(source_name: str, view: ByMeasure) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", source_name).strip("-")[:40] or "data"
+    return f"by-measure_{stem}_{view.selector}_k{view.k}.csv"
