@@ -1,0 +1,105 @@
+"""Contract: one number per (source, measure, subset).
+
+For every measure in MEASURES (default and non-default parameters), on random samples and exact
+distributions, bayes_value / criterion, subset_risks (the Orderings lattice and greedy path), exhaustive
+search, greedy selection, convergence's picks, compare and the permutation test of ksuggest report the
+same C(J) for the same J (issue 15: subset_risks and bayes_value disagreed for recall).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import fslab
+from fslab.compare import compare_selectors
+from fslab.convergence import criterion_picks
+from fslab.criteria import bayes_value, criterion
+from fslab.distributions import Distribution
+from fslab.encoded import EncodedDataset
+from fslab.ksuggest import permutation_k_test
+from fslab.measures import MEASURES
+from fslab.orderings import greedy_path, k_optimal, subset_risks
+from fslab.selectors import select
+
+CASES = [(name, {}) for name in MEASURES] + [
+    ("cost-sensitive", {"c": 0.1}), ("f-beta", {"beta": 2.0}), ("precision", {"approach": 2}),
+    ("recall", {"approach": 2})]
+
+
+def _sample(n_classes: int, seed: int) -> EncodedDataset:
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (500, 3))
+    X[:, 2] = rng.integers(0, 3, 500)
+    y = (X[:, 0] + (rng.random(500) < 0.35) * rng.integers(1, n_classes, 500)) % n_classes
+    return EncodedDataset(X, y, arities=[2, 2, 3])
+
+
+def _law(n_classes: int, seed: int) -> Distribution:
+    rng = np.random.default_rng(seed)
+    states = np.array(list(itertools.product((0, 1), (0, 1), (0, 1, 2))))
+    return Distribution(states, rng.dirichlet(np.ones(12 * n_classes)).reshape(12, n_classes))
+
+
+def _sources(spec):
+    yield "binary sample", _sample(2, 1)
+    yield "binary law", _law(2, 2)
+    if not spec.binary_only:
+        yield "3-class sample", _sample(3, 3)
+        yield "3-class law", _law(3, 4)
+
+
+def _close(a, b, what):
+    np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-9, atol=1e-12,
+                               err_msg=what)
+
+
+def test_the_issue_example_recall_lattice_equals_bayes_value():
+    """Issue 15: on a 500-row random sample with three binary features, {X1, X2} under recall."""
+    rng = np.random.default_rng(0)
+    ds = fslab.Dataset.from_arrays(rng.integers(0, 2, (500, 3)), rng.integers(0, 2, 500))
+    risks = subset_risks(ds, "recall").set_index("subset")
+    assert risks.at[(0, 1), "value"] == pytest.approx(fslab.bayes_value(ds, [0, 1], "recall"), abs=1e-12)
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
+def test_every_report_gives_the_same_criterion_for_the_same_subset(name, params):
+    spec = MEASURES[name]
+    for label, src in _sources(spec):
+        what = f"{name} {params} on {label}"
+        risks = subset_risks(src, name, **params)
+        crit = dict(zip(risks["subset"], risks["criterion"], strict=True))
+        for J, value in zip(risks["subset"], risks["value"], strict=True):
+            _close(value, bayes_value(src, J, name, **params), f"{what}: lattice vs bayes_value at {J}")
+            _close(crit[J], criterion(src, J, name, **params), f"{what}: lattice vs criterion at {J}")
+        n = src.n_features
+        path = greedy_path(risks)
+        best = k_optimal(risks)
+        for k in range(1, n + 1):
+            ex = select(src, k, "exhaustive", measure=name, **params)
+            for J, v in zip(ex.trace["subset"], ex.trace["value"], strict=True):
+                _close(v, crit[tuple(J)], f"{what}: exhaustive trace at {J}")
+            assert ex.features == best[k][0], f"{what}: exhaustive vs lattice k-optimal at k={k}"
+            greedy = select(src, k, "bayes-greedy", measure=name, **params)
+            assert tuple(sorted(greedy.features)) == path[k], f"{what}: greedy vs lattice path at k={k}"
+            for t in range(1, k + 1):
+                chosen = tuple(sorted(greedy.features[:t]))
+                _close(greedy.scores[t - 1], crit[chosen], f"{what}: greedy score at step {t}")
+        cmp = compare_selectors(src, 2, ("bayes-greedy", "bayes-score"), name, exact=True, **params)
+        for sel_name, value in zip(cmp.subsets["selector"], cmp.subsets["bayes_value"], strict=True):
+            J = tuple(sorted(cmp.selections[sel_name].features))
+            _close(value, risks.set_index("subset").at[J, "value"], f"{what}: compare {sel_name}")
+        for j, value in cmp.features["bayes_value"].items():
+            _close(value, bayes_value(src, [j], name, **params), f"{what}: compare feature {j}")
+        _close(cmp.optimal_value, risks.set_index("subset").at[best[2][0], "value"], f"{what}: compare optimum")
+        if src.is_sample:
+            order = list(greedy.features)
+            test = permutation_k_test(src, order, name, n_permutations=3, seed=0, measure_params=params)
+            for t, c in zip(test.steps["step"], test.steps["criterion"], strict=True):
+                _close(c, crit[tuple(sorted(order[:t]))], f"{what}: ksuggest step {t}")
+        elif not params:
+            picks = criterion_picks(src, 2, measures=[name], selectors=("bayes-greedy",))
+            J = tuple(sorted(select(src, 2, "bayes-greedy", measure=name).features))
+            _close(picks["value"].iloc[0], risks.set_index("subset").at[J, "value"], f"{what}: convergence")
