@@ -31,6 +31,7 @@ from .encoded import EncodedDataset
 from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .limits import LIMITS, Limits, over_limit
 from .npfs_result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
+from .npfs_weighted import WeightedBootstraps, bootstrap_weights, supports
 from .tables import as_source
 
 ProgressCallback = Callable[[int, int], "bool | None"]
@@ -104,9 +105,16 @@ def _lean(source, selector):
     )
 
 
+COUNTING = ("auto", "weights", "resample")
+
+
 def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
                params: dict) -> np.ndarray:
     """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
+    if isinstance(source, WeightedBootstraps):  # row weights over the shared encoded rows, a batch per product
+        step = source.batch_size()
+        return np.concatenate([source.select(bootstrap_weights(seeds[i:i + step], source.m, n_draw), k, selector)
+                               for i in range(0, len(seeds), step)], axis=0)
     out = np.zeros((len(seeds), source.n_features), dtype=bool)
     for b, seq in enumerate(seeds):
         # Sorted rows: the same multiset (count-based selectors see the same tables), better memory locality.
@@ -119,7 +127,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
          prefer: str | None = "auto", batch_size: int | None = None, limits: Limits = LIMITS,
-         rule: str = "strict", **selector_params) -> NPFSResult:
+         rule: str = "strict", counting: str = "auto", **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
     Parameters
@@ -148,8 +156,15 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     epsilon : the deviation of the Hoeffding bound (equation (5)) reported with the result.
     rule : ``"strict"`` (default): relevant iff z > zeta, equation (3); ``"at-least"``: z >= zeta, the authors'
         released code (the two differ only for a count exactly at zeta; see Fig. 1(d), where zeta = n = 100).
+    counting : how a bootstrap is counted. ``"weights"``: as row multiplicities over the encoded rows (the
+        multinomial counts of the drawn rows), many bootstraps per matrix product, for mi-score, jmi, mrmr and cmim
+        on class targets with small arities (``fslab.npfs_weighted``); ``"resample"``: a new data set per bootstrap,
+        for any selector; ``"auto"`` (default): weights where they apply. Both draw the same rows from the same
+        seeds and give the same matrix.
     """
     check_rule(rule)
+    if counting not in COUNTING:
+        raise ParameterError(f"counting must be one of {', '.join(COUNTING)}; got {counting!r}")
     source = as_source(dataset)
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
@@ -161,14 +176,24 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         seed = int(seed.integers(2**63))
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
+    weighted = counting != "resample" and supports(source, selector, selector_params)
+    if counting == "weights" and not weighted:
+        raise ParameterError(
+            "counting='weights' covers the selectors mi-score, jmi, mrmr and cmim (no extra parameters) on a class "
+            "target with at most 16 classes and small feature arities; use counting='resample' or 'auto'")
     workers = joblib.effective_n_jobs(n_jobs)
-    size = batch_size or (1 if workers == 1 else max(1, math.ceil(n / (8 * workers))))
+    size = batch_size or max(1, math.ceil(n / (8 * workers)))
+    if not weighted and workers == 1 and not batch_size:
+        size = 1  # one bootstrap per task: progress after each
+    if weighted:
+        size = min(size, 64)  # a product of up to 64 bootstraps is as fast per bootstrap; progress stays frequent
+    work = WeightedBootstraps(source) if weighted else source  # built once, shared by the tasks
     batches = [seeds[i:i + size] for i in range(0, n, size)]
     if prefer == "auto":
         prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS else "threads"
     parallel = joblib.Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
     blocks, done, cancelled = [], 0, False
-    results = parallel(joblib.delayed(_run_batch)(source, b, n_draw, int(k), selector, selector_params)
+    results = parallel(joblib.delayed(_run_batch)(work, b, n_draw, int(k), selector, selector_params)
                        for b in batches)
     try:
         if progress is not None and progress(0, n) is False:

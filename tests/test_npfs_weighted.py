@@ -1,0 +1,110 @@
+"""NPFS bootstraps counted as row weights (fslab.npfs_weighted) give exactly the resampling path's matrix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fslab.encoded import EncodedDataset
+from fslab.errors import ParameterError
+from fslab.npfs import npfs
+from fslab.npfs_weighted import WeightedBootstraps, bootstrap_weights, supports
+from fslab.selectors import select
+from fslab.synthetic import uniform_dataset
+
+SELECTORS = ["jmi", "mrmr", "cmim", "mi-score"]
+
+
+def _ties_data(seed=1, m=300):
+    """Three classes, mixed arities, a duplicated column (exact ties), a constant column."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(m, 12))
+    X[:, 5] = X[:, 2]
+    X[:, 7] = rng.integers(0, 2, m)
+    X[:, 8] = 0
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, m)) % 3
+    return EncodedDataset(X, y, arities=np.r_[[3] * 8, 1, [3] * 3])
+
+
+@pytest.mark.parametrize("selector", SELECTORS)
+@pytest.mark.parametrize("fraction", [1.0, 0.5])
+def test_weights_equal_resampling(selector, fraction):
+    for data in (uniform_dataset(m=400).discretize(method="uniform", bins=3), _ties_data()):
+        a = npfs(data, selector, k=5, n_bootstraps=12, seed=3, sample_fraction=fraction, counting="weights")
+        b = npfs(data, selector, k=5, n_bootstraps=12, seed=3, sample_fraction=fraction, counting="resample")
+        np.testing.assert_array_equal(a.matrix, b.matrix)
+
+
+def test_counts_are_the_resampled_data_sets_counts():
+    """n_b(Y, X_j) and n_b(X_f, X_j, Y) from weights equal the bincounts of the materialised bootstrap."""
+    data = _ties_data()
+    engine = WeightedBootstraps(data)
+    seeds = np.random.SeedSequence(7).spawn(3)
+    W = bootstrap_weights(seeds, data.n_rows, data.n_rows)
+    rel = engine.relevance_counts(W)
+    f = np.array([0, 4, 9])
+    pairs = engine.pair_counts(W, f, rel)
+    for b, seq in enumerate(seeds):
+        rows = np.random.default_rng(seq).integers(0, data.n_rows, size=data.n_rows)
+        Xb, yb = data.X[rows], data.y[rows]
+        for j in range(data.n_features):
+            want = np.zeros((3, 3))
+            np.add.at(want, (yb, Xb[:, j]), 1)
+            np.testing.assert_array_equal(rel[b, :, j], want)
+            joint = np.zeros((3, 3, 3))
+            np.add.at(joint, (Xb[:, f[b]], Xb[:, j], yb), 1)
+            np.testing.assert_array_equal(pairs[b, j], joint)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(SELECTORS), st.integers(1, 6))
+def test_weighted_selection_equals_select_on_the_bootstrap(seed, selector, k):
+    """Each weighted bootstrap picks the set select() picks on the materialised resample, ties included."""
+    rng = np.random.default_rng(seed)
+    m, K = int(rng.integers(20, 120)), 8
+    X = rng.integers(0, int(rng.integers(2, 5)), size=(m, K))
+    X[:, 3] = X[:, 1]  # an exact tie
+    y = (X[:, 0] + rng.integers(0, 2, m)) % 2
+    data = EncodedDataset(X, y, arities=np.maximum(X.max(axis=0) + 1, 1))
+    seq = np.random.SeedSequence(seed)
+    W = bootstrap_weights([seq], m, m)
+    got = np.flatnonzero(WeightedBootstraps(data).select(W, k, selector)[0])
+    rows = np.sort(np.random.default_rng(seq).integers(0, m, size=m))
+    want = sorted(select(data.subsample(rows), k, selector).features)
+    assert got.tolist() == want
+
+
+def test_same_matrix_whatever_the_workers_and_batches():
+    data = uniform_dataset(m=500).discretize(method="uniform", bins=3)
+    ref = npfs(data, "jmi", k=6, n_bootstraps=40, seed=11)
+    for kw in ({"batch_size": 1}, {"batch_size": 7}, {"n_jobs": 2, "prefer": "threads"},
+               {"n_jobs": 2, "prefer": "processes", "batch_size": 5}):
+        np.testing.assert_array_equal(npfs(data, "jmi", k=6, n_bootstraps=40, seed=11, **kw).matrix, ref.matrix)
+
+
+def test_which_runs_use_weights():
+    data = uniform_dataset(m=200).discretize(method="uniform", bins=3)
+    assert supports(data, "jmi", {})
+    assert not supports(data, "bayes-greedy", {})
+    assert not supports(data, "jmi", {"measure": "zero-one"})
+    assert not supports(data, lambda d, k: list(range(k)), {})
+    with pytest.raises(ParameterError, match="counting='weights' covers"):
+        npfs(data, "bayes-greedy", k=3, n_bootstraps=2, seed=0, counting="weights")
+    with pytest.raises(ParameterError, match="counting must be"):
+        npfs(data, "jmi", k=3, n_bootstraps=2, seed=0, counting="fast")
+
+
+def test_progress_and_cancel_on_the_weighted_path():
+    data = uniform_dataset(m=300).discretize(method="uniform", bins=3)
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        return done < 20
+
+    result = npfs(data, "jmi", k=5, n_bootstraps=100, seed=2, batch_size=10, progress=progress)
+    assert seen[0] == 0 and result.cancelled and result.n_bootstraps == 20
+    full = npfs(data, "jmi", k=5, n_bootstraps=100, seed=2)
+    np.testing.assert_array_equal(result.matrix, full.matrix[:, :20])  # the first bootstraps, as with n = 20
