@@ -80,7 +80,7 @@ def top_features(key: str, _source, k: int) -> list[str]:
     """The k features with the largest single-feature criterion (mutual information when the target allows
     it, else the first supported measure): a sensible default for restricting a wide dataset."""
     name = "mi" if "mi" in supported_measures(_source) else supported_measures(_source)[0]
-    crit = get_measure(name).criterion(_source.extension_tables((), range(_source.n_features)))
+    crit = get_measure(name).on(_source).extensions((), range(_source.n_features))
     best = sorted(range(_source.n_features), key=lambda j: (-crit[j], j))[:k]
     return [_source.feature_names[j] for j in sorted(best)]
 

@@ -94,9 +94,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     cell_px = min(rows_px / max(len(steps), 1), 900 / max(len(columns), 1))
     size = float(np.clip(0.9 * cell_px, 5, 14))
     # ties: candidates within the tolerance of the step's best (the chosen one is the lowest index)
-    best = trace.groupby("step")["value"].transform("max")
-    tied = trace[(trace["value"] >= best - 1e-12 * np.maximum(1.0, best.abs())) & ~trace["chosen"]
-                 & trace["candidate"].isin(columns)]
+    tied = trace[trace["tied"] & ~trace["chosen"] & trace["candidate"].isin(columns)]  # the loop's own tie rule
     if len(tied) > _MAX_TIE_MARKS:  # circling hundreds of cells hides the colours; say how many instead
         title = f"{title}<br><sup>{len(tied):,} cells tied with the chosen one (not circled; see the trace)</sup>"
     elif len(tied):
