@@ -26,8 +26,9 @@ from .discretize import MAX_BINS, METHODS
 from .distributions import Distribution
 from .encoded import EncodedDataset
 from .errors import DataError, FslabError
+from .learners import EVAL_MEASURES
 from .limits import LIMITS
-from .measures import MEASURES
+from .measures import MEASURES, Param
 from .safe_json import loads
 from .samples import SAMPLES, load_sample
 from .selectors import SELECTORS
@@ -101,7 +102,7 @@ def _list_of(options) -> Callable:
     def check(name: str, value):
         if not isinstance(value, list) or not value:
             raise RecipeError(f"'{name}' must be a non-empty list; got {value!r}")
-        return [item(name, v) for v in dict.fromkeys(value)]
+        return list(dict.fromkeys(item(name, v) for v in value))  # checked first: a nested list is not hashable
     return check
 
 
@@ -112,11 +113,15 @@ def _text(name: str, value):
     return value
 
 
+def _param(param: Param) -> Callable:
+    """The check of a measure parameter: the range or the choices its measure record offers."""
+    return _one_of(param.choices) if param.choices else _float(param.low, param.high)
+
+
 _SOURCE = _one_of(("dataset", "distribution"))
 _SELECTOR, _MEASURE = _one_of(SELECTORS), _one_of(MEASURES)
 _K = _int(1, LIMITS.max_columns)
-_C, _BETA, _APPROACH = _float(0.05, 0.95), _float(0.25, 4.0), _one_of((1, 2))
-_MEASURE_PARAMS = {"c": _C, "beta": _BETA, "approach": _APPROACH}
+_MEASURE_PARAMS = {name: _param(p) for spec in MEASURES.values() for name, p in spec.parameters.items()}
 
 CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "select": {"source": _SOURCE, "selector": _SELECTOR, "measure": _MEASURE, "k": _K, "use_s": _bool,
@@ -124,8 +129,9 @@ CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, LIMITS.max_bootstraps),
              "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
              **_MEASURE_PARAMS},
-    "compare": {"source": _SOURCE, "measure": _MEASURE, "k": _int(1, 15), "selectors": _list_of(SELECTORS),
-                "c": _C, "beta": _BETA},
+    # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
+    "compare": {"source": _SOURCE, "measure": _one_of(EVAL_MEASURES), "k": _int(1, 15),
+                "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"]},
     "orderings": {"source": _SOURCE, "measure": _MEASURE},
     "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
 }
@@ -231,7 +237,8 @@ class Recipe:
         """What :meth:`to_query` cannot put in a URL (an uploaded file, a custom distribution)."""
         notes = []
         if self.data and "file" in self.data:
-            notes.append(f"the uploaded file {self.data['file']!r} (download the recipe to share it)")
+            notes.append(f"the contents of the uploaded file {self.data['file']!r} (whoever opens the link is "
+                         "asked to upload the same file, checked by its SHA-256)")
         if self.distribution and "json" in self.distribution:
             notes.append("the custom toy distribution (download the recipe to share it)")
             if self.data and "toy_sample" in self.data:
@@ -242,8 +249,8 @@ class Recipe:
         """Flat string parameters; what cannot travel in a URL is left out (see :meth:`left_out_of_query`)."""
         query: dict[str, str] = {}
         data = self.data or {}
-        if "sample" in data:
-            query["data"] = data["sample"]
+        if "sample" in data or "file" in data:  # a file by name and fingerprint: the link asks for the file
+            query |= {"data": data["sample"]} if "sample" in data else {"file": data["file"], "sha256": data["sha256"]}
             query |= {k: str(data[k]) for k in DATA_FIELDS if k in data}
         elif "toy_sample" in data and "json" not in (self.distribution or {}):  # rows of a preset only
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
@@ -261,8 +268,14 @@ class Recipe:
         query = {k: v for k, v in query.items() if k not in IGNORED_PARAMS}
         _check_keys(f"link parameter for the {page} page", query, (*QUERY_DATA_PARAMS, *schema))
         data = None
+        sources = [what for what, names in _DATA_SOURCES.items() if set(names) & set(query)]
+        if len(sources) > 1:  # one would be silently ignored
+            raise RecipeError(f"a link names one data source; this one has {' and '.join(sources)}")
+        fields = {k: _parse(DATA_FIELDS[k], query[k]) for k in DATA_FIELDS if k in query}
         if "data" in query:
-            data = {"sample": query["data"]} | {k: _parse(DATA_FIELDS[k], query[k]) for k in DATA_FIELDS if k in query}
+            data = {"sample": query["data"]} | fields
+        elif "file" in query or "sha256" in query:
+            data = {"file": query.get("file", ""), "sha256": query.get("sha256", "")} | fields
         elif "toy_m" in query or "toy_seed" in query:
             data = {"toy_sample": {"m": _parse(_int(0, 0), query.get("toy_m", "1000")),
                                    "seed": _parse(_int(0, 0), query.get("toy_seed", "0"))}}
@@ -274,9 +287,13 @@ class Recipe:
         return cls(page, data, distribution, choices)
 
 
-QUERY_DATA_PARAMS = ("data", *DATA_FIELDS, "toy_m", "toy_seed", "dist")
+_DATA_SOURCES = {"data= (a sample)": ("data",), "file= (an uploaded file)": ("file", "sha256"),
+                 "toy_m= / toy_seed= (rows sampled from the toy distribution)": ("toy_m", "toy_seed")}
+QUERY_DATA_PARAMS = ("data", "file", "sha256", *DATA_FIELDS, "toy_m", "toy_seed", "dist")
 IGNORED_PARAMS = ("embed", "embed_options")  # Streamlit's own
-_INT_TEXT = re.compile(r"[+-]?\d{1,12}")
+# numbers as a URL writes them: ASCII digits only (int() and float() would also read "５" or "٥" as 5)
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,12}")
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
 
 
 def _parse(check: Callable, text: str):
@@ -290,10 +307,9 @@ def _parse(check: Callable, text: str):
     if check.kind == "number":
         if _INT_TEXT.fullmatch(text):
             return int(text)
-        try:
-            value = float(text)
-        except ValueError:
-            return text
+        if not _FLOAT_TEXT.fullmatch(text):
+            return text  # the check names it: "'k' must be a whole number; got '５'"
+        value = float(text)
         return value if math.isfinite(value) else text
     return text
 
@@ -305,11 +321,15 @@ def load_distribution(spec: dict) -> Distribution:
     try:
         if "preset" in spec:
             return preset(_one_of(PRESETS)("preset", spec["preset"]))
-        return Distribution.from_json(json.dumps(spec.get("json")))
+        dist = Distribution.from_json(json.dumps(spec.get("json")))
     except RecipeError:
         raise
     except FslabError as err:
         raise RecipeError(f"the recipe's distribution: {err}") from None
+    if dist.n_features == 0:  # every page selects among features: nothing to show
+        raise RecipeError("the recipe's distribution has no features (its states are empty rows); "
+                          "a toy distribution needs at least one feature")
+    return dist
 
 
 def sha256_hex(data: bytes) -> str:

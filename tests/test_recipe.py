@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 
 from fslab.distributions import example1
 from fslab.measures import MEASURES
-from fslab.recipe import ALL_CLASSES, PAGES, RECIPE_VERSION, Recipe, RecipeError, load_dataset, load_distribution
+from fslab.recipe import (
+    ALL_CLASSES,
+    CHOICES,
+    PAGES,
+    QUERY_DATA_PARAMS,
+    RECIPE_VERSION,
+    Recipe,
+    RecipeError,
+    load_dataset,
+    load_distribution,
+)
 from fslab.selectors import SELECTORS
 from fslab.toy import PRESETS
 
@@ -64,11 +74,17 @@ def test_toy_sample_round_trips_and_a_custom_distribution_stays_out_of_the_url()
     assert preset_rows.to_query() == {"toy_m": "500", "toy_seed": "3", "dist": "xor", "pick_k": "1"}
 
 
-def test_an_uploaded_file_travels_only_in_the_recipe_file():
+def test_an_uploaded_file_travels_by_name_and_fingerprint():
+    """The link names the file and its SHA-256 (the app then asks for that file instead of running on other
+    data); its contents never travel."""
     recipe = Recipe("select", {"file": "patients.csv", "sha256": "a" * 64, "target": "outcome"}, None, {"k": 2})
     assert Recipe.from_json(recipe.to_json()) == recipe
-    assert "data" not in recipe.to_query() and "target" not in recipe.to_query()
-    assert "patients.csv" in recipe.left_out_of_query()[0]
+    query = recipe.to_query()
+    assert query == {"file": "patients.csv", "sha256": "a" * 64, "target": "outcome", "k": "2"}
+    assert Recipe.from_query("select", query) == recipe
+    assert "asked to upload the same file" in recipe.left_out_of_query()[0]
+    with pytest.raises(RecipeError, match="needs 'sha256'"):
+        Recipe.from_query("select", {"file": "patients.csv"})
 
 
 values = {
@@ -200,3 +216,106 @@ def test_a_custom_distribution_is_rebuilt_exactly():
     rebuilt = load_distribution({"json": json.loads(dist.to_json())})
     np.testing.assert_allclose(rebuilt.probs, dist.probs)
     np.testing.assert_array_equal(rebuilt.states, dist.states)
+
+
+# --- what a link or recipe asks that cannot be honoured is refused, never silently changed (#18) -----------
+
+@pytest.mark.parametrize(("page", "query", "message"), [
+    ("select", {"k": "５"}, "'k' must be a whole number; got '５'"),  # full-width digit: int() would read 5
+    ("select", {"k": "٥"}, "'k' must be a whole number; got '٥'"),   # Arabic-Indic digit
+    ("select", {"c": "０.３"}, "'c' must be a finite number; got '０.３'"),
+    ("select", {"c": "1e999"}, "'c' must be a finite number; got '1e999'"),
+    ("toy", {"data": "mushroom", "toy_m": "500"}, "a link names one data source; this one has data= (a sample) "
+                                                  "and toy_m= / toy_seed="),
+    ("select", {"data": "mushroom", "file": "x.csv", "sha256": "a" * 64}, "a link names one data source"),
+    ("compare", {"measure": "squared"}, "'measure' must be one of: zero-one, cost-sensitive, balanced, log-loss, "
+                                        "f-beta, auc; got 'squared'"),
+])
+def test_what_a_link_cannot_honour_is_refused(page, query, message):
+    with pytest.raises(RecipeError) as err:
+        Recipe.from_query(page, query)
+    assert message in str(err.value)
+
+
+def test_ascii_numbers_still_parse():
+    recipe = Recipe.from_query("select", {"k": "+7", "c": ".3", "measure": "cost-sensitive"})
+    assert recipe.choices == {"k": 7, "c": 0.3, "measure": "cost-sensitive"}
+    assert Recipe.from_query("select", {"beta": "2.5e0"}).choices == {"beta": 2.5}
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"choices": {"selectors": [["jmi"]]}, "page": "compare"}, "'selectors' must be one of"),
+    ({"choices": {"selectors": [{"a": 1}]}, "page": "compare"}, "'selectors' must be one of"),
+    ({"distribution": {"json": {"states": [[], []], "probs": [[0.5, 0.5], [0.25, 0.75]]}}},
+     "the recipe's distribution has no features"),
+    ({"choices": {"measure": "squared"}, "page": "compare"}, "'measure' must be one of"),
+])
+def test_recipes_that_broke_a_session_are_refused(fields, message):
+    with pytest.raises(RecipeError) as err:
+        Recipe.from_json(recipe_text(**fields))
+    assert message in str(err.value)
+
+
+def test_measure_parameter_ranges_come_from_the_measure_records():
+    for spec in MEASURES.values():
+        for name, param in spec.parameters.items():
+            Recipe("select", choices={name: param.default})  # every default is accepted
+            if param.low is not None:
+                with pytest.raises(RecipeError, match=f"'{name}' must be between"):
+                    Recipe("select", choices={name: param.low / 2})
+
+
+# --- fuzzing: any text gives a recipe or one RecipeError, never another exception ---------------------------
+
+_PARAM_NAMES = sorted({*QUERY_DATA_PARAMS, *(name for schema in CHOICES.values() for name in schema), "embed"})
+_NUMBERISH = st.one_of(st.integers(-10**15, 10**15).map(str), st.floats(allow_nan=True).map(str),
+                       st.sampled_from(["", " 5", "5 ", "0x10", "1_000", "１", "+", "-", ".", "1e", "true", "nan"]))
+_VALUES = st.one_of(st.text(max_size=40), _NUMBERISH,
+                    st.sampled_from([*SELECTORS, *MEASURES, *PRESETS, "mushroom", "(all classes)", "jmi,mrmr",
+                                     "jmi,,", "a" * 64, "distribution", "dataset"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(page=st.sampled_from([*PAGES, "home", ""]),
+       query=st.dictionaries(st.one_of(st.sampled_from(_PARAM_NAMES), st.text(max_size=10)), _VALUES, max_size=8))
+def test_fuzz_any_link_gives_a_recipe_or_one_clear_message(page, query):
+    try:
+        recipe = Recipe.from_query(page, query)
+    except RecipeError as err:
+        assert str(err) and "\n" not in str(err) and "Traceback" not in str(err)
+        return
+    assert Recipe.from_query(page, recipe.to_query()) == recipe  # a link it accepts, it writes back the same
+
+
+_JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                               st.text(max_size=10), st.sampled_from([*SELECTORS, *MEASURES, "mushroom"])),
+                     lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                             st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+                     max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(page=st.sampled_from([*PAGES, "x"]), data=st.data())
+def test_fuzz_any_recipe_file_gives_a_recipe_or_one_clear_message(page, data):
+    schema = CHOICES.get(page, CHOICES["select"])
+    choices = data.draw(st.one_of(_JSON, st.dictionaries(st.sampled_from(sorted(schema)), _JSON, max_size=4)))
+    fields = data.draw(st.fixed_dictionaries({}, optional={
+        "data": st.one_of(_JSON, st.fixed_dictionaries({}, optional={
+            "sample": _JSON, "file": _JSON, "sha256": _JSON, "toy_sample": _JSON, "target": _JSON, "bins": _JSON})),
+        "distribution": st.one_of(_JSON, st.fixed_dictionaries({}, optional={"preset": _JSON, "json": _JSON}))}))
+    text = json.dumps({"fslab_recipe": 1, "page": page, "choices": choices, **fields})
+    try:
+        recipe = Recipe.from_json(text)
+    except RecipeError as err:
+        assert str(err) and "Traceback" not in str(err)
+        return
+    assert Recipe.from_json(recipe.to_json()) == recipe
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)))
+def test_fuzz_any_bytes_as_a_recipe_file(raw):
+    try:
+        Recipe.from_json(raw)
+    except RecipeError as err:
+        assert str(err)
