@@ -22,6 +22,7 @@ recipe_pages = {  # the pages a link or recipe can open (fslab.recipe.PAGES)
 pages = {
     "Start": [
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/tour.py", title="Example 1 tour", icon=":material/school:"),
         st.Page("pages/data.py", title="Data", icon=":material/table:"),
     ],
     "Select": [recipe_pages["select"],

@@ -68,3 +68,15 @@ def test_convergence_legend_uses_selector_labels():
     fig = convergence_figure(rates, {"bayes-greedy": "BayesGreedy", "mi-greedy": "MIGreedy"})
     assert [t.name for t in fig.data] == ["BayesGreedy", "MIGreedy"]
     assert "MIGreedy" in fig.data[1].hovertemplate
+
+
+def test_hasse_figure_prints_values_and_a_second_path():
+    """Example 1: the 0-1 greedy path goes through {X1}, MIGreedy's through {X2}; each node's value is printed."""
+    risks = subset_risks(example1())
+    mi = subset_risks(example1(), "mi")
+    fig = hasse_figure(risks, greedy_path(risks), other=greedy_path(mi), other_label="MIGreedy path")
+    names = [t.name for t in fig.data]
+    assert names[1:3] == ["greedy path", "MIGreedy path"]
+    values = next(t for t in fig.data if t.name == "values")
+    assert sorted(values.text) == ["0.22", "0.25", "0.3", "0.3"]
+    assert greedy_path(risks)[1] == (0,) and greedy_path(mi)[1] == (1,)

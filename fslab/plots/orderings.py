@@ -27,11 +27,15 @@ def _positions(subsets: Sequence[tuple[int, ...]]) -> dict[tuple[int, ...], tupl
 
 
 def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None = None,
-                 optimal: Sequence[tuple[int, ...]] | None = None, title: str | None = None) -> go.Figure:
+                 optimal: Sequence[tuple[int, ...]] | None = None, title: str | None = None,
+                 other: Sequence[tuple[int, ...]] | None = None, other_label: str = "other criterion's path",
+                 greedy_label: str = "greedy path") -> go.Figure:
     """Subset lattice: one node per subset (row = size), edges S -> S + j, colour = Bayes value.
 
-    ``greedy`` (a path ∅, {a}, {a, b}, ...) is drawn as a thick orange line; ``optimal`` subsets (the
-    k-optimal ones) get a red ring. Hover shows the subset, value and rank.
+    ``greedy`` (a path ∅, {a}, {a, b}, ...) is drawn as a thick orange line, ``other`` (another criterion's
+    greedy path, e.g. MIGreedy's) as a dashed blue line beside it; ``optimal`` subsets (the k-optimal ones) get
+    a red ring. Up to 4 features each node's value is printed under it (colour alone cannot tell 0.185 from
+    0.19); hover shows the subset, value and rank.
     """
     subsets = list(risks["subset"])
     pos = _positions(subsets)
@@ -49,14 +53,22 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
                                  hoverinfo="skip", name="S ⊂ S + j", showlegend=True))
     if greedy:
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in greedy], y=[pos[s][1] for s in greedy],
-                                 mode="lines", line={"color": "#ff7f0e", "width": 5}, name="greedy path",
+                                 mode="lines", line={"color": "#ff7f0e", "width": 5}, name=plain(greedy_label),
                                  hoverinfo="skip"))
+    if other:  # shifted a little sideways so that a shared stretch shows both lines
+        fig.add_trace(go.Scatter(x=[pos[s][0] + 0.035 for s in other], y=[pos[s][1] for s in other],
+                                 mode="lines", line={"color": "#1f77b4", "width": 3, "dash": "dash"},
+                                 name=plain(other_label), hoverinfo="skip"))
     greater = bool(risks.attrs.get("greater_is_better", False))
     measure = risks.attrs.get("measure", "value")
     if n <= 4:  # labels sit above the node (and above its k-optimal ring), so they never overlap it
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] + 0.27 for s in subsets],
                                  mode="text", text=plain_all(risks["names"]), textfont={"size": 14},
                                  hoverinfo="skip", showlegend=False))
+        fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] - 0.3 for s in subsets],
+                                 mode="text", text=[f"{v:.4g}" for v in risks["value"]],
+                                 textfont={"size": 12, "color": "#444"}, hoverinfo="skip", showlegend=False,
+                                 name="values"))
     fig.add_trace(go.Scatter(
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
         marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
@@ -74,7 +86,7 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
     fig.update_layout(
         title=title or f"Subset lattice coloured by {measure}",
         xaxis={"visible": False, "range": [-1.15, 1.15]},
-        yaxis={"title": "subset size k", "dtick": 1, "range": [-0.5, n + 0.6]},
+        yaxis={"title": "subset size k", "dtick": 1, "range": [-0.6, n + 0.6]},
         legend={"orientation": "h", "y": -0.08}, margin={"t": 50, "b": 40}, height=460 + 40 * min(n, 6),
     )
     return fig

@@ -1,0 +1,46 @@
+"""The Example 1 tour: its steps, the session's place in it, and the numbers of Example 1 (exact, from fslab)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from fslab import bayes_value
+from fslab.distributions import example1
+from fslab.toy import PRESETS
+
+from . import toy
+from .state import DISTRIBUTION_NAME
+
+STEP = "tour.step"
+STEPS = ("X1 or X2? It depends on the measure", "Every subset: the lattice", "Theorem 1: make greedy bad",
+         "NPFS on D_uni: which features are real?")
+
+
+def start() -> None:
+    """Load the Bayes paper's Example 1 as the toy distribution and go to the tour's first step."""
+    install_preset("bayes-example-1")
+    st.session_state[STEP] = 0
+
+
+def install_preset(key: str) -> None:
+    """Make preset ``key`` the toy distribution unless it already is (reruns keep the editors' state)."""
+    preset = PRESETS[key]
+    if st.session_state.get(DISTRIBUTION_NAME) != preset.label:
+        toy.install(preset.label, preset.factory())
+
+
+def step() -> int:
+    return int(st.session_state.get(STEP, 0))
+
+
+def move(delta: int) -> None:
+    """on_click of Previous / Next: the step changes before the page draws (one rerun, not two)."""
+    st.session_state[STEP] = min(max(step() + delta, 0), len(STEPS) - 1)
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def example1_numbers() -> dict[str, float]:
+    """Ahmed et al., Example 1: Bayes 0-1 errors of X1 and X2 (0.25, 0.30) and I(X_j; Y) in bits (0.08, 0.17)."""
+    dist = example1()
+    return {"er1": bayes_value(dist, [0], "zero-one"), "er2": bayes_value(dist, [1], "zero-one"),
+            "mi1": bayes_value(dist, [0], "mi"), "mi2": bayes_value(dist, [1], "mi")}
