@@ -1,0 +1,393 @@
+"""Predicted cost of every job a link, a recipe, the command line or a widget can start, checked before it runs.
+
+Every criterion fslab computes is a functional of joint tables of (X_J, Y) (Ahmed et al., Section 3), so the work
+of a job is counted in **subset tables** (one table of J + {j} per candidate j; a batched call counts each of its
+candidates) and **passes** (recodings of a subset's cells over the rows: one per evaluator call, per backward
+step, per prefix of an exhaustive enumeration). Each costs one pass over the ``rows``, so
+
+    work = (tables + passes) x rows        (row-table counts: the unit of ``LIMITS.max_work``)
+
+One function per family predicts it from k, s, the number of features n, rows, levels (arities, classes) and the
+selector: :func:`select_cost` (greedy, ranking, s-variate, exhaustive, backward), :func:`npfs_cost`,
+:func:`ksuggest_cost`, :func:`lattice_cost`, :func:`minimal_cost` (BS, OS, S*, Markov boundary),
+:func:`finite_cost` (FBS, FOS), :func:`curves_cost` (learning curves). Memory follows the counting path:
+a plain table is ``cells x levels x classes`` floats per candidate (cells of J, at most the rows; levels of the
+candidate), the fast engine keeps value indicators of ``rows x features x levels``. Seconds come from per-path
+costs of one row-table measured on the 2-core machine of this project (``bench/bench_cost.py`` re-measures them).
+
+:func:`check` raises :class:`WorkLimitError` naming the limit and what to change; :func:`needs_confirmation`
+says when a job below the limit should run only on an explicit click (predicted time over
+``LIMITS.confirm_seconds``). The module never imports streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+
+from .errors import TooLargeError
+from .limits import LIMITS, Limits
+
+# Seconds per row-table on each counting path (medians of bench/bench_cost.py on this project's 2 shared cores,
+# load average 2-7): the fast engine on a greedy path (samples, arities and classes <= 16), the fast engine over
+# many distinct deep prefixes (exhaustive search, lattices), plain bincount tables (distributions, many levels,
+# precision/recall, permutation tests), the one-pass backward removal step, and a learner fit per training row
+# and feature (learning curves, FBS/FOS).
+SECONDS_PER_ROW_TABLE = {"fast": 4e-9, "deep": 3e-8, "plain": 1.3e-7, "removal": 5e-8, "fit": 4e-7}
+_FAST_LEVELS = 16            # the fast engine's bound on feature arities and classes (fslab.measures)
+_BATCH_CELLS = 1 << 22       # cells of one batched plain count (fslab.tables)
+_DEFAULTS = {"max_work": 10_000_000_000, "confirm_seconds": 5, "max_job_mb": 2_000}
+_FORWARD = ("bayes-greedy", "mi-greedy", "precision-greedy", "recall-greedy")
+_PAIRWISE = ("mrmr", "jmi", "cmim")
+_RANKING = ("bayes-score", "mi-score")
+_OWN_TABLES = ("precision", "recall")  # measures that count from each feature's own predictor (plain path)
+
+
+class WorkLimitError(TooLargeError):
+    """A job's predicted work or memory is over the server's limit; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the cost of a job depends on: features, rows (or states), classes, largest arity, a sample or not."""
+
+    n_features: int
+    n_rows: int
+    n_classes: int
+    max_arity: int
+    sample: bool = True
+
+    @classmethod
+    def of(cls, source) -> Shape:
+        """The shape of a coded source (sample or distribution) or a raw Dataset (levels from its columns)."""
+        if hasattr(source, "arities"):
+            arities = source.arities
+            return cls(int(source.n_features), int(source.n_rows), len(source.labels),
+                       int(arities.max()) if len(arities) else 1, getattr(source, "y", None) is not None)
+        features = source.features  # a raw fslab.Dataset: binning keeps at most its distinct values
+        levels = int(features.nunique().max()) if features.shape[1] else 1
+        return cls(features.shape[1], features.shape[0], len(source.encoded_target.labels), levels, True)
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Predicted work of one job: counts, row-table work, seconds on this machine and peak memory (bytes)."""
+
+    job: str
+    tables: int
+    passes: int
+    work: int
+    seconds: float
+    bytes: int
+    advice: str = "choose a smaller k"
+
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(f"{self.job}; {other.job}", self.tables + other.tables, self.passes + other.passes,
+                    self.work + other.work, self.seconds + other.seconds, max(self.bytes, other.bytes), self.advice)
+
+    def times(self, n: int, job: str, advice: str | None = None) -> Cost:
+        """``n`` repetitions of this job (bootstraps, permutations, splits): memory is not multiplied."""
+        return Cost(job, self.tables * n, self.passes * n, self.work * n, self.seconds * n, self.bytes,
+                    advice or self.advice)
+
+    def describe(self) -> str:
+        return (f"{self.job}: about {self.tables:,} subset tables and {self.passes:,} count passes "
+                f"({self.work:,} row-tables, {_duration(self.seconds)}, {self.bytes / 1e6:,.0f} MB)")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"
+    for unit, size in (("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"about {seconds / size:,.0f} {unit}"
+    return f"about {seconds:,.0f} s"
+
+
+def _cost(job: str, tables: int, passes: int, rows: int, path: str, n_bytes: int, advice: str) -> Cost:
+    work = (int(tables) + int(passes)) * max(int(rows), 1)
+    return Cost(job, int(tables), int(passes), work, work * SECONDS_PER_ROW_TABLE[path], int(n_bytes), advice)
+
+
+def _path(shape: Shape, measure: str | None) -> str:
+    fast = shape.sample and shape.max_arity <= _FAST_LEVELS and shape.n_classes <= _FAST_LEVELS
+    return "fast" if fast and measure not in _OWN_TABLES else "plain"
+
+
+def table_bytes(shape: Shape, subset_size: int, candidates: int, path: str) -> int:
+    """Peak bytes of one batched count of ``candidates`` tables of J + {j}, |J| = ``subset_size``.
+
+    Plain path: each table has cells(J) x levels(j) x classes float64 entries (cells(J) <= min(rows, prod of
+    arities)), counted through an int64 index of rows x batch; batches hold about 4M cells but never less than one
+    table, so a feature with one level per row makes one table rows^2 x classes. Fast path: the value indicators,
+    rows x features x (levels - 1) float32, and count blocks of 16 MiB.
+    """
+    n, m, L, a = shape.n_features, max(shape.n_rows, 1), shape.n_classes, max(shape.max_arity, 1)
+    if path == "fast":
+        return 4 * m * n * max(a - 1, 1) + 3 * (1 << 24)
+    cells = min(m, a ** min(subset_size, 64))
+    per_table = cells * a * L
+    batch = min(max(candidates, 1), max(1, _BATCH_CELLS // max(per_table, 1)))
+    return 8 * batch * (3 * per_table + m)  # counts, their float copy and the table; the row index
+
+
+def _forward_tables(n: int, k: int) -> int:
+    """sum_{t=0}^{k-1} (n - t): one table per remaining candidate at each of the k steps (Algorithm 1)."""
+    return k * n - k * (k - 1) // 2
+
+
+def _svariate_tables(n: int, k: int, s: int) -> tuple[int, int]:
+    """(tables, passes) of the forward s-variate approximation (Ahmed et al., Section 3.2).
+
+    Steps t <= s use the exact criterion (n - t + 1 candidates); the commit after step t (t < k) adds
+    C(B' + {f, j}) for every (s-2)-subset B' of the t - 1 features chosen before f: C(t-1, s-2) batched calls of
+    n - t candidates each. s = 1 scores every feature once.
+    """
+    tables = passes = 0
+    for t in range(1, min(k, s) + 1):
+        tables += n - t + 1
+        passes += 1
+    if s == 1:
+        return n, 1
+    for t in range(1, k):
+        calls = math.comb(t - 1, s - 2)
+        tables += calls * (n - t)
+        passes += calls
+    return tables, passes
+
+
+def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | None = "zero-one",
+                s: int | None = None, shape: Shape | None = None) -> Cost:
+    """Predicted cost of ``fslab.select(source, k, selector, measure, s)``.
+
+    Forward greedy: sum_{t<k} (n - t) tables, one pass per step. Ranking: n tables. mRMR/JMI/CMIM: n relevance
+    tables plus n - t pair tables after each of the first k - 1 picks. Backward to k: steps of n, n-1, ..., k+1
+    removals, one pass per remaining feature per step (the suffix cells); s = 2: all n(n-1)/2 pairs. Exhaustive:
+    C(n, k) tables and C(n, k-1) prefix recodings (the trie of (k-1)-prefixes: for k > n/2 this, not C(n, k), is
+    the work). Fisher: one pass over the raw values.
+    """
+    shape = shape or Shape.of(source)
+    n, m = shape.n_features, shape.n_rows
+    k = max(1, min(int(k), n))
+    fixed = {"precision-greedy": "precision", "recall-greedy": "recall"}.get(selector)
+    path = _path(shape, fixed or (measure if selector in ("bayes-greedy", "bayes-score", "exhaustive", "backward")
+                                  else "mi"))
+    advice = "choose a smaller k"
+    label = f"{selector}, k = {k}" + (f", s = {s}" if s else "") + f" on {m:,} rows x {n:,} features"
+    if selector == "fisher":
+        return _cost(label, n, 1, m, path, 8 * m * n * 3, advice)
+    if selector in _RANKING:
+        return _cost(label, n, 1, m, path, table_bytes(shape, 0, n, path), advice)
+    if selector in _PAIRWISE:
+        tables = n + sum(n - t for t in range(1, k))
+        return _cost(label, tables, k, m, path, table_bytes(shape, 1, n, path), advice)
+    if selector == "exhaustive":
+        tables, passes = math.comb(n, k) + k, math.comb(n, k - 1)
+        trace = math.comb(n, k) * (k * 48 + 200)  # the trace: one row per subset with its names and members
+        advice = (f"choose k <= {n // 2} or nearer to {n} (C(n, k) and C(n, k-1) must both be small), or a greedy "
+                  "selector")
+        return _cost(label, tables, passes, m, "deep" if path == "fast" else path,
+                     trace + table_bytes(shape, k - 1, n - k + 1, path), advice)
+    if selector == "backward":
+        steps = n - k
+        if s is not None:  # the matrix of all pairwise criteria, then cheap updates
+            tables, passes = n * (n - 1) // 2 + 1, n
+            return _cost(label, tables, passes, m, path, 8 * n * n + table_bytes(shape, 1, n, path),
+                         "choose a larger k")
+        tables = 1 + sum(n - i for i in range(steps))
+        passes = sum(n - i for i in range(steps))  # the suffix cells of every remaining feature, each step
+        n_bytes = 4 * n * m + 8 * 3 * _BATCH_CELLS + table_bytes(shape, n - 1, 1, "plain")
+        return _cost(label, tables, passes, m, "removal" if shape.sample else "plain", n_bytes,
+                     "choose a larger k (backward removes n - k features, each step scoring every remaining one)")
+    if s is not None and selector in _FORWARD:
+        tables, passes = _svariate_tables(n, k, int(s))
+        return _cost(label, tables, passes, m, path, table_bytes(shape, max(int(s) - 1, 0), n, path),
+                     "choose a smaller s (s = 2 is the paper's bivariate approximation) or a smaller k")
+    return _cost(label, _forward_tables(n, k), k, m, path, table_bytes(shape, k - 1, n, path), advice)
+
+
+def npfs_cost(source, selector: str, k: int, n_bootstraps: int, sample_fraction: float = 1.0,
+              measure: str | None = "zero-one", s: int | None = None) -> Cost:
+    """NPFS (Ditzler et al., Section III-B): n bootstraps of one selection on round(fraction x rows) rows."""
+    shape = Shape.of(source)
+    boot = replace(shape, n_rows=max(1, round(sample_fraction * shape.n_rows)))
+    one = select_cost(None, k, selector, measure, s, shape=boot)
+    return one.times(int(n_bootstraps), f"NPFS, {int(n_bootstraps):,} bootstraps of {one.job}",
+                     "choose fewer bootstraps (n) or a smaller k")
+
+
+def ksuggest_cost(source, selector: str, k: int, n_permutations: int, n_bootstraps: int = 0,
+                  measure: str | None = "zero-one") -> Cost:
+    """"Suggest k": one selection, then B within-cell permutations at each of the k steps (n - t + 1 tables each,
+    the worst case without early stop) and NPFS with ``n_bootstraps`` bootstraps."""
+    shape = Shape.of(source)
+    n, m = shape.n_features, shape.n_rows
+    k = max(1, min(int(k), n))
+    path = _path(shape, None)
+    base = select_cost(None, k, selector, measure, shape=shape)
+    perm = _cost(f"permutation test, B = {int(n_permutations):,} at each of {k} steps",
+                 int(n_permutations) * _forward_tables(n, k) + k + 1, int(n_permutations) * k + k + 1, m, "plain",
+                 8 * m * n + table_bytes(shape, k - 1, n, path),
+                 "choose fewer permutations (B) or a smaller k")
+    total = base + perm
+    if n_bootstraps and n > 1:
+        total = total + npfs_cost(source, selector, min(k, n - 1), n_bootstraps, measure=measure)
+    return replace(total, job=f"Suggest k (k = {k}, B = {int(n_permutations):,}, NPFS n = {int(n_bootstraps):,})",
+                   advice="choose fewer permutations (B), fewer bootstraps or a smaller k")
+
+
+def lattice_cost(source, n_features: int | None = None) -> Cost:
+    """Every subset's value (Pena & Nilsson's lattice): 2^n tables in 2^(n-1) batched calls; the subset table
+    (one row per subset with its names) is kept."""
+    shape = Shape.of(source)
+    n = shape.n_features if n_features is None else int(n_features)
+    path = "deep" if _path(shape, "zero-one") == "fast" else "plain"
+    frame = 2 ** n * (n * 40 + 300)
+    return _cost(f"lattice of 2^{n} subsets over {shape.n_rows:,} rows", 2 ** n, 2 ** max(n - 1, 0) + 1,
+                 shape.n_rows, path, frame + table_bytes(replace(shape, n_features=n), n - 1, n, "plain"),
+                 "choose fewer features (each one doubles the lattice)")
+
+
+def minimal_cost(source) -> Cost:
+    """BS (at most n(n+1)/2 risk pairs), OS (n + 1), strongly relevant (n + 1), S* and the Markov boundary (each
+    at most the 2^n subsets); every risk is one full table (Pena & Nilsson, Section 4)."""
+    shape = Shape.of(source)
+    n = shape.n_features
+    tables = n * (n + 1) + 2 * (n + 1) + 2 * 2 ** n + 1  # + the full table the assumptions check reads
+    return _cost(f"BS, OS, S* and the Markov boundary on {n} features", tables, tables, shape.n_rows,
+                 "plain", table_bytes(shape, n, 1, "plain"), "choose fewer features")
+
+
+def finite_cost(source, folds: int = 5, estimator: str = "holdout") -> Cost:
+    """FBS (at most n^2 risk estimates) and FOS (n + 1), each a learner fit per fold on the training rows."""
+    shape = Shape.of(source)
+    n = shape.n_features
+    fits = (n * n + n + 1) * (int(folds) if estimator != "holdout" else 1)
+    return _cost(f"FBS and FOS on {n} features ({fits:,} learner fits)", fits * n, 0, shape.n_rows, "fit",
+                 8 * shape.n_rows * n * 4, "choose fewer features or the holdout estimator")
+
+
+def curves_cost(source, selectors, k_max: int, n_splits: int, train_size: float, subsample: int | None,
+                grid: int = 1, measure: str | None = "zero-one") -> Cost:
+    """Learning curves: per split and selector one selection at k_max on the training rows, then k_max learner
+    fits (x the grid when tuning) on up to k_max features."""
+    shape = Shape.of(source)
+    rows = min(shape.n_rows, int(subsample)) if subsample else shape.n_rows
+    train = replace(shape, n_rows=max(1, round(train_size * rows)))
+    total = None
+    for name in selectors:
+        part = select_cost(None, k_max, name, measure, shape=train)
+        total = part if total is None else total + part
+    fits = int(n_splits) * len(selectors) * int(k_max) * max(int(grid), 1)
+    fit = _cost(f"{fits:,} learner fits", fits * max(int(k_max), 1), 0, train.n_rows, "fit",
+                8 * train.n_rows * int(k_max) * 4, "fewer splits or selectors, a smaller k, or a subsample")
+    total = fit if total is None else total.times(int(n_splits), "selections") + fit
+    return replace(total, job=f"learning curves ({int(n_splits)} splits x {len(selectors)} selectors, k <= {k_max})",
+                   advice="choose fewer splits or selectors, a smaller k, or a subsample")
+
+
+def _limit(limits: Limits, name: str) -> int:
+    return int(getattr(limits, name, _DEFAULTS[name]))
+
+
+def over_limit_message(cost: Cost, limits: Limits = LIMITS) -> str | None:
+    """The refusal of ``cost`` under ``limits`` (work first, then memory), or None when it fits."""
+    max_work, max_mb = _limit(limits, "max_work"), _limit(limits, "max_job_mb")
+    if cost.work > max_work:
+        what = (f"{cost.describe()} is over the work limit of {max_work:,} row-tables (max_work: a server sets it "
+                "with FSLAB_MAX_WORK)")
+    elif cost.bytes > max_mb * 1e6:
+        what = (f"{cost.describe()} is over the memory limit of {max_mb:,} MB per job (max_job_mb: a server sets "
+                "it with FSLAB_MAX_JOB_MB)")
+    else:
+        return None
+    return (f"{what}. Nothing was run. To run it, {cost.advice}; or run it with the library on your own machine "
+            "(fslab.select, fslab.npfs, ... take no work limit), where it can take as long as it needs.")
+
+
+def check(cost: Cost, limits: Limits = LIMITS) -> Cost:
+    """Raise :class:`WorkLimitError` when ``cost`` is over the work or memory limit; return it otherwise."""
+    message = over_limit_message(cost, limits)
+    if message is not None:
+        raise WorkLimitError(message)
+    return cost
+
+
+def needs_confirmation(cost: Cost, limits: Limits = LIMITS) -> bool:
+    """True when a job within the limits is predicted to take longer than ``limits.confirm_seconds``."""
+    return cost.seconds > _limit(limits, "confirm_seconds")
+
+
+@dataclass
+class Measured:
+    """Work counted while :func:`measure_work` was active: tables (one per subset evaluated) and calls."""
+
+    tables: int = 0
+    calls: int = 0
+    by_method: dict = field(default_factory=dict)
+
+
+def _evaluator_classes() -> list[type]:
+    from .measures.evaluator import Evaluator
+
+    out, todo = [], [Evaluator]
+    while todo:
+        cls = todo.pop()
+        out.append(cls)
+        todo.extend(cls.__subclasses__())
+    return out
+
+
+@contextmanager
+def measure_work():
+    """Count the subset tables a job really evaluates (a measuring tool for tests and benchmarks, not for servers).
+
+    Wraps every evaluator's ``criterion`` (1 table), ``extensions`` (one per candidate) and ``removals`` (one per
+    kept feature), and the sources' ``table`` / ``extension_tables`` used outside an evaluator (the permutation
+    test); nested calls count once, at the outermost level. Patches classes while active: one job at a time.
+    """
+    from .selectors import _scorers as scorers
+    from .tables import CodedSource
+
+    counts, local = Measured(), threading.local()
+    sizes = {"criterion": lambda a: 1, "table": lambda a: 1, "extensions": lambda a: len(a[1]),
+             "extension_tables": lambda a: len(a[1]), "removals": lambda a: len(a[0]), "pairs": lambda a: len(a[2])}
+    patched = []
+
+    def wrap(cls, name, method):
+        def counted(self, *args, **kwargs):
+            depth = getattr(local, "depth", 0)
+            if depth == 0:
+                n = sizes[name](args)
+                counts.tables += n
+                counts.calls += 1
+                counts.by_method[name] = counts.by_method.get(name, 0) + n
+            local.depth = depth + 1
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                local.depth = depth
+        return counted
+
+    targets = [(cls, name) for cls in _evaluator_classes() for name in ("criterion", "extensions", "removals")]
+    targets += [(CodedSource, "table"), (CodedSource, "extension_tables")]
+    for cls, name in targets:
+        if name in vars(cls):
+            patched.append((cls, name, vars(cls)[name]))
+            setattr(cls, name, wrap(cls, name, vars(cls)[name]))
+    pairs = scorers.feature_pair_counts  # mRMR's redundancy tables n(X_j, X_f): one per candidate
+    scorers.feature_pair_counts = lambda ev, f, candidates: wrap(None, "pairs", lambda _, *a: pairs(*a))(
+        None, ev, f, candidates)
+    try:
+        yield counts
+    finally:
+        scorers.feature_pair_counts = pairs
+        for cls, name, method in reversed(patched):
+            setattr(cls, name, method)
+
+
+__all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "check", "curves_cost", "finite_cost",
+           "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation", "npfs_cost",
+           "over_limit_message", "select_cost", "table_bytes"]
