@@ -7,10 +7,10 @@ need is a weighted sum over the ORIGINAL encoded rows, so no resampled data set 
     n_b(Y = l, X_j = v)              = sum_r w_br [y_r = l] [X_rj = v]
     n_b(X_f = u, Y = l, X_j = v)     = sum_r w_br [X_rf = u] [y_r = l] [X_rj = v]
 
-For a batch of B bootstraps both are one dense matrix product G @ V, with V (m x sum_j (a_j - 1)) the 0/1
-indicators of the values v >= 1 (built once) and G the weighted group indicators (one row per bootstrap and
-class, or per bootstrap, value u >= 1 of its newest feature f_b, and class). The value 0 (and u = 0) follows by
-subtraction from the margins. The products are exact: whole numbers below 2^24 in float32.
+For a batch of B bootstraps both are one dense matrix product W @ VY or G @ VY, with VY (m x L sum_j (a_j - 1))
+the 0/1 indicators of (class l, value v >= 1) built once, W the weights (one row per bootstrap) and G the
+weights times [X_rf = u] (one row per bootstrap and value u >= 1 of its newest feature f_b). The value 0
+(and u = 0) follows by subtraction from the margins. The products are exact: whole numbers below 2^24 in float32.
 
 The greedy loops then follow ``fslab.selectors`` step for step (the same gains, the same tie rule: within
 1e-12 relative of the best, the lowest index wins), vectorised over the batch:
@@ -32,7 +32,7 @@ MAX_CLASSES = 16
 # Use weights when the product's multiply-adds per (row, feature) stay small: (A-1) L sum_j(a_j - 1) / K.
 # Adult (binary features, 2 classes): 2; D_uni with 3 bins: 8; digits in noise (16 levels, 10 classes): ~2,000.
 MAX_WORK_PER_CELL = 64
-MAX_INDICATOR_BYTES = 1 << 29  # the value indicators V (4 bytes per row and value >= 1) beyond this: resample instead
+MAX_INDICATOR_BYTES = 1 << 29  # indicator matrices beyond this: resample instead
 _TIE = 1e-12  # fslab.selectors' TIE_TOLERANCE (DESIGN.md)
 _BATCH_BYTES = 64 << 20  # bound on each batch's group matrix and count arrays
 _LN2 = np.log(2.0)
@@ -57,6 +57,11 @@ def work_per_cell(source) -> float:
     return max(A - 1, 1) * len(source.labels) * float(np.maximum(arities - 1, 0).sum()) / max(arities.size, 1)
 
 
+def indicator_bytes(source) -> int:
+    """Bytes of the indicator matrices built once per run: (L + 1) float32 values per row and value v >= 1."""
+    return 4 * (len(source.labels) + 1) * source.X.shape[0] * int(np.maximum(np.asarray(source.arities) - 1, 0).sum())
+
+
 def supports(source, selector, params: dict) -> bool:
     """True when :class:`WeightedBootstraps` gives exactly what ``select(boot, k, selector)`` gives."""
     return (isinstance(selector, str) and selector in WEIGHTED_SELECTORS and not params
@@ -64,7 +69,7 @@ def supports(source, selector, params: dict) -> bool:
             and source.n_features > 0 and int(np.max(source.arities)) <= MAX_ARITY
             and len(source.labels) <= MAX_CLASSES and getattr(source, "task", "binary") != "regression"
             and work_per_cell(source) <= MAX_WORK_PER_CELL
-            and 4 * source.X.shape[0] * int(np.maximum(np.asarray(source.arities) - 1, 0).sum()) <= MAX_INDICATOR_BYTES)
+            and indicator_bytes(source) <= MAX_INDICATOR_BYTES)
 
 
 class WeightedBootstraps:
@@ -80,12 +85,17 @@ class WeightedBootstraps:
         self.col_feature = np.repeat(np.arange(self.K), np.maximum(self.arities - 1, 0))
         self.col_value = np.concatenate([np.arange(1, a) for a in self.arities]) if self.col_feature.size else \
             np.zeros(0, dtype=np.int64)
-        self.V = (X[:, self.col_feature] == self.col_value).astype(np.float32)  # (m, C) value indicators
-        self.Y = (self.y[:, None] == np.arange(self.L)).astype(np.float32)  # (m, L) class indicators
+        V = X[:, self.col_feature] == self.col_value  # (m, C) indicators of the values v >= 1
+        self.VT = np.ascontiguousarray(V.T, dtype=np.float32)  # (C, m): rows [X_f = u], gathered per bootstrap
+        Y = self.y[:, None] == np.arange(self.L)
+        self.Y = Y.astype(np.float32)  # (m, L)
+        self.VY = (Y[:, :, None] & V[:, None, :]).reshape(self.m, -1).astype(np.float32)  # (m, L C): [y=l][X_j=v]
+        self.col_of = np.full((self.K, self.A), -1, dtype=np.int64)  # column of (feature f, value u >= 1) in V
+        self.col_of[self.col_feature, self.col_value] = np.arange(self.col_feature.size)
 
     def batch_size(self) -> int:
         """Bootstraps per product, so that the group matrix and the count arrays stay within _BATCH_BYTES."""
-        per = max(4 * (self.A - 1) * self.L * self.m, 8 * self.A * self.A * self.L * self.K * 3)
+        per = max(4 * (self.A - 1) * self.m, 8 * self.A * self.A * self.L * self.K * 3)
         return int(max(1, min(256, _BATCH_BYTES // max(per, 1))))
 
     def _full(self, upper: np.ndarray, totals: np.ndarray) -> np.ndarray:
@@ -97,21 +107,19 @@ class WeightedBootstraps:
 
     def relevance_counts(self, W: np.ndarray) -> np.ndarray:
         """n_b(Y = l, X_j = v): (B, L, K, A) from weights W (B, m)."""
-        B = W.shape[0]
-        G = (W[:, None, :] * self.Y.T[None]).reshape(B * self.L, self.m)  # rows (b, l)
-        upper = (G @ self.V).astype(np.float64).reshape(B, self.L, -1)
-        totals = (W @ self.Y).astype(np.float64)  # (B, L)
-        return self._full(upper, totals)
+        upper = (W @ self.VY).astype(np.float64).reshape(W.shape[0], self.L, -1)
+        return self._full(upper, (W @ self.Y).astype(np.float64))
 
     def pair_counts(self, W: np.ndarray, f: np.ndarray, rel: np.ndarray) -> np.ndarray:
         """n_b(X_f = u, X_j = v, Y = l) for each bootstrap's feature f_b: (B, K, A_u, A_v, L)."""
         B, A, L = W.shape[0], self.A, self.L
-        xf = self.X[:, f].T  # (B, m) codes of each bootstrap's feature
-        u = np.arange(1, A)
-        G = ((xf[:, None, None, :] == u[None, :, None, None]) * self.Y.T[None, None] * W[:, None, None, :])
-        G = G.astype(np.float32).reshape(B * (A - 1) * L, self.m)  # rows (b, u >= 1, l)
-        upper = (G @ self.V).astype(np.float64).reshape(B, A - 1, L, -1)
-        totals = G.sum(axis=1, dtype=np.float64).reshape(B, A - 1, L)
+        cols = self.col_of[f]  # (B, A): column of (f_b, u), -1 for u = 0 and values beyond f_b's arity
+        G = np.zeros((B, A - 1, self.m), dtype=np.float32)  # rows (b, u >= 1): w_br [X_r,f_b = u]
+        b, u = np.nonzero(cols[:, 1:] >= 0)
+        G[b, u] = W[b] * self.VT[cols[b, u + 1]]
+        G = G.reshape(B * (A - 1), self.m)
+        upper = (G @ self.VY).astype(np.float64).reshape(B, A - 1, L, -1)
+        totals = (G @ self.Y).astype(np.float64).reshape(B, A - 1, L)
         part = self._full(upper, totals)  # (B, A-1, L, K, A): u >= 1
         out = np.empty((B, A, L, self.K, A))
         out[:, 1:] = part
@@ -168,4 +176,4 @@ def bootstrap_weights(seeds, n_rows: int, n_draw: int) -> np.ndarray:
 
 
 __all__ = ["MAX_INDICATOR_BYTES", "MAX_WORK_PER_CELL", "WEIGHTED_SELECTORS", "WeightedBootstraps", "bootstrap_weights",
-           "supports", "work_per_cell"]
+           "indicator_bytes", "supports", "work_per_cell"]
