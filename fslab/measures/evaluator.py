@@ -31,14 +31,27 @@ from ._fast import FastCounter
 from ._removal import removal_table_criteria
 
 ENGINES = ("auto", "plain")
-MAX_FAST_ARITY = 16
+MAX_FAST_ARITY = 16     # always fast up to this many values per feature; beyond it (up to WIDE_FAST_ARITY) only
+WIDE_FAST_ARITY = 64    # while the engine's value indicators (rows x features x (values-1) float32) fit in
+INDICATOR_BYTES = 256 << 20
 MAX_FAST_CLASSES = 16  # its count arrays grow with L^2: a real-valued target with 1,000s of values takes plain tables
+# Byte budget of one batch of plain extension tables (with the few float copies a measure makes of them):
+# memory stays bounded by this, never proportional to the number of candidates.
+BATCH_BYTES = 64 << 20
+_TABLE_COPIES = 4
 
 
 def check_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise ParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     return engine
+
+
+def _fits_fast(source) -> bool:
+    """Small arities always; up to WIDE_FAST_ARITY values while the value indicators fit INDICATOR_BYTES."""
+    arity = int(source.arities.max())
+    indicator = source.n_rows * source.n_features * (arity - 1) * 4
+    return arity <= MAX_FAST_ARITY or (arity <= WIDE_FAST_ARITY and indicator <= INDICATOR_BYTES)
 
 
 def _subset(subset: Sequence[int]) -> list[int]:
@@ -92,7 +105,7 @@ class TableEvaluator(Evaluator):
         self._counter: FastCounter | None = None
         self.has_rows = isinstance(source, CodedSource)
         self.fast = (self.engine == "auto" and self.has_rows and source.is_sample and source.n_features > 0
-                     and int(source.arities.max()) <= MAX_FAST_ARITY and len(source.labels) <= MAX_FAST_CLASSES)
+                     and len(source.labels) <= MAX_FAST_CLASSES and _fits_fast(source))
 
     def table_criteria(self, table: JointTable) -> np.ndarray:
         """C of each table of a batch (the signed measure)."""
@@ -116,10 +129,33 @@ class TableEvaluator(Evaluator):
 
     def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
         candidates = np.asarray(candidates, dtype=np.int64)
-        reducer = self.measure.spec.mixed_cells
-        if reducer is not None and self.counter is not None and self.counter.merge_pure:
-            return self._from_mixed_cells(reducer, subset, candidates)
-        return np.atleast_1d(self.table_criteria(self.extension_tables(subset, candidates)))
+        if self.counter is not None:
+            reducer = self.measure.spec.mixed_cells
+            if reducer is not None and self.counter.merge_pure:
+                return self._from_mixed_cells(reducer, subset, candidates)
+            return np.atleast_1d(self.table_criteria(self.extension_tables(subset, candidates)))
+        if not self.has_rows:
+            return np.atleast_1d(self.table_criteria(self.source.extension_tables(tuple(_subset(subset)),
+                                                                                  candidates)))
+        return self._plain_extensions(_subset(subset), candidates)
+
+    def _plain_extensions(self, subset: list[int], candidates: np.ndarray) -> np.ndarray:
+        """Tables of subset + [j] in batches of at most BATCH_BYTES. When the padded table (cells of the
+        subset x values of the widest candidate) would be mostly empty or over the budget by itself (columns
+        with many values, many classes), each candidate gets its own table of occupied cells only (at most
+        one cell per row), so memory grows with rows x classes, never rows^2 or x candidates."""
+        src = self.source
+        _, n_base = src.cell_codes(subset)
+        dense_cells = n_base * int(src.arities[candidates].max())
+        per_table = dense_cells * len(src.labels) * 8 * _TABLE_COPIES
+        if dense_cells > 2 * max(src.n_rows, 1) or per_table > BATCH_BYTES:
+            return np.array([self.criterion(subset + [int(j)]) for j in candidates], dtype=np.float64)
+        chunk = max(1, BATCH_BYTES // per_table)
+        out = np.empty(candidates.size)
+        for start in range(0, candidates.size, chunk):
+            part = candidates[start:start + chunk]
+            out[start:start + part.size] = self.table_criteria(src.extension_tables(tuple(subset), part))
+        return out
 
     def _from_mixed_cells(self, reducer, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """The measure's own reducer over the mixed-cell counts, without building the joint tables."""

@@ -35,9 +35,23 @@ def fisher_scores(source) -> np.ndarray:
                            for start in range(0, matrix.shape[1], _BLOCK)])
 
 
+def _centred_scaled(V: np.ndarray, finite: np.ndarray) -> np.ndarray:
+    """(V - c) / s per column, c the midpoint and s the half-range of its finite values: every value lands in
+    [-1, 1], so squares cannot overflow whatever the input (values near +-1e308 included). The Fisher score
+    is a ratio of a between- to a within-class spread, unchanged by a shift and a scale (issue 18)."""
+    lo = np.where(finite, V, np.inf).min(axis=0)
+    hi = np.where(finite, V, -np.inf).max(axis=0)
+    ok = np.isfinite(lo)
+    lo, hi = np.where(ok, lo, 0.0), np.where(ok, hi, 0.0)
+    centre = lo / 2 + hi / 2   # halves first: hi + lo could overflow
+    half = hi / 2 - lo / 2
+    half = np.where(half > 0, half, 1.0)
+    return np.where(finite, (np.where(finite, V, 0.0) - centre) / half, 0.0)
+
+
 def _block_scores(V: np.ndarray, W: np.ndarray) -> np.ndarray:
     finite = np.isfinite(V)  # missing raw values are left out of each feature's moments
-    V0 = np.where(finite, V, 0.0)
+    V0 = _centred_scaled(V, finite)
     mass = W.T @ finite.astype(np.float64)           # (L, n) mass of class l with a value of feature j
     safe = np.where(mass > 0, mass, 1.0)
     mean = (W.T @ V0) / safe                         # mu_lj
