@@ -31,7 +31,7 @@ n = source.n_features
 selectors = ui.selector_options()
 if st.session_state.get("bym.selector") not in selectors:
     st.session_state["bym.selector"] = "bayes-greedy"
-left, mid, right = st.columns([2, 2, 1])
+left, right = st.columns([3, 1])
 selector = left.selectbox("Selector", selectors, key="bym.selector", format_func=lambda s: SELECTORS[s].label,
                           help="Only selectors that take a measure: MI-family selectors would give one path.")
 if st.session_state.get("bym.k", n + 1) > n:
@@ -40,7 +40,7 @@ k = int(right.number_input("k (steps)", 1, n, key="bym.k"))
 offered = ui.measure_options(source)
 if "bym.measures" not in st.session_state or not set(st.session_state["bym.measures"]) <= set(offered):
     st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
-names = mid.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label)
+names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label)
 p1, p2 = st.columns(2)
 c = p1.slider("cost c of a false positive (cost-sensitive error)", 0.05, 0.95, 0.25, 0.05, key="bym.c",
               disabled="cost-sensitive" not in names, help="c = 0.5 is the 0-1 error halved")
@@ -61,10 +61,10 @@ for lab, why in view.skipped.items():
 exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
 st.subheader("Which feature each measure adds at each step")
 st.markdown(ui.verdict(view))
-st.dataframe(ui.picks_styled(view), width="stretch", key="bym.picks")
+st.dataframe(ui.picks_styled(view), width="stretch", hide_index=True, key="bym.picks")
 st.caption(f"{SELECTORS[selector].label}, k = {k}, on *{md(source_name)}* ({exact}). A highlighted cell is a pick "
-           "that differs from the most common pick of its step; the last column says whether every measure "
-           "added the same feature and whether the first t features form the same set.")
+           "that differs from the most common pick of its step; the last row says whether every measure added "
+           "the same feature, or at least holds the same set of features so far.")
 
 st.subheader("Each measure's choice, judged by every measure")
 step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step"))

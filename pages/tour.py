@@ -11,8 +11,9 @@ from ui.npfs import load_uniform
 from ui.source import current_distribution
 
 t = tour.step()
-head, prev, nxt = st.columns([6, 1, 1], vertical_alignment="bottom")
-head.title(f"Example 1 tour · {t + 1}/{len(tour.STEPS)}: {tour.STEPS[t]}")
+head, prev, nxt = st.columns([4, 1, 1], vertical_alignment="bottom")
+head.caption(f"Example 1 tour · step {t + 1} of {len(tour.STEPS)}")
+head.header(tour.STEPS[t], anchor=False)
 prev.button("Previous", key="tour.prev", on_click=tour.move, args=(-1,), disabled=t == 0, width="stretch")
 nxt.button("Next", key="tour.next", on_click=tour.move, args=(1,), disabled=t == len(tour.STEPS) - 1,
            type="primary", width="stretch")
@@ -26,21 +27,18 @@ if t == 0:
     with left.container(border=True):
         st.markdown("**Judged by the 0-1 error** (lower is better)")
         a, b = st.columns(2)
-        a.metric("er*(X1)", f"{x['er1']:.2f}", delta="best" if x["er1"] < x["er2"] else None, delta_color="off")
-        b.metric("er*(X2)", f"{x['er2']:.2f}", delta="best" if x["er2"] < x["er1"] else None, delta_color="off")
-        st.latex(r"\mathrm{er}^*(J)=\textstyle\sum_{x_J}\min_y p(x_J, y)")
+        a.metric("er*(X1)", f"{x['er1']:.2f}", **tour.best_chip(x["er1"] < x["er2"]))
+        b.metric("er*(X2)", f"{x['er2']:.2f}", **tour.best_chip(x["er2"] < x["er1"]))
     with right.container(border=True):
         st.markdown("**Judged by mutual information** (higher is better)")
         a, b = st.columns(2)
-        a.metric("I(X1; Y)", f"{x['mi1']:.2f} bit", delta="best" if x["mi1"] > x["mi2"] else None,
-                 delta_color="off")
-        b.metric("I(X2; Y)", f"{x['mi2']:.2f} bit", delta="best" if x["mi2"] > x["mi1"] else None,
-                 delta_color="off")
-        st.latex(r"I(X_J;Y)=H(Y)-H(Y\mid X_J)")
+        a.metric("I(X1; Y)", f"{x['mi1']:.2f} bit", **tour.best_chip(x["mi1"] > x["mi2"]))
+        b.metric("I(X2; Y)", f"{x['mi2']:.2f} bit", **tour.best_chip(x["mi2"] > x["mi1"]))
     st.success(f"**Verdict: they disagree.** Mutual information keeps **X2** ({x['mi2']:.2f} > {x['mi1']:.2f} bit), "
                f"but the best classifier that sees only X2 errs {x['er2']:.0%} of the time, against {x['er1']:.0%} "
                "with X1. The best feature depends on the performance measure: select by the measure you will be "
                "judged on.")
+    st.latex(r"\mathrm{er}^*(J)=\sum_{x_J}\min_y p(x_J, y)\qquad\qquad I(X_J;Y)=H(Y)-H(Y\mid X_J)")
     st.caption("Ahmed et al., Section 4, Example 1; the values are computed exactly from the distribution "
                "(loaded as the toy distribution, so every page's 'Toy distribution' option now uses it). "
                "The **By measure** page shows the same question for seven measures on any data.")

@@ -20,10 +20,11 @@ def at():
 
 
 def test_default_mushroom_seven_measures_five_steps(at):
-    picks = at.dataframe[0].value
-    assert len(picks) == 5 and picks.columns[0] == "step"
-    assert {"0-1 error", "AUC", "mutual information", "all agree?"} <= set(picks.columns)
-    assert picks.loc[0, "all agree?"] == "same feature"  # odor=none first for every measure
+    picks = at.dataframe[0].value.set_index("measure")
+    assert list(picks.columns) == ["step 1", "step 2", "step 3", "step 4", "step 5"]
+    assert {"0-1 error", "AUC", "mutual information", "all measures"} <= set(picks.index)
+    assert picks.loc["all measures", "step 1"] == "same feature"  # odor=none first for every measure
+    assert picks.loc["0-1 error", "step 1"] == "odor=none"
     assert any("**disagree**" in m.value for m in at.markdown)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["layout"]["yaxis"]["title"]["text"] == "chosen by"
@@ -51,9 +52,9 @@ def test_cost_parameter_and_measure_subset(at):
     at.multiselect(key="bym.measures").set_value(["zero-one", "cost-sensitive"]).run()
     at.slider(key="bym.c").set_value(0.5).run()
     assert not at.exception
-    picks = at.dataframe[0].value
-    assert list(picks.columns) == ["step", "0-1 error", "cost-sensitive error (c=0.5)", "all agree?"]
-    assert picks["all agree?"].tolist() == ["same feature", "same feature"]
+    picks = at.dataframe[0].value.set_index("measure")
+    assert list(picks.index) == ["0-1 error", "cost-sensitive error (c=0.5)", "all measures"]
+    assert picks.loc["all measures"].tolist() == ["same feature", "same feature"]
     assert any("same feature at every step" in m.value for m in at.markdown)
 
 

@@ -75,21 +75,25 @@ def verdict(view: ByMeasure) -> str:
 
 
 def picks_styled(view: ByMeasure):
-    """The picks table (steps x measures) with the picks that differ from their step's most common pick marked."""
-    picks = view.picks.copy()
+    """Measures (rows) x steps (columns): the feature each measure adds at each step; a pick that differs from its
+    step's most common pick is highlighted, and the last row says whether the step agrees."""
+    picks = view.picks
     mode = picks.mode(axis=1)[0]
     agree, same = view.agree(), view.same_set()
-    picks["all agree?"] = ["same feature" if a else ("same set, other order" if s else "differ")
-                           for a, s in zip(agree, same, strict=True)]
-    shown = picks.reset_index()
+    table = picks.T.rename(columns=lambda t: f"step {t}")
+    table.loc["all measures"] = ["same feature" if a else ("same set so far" if s else "differ")
+                                 for a, s in zip(agree, same, strict=True)]
+    table = table.rename_axis(index="measure").reset_index()
 
     def mark(frame: pd.DataFrame) -> pd.DataFrame:
         styles = pd.DataFrame("", index=frame.index, columns=frame.columns)
-        for lab in view.labels:
-            styles[lab] = [_HIGHLIGHT if v != m else "" for v, m in zip(frame[lab], mode, strict=True)]
+        for t, col in zip(picks.index, frame.columns[1:], strict=True):
+            styles.loc[: len(view.labels) - 1, col] = [_HIGHLIGHT if v != mode[t] else ""
+                                                       for v in frame.loc[: len(view.labels) - 1, col]]
+        styles.loc[len(view.labels), frame.columns[1:]] = "font-style: italic"
         return styles
 
-    return shown.style.apply(mark, axis=None)
+    return table.style.apply(mark, axis=None)
 
 
 def regret(view: ByMeasure, step: int) -> pd.DataFrame:

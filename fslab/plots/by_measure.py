@@ -20,10 +20,11 @@ def cross_figure(values: pd.DataFrame, regret: pd.DataFrame, best: pd.DataFrame,
     reg = regret.to_numpy(dtype=float)
     worst = np.nanmax(reg, axis=0, keepdims=True)
     rel = np.divide(reg, worst, out=np.zeros_like(reg), where=worst > 0)
-    text = [[("★ " if bool(best.iat[i, j]) else "") + f"{values.iat[i, j]:.4g}" for j in range(len(cols))]
+    text = [[("★ " if bool(best.iat[i, j]) else "") + f"{values.iat[i, j]:.3g}" for j in range(len(cols))]
             for i in range(len(rows))]
     fig = go.Figure(go.Heatmap(
-        z=rel, x=cols, y=rows, text=text, texttemplate="%{text}", colorscale=[[0, "#e8f4ea"], [1, "#d6604d"]],
+        z=rel, x=cols, y=rows, text=text, texttemplate="%{text}", textfont={"size": 12},
+        colorscale=[[0, "#e8f4ea"], [1, "#d6604d"]],
         zmin=0, zmax=1, xgap=2, ygap=2, showscale=True,
         colorbar={"title": {"text": "shortfall<br>0 best, 1 worst"}, "tickvals": [0, 1], "thickness": 14},
         hovertemplate="chosen by %{y}<br>judged by %{x}: %{text}<extra></extra>",
