@@ -33,6 +33,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from .errors import ParameterError, TooLargeError
+from .minimal import backward_checks, one_shot_checks
 from .orderings import subset_label
 from .tables import as_source
 
@@ -127,9 +128,9 @@ def _check_tau(tau: float) -> float:
     return float(tau)
 
 
-def _row(check, s, names, i, with_i, without, tau):
-    return {"check": check, "S": subset_label(s, names), "feature": names[i], "risk_with": with_i,
-            "risk_without": without, "threshold": with_i + tau, "removed": without <= with_i + tau}
+def _result(method: str, kept, steps: pd.DataFrame, names, inducer: str, estimator: str, tau: float):
+    steps.insert(steps.columns.get_loc("removed"), "threshold", steps["risk_with"] + tau)
+    return FiniteResult(method, kept, subset_label(kept, names), steps, inducer, estimator, tau)
 
 
 def fbs(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float = 0.02, folds: int = 5,
@@ -143,18 +144,8 @@ def fbs(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float =
         raise TooLargeError(f"FBS makes up to n^2 = {data.n_features ** 2:,} risk comparisons for {data.n_features} "
                             f"features; it is limited to {MAX_FBS_FEATURES} features here. FOS needs only n.")
     risk = _RiskEstimator(data, inducer, estimator, folds, seed)
-    names, n = data.feature_names, data.n_features
-    s, i, rows = list(range(n)), 0, []
-    while i < n:
-        if i in s:
-            row = _row(len(rows) + 1, s, names, i, risk(s), risk([j for j in s if j != i]), tau)
-            rows.append(row)
-            if row["removed"]:
-                s.remove(i)
-                i = 0
-                continue
-        i += 1
-    return FiniteResult("FBS", tuple(s), subset_label(s, names), pd.DataFrame(rows), inducer, estimator, tau)
+    kept, steps = backward_checks(data.feature_names, risk, lambda w, wo: wo <= w + tau)
+    return _result("FBS", kept, steps, data.feature_names, inducer, estimator, tau)
 
 
 def fos(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float = 0.02, folds: int = 5,
@@ -162,8 +153,5 @@ def fos(dataset, inducer: str = "tree", estimator: str = "holdout", tau: float =
     """FOS: Table 2 with R(¬X_i) = R(X) replaced by R^(I(D_{¬X_i})) <= R^(I(D)) + tau; n comparisons."""
     data, tau = as_source(dataset), _check_tau(tau)
     risk = _RiskEstimator(data, inducer, estimator, folds, seed)
-    names, n = data.feature_names, data.n_features
-    full = list(range(n))
-    rows = [_row(i + 1, full, names, i, risk(full), risk([j for j in full if j != i]), tau) for i in range(n)]
-    kept = tuple(i for i, r in enumerate(rows) if not r["removed"])
-    return FiniteResult("FOS", kept, subset_label(kept, names), pd.DataFrame(rows), inducer, estimator, tau)
+    kept, steps = one_shot_checks(data.feature_names, risk, lambda w, wo: wo <= w + tau)
+    return _result("FOS", kept, steps, data.feature_names, inducer, estimator, tau)

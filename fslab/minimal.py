@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,27 +81,27 @@ class MinimalResult:
     eta: float = field(default=float("nan"))  # smallest positive risk increase seen (Theorem 8's eta)
 
 
-def _risk(source, subset) -> float:
-    """Bayes 0-1 risk R(S) (any number of classes), from the one evaluator of (source, 0-1 error)."""
-    return measure("zero-one").on(source).value(sorted(subset))
-
-
 def _eta(steps: pd.DataFrame) -> float:
     inc = (steps["risk_without"] - steps["risk_with"]).to_numpy()
     inc = inc[inc > TOL]
     return float(inc.min()) if inc.size else 1.0  # Theorem 8 sets eta = 1 when every increase is 0
 
 
-def backward_search(source, tol: float = TOL) -> MinimalResult:
-    """BS (Table 1): start from all features; remove the lowest-index X_i with R(S \\ X_i) = R(S), then
-    restart from i = 1; stop when no feature can be removed. Returns S* under the assumptions (Theorem 5)."""
-    source = as_source(source)
-    names = source.feature_names
-    s, i, rows = list(range(source.n_features)), 0, []
-    while i < source.n_features:
+STEP_COLUMNS = ["check", "S", "feature", "risk_with", "risk_without", "removed"]
+
+
+def backward_checks(names, risk: Callable[[list[int]], float],
+                    removable: Callable[[float, float], bool]) -> tuple[tuple[int, ...], pd.DataFrame]:
+    """BS (Table 1) for any risk: start from all features; remove the lowest-index X_i whose removal is
+    ``removable(R(S), R(S \\ X_i))``, then restart from i = 1; stop when no feature can be removed.
+    Shared by the exact search (R the Bayes risk, equality within a tolerance) and FBS (estimated risks,
+    R(S \\ X_i) <= R(S) + tau). Returns the kept features and one row per check."""
+    n = len(names)
+    s, i, rows = list(range(n)), 0, []
+    while i < n:
         if i in s:
-            with_i, without = _risk(source, s), _risk(source, [j for j in s if j != i])
-            removed = abs(without - with_i) <= tol
+            with_i, without = risk(s), risk([j for j in s if j != i])
+            removed = bool(removable(with_i, without))
             rows.append({"check": len(rows) + 1, "S": subset_label(s, names), "feature": names[i],
                          "risk_with": with_i, "risk_without": without, "removed": removed})
             if removed:
@@ -108,23 +109,40 @@ def backward_search(source, tol: float = TOL) -> MinimalResult:
                 i = 0
                 continue
         i += 1
-    steps = pd.DataFrame(rows, columns=["check", "S", "feature", "risk_with", "risk_without", "removed"])
-    return MinimalResult("BS", tuple(s), subset_label(s, names), steps, check_assumptions(source), _eta(steps))
+    return tuple(s), pd.DataFrame(rows, columns=STEP_COLUMNS)
+
+
+def one_shot_checks(names, risk: Callable[[list[int]], float],
+                    removable: Callable[[float, float], bool]) -> tuple[tuple[int, ...], pd.DataFrame]:
+    """OS (Table 2) for any risk: X_i is kept unless ``removable(R(X), R(¬X_i))``; n + 1 risk evaluations."""
+    n = len(names)
+    full = risk(list(range(n)))
+    rows = []
+    for i in range(n):
+        without = risk([j for j in range(n) if j != i])
+        rows.append({"check": i + 1, "S": subset_label(range(n), names), "feature": names[i],
+                     "risk_with": full, "risk_without": without, "removed": bool(removable(full, without))})
+    kept = tuple(i for i, r in enumerate(rows) if not r["removed"])
+    return kept, pd.DataFrame(rows, columns=STEP_COLUMNS)
+
+
+def backward_search(source, tol: float = TOL) -> MinimalResult:
+    """BS (Table 1) on the exact Bayes 0-1 risk: remove X_i when R(S \\ X_i) = R(S) (within ``tol``).
+    Returns S* under the assumptions (Theorem 5)."""
+    source = as_source(source)
+    ev = measure("zero-one").on(source)
+    kept, steps = backward_checks(source.feature_names, ev.value, lambda w, wo: abs(wo - w) <= tol)
+    return MinimalResult("BS", kept, subset_label(kept, source.feature_names), steps, check_assumptions(source),
+                         _eta(steps))
 
 
 def one_shot(source, tol: float = TOL) -> MinimalResult:
     """OS (Table 2): X_i ∈ S* iff R(¬X_i) != R(X) (Theorem 6); n risk evaluations, no search."""
     source = as_source(source)
-    names, n = source.feature_names, source.n_features
-    full = _risk(source, range(n))
-    rows = []
-    for i in range(n):
-        without = _risk(source, [j for j in range(n) if j != i])
-        rows.append({"check": i + 1, "S": subset_label(range(n), names), "feature": names[i],
-                     "risk_with": full, "risk_without": without, "removed": abs(without - full) <= tol})
-    steps = pd.DataFrame(rows, columns=["check", "S", "feature", "risk_with", "risk_without", "removed"])
-    kept = tuple(i for i, r in enumerate(rows) if not r["removed"])
-    return MinimalResult("OS", kept, subset_label(kept, names), steps, check_assumptions(source), _eta(steps))
+    ev = measure("zero-one").on(source)
+    kept, steps = one_shot_checks(source.feature_names, ev.value, lambda w, wo: abs(wo - w) <= tol)
+    return MinimalResult("OS", kept, subset_label(kept, source.feature_names), steps, check_assumptions(source),
+                         _eta(steps))
 
 
 def minimal_optimal(source, tol: float = TOL) -> tuple[int, ...]:
