@@ -209,7 +209,8 @@ def _encode_partition(frame: pd.DataFrame, plan: dict) -> tuple[np.ndarray, np.n
         col = frame[name]
         if kind == "categorical":
             miss = col.isna().to_numpy()
-            codes = np.searchsorted(cuts, col.astype(str).to_numpy(dtype=object))
+            codes = np.zeros(m, dtype=np.int64)
+            codes[~miss] = np.searchsorted(cuts, col[~miss].astype(str).to_numpy(dtype=object))
         else:
             x = numeric_values(col)
             miss = np.isnan(x)
@@ -643,19 +644,46 @@ def scheduler_from_env() -> str | None:
     return address or None
 
 
-def to_dask_source(dataset, method: str = "mean-std", bins: int = 3, npartitions: int | None = None,
-                   client=None) -> DaskSource:
-    """Ship an in-memory Dataset to the cluster as partitions (one per worker thread by default)."""
-    require_dask()
-    import dask.dataframe as dd
+def _pack(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return X, y
 
+
+def to_dask_source(encoded, npartitions: int | None = None, client=None) -> DaskSource:
+    """Ship an in-memory encoded sample's codes to the cluster once (one partition per worker thread by default):
+    the same codes, arities and labels, so every selection equals the in-memory one."""
+    dask = require_dask()
     if npartitions is None:
         threads = sum(client.nthreads().values()) if client is not None else os.cpu_count() or 1
-        npartitions = max(1, min(threads, dataset.n_rows))
-    frame = dataset.to_frame()
-    return from_dask(dd.from_pandas(frame, npartitions=npartitions, sort=False), dataset.target,
-                     positive=dataset.positive if dataset.task == "binary" else None, method=method, bins=bins)
+        npartitions = threads
+    m = encoded.n_rows
+    widest = int(encoded.arities.max()) if encoded.n_features else 1
+    X = np.asarray(encoded.X).astype(np.uint8 if widest <= 256 else np.uint16 if widest <= 1 << 16 else np.int64)
+    y = np.asarray(encoded.y).astype(np.int8 if len(encoded.labels) <= 127 else np.int64)
+    bounds = np.linspace(0, m, max(1, min(int(npartitions), m)) + 1).astype(np.int64)
+    parts = dask.persist(*[dask.delayed(_pack)(X[a:b], y[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
+    return DaskSource(list(parts), m, encoded.arities, encoded.labels, encoded.feature_names,
+                      class_names=getattr(encoded, "class_names", ()), task=getattr(encoded, "task", "binary"),
+                      target=getattr(encoded, "target", "y"), categories=getattr(encoded, "categories", None),
+                      notes=tuple(getattr(encoded, "notes", ())) + (
+                          f"Counted on the Dask cluster in {len(parts)} partitions.",))
+
+
+def on_cluster(job, client):
+    """The command line's job, set up for the cluster behind ``client`` (from :func:`connect`): ``select`` on a
+    data set counts on the workers (its codes shipped once as partitions); ``npfs`` sends its bootstraps to every
+    worker through joblib's Dask backend (``n_jobs=-1`` unless ``--n-jobs`` was given). Unchanged if no client."""
+    import dataclasses
+
+    if client is None:
+        return job
+    if job.command == "select" and job.loaded.kind == "dataset":
+        source = to_dask_source(job.loaded.source, client=client)
+        return dataclasses.replace(job, loaded=dataclasses.replace(job.loaded, source=source))
+    if job.command == "npfs" and job.n_jobs == 1:
+        return dataclasses.replace(job, n_jobs=-1)
+    return job
 
 
 __all__ = ["SCHEDULER_ENV", "ClusterError", "DaskMissingError", "DaskSource", "connect", "from_dask",
-           "require_dask", "scheduler_from_env", "to_dask_source"]
+           "on_cluster", "require_dask", "scheduler_from_env",
+           "to_dask_source"]

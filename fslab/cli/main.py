@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from ..discretize import METHODS
+from ..distributed import connect, on_cluster
 from ..errors import FslabError
 from ..measures import MEASURES
 from ..selectors import SELECTORS
@@ -63,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     _measure_options(p, "zero-one, or the first that fits the target")
     p.add_argument("--k", type=int, help="features to select (default min(5, features))")
     p.add_argument("--s", type=int, help="s-variate approximation (the paper uses s = 2)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
+                   "tcp://host:8786 (needs pip install fslab[dask])")
 
     p = sub.add_parser("npfs", parents=[common], help="bootstrap Neyman-Pearson test over a selector (NPFS page)",
                        description="Run the base selector on bootstrap resamples; print the relevant features, "
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fraction", type=float, help="rows per bootstrap as a fraction of m (default 1)")
     p.add_argument("--n-jobs", type=int, default=1, help="parallel workers (default 1)")
     p.add_argument("--all", action="store_true", help="list every feature, not only the relevant ones")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
+                   "tcp://host:8786 (needs pip install fslab[dask])")
 
     p = sub.add_parser("lattice", parents=[common], help="exact risk of every feature subset (Orderings page)",
                        description="The Bayes value of every subset; print the best subset of each size, greedy's "
@@ -107,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(stop.code or 0)
     try:
         job = resolve(args, parser)
-        text = commands.run(job, progress=_progress_enabled(args))
+        with connect(getattr(args, "scheduler", None)) as client:   # Dask cluster (fslab.distributed)
+            text = commands.run(on_cluster(job, client), progress=_progress_enabled(args))
     except FslabError as err:
         print(f"fslab: error: {err}", file=sys.stderr)
         return EXIT_ERROR
