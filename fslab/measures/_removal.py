@@ -56,16 +56,11 @@ def removal_cells(X: np.ndarray, arities: np.ndarray, kept: np.ndarray) -> Itera
 
 
 def _counts(source, ids: np.ndarray, width: int) -> np.ndarray:
-    """Batched counts (B, width, L) of (cell, class) for cell ids of shape (B, rows)."""
+    """Batched counts (B, width, L) of (cell, class) for cell ids of shape (B, rows): the source's own
+    counting over the cell index (rows, B), table b's cells offset by b * width."""
     B = ids.shape[0]
-    n_labels = source.labels.shape[0]
-    index = ids + (np.arange(B, dtype=np.int64) * width)[:, None]
-    if source.y is not None:
-        flat = (index * n_labels + source.y[None, :]).ravel()
-        return np.bincount(flat, minlength=B * width * n_labels).reshape(B, width, n_labels).astype(np.float64)
-    flat = index.ravel()
-    return np.stack([np.bincount(flat, weights=np.tile(source.weights[:, l], B), minlength=B * width)
-                     .reshape(B, width) for l in range(n_labels)], axis=-1)
+    index = ids.T + np.arange(B, dtype=np.int64) * width
+    return source._count(index, B * width).reshape(B, width, source.labels.shape[0])
 
 
 def removal_table_criteria(source, kept: np.ndarray, table_fn: Callable[[JointTable], np.ndarray]) -> np.ndarray:

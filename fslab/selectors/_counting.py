@@ -1,15 +1,15 @@
 """Feature-pair tables n(X_j = u, X_f = v) for mRMR's redundancy terms.
 
-The fast engine counts them from its value indicators on samples; any other source with row codes
-gets one ``np.bincount`` over ``offset_j + X_j * a_f + X_f`` for all candidates at once, weighted by
-each row's mass for an exact distribution.
+The fast engine counts them from its value indicators on samples; any other source with row codes is
+counted by the source's own ``extension_tables`` with X_f in the place of the class (each row's mass split
+by X_f for an exact distribution), so there is no second copy of the counting code.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-_BATCH_ENTRIES = 1 << 22
+from ..tables import CodedSource
 
 
 def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
@@ -17,17 +17,12 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     if ev.counter is not None:  # the fast engine of a table evaluator on a sample
         return ev.counter.pair_counts(f, candidates)
     source = ev.source
-    X = source.X
     a_f = int(source.arities[f])
-    width = int(source.arities[candidates].max())
-    cells = width * a_f
-    mass = None if source.is_sample else source.weights.sum(axis=1)
-    chunk = max(1, _BATCH_ENTRIES // max(X.shape[0], 1))
-    parts = []
-    for start in range(0, candidates.size, chunk):
-        cand = candidates[start:start + chunk]
-        index = X[:, cand] * a_f + X[:, f][:, None] + np.arange(cand.size) * cells
-        weights = None if mass is None else np.broadcast_to(mass[:, None], index.shape).ravel()
-        counts = np.bincount(index.ravel(), weights=weights, minlength=cand.size * cells)
-        parts.append(counts.reshape(cand.size, width, a_f))
-    return np.concatenate(parts, axis=0).astype(np.float64)
+    values = np.arange(a_f)
+    if source.is_sample:
+        by_f = CodedSource(source.X, source.arities, values, y=source.X[:, f])
+    else:
+        mass = source.weights.sum(axis=1)
+        by_f = CodedSource(source.X, source.arities, values,
+                           weights=(source.X[:, f][:, None] == values) * mass[:, None])
+    return by_f.extension_tables([], candidates).counts
