@@ -42,6 +42,8 @@ with st.sidebar:
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 
 try:
+    if share.awaiting_file():  # a link made on an uploaded file: ask for that file before any page runs
+        st.stop()
     nav.run()
 finally:  # pages end with st.stop(): the address bar still gets this view's link
     share.publish(shared_page, recipe_pages)

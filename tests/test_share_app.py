@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fslab.recipe import Recipe, load_dataset
+from fslab.recipe import Recipe, load_dataset, load_distribution
 from fslab.selectors import select
 from tests.conftest import ROOT
 
@@ -124,7 +125,7 @@ def test_a_link_to_the_toy_page_installs_its_preset(open_page):
 def test_a_k_larger_than_the_data_allows_is_lowered_with_a_note(open_page):
     at = open_page("pages/compare.py", {"source": "distribution", "k": "9"})
     assert at.session_state["compare.k"] == 2  # Example 1 has two features
-    assert any("k = 9 (this data has 2 features)" in i.value for i in at.info)
+    assert any("k = 9 is more than this data allows (2 features): using k = 2" in i.value for i in at.info)
 
 
 def test_a_recipe_file_restores_data_choices_and_page(open_page):
@@ -219,3 +220,107 @@ def test_the_data_and_toy_pages_record_where_the_dataset_comes_from(open_page):
     rerun(at)
     assert at.session_state["fslab.dataset_spec"] == {"toy_sample": {"m": 300, "seed": 9}}
     assert dict(at.query_params)["toy_m"] == "300"
+
+
+# --- a link made on an uploaded file asks for that file; nothing runs on other data meanwhile ------------------
+
+def test_a_link_on_an_uploaded_file_asks_for_the_file_before_anything_runs(open_page):
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome"}
+    link = Recipe("select", data, None, {"selector": "backward", "k": 2}).to_query()
+    at = open_page("pages/selection.py", link)
+    assert at.title[0].value == "This link needs its data file"
+    assert "patients.csv" in at.markdown[0].value and "Nothing has been computed on other data" in at.markdown[0].value
+    assert not any(s.value.startswith("Selected:") for s in at.success)  # no backward run on Mushroom
+    assert "select.selector" not in at.session_state and dict(at.query_params) == link  # the link stays
+    at.file_uploader(key="share.link_file").set_value(("patients.csv", raw + b"P999,1,1,no,blue,north,sick\n",
+                                                       "text/csv"))
+    rerun(at)
+    assert "patients.csv is not the file this link was made with" in at.error[0].value
+    at.file_uploader(key="share.link_file").set_value(("patients.csv", raw, "text/csv"))
+    rerun(at)
+    assert at.session_state["fslab.dataset_spec"] == data and at.session_state["select.selector"] == "backward"
+    assert selected_names(at) == list(select(load_dataset(data, raw), 2, "backward").names)
+    assert dict(at.query_params)["file"] == "patients.csv"
+
+
+def test_a_link_on_an_uploaded_file_can_be_opened_without_it(open_page):
+    link = {"file": "gone.csv", "sha256": "b" * 64, "k": "2"}
+    at = open_page("pages/selection.py", link)
+    at.button(key="share.skip_file").click()
+    rerun(at)
+    assert not at.title or at.title[0].value != "This link needs its data file"
+    assert at.session_state["fslab.dataset_spec"] == {"sample": "mushroom"} and selected_names(at)
+
+
+# --- what a link asks that this data cannot take: a visible note saying what is used instead (#18) -----------
+
+@pytest.mark.parametrize(("page_file", "query", "note", "key", "used"), [
+    ("pages/selection.py", {"data": "optdigits", "measure": "balanced"},
+     "measure balanced error does not fit this target with 10 classes: using 0-1 error", "select.measure", "zero-one"),
+    ("pages/selection.py", {"data": "optdigits", "selector": "precision-greedy"},
+     "selector Precision greedy is not offered here for this target with 10 classes: using BayesGreedy",
+     "select.selector", "bayes-greedy"),
+    ("pages/npfs.py", {"data": "optdigits", "selector": "bayes-greedy", "measure": "balanced", "k": "2", "n": "5"},
+     "measure balanced error does not fit this target with 10 classes: using 0-1 error", "npfs.measure", "zero-one"),
+])
+def test_a_link_asking_what_the_data_cannot_take_says_what_is_used_instead(open_page, page_file, query, note, key,
+                                                                            used):
+    at = open_page(page_file, query)
+    infos = [i.value for i in at.info]
+    assert any(note in i for i in infos), infos
+    assert at.session_state[key] == used
+
+
+def test_a_real_valued_target_with_mi_greedy_is_replaced_with_a_note(open_page):
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "blood_pressure"}
+    at = open_page("pages/selection.py", Recipe("select", data, None, {"selector": "mi-greedy", "k": 2}).to_query())
+    at.file_uploader(key="share.link_file").set_value(("patients.csv", raw, "text/csv"))
+    rerun(at)
+    assert any("selector MIGreedy is not offered here for this real-valued target: using BayesGreedy" in i.value
+               for i in at.info), [i.value for i in at.info]
+    assert at.session_state["select.selector"] == "bayes-greedy"
+
+
+@pytest.mark.parametrize(("page_file", "query", "message"), [
+    ("pages/compare.py", {"measure": "squared"}, "'measure' must be one of: zero-one"),
+    ("pages/toy.py", {"data": "mushroom", "toy_m": "500"}, "a link names one data source"),
+    ("pages/selection.py", {"k": "５"}, "'k' must be a whole number; got '５'"),
+])
+def test_a_link_that_cannot_be_honoured_is_refused_with_a_message(open_page, page_file, query, message):
+    at = open_page(page_file, query)
+    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+# --- recipes that broke a session ------------------------------------------------------------------------------
+
+def _load_recipe(at, text: bytes) -> AppTest:
+    at.sidebar.file_uploader(key="share.upload").set_value(("r.json", text, "application/json"))
+    return rerun(at)
+
+
+@pytest.mark.parametrize(("recipe", "message"), [
+    ({"fslab_recipe": 1, "page": "compare", "choices": {"selectors": [["jmi"]]}}, "'selectors' must be one of"),
+    ({"fslab_recipe": 1, "page": "toy", "distribution": {"json": {"states": [[], []], "probs": [[1, 1], [1, 2]]}}},
+     "the recipe's distribution has no features"),
+])
+def test_a_recipe_that_broke_a_session_is_refused(open_page, recipe, message):
+    at = _load_recipe(open_page("pages/home.py"), json.dumps(recipe).encode())
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_page):
+    """Counts as probabilities (a common way to write a distribution): normalised and re-serialised they take
+    ~3x the bytes and went over the JSON limit, so building the session's recipe raised on every page."""
+    rng = np.random.default_rng(0)
+    codes = rng.choice(16**4, size=40_000, replace=False)  # 40,000 distinct states of 4 features with 16 values
+    states = (codes[:, None] // 16 ** np.arange(4)) % 16
+    spec = {"json": {"states": states.tolist(), "probs": rng.integers(1, 9, size=(len(states), 2)).tolist()}}
+    text = json.dumps({"fslab_recipe": 1, "page": "select", "distribution": spec, "choices": {"k": 2}}).encode()
+    assert len(text) < 2_000_000 < len(load_distribution(spec).to_json())
+    at = _load_recipe(open_page("pages/home.py"), text)
+    assert at.session_state["fslab.share.dist_memo"][1] == spec  # the recipe's own entry, not a re-serialisation
+    for page in ("pages/toy.py", "pages/orderings.py"):
+        at.switch_page(page)
+        rerun(at)

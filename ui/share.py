@@ -10,8 +10,10 @@ import math
 import streamlit as st
 
 from fslab.errors import FslabError
+from fslab.learners import EVAL_MEASURES
 from fslab.limits import LIMITS
-from fslab.recipe import ALL_CLASSES, CHOICES, Recipe, RecipeError, load_dataset, load_distribution
+from fslab.measures import MEASURES, supported_measures
+from fslab.recipe import ALL_CLASSES, CHOICES, Recipe, RecipeError, load_dataset, load_distribution, sha256_hex
 from fslab.samples import SAMPLES
 from fslab.selectors import SELECTORS
 from fslab.toy import PRESETS
@@ -20,6 +22,7 @@ from . import state
 from .cache import sample_encoded
 from .compare_panels import SELECTOR_NAMES
 from .npfs import UNIFORM_NAME, base_selectors
+from .selection import selector_options
 from .text import md
 from .toy import install
 
@@ -28,6 +31,8 @@ UNIFORM_SPEC = {"sample": "uniform", "method": "uniform", "bins": 3}  # the NPFS
 PUBLISHED = "fslab.share.published"  # the query string the app last wrote (or restored)
 PENDING = "fslab.share.pending"      # (Recipe, file bytes) to apply before the next run draws its widgets
 LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
+AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the session has not been given yet
+DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
 MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("precision", "recall")}
 
 
@@ -46,15 +51,20 @@ def _preset_json() -> dict[str, str]:
 
 
 def distribution_spec() -> dict | None:
-    """The session's toy distribution as a recipe entry: a preset when it is one, else its JSON."""
+    """The session's toy distribution as a recipe entry: a preset when it is one, else its JSON (for one loaded
+    from a recipe, the recipe's own entry: re-serialising normalised probabilities can make it several times
+    larger). Memoised per distribution object, so a large one is not serialised on every run."""
     _, dist = state.get_distribution()
     if dist is None:
         return None
+    memo = st.session_state.get(DIST_MEMO)
+    if memo is not None and memo[0] is dist:
+        return memo[1]
     text = dist.to_json()
-    for name, preset_text in _preset_json().items():
-        if text == preset_text:
-            return {"preset": name}
-    return {"json": json.loads(text)}
+    spec = next(({"preset": name} for name, preset_text in _preset_json().items() if text == preset_text),
+                {"json": json.loads(text)})
+    st.session_state[DIST_MEMO] = (dist, spec)
+    return spec
 
 
 def data_spec() -> dict | None:
@@ -102,13 +112,22 @@ def current_choices(page: str) -> dict:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
 
 
-def current_recipe(page: str) -> Recipe:
-    """The recipe of the view on screen; choices the recipe refuses (a stale value) are left out."""
-    choices = current_choices(page)
+def current_recipe(page: str) -> tuple[Recipe, list[str]]:
+    """The recipe of the view on screen, and what it had to leave out: choices the recipe refuses (a stale
+    value) and a toy distribution it cannot carry (over the JSON size limit). Never raises."""
+    data, dist, choices = data_spec(), distribution_spec(), current_choices(page)
     try:
-        return Recipe(page, data_spec(), distribution_spec(), choices)
+        return Recipe(page, data, dist, choices), []
+    except RecipeError as err:
+        first = str(err)
+    try:
+        return Recipe(page, data, dist, {}), [f"the page's settings ({first})"]
+    except RecipeError as err:
+        second = str(err)
+    try:
+        return Recipe(page, data, None, choices), [f"the toy distribution ({second})"]
     except RecipeError:
-        return Recipe(page, data_spec(), distribution_spec(), {})
+        return Recipe(page, None, None, {}), [f"the data and settings ({first})"]
 
 
 # --- restoring --------------------------------------------------------------------------------------------
@@ -142,38 +161,88 @@ def _load_data(spec: dict, file_bytes: bytes | None):
     return _recipe_dataset(json.dumps(spec, sort_keys=True), json.dumps(dist) if dist else None)
 
 
+def _target_words(source) -> str:
+    if getattr(source, "task", None) == "regression":
+        return "real-valued target"
+    return f"target with {len(source.labels)} classes"
+
+
+def _offered_selectors(page: str, source) -> list[str] | None:
+    fitting = selector_options(source)
+    offered = {"select": fitting, "npfs": [s for s in base_selectors() if s in fitting],
+               "compare": [s for s in SELECTOR_NAMES if s in fitting]}
+    return offered.get(page)
+
+
+def _offered_measures(page: str, source, selector: str | None) -> list[str]:
+    spec = SELECTORS.get(selector)
+    if page in ("select", "npfs") and spec is not None and spec.fixed_measure:
+        return [spec.fixed_measure]
+    fitting = supported_measures(source)
+    return [m for m in fitting if m in EVAL_MEASURES] if page == "compare" else fitting
+
+
 def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
-    """Session-state values for the page's widgets, kept inside what the page offers; and what was dropped."""
-    page, values, dropped = recipe.page, dict(recipe.choices), []
+    """Session-state values for the page's widgets, kept inside what the page offers for this data; and a note
+    for each value that had to change, saying what is used instead."""
+    page, values, notes = recipe.page, dict(recipe.choices), []
     _, dataset = state.get_dataset()
     _, dist = state.get_distribution()
     default_source = {"select": "dataset", "compare": "dataset", "npfs": "dataset"}.get(page, "distribution")
-    source = dataset if values.get("source", default_source) == "dataset" else dist
-    n = source.n_features if source is not None else 1
+    use_dataset = page == "npfs" or values.get("source", default_source) == "dataset"
+    source = dataset if use_dataset else dist
+    if source is None:
+        return {f"{page}.{name}": value for name, value in values.items()}, notes
+    n = source.n_features
     limits = {"k": {"select": n, "npfs": n - 1, "compare": min(15, n)}.get(page, n), "pick_k": n, "conv_k": n}
     for name, top in limits.items():
         if name in values and values[name] > max(1, top):
-            dropped.append(f"{name} = {values[name]} (this data has {n} features)")
+            notes.append(f"{name} = {values[name]} is more than this data allows ({n} features): "
+                         f"using {name} = {max(1, top)}")
             values[name] = max(1, top)
-    offered = {"npfs": base_selectors(), "compare": SELECTOR_NAMES}.get(page)
-    if offered is not None and "selector" in values and values["selector"] not in offered:
-        dropped.append(f"selector {values.pop('selector')} (not offered on this page)")
+    offered = _offered_selectors(page, source)
+    if offered and values.get("selector") not in (None, *offered):
+        asked, values["selector"] = values["selector"], offered[0]
+        notes.append(f"selector {SELECTORS[asked].label} is not offered here for this {_target_words(source)}: "
+                     f"using {SELECTORS[offered[0]].label}")
     if "selectors" in values:
-        kept = [s for s in values["selectors"] if s in SELECTOR_NAMES]
-        dropped += [f"selector {s} (not offered on this page)" for s in values["selectors"] if s not in kept]
+        kept = [s for s in values["selectors"] if s in SELECTOR_NAMES and s in selector_options(source)]
+        notes += [f"selector {SELECTORS[s].label} is not offered here for this {_target_words(source)}: left out"
+                  for s in values["selectors"] if s not in kept]
         values["selectors"] = kept
-    selector = SELECTORS.get(values.get("selector") or st.session_state.get(f"{page}.selector"))
-    if selector is not None and selector.fixed_measure:
-        values.pop("measure", None)  # the selector fixes it
-    return {f"{page}.{name}": value for name, value in values.items()}, dropped
+    selector = values.get("selector") or st.session_state.get(f"{page}.selector")
+    spec = SELECTORS.get(selector)
+    for name in ("measure", "conv_measure"):
+        if name not in values:
+            continue
+        if page in ("select", "npfs") and spec is not None and spec.fixed_measure:
+            if values[name] != spec.fixed_measure:
+                notes.append(f"{spec.label} always uses {MEASURES[spec.fixed_measure].label}: the link's "
+                             f"{MEASURES[values[name]].label} is not used")
+            values.pop(name)  # the selector fixes it
+            continue
+        measures = _offered_measures(page, source, selector)
+        if measures and values[name] not in measures:
+            asked, values[name] = values[name], measures[0]
+            notes.append(f"measure {MEASURES[asked].label} does not fit this {_target_words(source)}"
+                         + (" on this page" if page == "compare" else "") + f": using {MEASURES[measures[0]].label}")
+    return {f"{page}.{name}": value for name, value in values.items()}, notes
 
 
 def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
     """Load the recipe's distribution and data into the session and its choices into the widget keys
-    (call before the page draws its widgets). Returns notes on choices that had to change."""
+    (call before the page draws its widgets). Returns notes on choices that had to change.
+
+    A recipe on an uploaded file that comes without the file (a link) applies nothing: it waits in the session
+    for :func:`awaiting_file` to get the file, so nothing runs on other data meanwhile."""
+    if recipe.data is not None and "file" in recipe.data and file_bytes is None and recipe.data != data_spec():
+        st.session_state[AWAITING] = recipe
+        return []
     if recipe.distribution is not None and recipe.distribution != distribution_spec():
         name = PRESETS[recipe.distribution["preset"]].label if "preset" in recipe.distribution else "from a recipe"
-        install(name, load_distribution(recipe.distribution))
+        dist = load_distribution(recipe.distribution)
+        install(name, dist)
+        st.session_state[DIST_MEMO] = (dist, recipe.distribution)  # the recipe's own entry, not a re-serialisation
     if recipe.data is not None and recipe.data != data_spec():
         encoded = _load_data(recipe.data, file_bytes)
         state.set_dataset(data_label(recipe.data), encoded, None, spec=recipe.data)
@@ -199,6 +268,35 @@ def restore(page: str | None) -> None:
     _report(lambda: apply(Recipe.from_query(page, query)), "This link could not be opened as it is")
 
 
+def awaiting_file() -> bool:
+    """Before nav.run(): while the session's link names an uploaded file it has not been given, ask for that file
+    in the main area and return True (app.py then stops: no page runs on other data). The same file (checked by
+    its SHA-256) applies the link and returns False; so does the button that opens the page without it."""
+    recipe = st.session_state.get(AWAITING)
+    if recipe is None:
+        return False
+    data = recipe.data
+    st.title("This link needs its data file")
+    st.markdown(f"The view in this link was made on an uploaded file, **{md(data['file'])}** (SHA-256 "
+                f"`{data['sha256'][:16]}...`), and a link carries only the file's name and fingerprint, never its "
+                "rows. Upload the same file to open the view. Nothing has been computed on other data.")
+    upload = st.file_uploader(f"The file {data['file']}", type=["csv", "txt", "tsv"], key="share.link_file",
+                              max_upload_size=LIMITS.max_upload_mb)
+    if st.button("Open the page without this link's data and settings", key="share.skip_file"):
+        del st.session_state[AWAITING]
+        st.rerun()
+    if upload is None:
+        return True
+    raw = upload.getvalue()
+    if sha256_hex(raw) != data["sha256"]:
+        st.error(f"{md(upload.name)} is not the file this link was made with: its SHA-256 begins "
+                 f"{sha256_hex(raw)[:16]}, the link's file's begins {data['sha256'][:16]}.")
+        return True
+    del st.session_state[AWAITING]
+    _report(lambda: apply(recipe, raw), "This link could not be opened as it is")
+    return False
+
+
 def _report(action, headline: str) -> None:
     try:
         dropped = action()
@@ -206,7 +304,7 @@ def _report(action, headline: str) -> None:
         st.warning(f"{headline}: {md(err)}. The page shows the session's current data and settings instead.")
         return
     if dropped:
-        st.info("Changed to fit the data: " + md("; ".join(dropped)) + ".")
+        st.info("Changed to fit the data: " + md("; ".join(dropped)) + ".", icon=":material/info:")
 
 
 # --- publishing and the sidebar ---------------------------------------------------------------------------
@@ -214,7 +312,11 @@ def _report(action, headline: str) -> None:
 def publish(page: str | None, recipe_pages: dict) -> None:
     """After nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
     (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to)."""
-    recipe = current_recipe(page) if page is not None else None
+    if st.session_state.get(AWAITING) is not None:  # the address bar keeps the link until its file is given
+        with st.sidebar.expander("Share this view", icon=":material/share:"):
+            st.caption("Waiting for the link's data file (see the page).")
+        return
+    recipe, left_out = current_recipe(page) if page is not None else (None, [])
     if recipe is not None:
         query = recipe.to_query()
         if query.get("dist") == DEFAULT_PRESET:
@@ -232,7 +334,9 @@ def publish(page: str | None, recipe_pages: dict) -> None:
             notes = recipe.left_out_of_query()
             if notes:
                 st.caption("Not in the link: " + md("; ".join(notes)) + ".")
-            st.download_button("Download recipe (JSON)", recipe.to_json(), f"fslab-{page}-recipe.json",
+            if left_out:
+                st.caption("Not in the link nor the recipe: " + md("; ".join(left_out)) + ".")
+            st.download_button("Download recipe (JSON)", recipe.to_json, f"fslab-{page}-recipe.json",
                                "application/json", on_click="ignore", key="share.download")
         _recipe_upload(recipe_pages)
 
