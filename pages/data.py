@@ -10,8 +10,9 @@ from fslab.discretize import METHODS
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.plots.data import bins_figure, class_balance_figure
+from fslab.recipe import DATA_FIELDS
 from fslab.samples import SAMPLES
-from ui import state
+from ui import data_guess, state
 from ui.data import (
     ALL_CLASSES,
     APPLIED,
@@ -77,16 +78,20 @@ def choose_frame(kind: str):
 
 
 def choose_options(frame, frame_key: str, sample: str | None):
-    """Target, positive class and binning widgets; returns (target, positive, method, bins, base Dataset)."""
+    """Target, positive class, binning and exclusion widgets; returns (target, positive, method, bins, base
+    Dataset, excluded columns)."""
     columns = [str(c) for c in frame.columns]
     if st.session_state.get("data_frame_key") != frame_key:   # new data: forget the old choices
         st.session_state["data_frame_key"] = frame_key
-        for key in ("data_target", "data_positive"):
+        for key in ("data_target", "data_positive", "data_exclude", "data_exclude_for"):
             st.session_state.pop(key, None)
-    default_target = sample_default_target(sample, columns) if sample else columns[-1]
+    guess = None if sample else data_guess.target(frame, frame_key)
+    default_target = sample_default_target(sample, columns) if sample else guess.column
     reset_if_invalid("data_target", columns, default_target)
     c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
     target = c1.selectbox("Target column (what to predict)", columns, key="data_target")
+    if guess is not None and target == guess.column:
+        c1.caption(f"Guessed: {md(guess.reason)}.")
     base = inspect(frame, frame_key, target)
     options, index = positive_options(base, SAMPLES[sample].positive if sample else None)
     if options:
@@ -102,7 +107,25 @@ def choose_options(frame, frame_key: str, sample: str | None):
                           help="; ".join(f"{m}: {h}" for m, h in METHOD_HELP.items()))
     bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
                            disabled=method == "mean-std", help="mean-std always makes three bins")
-    return target, positive, method, int(bins), base
+    return target, positive, method, int(bins), base, choose_exclusions(frame, frame_key, columns, target)
+
+
+def choose_exclusions(frame, frame_key: str, columns: list[str], target: str) -> list[str]:
+    """Columns to leave out of the features; the ID-like ones are left out by default, with a note."""
+    ids = data_guess.id_columns(frame, frame_key, target)
+    others = [c for c in columns if c != target]
+    if st.session_state.get("data_exclude_for") != (frame_key, target):  # new data or target: the default again
+        st.session_state["data_exclude_for"] = (frame_key, target)
+        st.session_state["data_exclude"] = ids
+    st.session_state["data_exclude"] = [c for c in st.session_state["data_exclude"] if c in others]
+    exclude = st.multiselect("Columns to leave out (not features)", others, key="data_exclude",
+                             help="An ID, a row number or a column computed from the target would fit the sample "
+                                  "perfectly and tell nothing about new rows.")
+    if ids:
+        st.caption("Left out by default: " + ", ".join(f"**{md(c)}**" for c in ids) + " (a different value in "
+                   "every row, like an ID; such a column fits the sample perfectly and says nothing about new "
+                   "rows). Remove it from the box to keep it as a feature.")
+    return exclude
 
 
 def show_messages(ds) -> None:
@@ -162,25 +185,32 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
             st.caption("No column of this data set is binned: every feature is already discrete.")
 
 
-def apply_button(name: str, ds, encoded, signature: tuple) -> None:
+def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str]) -> None:
     current, _ = state.get_dataset()
     if current == name and (signature[0].startswith("sample:") or st.session_state.get(APPLIED) == signature):
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         return
     st.warning(f"The pages use **{md(current)}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
-        state.set_dataset(name, encoded, ds, spec=data_page_spec(signature, ds.task))
+        spec = data_page_spec(signature, ds.task)
+        if exclude and spec is not None and "exclude" in DATA_FIELDS:  # links and recipes carry the exclusions
+            spec = spec | {"exclude": list(exclude)}
+        state.set_dataset(name, encoded, ds, spec=spec)
         st.session_state[APPLIED] = signature
         st.rerun()
 
 
-def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int) -> str:
-    """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins)"."""
+def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int,
+                  exclude=()) -> str:
+    """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins;
+    without id)"."""
     details = []
     if not sample or target != sample_default_target(sample, columns) or str(positive) != str(SAMPLES[sample].positive):
         details.append(target + (f" = {positive}" if positive is not None else ""))
     if method != "mean-std":
         details.append(f"{method}, {bins} bins")
+    if exclude:
+        details.append("without " + (", ".join(exclude) if len(exclude) <= 3 else f"{len(exclude)} columns"))
     base = f"{name} (sample" if sample else f"{name} ("
     if sample:
         return base + (f"; {'; '.join(details)})" if details else ")")
@@ -211,13 +241,15 @@ def main() -> None:
         return
     frame, frame_key, name, sample = chosen
     try:
-        target, positive, method, bins, base = choose_options(frame, frame_key, sample)
-        ds, encoded = prepare(frame, frame_key, target, positive, method, bins)
+        target, positive, method, bins, base, exclude = choose_options(frame, frame_key, sample)
+        kept = frame.drop(columns=exclude) if exclude else frame
+        ds, encoded = prepare(kept, frame_key + (f"|without:{exclude}" if exclude else ""), target, positive,
+                              method, bins)
     except FslabError as err:
         st.error(md(err))
         return
-    label = dataset_label(name, sample, frame.columns, target, positive, method, bins)
-    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label))
+    label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude)
+    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude)
     show_dataset(frame, ds, encoded, name, method, bins)
 
 

@@ -63,16 +63,20 @@ def test_upload_then_target_and_positive_set_the_dataset(at):
     data_page(at)
     upload(at, "patients.csv", (FIXTURES / "patients.csv").read_bytes())
     assert not at.error
-    assert at.selectbox(key="data_target").value == "outcome"     # the last column by default
+    assert at.selectbox(key="data_target").value == "outcome"     # named like a target, 2 values
+    assert any("Guessed: 'outcome' is named like a target" in c.value for c in at.caption)
     at.selectbox(key="data_positive").set_value("sick").run()
     at.selectbox(key="data_method").set_value("quantile").run()
     at.number_input(key="data_bins").set_value(4).run()
-    assert any("patient_id" in w.value and "like an ID" in w.value for w in at.warning)
+    # the ID-like column is left out by default, with a note (it was only flagged before, and then selected)
+    assert at.multiselect(key="data_exclude").value == ["patient_id"]
+    assert any("patient_id" in c.value and "like an ID" in c.value for c in at.caption)
     at.button(key="data_use").click().run()
     assert not at.exception
-    assert at.session_state[DATASET_NAME] == "patients.csv (outcome = sick; quantile, 4 bins)"
+    assert at.session_state[DATASET_NAME] == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id)"
     encoded = at.session_state[DATASET]
-    assert encoded.shape == (58, 6) and encoded.class_names == ("healthy", "sick")
+    assert encoded.shape == (58, 5) and "patient_id" not in encoded.feature_names
+    assert encoded.class_names == ("healthy", "sick")
     assert encoded.y.sum() == 21                                   # 21 sick rows in the fixture
     assert at.session_state[DATASET_RAW].target == "outcome"
     # Other target: the flag column is rebuilt and the old positive class is reset, not kept stale.
@@ -116,6 +120,8 @@ def test_real_valued_target_and_multiclass_sample(at):
     data_page(at)
     rows = "\n".join(f"{i % 3},{i * 0.37:.2f}" for i in range(30))
     upload(at, "real.csv", f"a,price\n{rows}\n".encode())
+    assert at.selectbox(key="data_target").value == "a"  # the last column with few distinct values
+    at.selectbox(key="data_target").set_value("price").run()
     assert not at.error and at.metric[2].value == "regression" and at.metric[3].value == "30"
     assert at.text_input(key="data_positive_none").disabled
     at.radio(key="data_source").set_value("sample").run()
@@ -123,3 +129,16 @@ def test_real_valued_target_and_multiclass_sample(at):
     assert at.selectbox(key="data_positive").value == "(keep all classes)" and at.metric[3].value == "10"
     at.selectbox(key="data_positive").set_value("3").run()
     assert at.metric[2].value == "binary" and not at.exception
+
+
+def test_target_guess_finds_a_text_target_in_the_middle_and_ids_can_be_kept(at):
+    """A breast-cancer-like table: id first, text target 'diagnosis' in the middle, numeric features after it."""
+    lines = ["id,diagnosis,radius,texture"] + [f"{9000 + i},{'M' if i % 3 == 0 else 'B'},{10 + i * 0.31:.2f},"
+                                               f"{20 - i * 0.17:.2f}" for i in range(40)]
+    data_page(at)
+    upload(at, "cancer.csv", ("\n".join(lines) + "\n").encode())
+    assert at.selectbox(key="data_target").value == "diagnosis"
+    assert at.multiselect(key="data_exclude").value == ["id"]
+    assert at.metric[2].value == "binary" and at.metric[1].value == "2"  # radius and texture
+    at.multiselect(key="data_exclude").set_value([]).run()  # the user keeps the ID column
+    assert not at.exception and at.metric[1].value == "3"
