@@ -82,6 +82,7 @@ class Cost:
     seconds: float
     bytes: int
     advice: str = "choose a smaller k"
+    refusal: str | None = None  # a size limit the job's own code checks first (e.g. exhaustive subsets)
 
     def __add__(self, other: Cost) -> Cost:
         return Cost(f"{self.job}; {other.job}", self.tables + other.tables, self.passes + other.passes,
@@ -159,18 +160,20 @@ def _svariate_tables(n: int, k: int, s: int) -> tuple[int, int]:
 
 
 def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | None = "zero-one",
-                s: int | None = None, shape: Shape | None = None) -> Cost:
+                s: int | None = None, shape: Shape | None = None, max_subsets: int | None = None) -> Cost:
     """Predicted cost of ``fslab.select(source, k, selector, measure, s)``.
 
     Forward greedy: sum_{t<k} (n - t) tables, one pass per step. Ranking: n tables. mRMR/JMI/CMIM: n relevance
     tables plus n - t pair tables after each of the first k - 1 picks. Backward to k: steps of n, n-1, ..., k+1
     removals, one pass per remaining feature per step (the suffix cells); s = 2: all n(n-1)/2 pairs. Exhaustive:
     C(n, k) tables and C(n, k-1) prefix recodings (the trie of (k-1)-prefixes: for k > n/2 this, not C(n, k), is
-    the work). Fisher: one pass over the raw values.
+    the work); C(n, k) over ``max_subsets`` is refused with the selector's own message. Fisher: one pass over the
+    raw values.
     """
     shape = shape or Shape.of(source)
     n, m = shape.n_features, shape.n_rows
     k = max(1, min(int(k), n))
+    max_subsets = LIMITS.max_exhaustive_subsets if max_subsets is None else int(max_subsets)
     fixed = {"precision-greedy": "precision", "recall-greedy": "recall"}.get(selector)
     path = _path(shape, fixed or (measure if selector in ("bayes-greedy", "bayes-score", "exhaustive", "backward")
                                   else "mi"))
@@ -188,8 +191,13 @@ def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | N
         trace = math.comb(n, k) * (k * 48 + 200)  # the trace: one row per subset with its names and members
         advice = (f"choose k <= {n // 2} or nearer to {n} (C(n, k) and C(n, k-1) must both be small), or a greedy "
                   "selector")
-        return _cost(label, tables, passes, m, "deep" if path == "fast" else path,
+        cost = _cost(label, tables, passes, m, "deep" if path == "fast" else path,
                      trace + table_bytes(shape, k - 1, n - k + 1, path), advice)
+        if math.comb(n, k) > max_subsets:  # the selector's own limit, with its message naming the sizes that fit
+            from .selectors._exhaustive import too_many_subsets_message
+
+            cost = replace(cost, refusal=too_many_subsets_message(n, k, max_subsets))
+        return cost
     if selector == "backward":
         steps = n - k
         if s is not None:  # the matrix of all pairwise criteria, then cheap updates
@@ -295,6 +303,8 @@ def _limit(limits: Limits, name: str) -> int:
 def over_limit_message(cost: Cost, limits: Limits = LIMITS) -> str | None:
     """The refusal of ``cost`` under ``limits`` (work first, then memory), or None when it fits."""
     max_work, max_mb = _limit(limits, "max_work"), _limit(limits, "max_job_mb")
+    if cost.refusal is not None:
+        return cost.refusal
     if cost.work > max_work:
         what = (f"{cost.describe()} is over the work limit of {max_work:,} row-tables (max_work: a server sets it "
                 "with FSLAB_MAX_WORK)")

@@ -3,10 +3,12 @@
 import streamlit as st
 
 from fslab import terms
+from fslab.cost import select_cost
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
+from ui import guard
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.source import pick_source
@@ -73,10 +75,12 @@ if work:
     st.info(work, icon=":material/hourglass_top:")
 
 key = ui.source_key(kind, source_name, source)
+job = guard.require(select_cost(source, k, selector, measure_name, s), (key, k, selector, measure_name, s, params))
 bar = st.progress(0.0, text="Selecting features...")
 try:
-    result = ui.run_selection(key, source, k, selector, measure_name, s, params,
-                              progress=lambda t, total: bar.progress(t / total, text=f"step {t} of {total}"))
+    with guard.slot(job):
+        result = ui.run_selection(key, source, k, selector, measure_name, s, params,
+                                  progress=lambda t, total: bar.progress(t / total, text=f"step {t} of {total}"))
     curves = ui.comparison_curves(key, source, result, measure_name, params)
 except FslabError as err:
     bar.empty()
