@@ -1,15 +1,21 @@
-"""Wall time of NPFS bootstraps: sequential vs joblib threads vs processes (Ditzler et al. 2015 setup).
+"""Wall time of NPFS bootstraps (Ditzler et al. 2015 setup): row weights vs resampling, 1 vs 2 cores.
 
-    .venv/bin/python bench/bench_npfs.py            # D_uni and Adult, 100 bootstraps of JMI with k=10
-    .venv/bin/python bench/bench_npfs.py --quick    # 20 bootstraps
-    .venv/bin/python bench/bench_npfs.py --digits   # also digits in noise (K=256, k=64): slow
+    .venv/bin/python bench/bench_npfs.py            # Adult: 100 bootstraps of JMI (k=10), 3 interleaved rounds,
+                                                    # then 10,000 bootstraps on 2 cores
+    .venv/bin/python bench/bench_npfs.py --quick    # 1 round, 1,000 instead of 10,000 bootstraps
+    .venv/bin/python bench/bench_npfs.py --modes    # also the old table: D_uni and Adult, sequential vs
+                                                    # threads vs processes, each counting
 
-Prints one line per (data, mode): seconds, and checks that every mode gives the same selection matrix.
+"1 core" runs pin BLAS to one thread (threadpoolctl; npfs's weighted path does so itself); "2 cores" is
+n_jobs=2 with prefer="auto": two threads on the weighted path. Cases are interleaved round by round and medians
+reported, because the machine is shared (8 helpers on 2 cores while this was written): the load average is
+printed with every row. Every mode is checked to give the resampling path's selection matrix for the same seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -17,37 +23,103 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fslab.npfs import npfs  # noqa: E402
+from fslab.npfs import _lean, npfs  # noqa: E402
 from fslab.samples import load_sample  # noqa: E402
+from fslab.selectors import select  # noqa: E402
 from fslab.synthetic import uniform_dataset  # noqa: E402
-
-MODES = {"sequential": {"n_jobs": 1}, "threads x2": {"n_jobs": 2, "prefer": "threads"},
-         "processes x2": {"n_jobs": 2, "prefer": "processes"}}
+from fslab.tables import as_source  # noqa: E402
 
 
-def run(name: str, data, k: int, n: int) -> None:
+def load() -> str:
+    return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def adult():
+    return _lean(as_source(load_sample("adult").discretize()), "jmi")
+
+
+def table_100(data, rounds: int, k: int = 10, n: int = 100) -> None:
+    """100 single selections vs 100 bootstraps (resampled, weighted) on 1 core, weighted on 2 cores."""
+    def singles():
+        with threadpool_limits(1):
+            for _ in range(n):
+                select(data, k, "jmi")
+
+    def boot(counting, n_jobs):
+        if n_jobs == 1:
+            with threadpool_limits(1):
+                return npfs(data, "jmi", k, n_bootstraps=n, seed=0, counting=counting).matrix
+        return npfs(data, "jmi", k, n_bootstraps=n, seed=0, counting=counting, n_jobs=n_jobs).matrix
+
+    cases = {
+        f"{n} single JMI selections, 1 core": lambda: singles(),
+        f"{n} bootstraps, resample, 1 core": lambda: boot("resample", 1),
+        f"{n} bootstraps, weights, 1 core": lambda: boot("weights", 1),
+        f"{n} bootstraps, weights, 2 cores": lambda: boot("weights", 2),
+    }
+    times = {name: [] for name in cases}
+    loads = {name: [] for name in cases}
     reference = None
-    for mode, kw in MODES.items():
-        t0 = time.perf_counter()
-        result = npfs(data, "jmi", k, n_bootstraps=n, alpha=0.01, seed=0, **kw)
-        dt = time.perf_counter() - t0
-        same = reference is None or np.array_equal(reference, result.matrix)
-        reference = result.matrix if reference is None else reference
-        print(f"{name:18s} {mode:13s} n={n:4d} k={k:3d} {dt:8.2f} s  k*={result.k_star:3d}  same matrix: {same}",
-              flush=True)
+    for _ in range(rounds):
+        for name, run in cases.items():
+            t0 = time.perf_counter()
+            out = run()
+            times[name].append(time.perf_counter() - t0)
+            loads[name].append(load())
+            if out is not None:
+                reference = out if reference is None else reference
+                assert np.array_equal(out, reference), f"{name}: a different selection matrix"
+    med = {name: float(np.median(v)) for name, v in times.items()}
+    base, one, two = (med[f"{n} single JMI selections, 1 core"], med[f"{n} bootstraps, weights, 1 core"],
+                      med[f"{n} bootstraps, weights, 2 cores"])
+    print(f"\nAdult (48,842 x 123), JMI k = {k}: median of {rounds} interleaved round(s)")
+    print(f"{'case':42s} {'median s':>9s} {'per item ms':>12s}  load average after each round")
+    for name in cases:
+        print(f"{name:42s} {med[name]:9.2f} {1000 * med[name] / n:12.1f}  {' | '.join(loads[name])}")
+    print(f"weights 1 core / single selections: {one / base:.2f}x (goal <= 1.2x); "
+          f"2 cores speed-up over 1 core: {one / two:.2f}x (goal >= 1.7x); all matrices equal: True")
+
+
+def table_big(data, n: int, k: int = 10) -> None:
+    t0 = time.perf_counter()
+    result = npfs(data, "jmi", k, n_bootstraps=n, seed=0, n_jobs=2)
+    dt = time.perf_counter() - t0
+    print(f"\n{n:,} bootstraps of JMI k = {k} on Adult, weights, 2 cores: {dt:.1f} s "
+          f"({1000 * dt / n:.1f} ms per bootstrap; goal < 180 s, stretch < 60 s); k* = {result.k_star}, "
+          f"zeta = {result.threshold}; load average {load()}")
+
+
+def table_modes(n: int) -> None:
+    modes = {"sequential": {"n_jobs": 1}, "threads x2": {"n_jobs": 2, "prefer": "threads"},
+             "processes x2": {"n_jobs": 2, "prefer": "processes"}}
+    print()
+    for name, data in (("D_uni (3 bins)", uniform_dataset().discretize(method="uniform", bins=3)),
+                       ("Adult a9a", adult())):
+        reference = None
+        for counting in ("resample", "weights"):
+            for mode, kw in modes.items():
+                t0 = time.perf_counter()
+                result = npfs(data, "jmi", 10, n_bootstraps=n, alpha=0.01, seed=0, counting=counting, **kw)
+                dt = time.perf_counter() - t0
+                reference = result.matrix if reference is None else reference
+                same = np.array_equal(reference, result.matrix)
+                print(f"{name:15s} {counting:8s} {mode:13s} n={n:4d} {dt:8.2f} s  k*={result.k_star:3d}  "
+                      f"same matrix: {same}  load {load()}", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--digits", action="store_true")
+    ap.add_argument("--modes", action="store_true")
     args = ap.parse_args()
-    n = 20 if args.quick else 100
-    run("D_uni (3 bins)", uniform_dataset().discretize(method="uniform", bins=3), 10, n)
-    run("Adult a9a", load_sample("adult").discretize(), 10, n)
-    if args.digits:
-        run("digits in noise", load_sample("digits-in-noise").discretize(), 64, n)
+    print(f"cores: {os.cpu_count()}; load average at start: {load()} (machine shared with other jobs)")
+    data = adult()
+    table_100(data, 1 if args.quick else 3)
+    table_big(data, 1_000 if args.quick else 10_000)
+    if args.modes:
+        table_modes(20 if args.quick else 100)
 
 
 if __name__ == "__main__":

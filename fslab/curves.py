@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import joblib
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
@@ -176,11 +177,49 @@ def count_fits(n_splits: int, n_selectors: int, n_ks: int, grid_size: int = 1) -
     return n_splits * n_selectors * n_ks * per_point
 
 
+def _in_process(n_jobs: int | None) -> bool:
+    """True when the splits should run here, one after another: one job and no cluster backend configured."""
+    backend, _ = joblib.parallel.get_active_backend()
+    return joblib.effective_n_jobs(n_jobs) == 1 and "dask" not in type(backend).__name__.lower()
+
+
+def _run_split(data, blocks, spec, selectors, ks, measure, c, beta, train_size, tune, split: int, split_seed: int,
+               tick: Callable[[str], None] | None, score_rows: list | None = None,
+               selection_rows: list | None = None) -> tuple[list, list]:
+    """Score rows (split, selector, k, value) and selection rows of one train/test split, appended to the lists
+    given (so that rows finished before a stop are kept) or to new ones."""
+    tick = tick or (lambda message: None)
+    score_rows = [] if score_rows is None else score_rows
+    selection_rows = [] if selection_rows is None else selection_rows
+    train, test = _split(data.y, train_size, split_seed)
+    train_data = data.subsample(train)
+    params = {"c": c, "beta": beta, "p": float(np.mean(train_data.y == 1))}
+    fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
+    for name in selectors:
+        per_k = _selections(train_data, name, ks, measure, params)
+        order = per_k[ks[-1]]
+        selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
+        tick(f"split {split + 1}: selected with {name}")
+        for k in ks:
+            key = frozenset(per_k[k])
+            if key not in fitted:
+                feats = per_k[k]
+                if spec.input == "codes":
+                    X, arities = data.X[:, feats], data.arities[feats]
+                else:
+                    X, arities = np.hstack([blocks[j] for j in feats]), None
+                fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test], data.y[test],
+                                        arities, tune, split_seed)
+            score_rows.append((split, name, k, fitted[key]))
+            tick(f"split {split + 1}: {name}, k = {k}")
+    return score_rows, selection_rows
+
+
 def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, measure: str = "zero-one",
                     k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = 0.5, beta: float = 1.0,
                     learner: str | None = None, n_splits: int = 5, train_size: float = 0.7, tune: bool = False,
                     subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
-                    limits: Limits = LIMITS) -> CurveResult:
+                    limits: Limits = LIMITS, n_jobs: int | None = 1) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
     ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
@@ -188,6 +227,10 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     before splitting. The learner fits (:func:`count_fits`) are at most ``limits.max_curve_fits``.
     ``progress(done, total, message)`` is called after every unit of work; returning False
     stops early and the result has ``complete=False``.
+
+    ``n_jobs``: splits run as joblib tasks when it is not 1, or under a Dask backend
+    (``with joblib.parallel_config(backend="dask"): learning_curves(...)``); progress then comes after each
+    split. Each split's seed is drawn up front, so the result is the same however many workers run it.
     """
     if not isinstance(data, EncodedDataset):
         if not hasattr(data, "discretize") or hasattr(data, "probs"):
@@ -218,7 +261,10 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         data = data.subsample(np.sort(rows))
     check_class_rows(data.y, data.class_names, train_size, tune)
     blocks = design_blocks(data)
-    total = int(n_splits) * len(selectors) * (1 + len(ks))
+    per_split = len(selectors) * (1 + len(ks))
+    total = int(n_splits) * per_split
+    split_seeds = [int(rng.integers(2**31)) for _ in range(int(n_splits))]  # the same seeds however it runs
+    job = (data, blocks, spec, tuple(selectors), ks, measure, c, beta, train_size, tune)
     done, start = 0, time.perf_counter()
     score_rows, selection_rows = [], []
 
@@ -228,33 +274,26 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         if progress is not None and progress(done, total, message) is False:
             raise _Stopped
 
-    try:
-        for split in range(int(n_splits)):
-            split_seed = int(rng.integers(2**31))
-            train, test = _split(data.y, train_size, split_seed)
-            train_data = data.subsample(train)
-            params = {"c": c, "beta": beta, "p": float(np.mean(train_data.y == 1))}
-            fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
-            for name in selectors:
-                per_k = _selections(train_data, name, ks, measure, params)
-                order = per_k[ks[-1]]
-                selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
-                tick(f"split {split + 1}: selected with {name}")
-                for k in ks:
-                    key = frozenset(per_k[k])
-                    if key not in fitted:
-                        feats = per_k[k]
-                        if spec.input == "codes":
-                            X, arities = data.X[:, feats], data.arities[feats]
-                        else:
-                            X, arities = np.hstack([blocks[j] for j in feats]), None
-                        fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test],
-                                                data.y[test], arities, tune, split_seed)
-                    score_rows.append((split, name, k, fitted[key]))
-                    tick(f"split {split + 1}: {name}, k = {k}")
-        complete = True
-    except _Stopped:
-        complete = False
+    complete = True
+    if _in_process(n_jobs):  # one split after another here: progress after every unit of work
+        try:
+            for split, split_seed in enumerate(split_seeds):
+                _run_split(*job, split, split_seed, tick, score_rows, selection_rows)
+        except _Stopped:
+            complete = False
+    else:  # one task per split on joblib's workers (loky, or a Dask cluster under parallel_config)
+        results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(
+            joblib.delayed(_run_split)(*job, split, split_seed, None) for split, split_seed in enumerate(split_seeds))
+        try:
+            for split, (scores, chosen) in enumerate(results):
+                score_rows += scores
+                selection_rows += chosen
+                done += per_split
+                if progress is not None and progress(done, total, f"split {split + 1} done") is False:
+                    complete = split + 1 == len(split_seeds)
+                    break
+        finally:
+            results.close()  # abandons the splits not yet started
     return CurveResult(
         scores=pd.DataFrame(score_rows, columns=["split", "selector", "k", "value"]),
         selections=pd.DataFrame(selection_rows, columns=["split", "selector", "step", "feature", "name"]),

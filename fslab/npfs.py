@@ -21,11 +21,13 @@ the same wherever it is computed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 
 import joblib
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from .encoded import EncodedDataset
 from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
@@ -123,6 +125,24 @@ def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: 
     return out
 
 
+def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dict, progress, n: int):
+    """Run the batches, report progress, stop early when the callback returns False: (blocks, cancelled)."""
+    blocks, done, cancelled = [], 0, False
+    results = parallel(joblib.delayed(_run_batch)(work, b, n_draw, k, selector, params) for b in batches)
+    try:
+        if progress is not None and progress(0, n) is False:
+            cancelled = True
+        for block in ([] if cancelled else results):
+            blocks.append(block)
+            done += block.shape[0]
+            if progress is not None and progress(done, n) is False and done < n:
+                cancelled = True
+                break
+    finally:
+        results.close()  # abandons the tasks not yet started when we stop early or the callback raised
+    return blocks, cancelled
+
+
 def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
@@ -142,11 +162,11 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
         whatever ``n_jobs``, ``prefer`` and ``batch_size`` are (``result.seed`` holds the entropy used, also when
         seed=None).
-    n_jobs, prefer, batch_size : joblib parallelism and bootstraps per task. ``prefer="auto"`` picks worker
-        processes for data of at least ``AUTO_PROCESSES_CELLS`` (rows x features) values and threads below that.
-        Measured on 2 shared cores (bench/bench_npfs.py, 100 bootstraps of JMI with k=10): D_uni (1000 x 25)
-        sequential 0.21 s, threads 0.20 s, processes 2.5 s (1-3 s to start loky workers); Adult (48,842 x 123)
-        sequential 14.2 s, threads 11.3 s, processes 10.9 s. Keep ``n_jobs=1`` for runs of a few seconds.
+    n_jobs, prefer, batch_size : joblib parallelism and bootstraps per task. ``prefer="auto"`` picks threads on the
+        weighted path (its products and array loops release the GIL; BLAS is held to one thread per worker) and,
+        when resampling, worker processes for data of at least ``AUTO_PROCESSES_CELLS`` (rows x features) values.
+        Any joblib backend works, e.g. ``with joblib.parallel_config(backend="dask")`` on a Dask cluster.
+        Timings: bench/bench_npfs.py.
     progress : ``progress(done, total)`` is called once with done=0 before the first bootstrap, then as results
         arrive. Returning ``False`` cancels the run: the result then covers the bootstraps finished so far (the
         first ones, as with a smaller n; ``result.cancelled`` is True), or :class:`NPFSCancelled` is raised when
@@ -185,27 +205,17 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     size = batch_size or max(1, math.ceil(n / (8 * workers)))
     if not weighted and workers == 1 and not batch_size:
         size = 1  # one bootstrap per task: progress after each
-    if weighted and not batch_size:  # products of 16-64 bootstraps cost ~1 ms per bootstrap and step on Adult
-        size = min(64, math.ceil(n / (4 * workers)))
+    if weighted and not batch_size:  # a product of 64 bootstraps costs ~3x less per bootstrap than one of 8
+        size = min(64, math.ceil(n / workers))
     work = WeightedBootstraps(source) if weighted else source  # built once, shared by the tasks
     batches = [seeds[i:i + size] for i in range(0, n, size)]
-    if prefer == "auto":
-        prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS else "threads"
+    if prefer == "auto":  # the weighted path spends its time in BLAS and numpy loops, which release the GIL
+        prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS and not weighted else "threads"
     parallel = joblib.Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
-    blocks, done, cancelled = [], 0, False
-    results = parallel(joblib.delayed(_run_batch)(work, b, n_draw, int(k), selector, selector_params)
-                       for b in batches)
-    try:
-        if progress is not None and progress(0, n) is False:
-            cancelled = True
-        for block in ([] if cancelled else results):
-            blocks.append(block)
-            done += block.shape[0]
-            if progress is not None and progress(done, n) is False and done < n:
-                cancelled = True
-                break
-    finally:
-        results.close()  # abandons the tasks not yet started when we stop early or the callback raised
+    # One BLAS thread per worker: several BLAS threads per product gain little on these products and, on a busy
+    # machine, spin (measured: 100 bootstraps of Adult 2 s with one BLAS thread, 17-25 s with two, load 7).
+    with threadpool_limits(1, user_api="blas") if weighted else contextlib.nullcontext():
+        blocks, cancelled = _collect(parallel, work, batches, n_draw, int(k), selector, selector_params, progress, n)
     if not blocks:
         raise NPFSCancelled("NPFS was cancelled before any bootstrap finished")
     matrix = np.concatenate(blocks, axis=0).T
