@@ -4,6 +4,7 @@ Usage (from the repository root):
     .venv/bin/python bench/bench_selectors.py            # all shapes, median of 3 runs
     .venv/bin/python bench/bench_selectors.py --quick    # one run, smaller k lists, no 100,000 x 500 case
     .venv/bin/python bench/bench_selectors.py --only adult
+    .venv/bin/python bench/bench_selectors.py --reference    # fslab vs a plain numpy bit-packed reference
 
 Shapes: Adult (the shipped Adult sample, 9,765 rows drawn with seed 0 = the paper's 20% training split size,
 123 binary features); Gisette-shaped (4,200 x 5,000 synthetic three-level features, mean-std bins of
@@ -94,6 +95,105 @@ def binary_100k(seed: int = 1) -> EncodedDataset:
     return EncodedDataset(X, (score > 3).astype(int), arities=np.full(n, 2))
 
 
+# --- a plain numpy reference (issue 13, item 7): bit-packed level planes, popcounts, label-pure cells skipped --------
+
+def _planes(codes: np.ndarray, n_values: int) -> np.ndarray:
+    """(columns, values, words) uint64: bit r of plane (j, v) is set iff codes[r, j] == v."""
+    m, n = codes.shape
+    nbytes = -(-m // 8)
+    out = np.zeros((n, n_values, -(-m // 64) * 8), dtype=np.uint8)
+    for v in range(n_values):
+        out[:, v, :nbytes] = np.packbits(codes.T == v, axis=1)
+    return out.view(np.uint64)
+
+
+def _pop(a: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(a).sum(axis=-1, dtype=np.int64)
+
+
+def _mi(c: np.ndarray) -> np.ndarray:
+    """I(A; B) in nats of count tables c (..., a, b)."""
+    c = c.astype(np.float64)
+    n = c.sum(axis=(-2, -1), keepdims=True)
+    pa, pb = c.sum(axis=-1, keepdims=True), c.sum(axis=-2, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(c > 0, c * np.log(c * n / (pa * pb)), 0.0)
+    return t.sum(axis=(-2, -1)) / n[..., 0, 0]
+
+
+def _first_best(score: np.ndarray) -> int:
+    """DESIGN.md's tie rule: the lowest index within 1e-12 * max(1, |best|) of the best."""
+    best = score.max()
+    return int(np.argmax(score >= best - 1e-12 * max(1.0, abs(best))))
+
+
+def reference_mrmr(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    P, C = _planes(X, n_values), _planes(y[:, None], 2)[0]
+    relevance = _mi(_pop(P[:, :, None, :] & C[None, None, :, :]))
+    chosen, redundancy = [_first_best(relevance)], np.zeros(X.shape[1])
+    for _ in range(k - 1):
+        f = chosen[-1]
+        redundancy += _mi(_pop(P[:, :, None, :] & P[f][None, None, :, :]))
+        score = relevance - redundancy / len(chosen)
+        score[chosen] = -np.inf
+        chosen.append(_first_best(score))
+    return chosen
+
+
+def reference_jmi(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    """JMI: sum_i I(Xj, Xi; Y) = sum_i H(Y) - H(Y | Xj, Xi); a label-pure cell X_f = u adds nothing to
+    H(Y | Xj, Xf), so only the planes of mixed cells are counted."""
+    P, C = _planes(X, n_values), _planes(y[:, None], 2)[0]
+    m = X.shape[0]
+    prior = np.bincount(y, minlength=2)
+    h_y = np.log(m) - (prior[prior > 0] * np.log(prior[prior > 0])).sum() / m
+    joint = _pop(P[:, :, None, :] & C[None, None, :, :])  # (n, values, 2)
+    relevance = _mi(joint)
+    chosen, acc = [_first_best(relevance)], np.zeros(X.shape[1])
+    for _ in range(k - 1):
+        f = chosen[-1]
+        mixed = [u for u in range(n_values) if (joint[f, u] > 0).all()]
+        planes = P[f][mixed][:, None, :] & C[None, :, :]  # (mixed u, 2, words)
+        c = _pop(P[:, :, None, None, :] & planes[None, None]).astype(np.float64)  # (n, v, u, 2)
+        tot = c.sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = (np.where(tot > 0, tot * np.log(tot), 0.0).sum(axis=(1, 2))
+                 - np.where(c > 0, c * np.log(c), 0.0).sum(axis=(1, 2, 3))) / m
+        acc += h_y - h
+        score = acc.copy()
+        score[chosen] = -np.inf
+        chosen.append(_first_best(score))
+    return chosen
+
+
+def reference_table(repeats: int) -> None:
+    """fslab's mRMR / JMI against the reference, interleaved, medians of ``repeats`` runs each."""
+    from fslab.selectors import select
+
+    shapes = {"adult 9765x123": (adult_shaped, 15), "gisette-like 4200x5000": (
+        lambda: gaussian_three_level(4200, 5000, 40, 0), 75)}
+    refs = {"mrmr": reference_mrmr, "jmi": reference_jmi}
+    print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of {repeats} interleaved runs")
+    header = f"{'shape':<24}{'selector':<8}{'k':>4}{'fslab s':>10}{'numpy s':>10}{'ratio':>8}{'same picks':>12}"
+    print(header)
+    print("-" * len(header))
+    for label, (build, k) in shapes.items():
+        ds = build()
+        X, y, n_values = np.asarray(ds.X), np.asarray(ds.y), int(ds.arities.max())
+        for name, ref in refs.items():
+            ours, theirs = [], []
+            for _ in range(repeats):
+                t = time.perf_counter()
+                sel = select(ds, k, name)
+                ours.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                picks = ref(X, y, k, n_values)
+                theirs.append(time.perf_counter() - t)
+            a, b = float(np.median(ours)), float(np.median(theirs))
+            print(f"{label:<24}{name:<8}{k:>4}{a:>10.4f}{b:>10.4f}{a / b:>8.2f}{str(list(sel.features) == picks):>12}",
+                  flush=True)
+
+
 def timed(ds, k: int, selector: str, params: dict, repeats: int) -> tuple[float, float, float]:
     """(median wall seconds, median CPU seconds of this process, peak traced MiB) of ``select``."""
     wall, cpu = [], []
@@ -114,7 +214,12 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="one run per case, largest k only, no 100k case")
     parser.add_argument("--only", choices=sorted(CASES), action="append", help="run only these shapes")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--reference", action="store_true",
+                        help="ratio of fslab's mRMR / JMI to a plain numpy bit-packed popcount implementation")
     args = parser.parse_args(argv)
+    if args.reference:
+        reference_table(max(args.repeats, 3))
+        return
     shapes = args.only or (["adult", "gisette"] if args.quick else ["adult", "gisette", "100k"])
     repeats = 1 if args.quick else args.repeats
     builders = {"adult": adult_shaped, "gisette": lambda: gaussian_three_level(4200, 5000, 40, 0),
