@@ -97,4 +97,4 @@ def build_trace(log, names: tuple[str, ...]) -> pd.DataFrame:
         "chosen": cand == np.repeat(np.asarray(log.order), lengths),
         "n_tied": np.repeat(np.asarray(log.n_tied, dtype=np.int64), lengths),
         "tied": np.concatenate(log.tied),
-    })
+    }, copy=False)  # fresh arrays: no copy (halves the fixed cost of a small run)
