@@ -27,6 +27,7 @@ and approach 2 gives -H(Y|X_J) in nats, for precision and recall alike.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -217,12 +218,12 @@ class FactorEvaluator(Evaluator):
     products of the per-feature factors (no division by a zero factor). Needs row codes (a sample or a
     Distribution); both engines give the same numbers (``engine="plain"`` removes one feature at a time)."""
 
-    def __init__(self, measure, source, engine: str = "auto"):
+    def __init__(self, measure, source, engine: str = "auto", *, recall: bool = False):
         super().__init__(measure, source, engine)
         if not isinstance(source, CodedSource):
             raise ParameterError(f"the {measure.name} criterion needs row codes (a sample or a Distribution); "
                                  f"got {type(source).__name__}")
-        self.recall = measure.name == "recall"
+        self.recall = recall
         self.approach = int(measure.params["approach"])
         self._factors: np.ndarray | None = None
 
@@ -264,7 +265,7 @@ def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
                                           "(Sec. 2.1 / 2.2)", choices=(1, 2))},
         check=_check,
         law_of_eta=False,
-        evaluator=FactorEvaluator,
+        evaluator=partial(FactorEvaluator, recall=recall),
     )
 
 

@@ -35,6 +35,8 @@ class SelectorSpec:
     ``criterion_name``, always evaluated with the ``mi`` measure or none). ``fixed_measure``: the measure it
     always uses. ``supports_s``: the s-variate approximation applies. ``params``: selector parameters with
     their defaults. ``scorer(run)``: builds the scorer the shared loop drives (None for exhaustive search).
+    ``criterion_measure``: the measure whose evaluator a selector with its own criterion uses ("mi" for the
+    MI family; None for Fisher, which reads raw values).
 
     Declared for the app: ``counts_classes`` (its own criterion treats Y as classes, so it does not take
     a real-valued target), ``cost_class`` ("light": one pass per step over the candidates; "heavy": work
@@ -52,6 +54,7 @@ class SelectorSpec:
     criterion_name: str | None = None
     supports_s: bool = False
     scorer: Callable[[Run], Scorer] | None = None
+    criterion_measure: str | None = None
     counts_classes: bool = False
     cost_class: str = "light"
 
@@ -61,10 +64,6 @@ class SelectorSpec:
         exhaustive search and backward elimination return a set."""
         return self.kind in ("forward", "ranking")
 
-    @property
-    def criterion_measure(self) -> str | None:
-        """The measure whose evaluator drives this selector when it has its own criterion (None: Fisher)."""
-        return "mi" if self.criterion_name in ("mi", "mrmr gain", "jmi gain", "cmim gain") else None
 
 
 def _subset_scorer(run: Run) -> Scorer:
@@ -94,18 +93,19 @@ _SPECS = (
                  r"\mathrm{score}(j) = " + _C + r"(\{j\})", scorer=_own_scores),
     SelectorSpec("mi-greedy", "MIGreedy", "forward", False, "Ahmed et al., Section 4; Brown et al. 2012",
                  r"j_t = \arg\max_j I(X_{\mathcal J_{t-1}\cup\{j\}}; Y)", criterion_name="mi", supports_s=True,
-                 scorer=_subset_scorer, counts_classes=True),
+                 scorer=_subset_scorer, counts_classes=True, criterion_measure="mi"),
     SelectorSpec("mi-score", "MIScore (MIM)", "ranking", False, "Lewis 1992; Ahmed et al., Section 4",
-                 r"\mathrm{score}(j) = I(X_j; Y)", criterion_name="mi", scorer=_own_scores, counts_classes=True),
+                 r"\mathrm{score}(j) = I(X_j; Y)", criterion_name="mi", scorer=_own_scores, counts_classes=True,
+                 criterion_measure="mi"),
     SelectorSpec("mrmr", "mRMR", "forward", False, "Peng, Long & Ding 2005 (difference form)",
                  r"j_t = \arg\max_j\, I(X_j;Y) - \frac{1}{|\mathcal J|}\sum_{i\in\mathcal J} I(X_j;X_i)",
-                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True),
+                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True, criterion_measure="mi"),
     SelectorSpec("jmi", "JMI", "forward", False, "Yang & Moody 1999",
                  r"j_t = \arg\max_j \sum_{i\in\mathcal J} I(X_j, X_i; Y)", criterion_name="jmi gain",
-                 scorer=_gain("jmi"), counts_classes=True),
+                 scorer=_gain("jmi"), counts_classes=True, criterion_measure="mi"),
     SelectorSpec("cmim", "CMIM", "forward", False, "Fleuret 2004",
                  r"j_t = \arg\max_j \min_{i\in\mathcal J} I(X_j; Y \mid X_i)", criterion_name="cmim gain",
-                 scorer=_gain("cmim"), counts_classes=True),
+                 scorer=_gain("cmim"), counts_classes=True, criterion_measure="mi"),
     SelectorSpec("fisher", "Fisher score", "ranking", False, "Gu, Li & Han 2011; Ahmed et al., Section 4",
                  r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher",
                  scorer=_fisher, counts_classes=True),
