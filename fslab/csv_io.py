@@ -18,7 +18,7 @@ import pandas as pd
 
 from .data_checks import (
     LIMITS,
-    MIB,
+    MB,
     BinaryFileError,
     DataLimitError,
     EmptyFileError,
@@ -46,7 +46,7 @@ _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
-def _read_bytes(source, limits: Limits) -> bytes:
+def _read_bytes(source, limits: Limits | None) -> bytes:
     """The bytes of a path, bytes or buffer; the size is checked before a file is read."""
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
@@ -60,7 +60,7 @@ def _read_bytes(source, limits: Limits) -> bytes:
     elif hasattr(source, "getvalue"):
         data = source.getvalue()
     elif hasattr(source, "read"):
-        data = source.read(limits.max_upload_mb * MIB + 1)
+        data = source.read() if limits is None else source.read(limits.max_upload_mb * MB + 1)
     else:
         raise DataError(f"expected a file path, bytes or an open file; got {type(source).__name__}")
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
@@ -76,14 +76,14 @@ def _fields(line: str, delim: str) -> int:
         return line.count(delim) + 1
 
 
-def check_header_line(text: str, limits: Limits = LIMITS) -> None:
+def check_header_line(text: str, limits: Limits | None = LIMITS) -> None:
     """Refuse a header with too many columns or characters before pandas builds anything.
 
     Counting separators is linear and allocates nothing; only a header that might be too wide is split.
     """
     end = text.find("\n")
     line = text if end < 0 else text[:end]
-    if max(line.count(d) for d in DELIMITERS) + 1 > limits.max_columns:
+    if limits is not None and max(line.count(d) for d in DELIMITERS) + 1 > limits.max_columns:
         widest = max(_fields(line, d) for d in DELIMITERS)
         if widest > limits.max_columns:
             raise DataLimitError(over_limit("max_columns", f"the header line has {widest:,} columns", limits))
@@ -173,8 +173,10 @@ def _fix_decimal_commas(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     return frame
 
 
-def check_cells(frame: pd.DataFrame, limits: Limits = LIMITS) -> None:
+def check_cells(frame: pd.DataFrame, limits: Limits | None = LIMITS) -> None:
     """Refuse a text cell longer than ``max_field_chars`` (an enormous field would be copied into every view)."""
+    if limits is None:
+        return
     for c in frame.columns:
         col = frame[c]
         if pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
@@ -185,12 +187,13 @@ def check_cells(frame: pd.DataFrame, limits: Limits = LIMITS) -> None:
             check_field(f"column {str(c)[:40]!r}, data row {row + 1},", int(lengths.max()), limits)
 
 
-def read_table(source, limits: Limits = LIMITS) -> pd.DataFrame:
+def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     """Parse a delimited text file (path, bytes or uploaded buffer) into a DataFrame with a header.
 
     Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
     or DataLimitError (file size, header width and length, rows, columns, cells, cell length: ``limits``)
-    with a message a user can act on.
+    with a message a user can act on. ``limits``: None (the library's default) applies no size caps; the app
+    and the command line pass ``LIMITS``.
     """
     notes: list[str] = []
     data = _read_bytes(source, limits)

@@ -10,11 +10,12 @@ Rows with a missing target are dropped and counted in a note.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .column_stats import ColumnStats
 from .csv_io import read_table
 from .data_checks import (
     LIMITS,
@@ -32,12 +33,14 @@ from .data_checks import (
     check_finite,
     check_names,
     check_size,
+    column_stats,
     profile,
     profile_column,
 )
 from .discretize import check_method, distinct_values, encode_frame, numeric_values, value_name
 from .encoded import EncodedDataset
 from .errors import DataError
+from .limits import check_memory
 
 REGRESSION_MIN_DISTINCT = 20
 POSITIVE_WORDS = ("1", "true", "yes", "y", "+1", "positive", "pos")
@@ -136,10 +139,16 @@ class Dataset:
     columns: pd.DataFrame
     notes: tuple[str, ...]
     warnings: tuple[str, ...]
+    array: np.ndarray | None = field(default=None, repr=False)   # the features as one numeric array (no copy)
+    stats: ColumnStats | None = field(default=None, repr=False)  # numeric columns' statistics, for discretize
 
     @classmethod
-    def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits = LIMITS) -> Dataset:
-        """Validate ``df`` and encode its ``target`` column; every other column is a feature."""
+    def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None) -> Dataset:
+        """Validate ``df`` and encode its ``target`` column; every other column is a feature.
+
+        ``limits``: None (the library's default) applies no size caps; the app and the command line pass
+        ``fslab.limits.LIMITS`` (see :mod:`fslab.limits`).
+        """
         if not isinstance(df, pd.DataFrame):
             raise DataError(f"expected a pandas DataFrame; got {type(df).__name__}")
         names = check_names(df.columns)
@@ -154,39 +163,73 @@ class Dataset:
         if len(names) < 2:
             raise DataError(f"the data has only the target column {key!r}; it needs at least one feature column")
         frame = df.set_axis(list(names), axis=1)
-        notes = list(frame.attrs.get("fslab_notes", ()))
-        target_info = profile_column(key, frame[key])
-        missing = frame[key].isna().to_numpy()
+        features = frame.drop(columns=[key])
+        features.attrs = {}
+        notes = tuple(df.attrs.get("fslab_notes", ()))
+        return cls._build(features, frame[key], key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())))
+
+    @classmethod
+    def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive, notes: tuple[str, ...],
+               warnings: tuple[str, ...], array: np.ndarray | None = None) -> Dataset:
+        """Drop rows with a missing target, encode the target, profile the features (shared by both loaders)."""
+        notes = list(notes)
+        target_info = profile_column(key, target_column)
+        missing = target_column.isna().to_numpy()
         if missing.all():
             raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
         if missing.any():
-            frame = frame.loc[~missing].reset_index(drop=True)
-            notes.append(f"{int(missing.sum())} row(s) with a missing target were dropped; {len(frame)} remain.")
-        encoded = encode_target(frame[key], key, positive)
-        features = frame.drop(columns=[key])
-        features.attrs = {}
-        table, flags = profile(features)
+            keep = ~missing
+            features = features.loc[keep].reset_index(drop=True)
+            target_column = target_column.loc[keep].reset_index(drop=True)
+            array = None if array is None else array[keep]
+            if array is not None:
+                features = pd.DataFrame(array, columns=features.columns, copy=False)
+            notes.append(f"{int(missing.sum())} row(s) with a missing target were dropped; {len(features)} remain.")
+        encoded = encode_target(target_column, key, positive)
+        stats = column_stats(features, array)
+        table, flags = profile(features, array, stats)
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
-        warnings = tuple(df.attrs.get("fslab_warnings", ())) + flags
-        return cls(features, key, frame[key], encoded, table, tuple(notes) + encoded.notes, warnings)
+        return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
+                   array, stats)
+
+    @staticmethod
+    def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3):
+        """Partitioned data on a Dask cluster as a table source (``fslab.distributed.from_dask``): a
+        ``dask.dataframe.DataFrame`` and its target column, or a ``dask.array`` pair ``(X, y)``; codes as
+        ``from_frame(...).discretize(method, bins)``, counted on the workers. Needs ``pip install fslab[dask]``."""
+        from .distributed import from_dask
+
+        return from_dask(frame, target, positive=positive, method=method, bins=bins)
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
-                    limits: Limits = LIMITS) -> Dataset:
-        """A Dataset from a 2-d array of features and a 1-d array of targets."""
+                    limits: Limits | None = None) -> Dataset:
+        """A Dataset from a 2-d array of features and a 1-d array of targets.
+
+        A numeric ``X`` is not copied: the dataset, its profile and its discretisation read it in blocks of
+        columns (so do not change ``X`` afterwards). ``limits`` as in :meth:`from_frame`.
+        """
         X, y = np.asarray(X), np.asarray(y)
         if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
             raise DataError(f"need X of shape (rows, features) and y of shape (rows,); got {X.shape} and {y.shape}")
         names = list(feature_names) if feature_names is not None else [f"X{j + 1}" for j in range(X.shape[1])]
         if len(names) != X.shape[1]:
             raise DataError(f"need one name per feature: {X.shape[1]} features, {len(names)} names")
-        if target in names:
+        if str(target).strip() in {str(n).strip() for n in names}:
             raise DuplicateColumnError(f"the target name {target!r} is also a feature name; pass another target=")
-        frame = pd.DataFrame(X, columns=names)
-        frame[target] = y
-        return cls.from_frame(frame, target, positive=positive, limits=limits)
+        if X.dtype.kind not in "biuf" or X.size == 0:   # text or object arrays: the general path
+            frame = pd.DataFrame(X, columns=names)
+            frame[target] = y
+            return cls.from_frame(frame, target, positive=positive, limits=limits)
+        names = check_names(names)
+        check_size(X.shape[0], X.shape[1] + 1, limits)
+        longest = max(names, key=len)
+        check_field(f"column name {longest[:40]!r}...", len(longest), limits)
+        key = str(target).strip()
+        features = pd.DataFrame(X, columns=list(names), copy=False)
+        return cls._build(features, pd.Series(y, name=key), key, positive, (), (), X)
 
     @property
     def messages(self) -> tuple[str, ...]:
@@ -249,17 +292,20 @@ class Dataset:
 
     def discretize(self, method: str = "mean-std", bins: int = 3) -> EncodedDataset:
         """Integer codes of every feature (see :mod:`fslab.discretize`), with the target and notes."""
-        enc = encode_frame(self.features, method, bins)
+        enc = encode_frame(self.features, method, bins, array=self.array, stats=self.stats,
+                           check_memory=check_memory)
         t = self.encoded_target
         return EncodedDataset(
             enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,
-            class_names=t.class_names, categories=enc.categories, values=enc.values, target=self.target,
+            class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,
             task=t.task, notes=self.messages + enc.notes,
         )
 
 
-def read_csv(path_or_buffer, target: str, positive=None, limits: Limits = LIMITS) -> Dataset:
-    """Read a delimited text file (path, bytes or upload) and validate it as a Dataset."""
+def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None) -> Dataset:
+    """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
+
+    ``limits``: None (the library's default) applies no size caps; the app passes ``LIMITS``."""
     return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits)
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .column_stats import ColumnStats, NumericSource, scan
 from .discretize import distinct_values, numeric_values
 from .errors import DataError, TooLargeError
-from .limits import LIMITS, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
+from .limits import LIMITS, MB, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
 
-MIB = 1 << 20             # Streamlit counts upload megabytes in MiB
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
 MOSTLY_MISSING = 0.5
 
@@ -55,8 +55,10 @@ class DataLimitError(DataError, TooLargeError):
     """More rows, columns or cells than :data:`LIMITS` allows."""
 
 
-def check_size(n_rows: int, n_columns: int, limits: Limits = LIMITS) -> None:
-    """Raise DataLimitError when the table has more rows, columns or cells than ``limits``."""
+def check_size(n_rows: int, n_columns: int, limits: Limits | None = LIMITS) -> None:
+    """Raise DataLimitError when the table has more rows, columns or cells than ``limits`` (None: no cap)."""
+    if limits is None:
+        return
     if n_rows > limits.max_rows:
         raise DataLimitError(over_limit("max_rows", f"the data has {n_rows:,} rows", limits))
     if n_columns > limits.max_columns:
@@ -66,16 +68,17 @@ def check_size(n_rows: int, n_columns: int, limits: Limits = LIMITS) -> None:
                                         limits))
 
 
-def check_bytes(n_bytes: int, limits: Limits = LIMITS) -> None:
-    """Raise DataLimitError when a file of ``n_bytes`` is larger than the upload limit (MiB, as Streamlit's)."""
-    if n_bytes > limits.max_upload_mb * MIB:
-        got = f"the file has {n_bytes / MIB:,.1f} MB ({n_bytes:,} bytes)"
+def check_bytes(n_bytes: int, limits: Limits | None = LIMITS) -> None:
+    """Raise DataLimitError when a file of ``n_bytes`` is larger than the upload limit (MB of 10^6 bytes, as
+    Streamlit's ``max_upload_size``); None: no cap."""
+    if limits is not None and n_bytes > limits.max_upload_mb * MB:
+        got = f"the file has {n_bytes / MB:,.1f} MB ({n_bytes:,} bytes)"
         raise DataLimitError(over_limit("max_upload_mb", got, limits))
 
 
-def check_field(what: str, n_chars: int, limits: Limits = LIMITS) -> None:
+def check_field(what: str, n_chars: int, limits: Limits | None = LIMITS) -> None:
     """Raise DataLimitError when ``what`` (the header line, a cell) has more than ``max_field_chars`` characters."""
-    if n_chars > limits.max_field_chars:
+    if limits is not None and n_chars > limits.max_field_chars:
         raise DataLimitError(over_limit("max_field_chars", f"{what} has {n_chars:,} characters", limits))
 
 
@@ -125,6 +128,12 @@ def profile_column(name: str, column: pd.Series) -> dict:
         n_distinct, integral = int(column[~missing_mask].astype(str).nunique()), False
     n_missing = int(missing_mask.sum())
     kind = _kind(column, values, integral)
+    flags, sentences = _sentences(name, kind, m, n_distinct, n_missing, column)
+    return {"column": name, "type": kind, "distinct": n_distinct, "missing": n_missing,
+            "flags": ", ".join(flags), "_sentences": sentences}
+
+
+def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, column=None) -> tuple[list, list]:
     flags, sentences = [], []
     if n_missing == m:
         flags.append("all missing")
@@ -142,21 +151,54 @@ def profile_column(name: str, column: pd.Series) -> dict:
             "perfectly and tell nothing about new data. Consider dropping it."
         )
     if kind == "text" and n_missing < m:
-        as_num = pd.to_numeric(column[~missing_mask].astype(str), errors="coerce")
-        share = float(as_num.notna().mean())
+        text = column[column.notna()].astype(str)
+        share = float(pd.to_numeric(text, errors="coerce").notna().mean())
         if share >= 0.8:
             flags.append("numbers as text")
             sentences.append(
                 f"Column {name!r} is mostly numbers ({share:.0%}) but some entries are text, so it is "
                 "treated as categories; fix those entries to bin it as a number."
             )
-    return {"column": name, "type": kind, "distinct": n_distinct, "missing": n_missing,
-            "flags": ", ".join(flags), "_sentences": sentences}
+    return flags, sentences
 
 
-def profile(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """Per-column summary (column, type, distinct, missing, flags) and the flag sentences."""
-    rows = [profile_column(str(c), frame[c]) for c in frame.columns]
-    sentences = tuple(s for r in rows for s in r.pop("_sentences"))
+def column_stats(frame: pd.DataFrame, array: np.ndarray | None = None) -> ColumnStats:
+    """:func:`fslab.column_stats.scan` of the numeric feature columns; InfiniteValueError names a column with +-inf."""
+    source = NumericSource.of(frame, array)
+    names = [str(c) for c in frame.columns]
+    return scan(source, on_infinite=lambda i, column: check_finite(names[source.positions[i]], column))
+
+
+def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
+            stats: ColumnStats | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Per-column summary (column, type, distinct, missing, flags) and the flag sentences.
+
+    Numeric columns come from ``stats`` (whole-block numpy statistics, see :func:`column_stats`; ``array``:
+    the frame's values as one numeric array when the caller has it); text columns are profiled one by one.
+    """
+    m, n = frame.shape
+    names = [str(c) for c in frame.columns]
+    source = NumericSource.of(frame, array)
+    stats = column_stats(frame, array) if stats is None else stats
+    distinct = np.zeros(n, dtype=np.int64)
+    missing = np.zeros(n, dtype=np.int64)
+    kinds = np.full(n, "text", dtype=object)
+    distinct[source.positions], missing[source.positions] = stats.n_distinct, stats.n_missing
+    kinds[source.positions] = np.where(stats.integral, "integer", "real")
+    dtypes = [array.dtype] * n if array is not None else list(frame.dtypes)
+    for j in range(n):
+        if kinds[j] == "text":
+            column = frame.iloc[:, j]
+            present = column.notna()
+            missing[j] = m - int(present.sum())
+            distinct[j] = int(column[present].astype(str).nunique())
+        elif pd.api.types.is_bool_dtype(dtypes[j]):
+            kinds[j] = "boolean"
+    rows, sentences = [], []
+    for j in range(n):
+        flags, said = _sentences(names[j], kinds[j], m, int(distinct[j]), int(missing[j]),
+                                 frame.iloc[:, j] if kinds[j] == "text" else None)
+        rows.append((names[j], kinds[j], int(distinct[j]), int(missing[j]), ", ".join(flags)))
+        sentences += said
     table = pd.DataFrame(rows, columns=["column", "type", "distinct", "missing", "flags"])
-    return table, sentences
+    return table, tuple(sentences)

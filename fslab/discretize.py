@@ -8,10 +8,14 @@ Numeric columns are binned by one of ``METHODS``:
   tied edges merge, so a column with many ties may get fewer bins);
 * ``uniform``: ``bins`` equal-width bins between the column's minimum and maximum.
 
-Every bin is left-closed, [a, b), so a value equal to an edge goes up. A column that is already
-discrete is kept as is (code = rank of the value): at most two distinct values, or integers with at
-most ``max(bins, DISCRETE_MAX)`` distinct values. Text columns become category codes in sorted order.
+Every bin is left-closed, [a, b), so a value equal to an edge goes up: code(x) = #{edges e : e <= x}. A column
+that is already discrete is kept as is (code = rank of the value): at most two distinct values, or integers
+with at most ``max(bins, DISCRETE_MAX)`` distinct values. Text columns become category codes in sorted order.
 A missing value becomes its own category ``"missing"``, the last code.
+
+The work is vectorised over blocks of columns (:func:`encode_block`): statistics, edges and codes of every
+column of a block come from whole-matrix numpy operations, and codes are stored in the smallest unsigned dtype
+that holds them (:func:`code_dtype`: uint8 up to 256 levels).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .column_stats import ColumnStats, NumericSource, missing_mask, scan
 from .errors import DataError, ParameterError
 
 METHODS = ("mean-std", "quantile", "uniform")
@@ -47,22 +52,85 @@ def check_method(method: str, bins: int) -> tuple[str, int]:
     return method, int(bins)
 
 
+def code_dtype(n_levels: int) -> np.dtype:
+    """Smallest unsigned dtype holding codes 0 .. n_levels - 1 (uint8 up to 256 levels)."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_levels - 1 <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.uint64)
+
+
+def _scaled_mean_std(F: np.ndarray, miss: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample std (ddof=1) of each column of a whole float block, computed on x / max|x|."""
+    scale = np.nanmax(np.abs(F), axis=0) if F.size else np.ones(F.shape[1])
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    Z = F / scale
+    n = F.shape[0] if miss is None else (~miss).sum(axis=0)
+    if miss is not None:
+        Z = np.where(miss, 0.0, Z)
+    mean = Z.sum(axis=0) / np.maximum(n, 1)
+    dev = Z - mean
+    if miss is not None:
+        dev[miss] = 0.0
+    var = np.einsum("ij,ij->j", dev, dev) / np.maximum(n - 1, 1)
+    return mean * scale, np.sqrt(var) * scale
+
+
 def mean_std_edges(x: np.ndarray) -> np.ndarray:
     """Edges [mu - sigma, mu + sigma] of the paper's three bins (sample std, ddof=1; 0 for one value)."""
-    mu = float(np.mean(x))
-    sigma = float(np.std(x, ddof=1)) if x.size > 1 else 0.0
-    return np.array([mu - sigma, mu + sigma])
+    with np.errstate(over="ignore", invalid="ignore"):
+        mu, sigma = _scaled_mean_std(np.asarray(x, dtype=np.float64)[:, None], None)
+        return np.array([mu[0] - sigma[0], mu[0] + sigma[0]])
+
+
+def block_edges(F: np.ndarray, miss: np.ndarray | None, method: str, bins: int) -> np.ndarray:
+    """Inner edges (columns x edges) of every column of the whole float block ``F``, sorted along each row.
+
+    mean-std: mu -+ sigma; quantile: the empirical k/bins quantiles (numpy's linear rule); uniform:
+    min + k (max - min) / bins, as ``np.linspace``. Missing values (NaN) are left out. Ties are kept
+    (see :func:`mark_ties`); an edge that overflows is not finite.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if method == "mean-std":
+            mu, sigma = _scaled_mean_std(F, miss)
+            E = np.stack([mu - sigma, mu + sigma], axis=1)
+        elif method == "quantile":
+            q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+            E = np.empty((F.shape[1], q.size))
+            full = np.ones(F.shape[1], dtype=bool) if miss is None else ~miss.any(axis=0)
+            if full.any():
+                E[full] = np.quantile(F[:, full], q, axis=0).T
+            for j in np.flatnonzero(~full):   # columns with missing values: their finite values only
+                x = F[~miss[:, j], j]
+                E[j] = np.quantile(x, q) if x.size else np.nan
+        else:
+            E = uniform_edges(np.fmin.reduce(F, axis=0), np.fmax.reduce(F, axis=0), bins)
+    return np.sort(E, axis=1)
+
+
+def uniform_edges(lo: np.ndarray, hi: np.ndarray, bins: int) -> np.ndarray:
+    """lo + k (hi - lo) / bins for k = 1 .. bins-1, per column (np.linspace's formula; no overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        step = (hi - lo) / bins
+        step = np.where(np.isfinite(step), step, hi / bins - lo / bins)
+        return np.arange(1, bins)[None, :] * step[:, None] + lo[:, None]
+
+
+def mark_ties(E: np.ndarray) -> np.ndarray:
+    """Sorted edges with each repeat replaced by +inf (tied edges merge; no finite x reaches +inf)."""
+    E = E.copy()
+    tied = np.zeros(E.shape, dtype=bool)
+    tied[:, 1:] = E[:, 1:] == E[:, :-1]
+    E[tied] = np.inf
+    return E
 
 
 def bin_edges(x: np.ndarray, method: str, bins: int) -> np.ndarray:
     """Inner edges of the bins of the finite values ``x`` (the outer bins are open to +-inf)."""
     if method == "mean-std":
         return mean_std_edges(x)
-    if method == "quantile":
-        edges = np.quantile(x, np.linspace(0.0, 1.0, bins + 1)[1:-1])
-    else:
-        edges = np.linspace(float(np.min(x)), float(np.max(x)), bins + 1)[1:-1]
-    return np.unique(edges)   # tied quantiles merge; also drops repeats when min == max
+    E = mark_ties(block_edges(np.asarray(x, dtype=np.float64)[:, None], None, method, bins))[0]
+    return E[np.isfinite(E)]
 
 
 def _fmt(v: float) -> str:
@@ -96,41 +164,20 @@ def distinct_values(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     return uniques, inverse.astype(np.int64), integral
 
 
-def _is_discrete(n_distinct: int, integral: bool, bins: int) -> bool:
-    return n_distinct <= 2 or (integral and n_distinct <= max(bins, DISCRETE_MAX))
+def is_discrete(n_distinct, integral, bins: int):
+    """Kept as is: at most two distinct values, or integers with at most max(bins, DISCRETE_MAX) of them."""
+    return (n_distinct <= 2) | (integral & (n_distinct <= max(bins, DISCRETE_MAX)))
 
 
 def value_name(v: float) -> str:
     return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else _fmt(v)
 
 
-def _with_missing(codes: np.ndarray, names: list[str], missing: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
-    if missing.any():
-        codes = np.where(missing, len(names), codes)
-        names = [*names, MISSING]
-    return codes.astype(np.int64), tuple(names)
-
-
 def encode_numeric(values: np.ndarray, method: str, bins: int, name: str = "column") -> ColumnCodes:
     """Codes of a numeric column (float, NaN = missing; no infinities): kept, or binned by ``method``."""
     values = np.asarray(values, dtype=np.float64)
-    missing = np.isnan(values)
-    x = values[~missing]
-    uniques, rank, integral = distinct_values(x)
-    codes = np.zeros(values.shape, dtype=np.int64)
-    if _is_discrete(uniques.size, integral, bins):
-        codes[~missing] = rank
-        names, kind = [value_name(v) for v in uniques], "discrete"
-    else:
-        with np.errstate(over="ignore", invalid="ignore"):
-            edges = bin_edges(x, method, bins)
-        if not np.all(np.isfinite(edges)):   # e.g. values near 1e308 overflow the mean or the std
-            raise DataError(f"column {name!r} has values too large to bin (|x| up to {np.abs(x).max():.3g}); "
-                            "rescale the column")
-        codes[~missing] = np.searchsorted(edges, x, side="right")   # left-closed bins [a, b)
-        names, kind = list(bin_names(edges)), "binned"
-    codes, cats = _with_missing(codes, names, missing)
-    return ColumnCodes(codes, cats, kind)
+    enc = encode_frame(pd.DataFrame({name: values}), method, bins, array=values[:, None])
+    return ColumnCodes(enc.X[:, 0].astype(np.int64), enc.categories[0], enc.kinds[0])
 
 
 def encode_categorical(column: pd.Series) -> ColumnCodes:
@@ -140,8 +187,11 @@ def encode_categorical(column: pd.Series) -> ColumnCodes:
     uniques, inverse = np.unique(text, return_inverse=True)
     codes = np.zeros(len(column), dtype=np.int64)
     codes[~missing] = inverse
-    codes, cats = _with_missing(codes, [str(u) for u in uniques], missing)
-    return ColumnCodes(codes, cats, "categorical")
+    names = [str(u) for u in uniques]
+    if missing.any():
+        codes[missing] = len(names)
+        names.append(MISSING)
+    return ColumnCodes(codes, tuple(names), "categorical")
 
 
 def numeric_values(column: pd.Series) -> np.ndarray | None:
@@ -163,13 +213,24 @@ def encode_column(column: pd.Series, method: str = "mean-std", bins: int = 3) ->
 
 @dataclass(frozen=True, eq=False)
 class EncodedFrame:
-    """All feature columns encoded: codes (m x n), arities, category names, raw numeric values, notes."""
+    """All feature columns encoded: codes (m x n, smallest unsigned dtype), arities, names, raw source, notes.
+
+    ``raw`` is what the numeric values can be read from (the caller's array or the features frame, never a
+    copy), or None when every numeric column's codes equal its values minus a constant (integers lo..hi, all
+    present, no missing: a Fisher score or a learner on the codes equals one on the values); ``values``
+    builds the float matrix from it. ``kinds[j]`` is "binned", "discrete" (kept as is) or "categorical".
+    """
 
     X: np.ndarray
     arities: np.ndarray
     categories: tuple[tuple[str, ...], ...]
-    values: np.ndarray
+    raw: object
     notes: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def values(self) -> np.ndarray | None:
+        return raw_matrix(self.raw)
 
 
 _DESCRIBE = {
@@ -180,32 +241,188 @@ _DESCRIBE = {
 }
 
 
-def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3) -> EncodedFrame:
-    """Encode every column of ``frame`` (features only) and say in notes what was done to how many."""
+def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
+    """(mu - sigma, mu + sigma) of columns ``cols``, from two passes over blocks of rows on x / max|x|."""
+    scale = np.fmax(np.abs(stats.lo[cols]), np.abs(stats.hi[cols]))
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    n = source.n_rows - stats.n_missing[cols]
+    total = np.zeros(cols.size)
+    for _, block in source.row_blocks():
+        Z = block[:, cols] / scale
+        total += np.nansum(Z, axis=0) if Z.dtype.kind == "f" and stats.n_missing[cols].any() else Z.sum(axis=0)
+    mean = total / np.maximum(n, 1)
+    squares = np.zeros(cols.size)
+    for _, block in source.row_blocks():
+        dev = block[:, cols] / scale - mean
+        if stats.n_missing[cols].any():
+            dev = np.where(np.isnan(dev), 0.0, dev)
+        squares += np.einsum("ij,ij->j", dev, dev)
+    sigma = np.sqrt(squares / np.maximum(n - 1, 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.stack([(mean - sigma) * scale, (mean + sigma) * scale], axis=1)
+
+
+def _edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, method: str, bins: int) -> np.ndarray:
+    """Sorted inner edges of the binned columns ``cols`` (ties marked +inf)."""
+    if method == "mean-std":
+        E = _mean_std_blocks(source, cols, stats)
+    elif method == "uniform":
+        E = uniform_edges(stats.lo[cols], stats.hi[cols], bins)
+    else:
+        E = np.empty((cols.size, bins - 1))
+        for idx, block in source.column_blocks(cols):
+            F = block.astype(np.float64, copy=False)
+            E[idx] = block_edges(F, missing_mask(F) if stats.n_missing[cols[idx]].any() else None, method, bins)
+    return np.sort(E, axis=1)
+
+
+def _check_edges(E: np.ndarray, cols: np.ndarray, source: NumericSource, stats: ColumnStats, names) -> None:
+    bad = ~np.isfinite(E).all(axis=1)
+    if bad.any():   # e.g. values near 1e308 whose mean + std overflows
+        i = int(cols[np.flatnonzero(bad)[0]])
+        big = max(abs(stats.lo[i]), abs(stats.hi[i]))
+        raise DataError(f"column {names[source.positions[i]]!r} has values too large to bin (|x| up to "
+                        f"{big:.3g}); rescale the column")
+
+
+def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, array: np.ndarray | None = None,
+                 stats: ColumnStats | None = None, check_memory=None) -> EncodedFrame:
+    """Encode every column of ``frame`` (features only) and say in notes what was done to how many.
+
+    ``array``: the frame's values as one numeric 2-d array when the caller has it (``Dataset.from_arrays``):
+    it is read in blocks of rows, never copied. ``stats``: the columns' :func:`fslab.column_stats.scan`, when
+    the caller already has it. ``check_memory(n_bytes, what)`` is called before the codes are allocated.
+    """
     method, bins = check_method(method, bins)
     m, n = frame.shape
-    X = np.empty((m, n), dtype=np.int64)   # row-major, as CodedSource keeps it (no second copy)
-    # column-major: each raw column is written contiguously
-    values = np.empty((m, n), dtype=np.float64, order="F")
-    categories, kinds, short = [], {"binned": 0, "discrete": 0, "categorical": 0}, 0
-    for j, c in enumerate(frame.columns):
-        column = frame[c]
-        v = numeric_values(column)
-        enc = encode_categorical(column) if v is None else encode_numeric(v, method, bins, name=str(c))
-        values[:, j] = np.nan if v is None else v
-        X[:, j] = enc.codes
-        categories.append(enc.categories)
-        kinds[enc.kind] += 1
-        n_bins = len(enc.categories) - (MISSING in enc.categories)
-        short += enc.kind == "binned" and method != "mean-std" and n_bins < bins
+    names = [str(c) for c in frame.columns]
+    source = NumericSource.of(frame, array)
+    stats = scan(source) if stats is None else stats
+    numeric = np.zeros(n, dtype=bool)
+    numeric[source.positions] = True
+    categories: list[tuple[str, ...] | None] = [None] * n
+    kinds = ["categorical"] * n
+    text_codes = {}
+    for j in np.flatnonzero(~numeric):   # text columns, one at a time
+        enc = encode_categorical(frame.iloc[:, j])
+        text_codes[j], categories[j] = enc.codes, enc.categories
+    discrete = is_discrete(stats.n_distinct, stats.integral, bins)
+    binned = np.flatnonzero(~discrete)
+    E = _edges(source, binned, stats, method, bins) if binned.size else np.zeros((0, 1))
+    _check_edges(E, binned, source, stats, names)
+    E = mark_ties(E)
+    # names of every numeric column's codes
+    small_rank = np.cumsum(stats.small) - 1
+    n_values = np.zeros(source.n_columns, dtype=np.int64)
+    for i, j in enumerate(source.positions):
+        if discrete[i]:
+            if stats.small[i]:
+                k = small_rank[i]
+                values = np.flatnonzero(stats.present[stats.starts[k]:stats.starts[k + 1]]) + stats.lo[i]
+            else:
+                values = stats.uniques.get(i, np.zeros(0))
+            names_i = [value_name(v) for v in values]
+            kinds[j] = "discrete"
+        else:
+            row = E[np.searchsorted(binned, i)]
+            names_i = list(bin_names(row[np.isfinite(row)]))
+            kinds[j] = "binned"
+        n_values[i] = len(names_i)
+        categories[j] = (*names_i, MISSING) if stats.n_missing[i] else tuple(names_i)
+    arities = np.array([len(c) for c in categories], dtype=np.int64)
+    dtype = code_dtype(int(arities.max()) if n else 1)
+    if check_memory is not None:
+        check_memory(m * n * dtype.itemsize, f"the codes of {m:,} x {n:,} cells")
+    X = np.empty((m, n), dtype=dtype)
+    for j, codes in text_codes.items():
+        X[:, j] = codes
+    _numeric_codes(X, source, stats, discrete, binned, E, n_values)
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = stats.hi - stats.lo + 1
+    exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
+    raw = None if exact.all() else (array if array is not None else frame)
+    return EncodedFrame(X, arities, tuple(categories), raw, _notes(kinds, categories, method, bins), tuple(kinds))
+
+
+def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:
+    """Write the codes of every numeric column into X, a block of rows at a time.
+
+    Columns whose values are already 0 .. a-1 (every integer present, no missing) are copied as they are;
+    other small-range integer columns go through a rank table, wide-range ones through their sorted values.
+    """
+    with np.errstate(invalid="ignore"):
+        identity = (discrete & stats.small & (stats.lo == 0) & (stats.n_missing == 0)
+                    & (stats.n_distinct == stats.hi + 1) & (source.dtype.kind in "biu"))
+    small = np.flatnonzero(discrete & stats.small & ~identity)
+    copy = np.flatnonzero(identity)
+    wide = np.flatnonzero(discrete & ~stats.small & (stats.n_distinct > 0))
+    small_rank = (np.cumsum(stats.small) - 1)[small]
+    seen = np.cumsum(stats.present)
+    before = np.concatenate([[0], seen])[stats.starts[:-1]]
+    rank = seen - 1 - np.repeat(before, np.diff(stats.starts))    # rank of each value within its column
+    shift = (stats.starts[small_rank] - stats.lo[small].astype(np.int64))[None, :] if small.size else None
+    any_missing = bool(stats.n_missing.any())
+    everything = source.n_columns == X.shape[1]
+    for rows, block in source.row_blocks():
+        if everything and copy.size == block.shape[1]:
+            X[rows] = block   # every column already holds its codes
+            continue
+        out = np.zeros(block.shape, dtype=X.dtype)
+        miss = missing_mask(block) if any_missing else None
+        if copy.size:
+            out[:, copy] = block[:, copy]
+        if small.size:
+            part = block[:, small]
+            if miss is not None:
+                part = np.where(miss[:, small], stats.lo[small][None, :], part)
+            out[:, small] = rank[part.astype(np.int64) + shift]
+        for i in wide:
+            out[:, i] = np.searchsorted(stats.uniques[int(i)], block[:, i])
+        if binned.size:
+            F = block[:, binned]
+            codes = np.zeros(F.shape, dtype=X.dtype)
+            for k in range(E.shape[1]):
+                codes += F >= E[:, k][None, :]
+            out[:, binned] = codes
+        if miss is not None:
+            out = np.where(miss, n_values[None, :].astype(X.dtype), out)
+        if everything:
+            X[rows] = out
+        else:
+            X[rows, source.positions] = out
+
+
+def _notes(kinds, categories, method: str, bins: int) -> tuple[str, ...]:
+    count = {k: kinds.count(k) for k in ("binned", "discrete", "categorical")}
+    short = sum(1 for k, c in zip(kinds, categories, strict=True)
+                if k == "binned" and method != "mean-std" and len(c) - (MISSING in c) < bins)
     notes = []
-    if kinds["binned"]:
-        notes.append(f"{kinds['binned']} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins) + ".")
+    if count["binned"]:
+        notes.append(f"{count['binned']} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins) + ".")
     if short:
         notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
-    if kinds["discrete"]:
-        notes.append(f"{kinds['discrete']} column(s) with few distinct numbers kept as they are.")
-    if kinds["categorical"]:
-        notes.append(f"{kinds['categorical']} text column(s) coded as categories.")
-    arities = np.array([len(cats) for cats in categories], dtype=np.int64)
-    return EncodedFrame(X, arities, tuple(categories), values, tuple(notes))
+    if count["discrete"]:
+        notes.append(f"{count['discrete']} column(s) with few distinct numbers kept as they are.")
+    if count["categorical"]:
+        notes.append(f"{count['categorical']} text column(s) coded as categories.")
+    return tuple(notes)
+
+
+def raw_matrix(raw) -> np.ndarray | None:
+    """The raw numeric values as a float matrix (NaN for text and missing cells), for the Fisher score.
+
+    ``raw`` is a numeric array (returned as is when it is already float; float32 when its integers are exact
+    there) or a features frame (float64, text columns NaN). None stays None.
+    """
+    if raw is None:
+        return None
+    if isinstance(raw, np.ndarray):
+        if raw.dtype.kind == "f":
+            return raw
+        exact = raw.dtype.kind == "b" or raw.dtype.itemsize <= 2   # 16-bit integers are exact in float32
+        return raw.astype(np.float32 if exact else np.float64)
+    source = NumericSource.of(raw)
+    out = np.full(raw.shape, np.nan, dtype=np.float64)
+    for rows, block in source.row_blocks():
+        out[rows, source.positions] = block
+    return out

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
+from .discretize import raw_matrix
 from .errors import DataError
 from .tables import CodedSource
 
@@ -16,7 +18,9 @@ class EncodedDataset(CodedSource):
     classes; a real-valued target keeps its distinct values as ``labels`` (for the squared error).
 
     ``categories[j]`` names the values of feature j (a category or a bin such as ``[1.2, 3.4)``);
-    ``values`` keeps the raw numeric matrix when there was one (the Fisher score needs it).
+    ``values`` is the raw numeric matrix (float; NaN for text and missing cells) when some column's codes
+    are not an affine image of its values (the Fisher score needs it), else None. It is built on first use
+    from the raw source given as ``values=`` (an array, kept without a copy, or the features frame).
     """
 
     def __init__(self, X, y, *, labels=None, feature_names=None, arities=None, class_names=None,
@@ -34,12 +38,24 @@ class EncodedDataset(CodedSource):
         super().__init__(X, arities, labels, y=y, feature_names=feature_names)
         self.class_names = tuple(str(c) for c in (class_names if class_names is not None else labels))
         self.categories = tuple(tuple(str(v) for v in c) for c in categories) if categories is not None else None
-        self.values = None if values is None else np.asarray(values, dtype=np.float64)
+        if values is not None and not isinstance(values, pd.DataFrame):
+            values = np.asarray(values)
+            if values.shape != self.X.shape:
+                raise DataError(f"values need the shape of X {self.X.shape}; got {values.shape}")
+        self._raw = values
+        self._values: np.ndarray | None = None
         self.target = target
         if task is None:
             task = "binary" if len(labels) == 2 else "multiclass"
         self.task = task
         self.notes = tuple(notes)
+
+    @property
+    def values(self) -> np.ndarray | None:
+        """Raw numeric values (float32 when the source's integers are exact there, else float64), or None."""
+        if self._values is None and self._raw is not None:
+            self._values = raw_matrix(self._raw)
+        return self._values
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -54,9 +70,13 @@ class EncodedDataset(CodedSource):
         return EncodedDataset(
             self.X[rows], self.y[rows], labels=self.labels, feature_names=self.feature_names,
             arities=self.arities, class_names=self.class_names, categories=self.categories,
-            values=None if self.values is None else self.values[rows], target=self.target, task=self.task,
+            values=None if self._raw is None else _take_rows(self._raw, rows), target=self.target, task=self.task,
         )
 
     def discretize(self, *args, **kwargs) -> EncodedDataset:
         """Already encoded: returns itself, so an EncodedDataset can stand wherever a Dataset can."""
         return self
+
+
+def _take_rows(raw, rows: np.ndarray):
+    return raw.iloc[rows].reset_index(drop=True) if isinstance(raw, pd.DataFrame) else raw[rows]

@@ -1,9 +1,22 @@
-"""Every size limit of fslab in one place: ``LIMITS`` (a frozen :class:`Limits`).
+"""Every size limit of fslab in one place: ``LIMITS`` (a frozen :class:`Limits`), and the memory check.
 
-The app serves a room of users from one process, so every input size and every piece of work that grows
-with the user's choices has a ceiling here, and the message of the error it raises names the limit. A
-server operator changes a limit with an environment variable ``FSLAB_<FIELD>`` (e.g. ``FSLAB_MAX_ROWS=500000``)
-read once at import; code that needs another limit passes ``limits=Limits(...)`` explicitly.
+Two kinds of caller, two policies:
+
+* **The library** (``Dataset.from_frame``, ``Dataset.from_arrays``, ``read_csv``, ``read_table``,
+  ``.discretize``, ``load_sample``) takes **no size caps by default** (``limits=None``): a Python user on
+  their own machine loads the papers' data sets and anything that fits in memory (6,000 x 5,000 or
+  1,000,000 x 500 with default arguments). Before a large allocation it estimates the bytes needed and
+  compares them with the memory the operating system reports available (:func:`check_memory`); a request
+  that cannot fit raises :class:`NotEnoughMemoryError` (a :class:`fslab.errors.TooLargeError`) with one
+  sentence, never a half-built object or a MemoryError traceback.
+* **The server side** (the app's upload path, ``ui/``, and the command line, ``fslab.cli``) passes
+  ``limits=LIMITS`` explicitly, so a room of users sharing one process keeps the ceilings below, and every
+  refusal names its setting: an operator changes a limit with ``FSLAB_<FIELD>`` (e.g.
+  ``FSLAB_MAX_ROWS=500000``), read once at import; code passes ``limits=Limits(...)``.
+
+Units: ``max_upload_mb`` counts megabytes of 1,000,000 bytes (:data:`MB`), the unit of Streamlit's
+``server.maxUploadSize`` and of ``st.file_uploader(max_upload_size=...)``; fslab's own checks and messages
+use the same unit, so the widget and fslab refuse the same files.
 """
 
 from __future__ import annotations
@@ -11,7 +24,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields, replace
 
-from .errors import ParameterError
+from .errors import ParameterError, TooLargeError
+
+MB = 1_000_000   # one megabyte as Streamlit counts upload sizes (server.maxUploadSize, max_upload_size)
+
+
+class NotEnoughMemoryError(TooLargeError):
+    """The estimated memory of a request is more than the machine has available."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +49,9 @@ class Limits:
     max_lattice_features: int = 12         # features of a subset lattice (2^n subsets)
     max_bootstraps: int = 5_000            # NPFS bootstraps
     max_curve_fits: int = 2_000            # learner fits of one learning-curve run
+    max_work: int = 10_000_000_000         # row-tables of one job (fslab.cost: (tables + passes) x rows)
+    max_job_mb: int = 2_000                # predicted peak memory of one job (fslab.cost)
+    confirm_seconds: int = 5               # jobs predicted longer run only on a click (app)
     cache_entries: int = 32                # entries of one cached function in the app
     cache_mb: int = 256                    # memory of one cached function's entries in the app
 
@@ -55,7 +77,7 @@ class Limits:
 LIMITS = Limits.from_env()
 
 DESCRIPTIONS = {
-    "max_upload_mb": ("upload size", "MB per uploaded file"),
+    "max_upload_mb": ("upload size", "MB (1,000,000 bytes) per uploaded file"),
     "max_rows": ("rows", "rows of a data table"),
     "max_columns": ("columns", "columns of a data table"),
     "max_cells": ("cells", "rows x columns of a data table"),
@@ -67,6 +89,9 @@ DESCRIPTIONS = {
     "max_lattice_features": ("lattice size", "features of a subset lattice (2^n subsets)"),
     "max_bootstraps": ("bootstraps", "NPFS bootstraps per run"),
     "max_curve_fits": ("learning-curve work", "learner fits per learning-curve run"),
+    "max_work": ("work", "row-tables counted by one job (subset tables and passes x rows; fslab.cost)"),
+    "max_job_mb": ("job memory", "MB of predicted peak memory of one job (fslab.cost)"),
+    "confirm_seconds": ("confirmation", "predicted seconds above which a job runs only on a click"),
     "cache_entries": ("cached results", "entries kept per cached computation"),
     "cache_mb": ("cache memory", "MB kept per cached computation"),
 }
@@ -87,3 +112,27 @@ def limits_table(limits: Limits = LIMITS) -> list[dict]:
     """One row per limit: what it bounds, its value, and the environment variable that changes it."""
     return [{"limit": DESCRIPTIONS[f.name][0], "value": getattr(limits, f.name), "bounds": DESCRIPTIONS[f.name][1],
              "setting": f"FSLAB_{f.name.upper()}"} for f in fields(limits)]
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the operating system reports available (MemAvailable on Linux), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(n_bytes: int, what: str) -> None:
+    """Raise NotEnoughMemoryError when ``n_bytes`` (an estimate for ``what``) exceeds the available memory."""
+    free = available_memory()
+    if free is not None and n_bytes > free:
+        raise NotEnoughMemoryError(
+            f"{what} need about {n_bytes / 1e9:,.2f} GB of memory, but only {free / 1e9:,.2f} GB is available; "
+            "use fewer rows or columns, or a machine with more memory")

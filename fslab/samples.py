@@ -109,12 +109,12 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
     rec = _record(name)
     positive = rec.positive if positive is _DEFAULT else positive
     frame = read_sample_frame(name)
-    return Dataset.from_frame(frame, rec.target, positive=positive, limits=sample_limits(frame))
+    return Dataset.from_frame(frame, rec.target, positive=positive)   # the library applies no size caps
 
 
 def sample_limits(frame: pd.DataFrame) -> Limits:
-    """``LIMITS`` widened to fit a shipped sample: the table limits guard uploads, and a server that lowers them
-    (``FSLAB_MAX_ROWS=...``) still offers every shipped data set."""
+    """``LIMITS`` widened to fit a shipped sample, for the app's re-targeting of a sample: the table limits guard
+    uploads, and a server that lowers them (``FSLAB_MAX_ROWS=...``) still offers every shipped data set."""
     return replace(LIMITS, max_rows=max(LIMITS.max_rows, frame.shape[0]),
                    max_columns=max(LIMITS.max_columns, frame.shape[1]), max_cells=max(LIMITS.max_cells, frame.size))
 

@@ -112,9 +112,17 @@ def test_bin_names_and_bad_parameters():
             check_method("quantile", bad)
 
 
-def test_huge_values_raise_a_data_error():
-    with pytest.raises(DataError, match="too large to bin"):
-        encode_numeric(np.array([1e308, -1e308, 1.5e308, 3.3]), "mean-std", 3, name="big")
+def test_huge_values_are_binned_and_only_an_overflowing_edge_is_refused():
+    """Moments are computed on x / max|x| (issue 18: survive any finite input). By hand, with s = 1.5e308:
+    z = (2/3, -2/3, 1, ~0), mean 0.25, sample std 0.7391, so the edges are (0.25 -+ 0.7391) s =
+    -0.734e308 and 1.484e308: codes 1, 0, 2, 1 (this data used to be refused as 'too large to bin')."""
+    enc = encode_numeric(np.array([1e308, -1e308, 1.5e308, 3.3]), "mean-std", 3, name="big")
+    assert enc.codes.tolist() == [1, 0, 2, 1]
+    np.testing.assert_allclose(mean_std_edges(np.array([1e308, -1e308, 1.5e308, 3.3])), [-0.7337e308, 1.4837e308],
+                               rtol=1e-3)
+    x = np.concatenate([np.linspace(1.70e308, 1.79e308, 25), np.full(5, -1.79e308)])   # mu + sigma ~ 2.5e308
+    with pytest.raises(DataError, match="'big' has values too large to bin"):
+        encode_numeric(x, "mean-std", 3, name="big")
 
 
 @settings(max_examples=60, deadline=None)

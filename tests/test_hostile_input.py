@@ -76,7 +76,7 @@ CSV_REFUSALS = [
 @pytest.mark.parametrize("case, data, error, fragment", CSV_REFUSALS, ids=[c[0] for c in CSV_REFUSALS])
 def test_csv_refusals(case, data, error, fragment):
     with pytest.raises(error) as info:
-        read_table(data)
+        read_table(data, limits=LIMITS)  # the upload path passes the server limits
     assert fragment in str(info.value)
 
 
@@ -88,7 +88,7 @@ def test_archive_is_never_decompressed(monkeypatch):
     bomb = gzip.compress(b"0," * 5_000_000)     # 10 MB of text in about 10 KB
     assert len(bomb) < 50_000
     with pytest.raises(BinaryFileError, match="gzip archive"):
-        read_table(bomb)
+        read_table(bomb, limits=LIMITS)
 
 
 def test_a_million_columns_are_refused_before_pandas(monkeypatch):
@@ -96,7 +96,7 @@ def test_a_million_columns_are_refused_before_pandas(monkeypatch):
     monkeypatch.setattr(pd, "read_csv", lambda *a, **k: pytest.fail("pandas was asked to build the frame"))
     start = time.perf_counter()
     with pytest.raises(DataLimitError, match="the header line has 1,000,000 columns; the limit is 2,000 columns") as e:
-        read_table(header)
+        read_table(header, limits=LIMITS)
     assert time.perf_counter() - start < 5.0
     assert "FSLAB_MAX_COLUMNS" in str(e.value)
 

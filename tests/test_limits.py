@@ -16,11 +16,11 @@ import pytest
 from fslab.curves import count_fits, learning_curves
 from fslab.data import Dataset, read_table
 from fslab.data_checks import LIMITS as CHECKS_LIMITS
-from fslab.data_checks import MIB, DataLimitError
+from fslab.data_checks import DataLimitError
 from fslab.data_checks import Limits as ChecksLimits
 from fslab.distributions import Distribution, example1
 from fslab.errors import FslabError, ParameterError, TooLargeError
-from fslab.limits import LIMITS, Limits, limits_table, setting
+from fslab.limits import LIMITS, MB, Limits, limits_table, setting
 from fslab.npfs import npfs
 from fslab.orderings import check_enumerable, subset_risks
 from fslab.safe_json import JSONInputError, loads
@@ -97,19 +97,26 @@ def test_field_length_header_and_cell():
     assert read_table(cell, limits=Limits(max_field_chars=20)).shape == (2, 2)
 
 
-def test_upload_size_in_mib_for_bytes_paths_and_buffers(tmp_path):
-    data = b"a,y\n" + b"1,0\n" * ((MIB - 4) // 4) + b"2,1\n"    # a little over 1 MiB
-    assert len(data) > MIB
+def test_upload_size_in_mb_of_a_million_bytes_as_streamlit(tmp_path):
+    """One unit everywhere (issue 18): Streamlit's max_upload_size counts MB of 1,000,000 bytes, so fslab does."""
+    assert MB == 1_000_000
+    data = b"a,y\n" + b"1,0\n" * ((MB - 4) // 4) + b"2,1\n"    # a little over 1 MB (1,000,004 bytes)
+    assert len(data) > MB
     path = tmp_path / "big.csv"
     path.write_bytes(data)
     for source in (data, path, io.BytesIO(data)):
-        too_big = rf"the file has 1\.0 MB \({len(data):,} bytes\); the limit is 1 MB per uploaded file"
+        too_big = rf"the file has 1\.0 MB \({len(data):,} bytes\); the limit is 1 MB \(1,000,000 bytes\) per uploaded"
         with pytest.raises(DataLimitError, match=too_big) as info:
             read_table(source, limits=Limits(max_upload_mb=1))
         assert "FSLAB_MAX_UPLOAD_MB" in str(info.value)
-    exact = b"a,y\n" + b"1,0\n" * ((MIB - 8) // 4) + b"2,1\n"   # exactly 1 MiB
-    assert len(exact) == MIB
-    assert read_table(exact, limits=Limits(max_upload_mb=1, max_rows=300_000)).shape == (MIB // 4 - 1, 2)
+    exact = b"a,y\n" + b"1,0\n" * ((MB - 8) // 4) + b"2,1\n"   # exactly 1 MB
+    assert len(exact) == MB
+    assert read_table(exact, limits=Limits(max_upload_mb=1, max_rows=300_000)).shape == (MB // 4 - 1, 2)
+
+
+def test_streamlit_config_counts_the_same_megabytes():
+    config = (Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text()
+    assert re.search(r"^maxUploadSize\s*=\s*(\d+)", config, re.M).group(1) == str(LIMITS.max_upload_mb)
 
 
 # --- JSON distributions -------------------------------------------------------------------------------------
@@ -244,3 +251,62 @@ def test_sampled_rows_and_long_column_names():
     with pytest.raises(DataLimitError, match="column name 'nnnnnnnnnnnn'... has 12 characters; the limit is 11"):
         Dataset.from_frame(frame, "y", limits=Limits(max_field_chars=11))
     assert Dataset.from_frame(frame, "y", limits=Limits(max_field_chars=12)).n_features == 1
+
+
+# --- library vs server (issue 13.1): the library takes no size caps; the app and the command line pass LIMITS ----
+
+def test_library_defaults_take_the_papers_shapes_and_more():
+    """6,000 x 5,000 (Gisette) and 1,000,000 x 500 with default arguments, over LIMITS' rows/columns/cells."""
+    rng = np.random.default_rng(0)
+    X = (rng.random((6000, 5000), dtype=np.float32) < 0.2).astype(np.uint8)
+    X[:, ::7] *= 3    # some columns with values 0 and 3 (codes 0, 1)
+    enc = Dataset.from_arrays(X, np.arange(6000) % 2).discretize()
+    assert enc.shape == (6000, 5000) and enc.X.dtype == np.uint8 and enc.arities.max() == 2
+    assert enc.X[:, 7].tolist() == (X[:, 7] > 0).astype(int).tolist()
+    del X, enc
+    tall = rng.random((1_000_000, 500), dtype=np.float32) < 0.5
+    enc = Dataset.from_arrays(tall, np.arange(1_000_000) % 3).discretize()
+    assert enc.shape == (1_000_000, 500) and enc.X.dtype == np.uint8 and enc.task == "multiclass"
+    assert np.array_equal(enc.X[:1000], tall[:1000]) and enc.values is None   # bool codes are the values
+
+
+def test_library_refuses_only_what_cannot_fit_in_memory(monkeypatch):
+    from fslab import limits as limits_module
+    from fslab.limits import NotEnoughMemoryError
+
+    monkeypatch.setattr(limits_module, "available_memory", lambda: 1000)
+    ds = Dataset.from_arrays(np.zeros((100, 20), dtype=np.uint8), np.arange(100) % 2)
+    with pytest.raises(NotEnoughMemoryError, match=r"the codes of 100 x 20 cells need about 0\.00 GB of memory, but "
+                                                   r"only 0\.00 GB is available; use fewer rows or columns"):
+        ds.discretize()
+    assert issubclass(NotEnoughMemoryError, TooLargeError)
+
+
+def _wide_csv(cols: int) -> bytes:
+    return (",".join(f"c{j}" for j in range(cols)) + ",y\n" + ",".join("1" for _ in range(cols)) + ",0\n"
+            + ",".join("0" for _ in range(cols)) + ",1\n").encode()
+
+
+def test_app_upload_path_keeps_the_server_limits():
+    """The Data page parses an upload with ui.data.upload_frame and builds it with ui.data.inspect/prepare."""
+    from ui.data import inspect, upload_frame
+
+    message = (f"the header line has {LIMITS.max_columns + 1:,} columns; the limit is {LIMITS.max_columns:,} "
+               "columns of a data table (columns limit: a server sets it with FSLAB_MAX_COLUMNS")
+    with pytest.raises(DataLimitError, match=re.escape(message)):
+        upload_frame(_wide_csv(LIMITS.max_columns))
+    assert read_table(_wide_csv(LIMITS.max_columns)).shape == (2, LIMITS.max_columns + 1)   # the library: no cap
+    wide = LIMITS.max_columns + 1
+    frame = pd.DataFrame(np.zeros((2, wide)), columns=[f"c{j}" for j in range(wide)])
+    frame["c0"] = [0, 1]
+    with pytest.raises(DataLimitError, match=re.escape(f"the data has {LIMITS.max_columns + 1:,} columns; the limit")):
+        inspect(frame, "upload:test-wide", "c0")
+
+
+def test_command_line_keeps_the_server_limits(tmp_path):
+    from fslab.cli.sources import load_csv
+
+    path = tmp_path / "wide.csv"
+    path.write_bytes(_wide_csv(LIMITS.max_columns))
+    with pytest.raises(DataLimitError, match="FSLAB_MAX_COLUMNS"):
+        load_csv(str(path), None, None, "mean-std", 3)

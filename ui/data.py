@@ -25,8 +25,9 @@ APPLIED = "fslab.data.applied"
 
 @st.cache_data(show_spinner="Reading the file...", **BOUNDED)
 def upload_frame(data: bytes) -> pd.DataFrame:
-    """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks)."""
-    return read_table(data)
+    """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks), within the
+    server's LIMITS (the library applies none by default)."""
+    return read_table(data, limits=LIMITS)
 
 
 @st.cache_data(show_spinner="Loading sample data...", **BOUNDED)

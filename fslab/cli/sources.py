@@ -112,9 +112,9 @@ def load_sample_source(name: str, target: str | None, positive: str | None, meth
 
 def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
     """An uploaded table: the last column is the target unless ``target`` names another."""
-    frame = read_table(read_bytes(path, "file"))
+    frame = read_table(read_bytes(path, "file"), limits=_limits.LIMITS)
     target = target if target is not None else str(frame.columns[-1])
-    ds = Dataset.from_frame(frame, target, positive=positive)
+    ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.LIMITS)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes))
 
