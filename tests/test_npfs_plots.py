@@ -69,8 +69,25 @@ def test_stability_figure(result):
     pairs = pairwise_kuncheva(result)
     # bootstraps 1..9 pick {0, 2}, the 10th {1, 2}: 36 identical pairs (index 1) and 9 with r=1: (4-4)/4 = 0
     assert sorted(pairs.tolist()) == [0.0] * 9 + [1.0] * 36
+    values, counts = result.kuncheva_pairs  # the same distribution, one bar per overlap, not one value per pair
+    assert values.tolist() == [0.0, 1.0] and counts.tolist() == [9, 36]
     fig = stability_figure(result)
-    assert fig.data[0].type == "histogram" and len(fig.layout.shapes) == 3
+    assert fig.data[0].type == "bar" and list(fig.data[0].y) == [9, 36] and len(fig.layout.shapes) == 3
+
+
+def test_stability_figure_size_is_bounded():
+    """Issue 18: n = 5,000 bootstraps (12.5 M pairs) gave a 154 MB figure; bars per overlap keep it small."""
+    rng = np.random.default_rng(0)
+    K, k, n = 40, 10, 5000
+    matrix = np.zeros((K, n), dtype=bool)
+    picks = np.argsort(rng.random((n, K)), axis=1)[:, :k]
+    matrix[picks, np.arange(n)[:, None]] = True
+    result = NPFSResult.from_matrix(matrix, p0=k / K, alpha=0.01, k=k)
+    values, counts = result.kuncheva_pairs
+    assert counts.sum() == n * (n - 1) // 2 and len(values) <= k + 1
+    mean = float((values * counts).sum() / counts.sum())
+    assert mean == pytest.approx(result.stability()["kuncheva"])
+    assert len(stability_figure(result).to_json()) < 1_000_000
 
 
 def test_k_test_figure_skips_untested_steps():

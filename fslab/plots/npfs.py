@@ -140,7 +140,10 @@ def relevant_image_figure(result, shape: tuple[int, int]) -> go.Figure:
 
 
 def pairwise_kuncheva(result) -> np.ndarray:
-    """Kuncheva's index of every pair of bootstraps (all sets have size k): (r K - k^2) / (k (K - k))."""
+    """Kuncheva's index of every pair of bootstraps (all sets have size k): (r K - k^2) / (k (K - k)).
+
+    One value per pair, n (n - 1) / 2 of them: for checks on small runs. Figures use ``result.kuncheva_pairs``.
+    """
     runs = result.matrix.T.astype(np.int32)
     K, k = result.n_features, runs[0].sum()
     r = (runs @ runs.T)[np.triu_indices(runs.shape[0], 1)]
@@ -148,12 +151,20 @@ def pairwise_kuncheva(result) -> np.ndarray:
 
 
 def stability_figure(result, alpha: float = 0.05) -> go.Figure:
-    """Histogram of pairwise Kuncheva indices, their mean, and Nogueira et al.'s estimate with its CI band."""
+    """Histogram of pairwise Kuncheva indices, their mean, and Nogueira et al.'s estimate with its CI band.
+
+    One bar per overlap r = |S_a & S_b| that occurs (at most k + 1 bars), its height the number of pairs of
+    bootstraps: the figure's size does not grow with n (issue 18's budget: never one point per pair).
+    """
     stab = result.stability(alpha)
     fig = go.Figure()
-    if stab["kuncheva"] is not None:
-        fig.add_trace(go.Histogram(x=pairwise_kuncheva(result), nbinsx=40, marker_color="#7f7f7f",
-                                   name="pairs of bootstraps", hovertemplate="I_C %{x}: %{y} pairs<extra></extra>"))
+    pairs = result.kuncheva_pairs if stab["kuncheva"] is not None else None
+    if pairs is not None:
+        values, counts = pairs
+        K, k = result.n_features, int(result.matrix[:, 0].sum())
+        width = 0.9 * K / (k * (K - k)) if 0 < k < K else None  # one overlap step on the index scale
+        fig.add_trace(go.Bar(x=values, y=counts, width=width, marker_color="#7f7f7f", name="pairs of bootstraps",
+                             hovertemplate="I_C %{x:.3f}: %{y} pairs<extra></extra>"))
         fig.add_vline(x=stab["kuncheva"], line_color="#1f77b4", line_dash="dash",
                       annotation_text=f"mean Kuncheva {stab['kuncheva']:.3f}", annotation_position="top left")
     nog = stab["nogueira"]
