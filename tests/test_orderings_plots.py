@@ -31,8 +31,9 @@ def test_hasse_figure_draws_edges_greedy_path_and_rings():
 def test_hasse_figure_skips_edges_and_labels_for_many_features():
     risks = subset_risks(random_dirichlet(7, 2, seed=0))
     fig = hasse_figure(risks, greedy_path(risks))
-    assert [t.name for t in fig.data] == ["greedy path", "subset"]
-    assert len(fig.data[1].x) == 128
+    # no edges and no name labels for 128 nodes; the values are printed along the greedy path only
+    assert [t.name for t in fig.data] == ["greedy path", "values", "subset"]
+    assert len(fig.data[1].text) == 8 and len(fig.data[2].x) == 128
 
 
 def test_ordering_and_gap_figures():

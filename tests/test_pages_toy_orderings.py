@@ -24,6 +24,14 @@ def _page(path: str, **state) -> AppTest:
     return at
 
 
+def _tab(at, label: str) -> AppTest:
+    """Open a tab of the Orderings page (only the open tab runs: st.tabs(on_change="rerun"))."""
+    at.session_state["orderings.tab"] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def _metric(at, label: str) -> str:
     return {m.label: m.value for m in at.metric}[label]
 
@@ -103,23 +111,33 @@ def test_json_import_and_sampling():
 def test_orderings_page_defaults_on_example1():
     at = _page("pages/orderings.py")
     assert not at.error
-    values = {m.label: m.value for m in at.metric}
-    assert values["BS"] == values["OS"] == values["S* (exhaustive)"] == "{X1, X2}"
     assert any("Monotone" in s.value for s in at.success)
-    assert any("Verified: the Bayes risks increase strictly" in s.value for s in at.success)
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert any(t.startswith("Subset lattice") for t in titles)
+    hasse = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = [t.get("name") for t in hasse["data"]]
+    assert "greedy path, 0-1 error" in names and "MIGreedy path" in names  # Example 1: they part at step 1
+    mi_path = next(t for t in hasse["data"] if t.get("name") == "MIGreedy path")
+    greedy = next(t for t in hasse["data"] if t.get("name") == "greedy path, 0-1 error")
+    assert mi_path["x"][1] > 0 > greedy["x"][1]  # {X2} is drawn right of {X1}
+    assert not at.metric  # the other tabs do not run until opened
+    _tab(at, "Minimal-optimal S* (BS, OS)")
+    values = {m.label: m.value for m in at.metric}
+    assert values["BS"] == values["OS"] == values["S* (exhaustive)"] == "{X1, X2}"
+    _tab(at, "Theorem 1 constructor")
+    assert any("Verified: the Bayes risks increase strictly" in s.value for s in at.success)
 
 
 def test_orderings_page_shows_pena_nilsson_example1():
-    at = _page("pages/orderings.py", **{"fslab.distribution": pena_nilsson_example1(), DIST_NAME: "PN1"})
+    at = _tab(_page("pages/orderings.py", **{"fslab.distribution": pena_nilsson_example1(), DIST_NAME: "PN1"}),
+              "Minimal-optimal S* (BS, OS)")
     values = {m.label: m.value for m in at.metric}
     assert values["BS"] == values["OS"] == values["S* (exhaustive)"] == "∅"
     assert values["Strongly relevant"] == values["Markov boundary"] == "{X}"
 
 
 def test_theorem1_constructor_refuses_invalid_and_builds_random():
-    at = _page("pages/orderings.py")
+    at = _tab(_page("pages/orderings.py"), "Theorem 1 constructor")
     at.text_area(key="orderings.t1_text").set_value("X1 X2 X3\nX1\nX1 X2\nX1 X3\nX2 X3\nX2\nX3\n∅").run()
     assert any("{X1} (position 2) comes before its superset {X1, X2} (position 3)" in e.value for e in at.error)
     at.number_input(key="orderings.t1_n").set_value(4).run()
@@ -130,8 +148,8 @@ def test_theorem1_constructor_refuses_invalid_and_builds_random():
 
 
 def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
-    at = _page("pages/orderings.py")
-    # FBS/FOS ran once on first visit (default: 20,000 rows of Example 1, decision tree, hold-out)
+    at = _tab(_page("pages/orderings.py"), "On a sample (FBS, FOS)")
+    # FBS/FOS ran once on the tab's first visit (default: 20,000 rows of Example 1, decision tree, hold-out)
     assert "FBS: keeps {X1, X2}" in [s.value for s in at.subheader]
     at.radio(key="orderings.source").set_value("dataset").run()
     # Mushroom has 116 features: one explanation (not one error per tab) and a multiselect pre-filled with 6
@@ -140,12 +158,16 @@ def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
     assert len(info) == 1 and "switch to the toy distribution" in info[0]
     (chosen,) = [w for w in at.multiselect if w.key.startswith("orderings.features")]
     assert len(chosen.value) == 6 and "odor=none" in chosen.value
+    _tab(at, "Minimal-optimal S* (BS, OS)")
     assert len({m.label: m.value for m in at.metric}) == 5  # BS, OS, S*, strongly relevant, Markov boundary
+    _tab(at, "Subsets and Hasse diagram")
+    (chosen,) = [w for w in at.multiselect if w.key.startswith("orderings.features")]
     chosen.set_value(["odor=none", "odor=foul"]).run()
     assert at.dataframe[0].value["best k-subset"].iloc[-1] == "{odor=foul, odor=none}"
     chosen.set_value([]).run()
     assert any("Choose at least one feature" in w.value for w in at.warning)
     at.radio(key="orderings.source").set_value("distribution").run()
+    _tab(at, "On a sample (FBS, FOS)")
     at.number_input(key="orderings.fin_m").set_value(5000).run()
     at.button(key="orderings.fin_run").click().run()
     heads = [s.value for s in at.subheader]
@@ -159,7 +181,7 @@ def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
 
 
 def test_theorem1_new_n_regenerates_the_ordering_and_names_missing_subsets():
-    at = _page("pages/orderings.py")
+    at = _tab(_page("pages/orderings.py"), "Theorem 1 constructor")
     at.number_input(key="orderings.t1_n").set_value(4).run()
     # QA: the 3-feature text used to give "need one arity >= 2 per feature for 3 features"
     assert not at.error and any("n is now 4" in i.value for i in at.info)

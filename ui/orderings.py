@@ -32,6 +32,7 @@ from fslab.orderings import (
     subset_label,
     subset_risks,
 )
+from fslab.selectors import select
 
 from . import heavy
 from .cache import BOUNDED
@@ -151,3 +152,11 @@ def steps_table(steps: pd.DataFrame) -> pd.DataFrame:
     out = steps.copy()
     out["removed"] = out["removed"].map({True: "removed", False: "kept"})
     return out
+
+
+@st.cache_data(**BOUNDED, show_spinner=False)
+def greedy_path_of(key: str, _source, measure: str) -> list[tuple[int, ...]]:
+    """BayesGreedy's path under ``measure`` through the whole lattice: ∅, {a}, {a, b}, ... (sorted tuples, as the
+    lattice's subsets). With the mutual information it is MIGreedy's path (Ahmed et al., Example 5)."""
+    order = select(_source, _source.n_features, "bayes-greedy", measure=measure).features
+    return [tuple(sorted(order[:t])) for t in range(len(order) + 1)]

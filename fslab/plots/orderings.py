@@ -35,7 +35,7 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
     ``greedy`` (a path ∅, {a}, {a, b}, ...) is drawn as a thick orange line, ``other`` (another criterion's
     greedy path, e.g. MIGreedy's) as a dashed blue line beside it; ``optimal`` subsets (the k-optimal ones) get
     a red ring. Up to 4 features each node's value is printed under it (colour alone cannot tell 0.185 from
-    0.19); hover shows the subset, value and rank.
+    0.19); with more, the values along the paths and at the rings. Hover shows the subset, value and rank.
     """
     subsets = list(risks["subset"])
     pos = _positions(subsets)
@@ -68,6 +68,13 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] - 0.3 for s in subsets],
                                  mode="text", text=[f"{v:.4g}" for v in risks["value"]],
                                  textfont={"size": 12, "color": "#444"}, hoverinfo="skip", showlegend=False,
+                                 name="values"))
+    elif greedy or other or optimal:  # too many nodes to label all: print the values along the paths
+        marked = list(dict.fromkeys([*(greedy or ()), *(other or ()), *(optimal or ())]))
+        value_of = dict(zip(subsets, risks["value"], strict=True))
+        fig.add_trace(go.Scatter(x=[pos[s][0] for s in marked], y=[pos[s][1] - 0.3 for s in marked],
+                                 mode="text", text=[f"{value_of[s]:.4g}" for s in marked],
+                                 textfont={"size": 11, "color": "#444"}, hoverinfo="skip", showlegend=False,
                                  name="values"))
     fig.add_trace(go.Scatter(
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
