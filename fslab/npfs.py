@@ -138,6 +138,12 @@ def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dic
             if progress is not None and progress(done, n) is False and done < n:
                 cancelled = True
                 break
+    except Exception as err:
+        if type(err).__module__.split(".")[0] == "distributed":  # e.g. KilledWorker: a task's workers kept dying
+            from .distributed import ClusterError
+
+            raise ClusterError(f"the Dask cluster could not finish the NPFS bootstraps: {err}") from err
+        raise
     finally:
         results.close()  # abandons the tasks not yet started when we stop early or the callback raised
     return blocks, cancelled
