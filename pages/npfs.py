@@ -143,8 +143,10 @@ rule = st.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizo
 result = shown.with_rule(rule)
 
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("k* (relevant features)", result.k_star, delta=result.k_star - result.k, delta_color="off",
-          help="Difference from the k the selector used")
+m1.metric("k* (relevant features)", result.k_star, delta=f"{result.k_star - result.k:+d} vs k = {result.k}",
+          delta_color="off", delta_arrow="off",
+          help="k* minus the k the selector picked on each bootstrap: negative when k was too large, positive "
+               "when too small (Section III-C)")
 m2.metric("critical value zeta", result.threshold, help=f"relevant iff selected more than {result.threshold} "
           f"times out of {result.n_bootstraps}")
 m3.metric("p0 = k/K", f"{result.p0:.3f}")

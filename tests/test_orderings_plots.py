@@ -61,6 +61,9 @@ def test_joint_and_convergence_figures():
     rates = optimum_rate(example1(), [50, 500], selectors=("bayes-greedy", "mi-greedy"), repeats=3, seed=0)
     fig = convergence_figure(rates)
     assert [t.name for t in fig.data] == ["bayes-greedy", "mi-greedy"] and "{X1}" in fig.layout.title.text
+    # the log axis is ticked at the sizes run (plotly's own log ticks read "5, 2, 0.1, 5, 2")
+    assert list(fig.layout.xaxis.tickvals) == [50, 500] and list(fig.layout.xaxis.ticktext) == ["50", "500"]
+    assert list(fig.data[0].x) != list(fig.data[1].x)  # equal curves are offset, not drawn on top of each other
     assert isinstance(rates, pd.DataFrame)
 
 
