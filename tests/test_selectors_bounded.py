@@ -95,3 +95,22 @@ def test_exhaustive_search_polls_cancel_between_blocks():
     ds = EncodedDataset(rng.integers(0, 2, (50, 14)), rng.integers(0, 2, 50))
     with pytest.raises(SelectionCancelled):
         select(ds, 7, "exhaustive", cancel=lambda: True)
+
+
+def test_distinct_per_row_columns_count_occupied_cells_only():
+    """Two text columns with a distinct value on every row (issue 18: a 325 KB CSV used 7.8 GB): the pair's
+    padded table has rows x rows cells; only the occupied ones (at most one per row) are counted now."""
+    m = 4000
+    rng = np.random.default_rng(4)
+    X = np.column_stack([rng.permutation(m), rng.permutation(m), rng.integers(0, 2, m)])
+    y = (X[:, 2] ^ (rng.random(m) < 0.2)).astype(int)
+    ds = EncodedDataset(X, y, arities=[m, m, 2])
+    tracemalloc.start()
+    try:
+        sel = select(ds, 3, "bayes-greedy")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20  # the padded pair table alone: 4,000 x 4,000 cells x 2 classes x 8 bytes = 256 MB
+    plain = select(ds, 3, "bayes-greedy", engine="plain")
+    assert sel.features == plain.features and sel.features[0] in (0, 1)  # a per-row id fits the sample
