@@ -253,9 +253,17 @@ def lattice_cost(source, n_features: int | None = None) -> Cost:
     n = shape.n_features if n_features is None else int(n_features)
     path = "deep" if _path(shape, "zero-one") == "fast" else "plain"
     frame = 2 ** n * (n * 40 + 300)
-    return _cost(f"lattice of 2^{n} subsets over {shape.n_rows:,} rows", 2 ** n, 2 ** max(n - 1, 0) + 1,
-                 shape.n_rows, path, frame + table_bytes(replace(shape, n_features=n), n - 1, n, "plain"),
-                 "choose fewer features (each one doubles the lattice)")
+    refusal = None
+    if n > LIMITS.max_lattice_features:  # the lattice's own limit, with its message (pick features)
+        from .orderings import check_enumerable
+
+        try:
+            check_enumerable(n, LIMITS.max_lattice_features)
+        except TooLargeError as err:
+            refusal = str(err)
+    return replace(_cost(f"lattice of 2^{n} subsets over {shape.n_rows:,} rows", 2 ** n, 2 ** max(n - 1, 0) + 1,
+                         shape.n_rows, path, frame + table_bytes(replace(shape, n_features=n), n - 1, n, "plain"),
+                         "choose fewer features (each one doubles the lattice)"), refusal=refusal)
 
 
 def minimal_cost(source) -> Cost:
@@ -296,6 +304,30 @@ def curves_cost(source, selectors, k_max: int, n_splits: int, train_size: float,
                    advice="choose fewer splits or selectors, a smaller k, or a subsample")
 
 
+def job_cost(job) -> Cost:
+    """The cost of a command-line job (``fslab.cli.job.Job``: command, loaded.source, selector(s), k, s, n, ...)."""
+    source = job.loaded.source
+    measure = getattr(job, "measure", None)
+    if job.command == "select":
+        return select_cost(source, job.k, job.selector, measure, job.s)
+    if job.command == "npfs":
+        return npfs_cost(source, job.selector, job.k, job.n, getattr(job, "fraction", None) or 1.0, measure,
+                         getattr(job, "s", None))
+    if job.command == "lattice":
+        features = getattr(job, "features", None)
+        n = len(features) if features else None
+        if (n or source.n_features) > LIMITS.max_lattice_features:  # the command refuses at once, in its words
+            return Cost("lattice", 0, 0, 0, 0.0, 0)
+        return lattice_cost(source, n)
+    if job.command == "compare":
+        parts = [select_cost(source, job.k, name, measure) for name in job.selectors]
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part
+        return replace(total, refusal=next((p.refusal for p in parts if p.refusal), None))
+    raise ValueError(f"no cost model for command {job.command!r}")
+
+
 def _limit(limits: Limits, name: str) -> int:
     return int(getattr(limits, name, _DEFAULTS[name]))
 
@@ -323,6 +355,13 @@ def check(cost: Cost, limits: Limits = LIMITS) -> Cost:
     if message is not None:
         raise WorkLimitError(message)
     return cost
+
+
+def preflight(cost: Cost, limits: Limits = LIMITS) -> str | None:
+    """For callers that cannot ask (the command line): :func:`check`, then the estimate to print when the job is
+    long enough that a click would be asked for in the app (None otherwise)."""
+    check(cost, limits)
+    return f"{cost.describe()}; starting now (Ctrl-C stops it)" if needs_confirmation(cost, limits) else None
 
 
 def needs_confirmation(cost: Cost, limits: Limits = LIMITS) -> bool:
@@ -399,5 +438,5 @@ def measure_work():
 
 
 __all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "check", "curves_cost", "finite_cost",
-           "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation", "npfs_cost",
-           "over_limit_message", "select_cost", "table_bytes"]
+           "job_cost", "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation",
+           "npfs_cost", "over_limit_message", "preflight", "select_cost", "table_bytes"]

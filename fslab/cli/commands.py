@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 
 from ..compare import compare_selectors, overlap_matrix
+from ..cost import job_cost, preflight
 from ..encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import LIMITS
@@ -192,6 +195,9 @@ RUNNERS = {"select": run_select, "npfs": run_npfs, "lattice": run_lattice, "comp
 
 def run(job: Job, progress: bool = False) -> str:
     """Run ``job`` and return its text (or JSON); a progress bar on stderr when ``progress``."""
+    note = preflight(job_cost(job))  # predicted work and memory against LIMITS (fslab.cost) before anything runs
+    if note:
+        print(f"fslab: {note}", file=sys.stderr)
     bar = ProgressBar(job.command, progress)
     try:
         return RUNNERS[job.command](job, bar)
