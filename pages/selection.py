@@ -11,6 +11,7 @@ from fslab.selectors import SELECTORS
 from ui import guard
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
+from ui.paper_text import paper_says
 from ui.source import pick_source
 from ui.text import md
 
@@ -54,17 +55,9 @@ if s is not None:
 st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
            + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used for "
               "the curves, so every selection is judged the same way."))
-with st.expander("What the paper says (Algorithm 1, BayesGreedy)"):
-    st.markdown(
-        "1. Start with J = {}.\n"
-        "2. For t = 1..k: add the feature j outside J that maximises the plug-in Bayes criterion C(J + {j}).\n"
-        "3. Output J.\n\n"
-        "The plug-in criterion replaces the law of (X_J, Y) by the counts of the sample, so for large k most cells "
-        "hold one row and many candidates tie; the paper then uses the **bivariate approximation** (s = 2). "
-        "BayesScore ranks single features by C({j}); with the log-loss the Bayes criterion is -H(Y|X_J), so "
-        "BayesGreedy(log-loss) and MIGreedy pick the same features (Example 5). Ties go to the lowest index; "
-        "the trace says how many candidates tied."
-    )
+says_title, says_text = paper_says(selector)
+with st.expander(f"What the paper says: {says_title}"):
+    st.markdown(says_text)
 
 if ui.is_regression(source):
     st.caption(f"The target has {len(source.labels):,} distinct real values, so it is treated as real-valued: only "
@@ -89,6 +82,11 @@ except FslabError as err:
 bar.empty()
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
+if kind == "dataset":
+    st.caption("Every value on this page is an **in-sample plug-in estimate**: the Bayes criterion of the sample's "
+               "own counts, which always improves as features are added and flatters the chosen subset. Is the "
+               "pick robust? Check it with **NPFS** (bootstrap frequency, opens with this selector, measure and "
+               "k), **Which k?** below, and **Compare** (cross-validated classifiers).")
 for note in result.notes:
     st.info(note)
 tie_note = ui.tie_note(result)

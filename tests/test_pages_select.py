@@ -192,3 +192,12 @@ def test_errors_are_shown_positive_with_their_direction(at):
     assert record["scores"] == pytest.approx([0.25, 0.22]) and "lower is better" in record["scores_are"]
     auc = select(example1(), 1, "bayes-greedy", measure="auc")
     assert own_summary(auc)["score"].iloc[0] == pytest.approx(auc.scores[0]) and auc.scores[0] > 0
+
+
+def test_paper_text_follows_the_selector_and_in_sample_note(at):
+    assert at.expander[0].label.startswith("What the paper says: Algorithm 1, BayesGreedy")
+    assert any("in-sample plug-in estimate" in c.value for c in at.caption)
+    at.selectbox(key="select.selector").set_value("jmi").run()
+    assert at.expander[0].label == "What the paper says: JMI (Yang & Moody 1999)"
+    at.radio(key="select.source").set_value("distribution").run()
+    assert not any("in-sample plug-in estimate" in c.value for c in at.caption)  # exact values: no such note
