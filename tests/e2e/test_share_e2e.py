@@ -1,13 +1,25 @@
 """Real browser: a Select view on the Splice sample (balanced error, k = 5) travels as a downloaded recipe and as
-the link in the address bar, each opened in a fresh browser context (a new session with nothing in it)."""
+the link in the address bar, each opened in a fresh browser context (a new session with nothing in it); each
+page's link opened as the very first request to a freshly started server (cold links); a link made on an
+uploaded file asks for that file."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, choose, goto_page, wait_idle
+from fslab.measures import MEASURES
+from fslab.recipe import Recipe
+from tests.conftest import ARTIFACTS, ROOT, _free_port, choose, goto_page, wait_idle
 
 SPLICE = "Splice-junction DNA sequences (N vs EI/IE)"
 
@@ -75,5 +87,129 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
         expect(linked.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=60_000)
         expect(linked.locator('[data-testid="stSidebar"]').get_by_text("splice (sample)")).to_be_visible(timeout=60_000)
         assert selected_text(linked) == expected
+    finally:
+        ctx.close()
+
+
+# --- cold links: the first request a freshly started server gets is a page's share link --------------------
+
+@contextmanager
+def fresh_server():
+    """A new `streamlit run app.py` process (nothing opened yet); yields its base URL."""
+    port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"streamlit-cold-{port}.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:  # the health endpoint runs no script: the link below is the first script run
+                assert proc.poll() is None, "streamlit exited; see its log in artifacts/"
+                try:
+                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                        break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, "streamlit did not become healthy within 60 s"
+                time.sleep(0.25)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def label(measure: str) -> str:
+    return MEASURES[measure].label
+
+
+XOR = "XOR of two features (plus a noise feature)"
+# (url path, query, text the sidebar shows, (combobox or spinbutton name, value) the linked view shows)
+COLD_LINKS = [
+    ("selection", {"data": "splice", "selector": "bayes-greedy", "measure": "balanced", "k": "5"},
+     "splice (sample)", ("combobox", "Measure", label("balanced"))),
+    ("compare", {"data": "waveform", "measure": "f-beta", "beta": "2.0", "k": "3", "selectors": "jmi,mrmr"},
+     "waveform (sample)", ("combobox", "Measure", label("f-beta"))),
+    ("npfs", {"data": "uniform", "method": "uniform", "bins": "3", "selector": "mi-score", "k": "5", "n": "20",
+              "alpha": "0.05", "seed": "3", "fraction": "0.5"},
+     "uniform (sample; uniform, 3 bins)", ("spinbutton", "n (bootstraps)", "20")),
+    ("toy", {"dist": "xor", "pick_k": "2"}, XOR, None),
+    ("orderings", {"dist": "xor", "source": "distribution", "measure": "balanced"}, XOR,
+     ("combobox", "Measure", label("balanced"))),
+]
+
+
+@pytest.mark.parametrize(("path", "query", "sidebar_text", "widget"), COLD_LINKS, ids=[c[0] for c in COLD_LINKS])
+def test_a_share_link_works_as_the_first_request_after_the_server_starts(browser, path, query, sidebar_text,
+                                                                          widget):
+    """Streamlit runs a page of pages/ without app.py while its legacy-pages flag is still set (until some
+    session has run app.py's st.navigation); ui/entry.py reruns such a run through app.py."""
+    with fresh_server() as url:
+        ctx, pg = fresh_page(browser, f"{url}/{path}?{urlencode(query)}")
+        try:
+            sidebar = pg.locator('[data-testid="stSidebar"]')
+            nav = sidebar.locator('[data-testid="stSidebarNavLink"]')
+            expect(nav.filter(has_text="Toy distribution")).to_have_count(1)   # app.py's navigation, titled
+            expect(nav.filter(has_text="app")).to_have_count(0)                # not the raw file names
+            expect(sidebar.get_by_text(sidebar_text)).to_be_visible()
+            if widget is not None:
+                role, name, value = widget
+                expect(pg.get_by_role(role, name=name)).to_have_value(value)
+            expect(sidebar.get_by_text("Share this view")).to_be_visible()
+            assert f"/{path}?" in pg.url
+            assert query.items() <= dict(parse_qsl(urlsplit(pg.url).query)).items()  # app.py wrote it back
+            expect(pg.locator('[data-testid="stException"]')).to_have_count(0)
+            wait_idle(pg)
+            pg.wait_for_timeout(1000)
+            pg.screenshot(path=str(ARTIFACTS / f"cold-link-{path}.png"))
+        finally:
+            ctx.close()
+
+
+def test_two_cold_links_opened_at_once_both_get_their_view(browser):
+    """Two sessions that start before either has run app.py (a class opening the teacher's link right after the
+    server starts): each run is checked on its own, not on the process-wide flag the first one clears."""
+    path, query, sidebar_text, _ = COLD_LINKS[0]
+    with fresh_server() as url:
+        contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
+        try:
+            pages = [ctx.new_page() for ctx in contexts]
+            for pg in pages:
+                pg.set_default_timeout(90_000)
+                pg.goto(f"{url}/{path}?{urlencode(query)}", wait_until="commit")
+            for pg in pages:
+                wait_idle(pg)
+                expect(pg.locator('[data-testid="stSidebar"]').get_by_text(sidebar_text)).to_be_visible()
+                expect(pg.get_by_role("combobox", name="Measure")).to_have_value(label("balanced"))
+        finally:
+            for ctx in contexts:
+                ctx.close()
+
+
+# --- a link made on an uploaded file asks for the file ----------------------------------------------------------
+
+def test_a_link_on_an_uploaded_file_asks_for_that_file(browser, streamlit_url):
+    patients = ROOT / "tests" / "fixtures" / "patients.csv"
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(patients.read_bytes()).hexdigest(), "target": "outcome"}
+    link = f"{streamlit_url}/selection?{urlencode(Recipe('select', data, None, {'k': 2}).to_query())}"
+    ctx, pg = fresh_page(browser, link)
+    try:
+        main = pg.locator('[data-testid="stMain"]')
+        expect(main.get_by_role("heading", name="This link needs its data file")).to_be_visible()
+        expect(main.get_by_text("Nothing has been computed on other data")).to_be_visible()
+        expect(main.get_by_text("Selected:")).to_have_count(0)
+        pg.screenshot(path=str(ARTIFACTS / "link-asks-for-file.png"))
+        main.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(patients))
+        wait_idle(pg)
+        expect(main.get_by_text("Selected:")).to_be_visible()
+        expect(pg.locator('[data-testid="stSidebar"]').get_by_text("patients.csv (outcome)")).to_be_visible()
+        assert "file=patients.csv" in pg.url
+        pg.screenshot(path=str(ARTIFACTS / "link-file-given.png"))
     finally:
         ctx.close()
