@@ -1,0 +1,260 @@
+"""The reproduction ledger: one row per figure, table or numbered claim of the papers, with our number.
+
+``bench/reproduce.py`` runs every row and writes ``bench/results/<profile>/ledger.json``; the Papers page
+and ``bench/REPRODUCE.md`` read it back through :func:`load_ledger`. A row records the paper's claim, what
+we measured (``ours``), a verdict computed from the numbers by the row's own rule (``agree``, ``partly``,
+``disagree``), why, the link that recreates it live in the app, and the data of its figure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .errors import DataError
+
+VERDICTS = ("agree", "partly", "disagree")
+PAPERS = {
+    "ahmed": "Ahmed, Narasimhan & Agarwal (2015), Bayes optimal feature selection",
+    "ditzler": "Ditzler, Polikar & Rosen (2015), NPFS",
+    "pena": "Peña & Nilsson (2010), complexity of discrete feature selection",
+}
+RESULTS_DIR = Path(__file__).resolve().parents[1] / "bench" / "results"
+PROFILES = ("quick", "scale")  # the shipped results: CI-sized and the larger reduced-scale run
+LEDGER_START, LEDGER_END = "<!-- ledger:start -->", "<!-- ledger:end -->"
+_ID = re.compile(r"^\|\s*`([a-z0-9-]+)`\s*\|", re.MULTILINE)
+
+
+@dataclass
+class Row:
+    """One ledger row. ``figure`` is ``{"kind": ..., **data}`` for :func:`row_figure` (or empty)."""
+
+    id: str
+    paper: str
+    item: str
+    claim: str
+    ours: str
+    verdict: str
+    why: str
+    link: str = ""
+    figure: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.paper not in PAPERS:
+            raise DataError(f"row {self.id!r}: unknown paper {self.paper!r}")
+        if self.verdict not in VERDICTS:
+            raise DataError(f"row {self.id!r}: verdict must be one of {', '.join(VERDICTS)}; got {self.verdict!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Ledger:
+    """All rows of one run with the protocol that produced them."""
+
+    profile: str
+    protocol: dict
+    rows: list[Row]
+    seconds: float = 0.0
+    load: str = ""
+    created: str = ""
+
+    def ids(self) -> list[str]:
+        return [r.id for r in self.rows]
+
+    def row(self, row_id: str) -> Row:
+        for r in self.rows:
+            if r.id == row_id:
+                return r
+        raise KeyError(row_id)
+
+    def counts(self) -> dict[str, int]:
+        return {v: sum(r.verdict == v for r in self.rows) for v in VERDICTS}
+
+    def to_json(self) -> str:
+        return json.dumps({**asdict(self), "rows": [r.to_dict() for r in self.rows]}, indent=1, allow_nan=False,
+                          default=_plain)
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def ledger_from_json(text: str) -> Ledger:
+    """Parse and validate a ledger written by :meth:`Ledger.to_json`; DataError names what is wrong."""
+    try:
+        raw = json.loads(text)
+        rows = [Row(**r) for r in raw.pop("rows")]
+        ledger = Ledger(rows=rows, **raw)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise DataError(f"not a reproduction ledger: {exc}") from None
+    ids = ledger.ids()
+    if len(set(ids)) != len(ids):
+        raise DataError(f"duplicate row ids in the ledger: {sorted({i for i in ids if ids.count(i) > 1})}")
+    return ledger
+
+
+def ledger_path(profile: str, root: Path = RESULTS_DIR) -> Path:
+    return root / profile / "ledger.json"
+
+
+def load_ledger(profile: str, root: Path = RESULTS_DIR) -> Ledger:
+    """The shipped ledger of ``profile`` (``quick`` or ``scale``)."""
+    path = ledger_path(profile, root)
+    if not path.is_file():
+        raise DataError(f"no results for {profile!r} at {path}; run bench/reproduce.py"
+                        f"{' --quick' if profile == 'quick' else ''}")
+    return ledger_from_json(path.read_text(encoding="utf-8"))
+
+
+def markdown_ids(text: str) -> list[str]:
+    """Row ids of the ledger table in REPRODUCE.md (the first column, in backticks)."""
+    start, end = text.find(LEDGER_START), text.find(LEDGER_END)
+    if start < 0 or end < start:
+        raise DataError("REPRODUCE.md has no ledger block (the ledger:start / ledger:end markers)")
+    return _ID.findall(text[start:end])
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def ledger_markdown(main: Ledger, other: Ledger | None = None) -> str:
+    """The ledger table: one line per row of ``main``; ``other`` (the second scale) adds its verdict."""
+    head = "| id | paper | item | paper's claim | ours | verdict | why |"
+    if other is not None:
+        head = head[:-1] + f" {other.profile} |"
+    lines = [head, "|---" * (head.count("|") - 1) + "|"]
+    for r in main.rows:
+        cells = [f"`{r.id}`", r.paper, r.item, r.claim, r.ours, f"**{r.verdict}**", r.why]
+        if other is not None:
+            try:
+                o = other.row(r.id)
+                cells.append(f"{o.verdict}: {o.ours}")
+            except KeyError:
+                cells.append("not run")
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def replace_ledger_block(text: str, table: str) -> str:
+    """``text`` with the part between the ledger markers replaced by ``table``."""
+    start, end = text.find(LEDGER_START), text.find(LEDGER_END)
+    if start < 0 or end < start:
+        raise DataError("REPRODUCE.md has no ledger block (the ledger:start / ledger:end markers)")
+    return text[:start + len(LEDGER_START)] + "\n" + table + "\n" + text[end:]
+
+
+# --- figures ------------------------------------------------------------------------------------------------
+
+def _curves(fig: dict) -> go.Figure:
+    """Panels of learning curves: ``panels`` = [{title, k, series: {label: [mean per k]}}]."""
+    from plotly.subplots import make_subplots
+
+    panels = fig["panels"]
+    cols = min(3, len(panels))
+    rows = -(-len(panels) // cols)
+    out = make_subplots(rows=rows, cols=cols, subplot_titles=[p["title"] for p in panels])
+    labels = sorted({lab for p in panels for lab in p["series"]})
+    palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+    colour = {lab: palette[i % len(palette)] for i, lab in enumerate(labels)}
+    for i, p in enumerate(panels):
+        for lab, ys in p["series"].items():
+            out.add_trace(go.Scatter(x=p["k"], y=ys, name=lab, mode="lines+markers", legendgroup=lab,
+                                     showlegend=i == 0, line={"color": colour[lab]}),
+                          row=i // cols + 1, col=i % cols + 1)
+    out.update_layout(height=280 * rows + 60, margin={"t": 60, "b": 30}, yaxis_title=fig.get("y", ""))
+    out.update_xaxes(title_text=fig.get("x", "k (features)"))
+    return out
+
+
+def _matrix(fig: dict) -> go.Figure:
+    """NPFS selection matrices (features x bootstraps) side by side, relevant rows marked."""
+    from plotly.subplots import make_subplots
+
+    panels = fig["panels"]
+    out = make_subplots(rows=1, cols=len(panels), subplot_titles=[p["title"] for p in panels],
+                        horizontal_spacing=0.03)
+    for i, p in enumerate(panels):
+        z = np.asarray(p["matrix"], dtype=float)
+        z[np.asarray(p["relevant"], dtype=int)] *= 2  # relevant rows drawn in the highlight colour
+        out.add_trace(go.Heatmap(z=z, zmin=0, zmax=2, showscale=False,
+                                 colorscale=[[0, "black"], [0.5, "white"], [1, "orange"]]), row=1, col=i + 1)
+        out.update_yaxes(autorange="reversed", row=1, col=i + 1, showticklabels=i == 0)
+    out.update_layout(height=360, margin={"t": 50, "b": 30})
+    out.update_xaxes(title_text="bootstrap")
+    out.update_yaxes(title_text="feature", row=1, col=1)
+    return out
+
+
+def _paths(fig: dict) -> go.Figure:
+    """Relevant-feature count vs bootstraps: ``panels`` = [{title, paths: {label: [count per bootstrap]}}]."""
+    from plotly.subplots import make_subplots
+
+    panels = fig["panels"]
+    out = make_subplots(rows=1, cols=len(panels), subplot_titles=[p["title"] for p in panels])
+    for i, p in enumerate(panels):
+        for lab, ys in p["paths"].items():
+            out.add_trace(go.Scatter(y=ys, x=list(range(1, len(ys) + 1)), name=lab, legendgroup=lab,
+                                     showlegend=i == 0, mode="lines"), row=1, col=i + 1)
+        if "truth" in fig:
+            out.add_hline(y=fig["truth"], line_dash="dot", row=1, col=i + 1)
+    out.update_layout(height=340, margin={"t": 50, "b": 30})
+    out.update_xaxes(title_text="bootstraps")
+    out.update_yaxes(title_text="relevant features", row=1, col=1)
+    return out
+
+
+def _bars(fig: dict) -> go.Figure:
+    """Grouped bars: ``x`` categories, ``series`` {label: [value per category]}."""
+    out = go.Figure([go.Bar(x=fig["x"], y=ys, name=lab) for lab, ys in fig["series"].items()])
+    out.update_layout(barmode="group", height=340, margin={"t": 30, "b": 30}, yaxis_title=fig.get("y", ""))
+    return out
+
+
+def _image(fig: dict) -> go.Figure:
+    """Pixel maps (``panels`` = [{title, z: 2-d}]), e.g. the bootstrap count of every pixel."""
+    from plotly.subplots import make_subplots
+
+    panels = fig["panels"]
+    out = make_subplots(rows=1, cols=len(panels), subplot_titles=[p["title"] for p in panels])
+    for i, p in enumerate(panels):
+        out.add_trace(go.Heatmap(z=p["z"], colorscale="gray", showscale=False), row=1, col=i + 1)
+        out.update_yaxes(autorange="reversed", scaleanchor=f"x{i + 1}", row=1, col=i + 1)
+    out.update_layout(height=340, margin={"t": 50, "b": 30})
+    return out
+
+
+_BUILDERS = {"curves": _curves, "matrix": _matrix, "paths": _paths, "bars": _bars, "image": _image}
+
+
+def row_figure(row: Row) -> go.Figure | None:
+    """The plotly figure of a ledger row, or None for rows shown as a table (``figure['kind'] == 'table'``)."""
+    kind = row.figure.get("kind")
+    builder = _BUILDERS.get(kind)
+    return None if builder is None else builder(row.figure)
+
+
+def row_table(row: Row):
+    """The row's table (``figure['kind'] == 'table'``: ``columns`` and ``rows``) as a DataFrame, else None."""
+    import pandas as pd
+
+    if row.figure.get("kind") != "table":
+        return None
+    return pd.DataFrame(row.figure["rows"], columns=row.figure["columns"])
+
+
+__all__ = ["LEDGER_END", "LEDGER_START", "Ledger", "PAPERS", "PROFILES", "RESULTS_DIR", "Row", "VERDICTS",
+           "ledger_from_json", "ledger_markdown", "ledger_path", "load_ledger", "markdown_ids",
+           "replace_ledger_block", "row_figure", "row_table"]
