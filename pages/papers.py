@@ -1,0 +1,75 @@
+"""Papers: every figure, table and numbered claim of the three papers, the paper's statement beside our number."""
+
+import streamlit as st
+
+from fslab.reproduction import PAPERS, VERDICTS
+from ui import papers as ui
+
+st.title("Papers: what the papers claim, and what we measured")
+st.markdown(
+    "fslab is built from three papers. This page is their **ledger**: one entry per figure, table or numbered "
+    "claim, with the paper's statement, the number fslab computes for it, and a verdict: **agree**, **partly** "
+    "(the shape holds but not every detail, or we could only use a synthetic stand-in for the data) or "
+    "**disagree**. Each verdict comes from a rule written next to it, applied to the numbers, never by hand. "
+    "The figures come from results files made by `bench/reproduce.py` and shipped with the app, so the page opens "
+    "at once; the link under each entry recreates the experiment live on a shipped sample."
+)
+st.caption("Reduced scale: this machine cannot afford the papers' full protocol (10,000 bootstraps per data set, "
+           "tuned RBF models on every row). Two scales are shipped; an entry whose verdict is the same at both is "
+           "stable under the reduction.")
+
+profile = st.radio("Results", ["scale", "quick"], format_func=lambda p: ui.PROFILE_LABELS[p], horizontal=True,
+                   key="papers.profile")
+ledger = ui.ledger(profile)
+if ledger is None:
+    st.stop()
+other_profile = "quick" if profile == "scale" else "scale"
+other = ui.ledger(other_profile)
+
+counts = ledger.counts()
+cols = st.columns(len(VERDICTS) + 1)
+cols[0].metric("Entries", len(ledger.rows))
+for col, verdict in zip(cols[1:], VERDICTS, strict=True):
+    col.metric(verdict.capitalize(), counts[verdict])
+with st.expander("What this run reduced"):
+    for line in ui.protocol_lines(ledger):
+        st.markdown(f"- {line}")
+    st.caption("bench/REPRODUCE.md describes the papers' protocol and every deviation.")
+
+TEACH = {
+    "ahmed": (
+        "Ahmed et al. choose features by the **Bayes error** of the performance measure itself rather than by "
+        "mutual information, and test the chosen features with a learner suited to the measure (Section 4).",
+        r"\mathcal J^*\in\arg\max_{|\mathcal J|=k}\; -\,\mathrm{er}^{\ell,*}_{D_{\mathcal J}},\qquad "
+        r"\mathrm{er}^{0\text{-}1,*}_{D_{\mathcal J}}"
+        r"=\mathbf E\big[\min(\eta_{\mathcal J}(X),\,1-\eta_{\mathcal J}(X))\big]",
+        "Section 3, equation (1) and Example 2: the Bayes criterion for the 0-1 error.",
+    ),
+    "ditzler": (
+        "Ditzler et al. run a selector on n bootstrap samples and call a feature **relevant** when it is picked "
+        "more often than a feature picked at random would be: a binomial Neyman-Pearson test (Section III).",
+        r"Z\sim\mathrm{Binomial}(n,\,k/K),\qquad \zeta=\min\{z: P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad "
+        r"\text{relevant}\iff z>\zeta",
+        "Equation (3); the authors' released code uses z >= zeta, which matters only when a count equals zeta.",
+    ),
+    "pena": (
+        "Peña and Nilsson prove that the best k features need an exhaustive search, yet the smallest set with the "
+        "lowest Bayes risk, S*, can be found by removing features one at a time. They run no experiments, so "
+        "each entry checks a theorem or example exactly.",
+        r"R(g^*(S))=\sum_{s}\min_y p(s,y),\qquad X_i\in S^*\iff R(g^*(\neg X_i))\neq R(g^*(X))",
+        "Section 2 (the Bayes risk) and Theorem 6 (the one-shot characterisation of S*).",
+    ),
+}
+
+tabs = st.tabs([PAPERS[p] for p in PAPERS])
+for tab, paper in zip(tabs, PAPERS, strict=True):
+    with tab:
+        text, formula, caption = TEACH[paper]
+        st.markdown(text)
+        st.latex(formula)
+        st.caption(caption)
+        for row in [r for r in ledger.rows if r.paper == paper]:
+            twin = None
+            if other is not None:
+                twin = next((r for r in other.rows if r.id == row.id), None)
+            ui.draw_row(row, twin, ui.PROFILE_LABELS[other_profile].capitalize())
