@@ -28,7 +28,8 @@ pages = {
     "Select": [recipe_pages["select"],
                st.Page("pages/by_measure.py", title="By measure", icon=":material/view_column:"),
                recipe_pages["compare"], recipe_pages["npfs"]],
-    "Theory": [recipe_pages["toy"], recipe_pages["orderings"]],
+    "Theory": [recipe_pages["toy"], recipe_pages["orderings"],
+               st.Page("pages/papers.py", title="Papers", icon=":material/menu_book:")],
 }
 nav = st.navigation(pages)
 shared_page = share.page_of(nav, recipe_pages)
