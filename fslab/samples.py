@@ -1,9 +1,11 @@
 """Shipped sample data sets and generators: ``SAMPLES`` (registry) and ``load_sample(name) -> Dataset``.
 
-The files in ``sample_data/`` are gzip CSVs built by ``tools/make_samples.py`` from the raw UCI/LIBSVM files,
-already in the encodings of Ahmed, Narasimhan & Agarwal (2015, Table 1): the target column first, then the
-features. The loader only reads them and hands the frame to ``Dataset.from_frame`` with the paper's positive
-class, so a sample goes through the same validation and discretisation as an uploaded CSV.
+The files in ``sample_data/`` are built by ``tools/make_samples.py`` from the raw UCI/LIBSVM/scikit-feature
+files, already in the encodings of Ahmed, Narasimhan & Agarwal (2015, Table 1): gzip CSVs (the target column
+first, then the features) for the tables, and ``.npz`` archives (numpy arrays only, read with
+``allow_pickle=False``) for the two wide text data sets PCMAC and BASEHOCK. The loader only reads them and
+hands them to ``Dataset.from_frame`` / ``from_arrays`` with the paper's positive class, so a sample goes
+through the same validation and discretisation as any other data.
 """
 
 from __future__ import annotations
@@ -80,8 +82,35 @@ class Sample:
 
 
 def sample_path(name: str) -> Path:
-    """Path of a shipped sample's gzip CSV (``sample_data/<name>.csv.gz``)."""
-    return sample_data_dir() / f"{name}.csv.gz"
+    """Path of a shipped sample's file (``sample_data/<name>.csv.gz`` or ``<name>.npz``)."""
+    rec = SAMPLES.get(name)
+    return sample_data_dir() / (rec.file if rec is not None and rec.file else f"{name}.csv.gz")
+
+
+def _existing_file(name: str) -> Path:
+    rec = _record(name)
+    if rec.file is None:
+        raise ParameterError(f"sample {name!r} is generated, not a shipped file; use load_sample({name!r})")
+    path = sample_path(name)
+    if not path.exists():
+        raise DataError(f"sample file {path} is missing; rebuild it with tools/make_samples.py")
+    return path
+
+
+NPZ_KEYS = {"X": "u", "y": "u", "feature_names": "U"}
+
+
+def read_sample_arrays(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(codes X, labels y, feature names) of a sample shipped as ``.npz`` (no pickles are ever loaded)."""
+    path = _existing_file(name)
+    with np.load(path, allow_pickle=False) as data:
+        if set(data.files) != set(NPZ_KEYS) or any(data[k].dtype.kind != kind for k, kind in NPZ_KEYS.items()):
+            raise DataError(f"sample file {path} does not hold X, y, feature_names; rebuild it with "
+                            "tools/make_samples.py")
+        X, y, names = data["X"], data["y"], [str(n) for n in data["feature_names"]]
+    if X.ndim != 2 or y.shape != (X.shape[0],) or len(names) != X.shape[1]:
+        raise DataError(f"sample file {path} has inconsistent shapes; rebuild it with tools/make_samples.py")
+    return X, y, names
 
 
 def read_sample_frame(name: str) -> pd.DataFrame:
@@ -90,11 +119,12 @@ def read_sample_frame(name: str) -> pd.DataFrame:
     Binary and count features are read as int8 (Adult's 48,842 x 123 table loads in about 0.1 s).
     """
     rec = _record(name)
-    if rec.file is None:
-        raise ParameterError(f"sample {name!r} is generated, not a shipped file; use load_sample({name!r})")
-    path = sample_path(name)
-    if not path.exists():
-        raise DataError(f"sample file {path} is missing; rebuild it with tools/make_samples.py")
+    path = _existing_file(name)
+    if rec.file.endswith(".npz"):
+        X, y, names = read_sample_arrays(name)
+        frame = pd.DataFrame(X, columns=names, copy=False)
+        frame.insert(0, rec.target, y.astype(np.int64))
+        return frame
     feature_type = np.float64 if name == "waveform" else np.int8
     frame = pd.read_csv(path, dtype=defaultdict(lambda: feature_type, {rec.target: str}))
     target = frame[rec.target]
@@ -108,6 +138,9 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
 
     rec = _record(name)
     positive = rec.positive if positive is _DEFAULT else positive
+    if rec.file.endswith(".npz"):
+        X, y, names = read_sample_arrays(name)
+        return Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)
     frame = read_sample_frame(name)
     return Dataset.from_frame(frame, rec.target, positive=positive)   # the library applies no size caps
 
@@ -145,12 +178,27 @@ def _digits_in_noise(**params: Any) -> Dataset:
     return digits_in_noise(**params)
 
 
+def _gisette_like(**params: Any) -> Dataset:
+    from .synthetic import gisette_like
+
+    return gisette_like(**params)
+
+
 def _uci(title: str, doi: str, year: str) -> str:
     return f"{title} [Dataset] ({year}). UCI Machine Learning Repository. https://doi.org/{doi}"
 
 
-def _shipped(name: str, **kw: Any) -> Sample:
-    return Sample(name=name, loader=partial(_load_file, name), file=f"{name}.csv.gz", licence=CC_BY, **kw)
+def _shipped(name: str, file: str | None = None, licence: str = CC_BY, **kw: Any) -> Sample:
+    return Sample(name=name, loader=partial(_load_file, name), file=file or f"{name}.csv.gz", licence=licence, **kw)
+
+
+SCIKIT_FEATURE = ("J. Li, K. Cheng, S. Wang, F. Morstatter, R. P. Trevino, J. Tang, H. Liu (2017). Feature "
+                  "Selection: A Data Perspective. ACM Computing Surveys 50(6) (scikit-feature repository, ASU); "
+                  "text from 20 Newsgroups, K. Lang (1995), NewsWeeder: Learning to filter netnews, ICML")
+NO_LICENCE = "none stated by the ASU scikit-feature repository; research use with citation"
+TEXT_ENCODING = ("{n} word counts, each in the paper's three bins at mean +- one sample standard deviation "
+                 "(0 below, 1 inside, 2 at or above; counts are never negative, so 0 does not occur); class 1 "
+                 "of the .mat file is positive ({pair}; the file does not say which label is which).")
 
 
 SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
@@ -200,6 +248,26 @@ SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
                  "kept as ten classes (load_sample('optdigits', positive=d) for digit d vs rest).",
         task="multiclass", n_rows=5620, n_features=64, positive_rate=None, image_shape=(8, 8), target="digit",
         paper=NPFS),
+    "pcmac": _shipped(
+        "pcmac", file="pcmac.npz", licence=NO_LICENCE, title="PCMAC (20 Newsgroups: IBM PC vs Mac hardware)",
+        citation=SCIKIT_FEATURE, url="https://jundongl.github.io/scikit-feature/datasets.html",
+        encoding=TEXT_ENCODING.format(n="3,289", pair="comp.sys.ibm.pc.hardware vs comp.sys.mac.hardware"),
+        task="binary", n_rows=1943, n_features=3289, positive_rate=0.505, target="class", positive=1),
+    "basehock": _shipped(
+        "basehock", file="basehock.npz", licence=NO_LICENCE, title="BASEHOCK (20 Newsgroups: baseball vs hockey)",
+        citation=SCIKIT_FEATURE, url="https://jundongl.github.io/scikit-feature/datasets.html",
+        encoding=TEXT_ENCODING.format(n="4,862", pair="rec.sport.baseball vs rec.sport.hockey"),
+        task="binary", n_rows=1993, n_features=4862, positive_rate=0.499, target="class", positive=1),
+    "gisette-like": Sample(
+        name="gisette-like", title="Gisette-shaped synthetic data (timing experiments)",
+        citation="Synthetic, generated by fslab.synthetic.gisette_like in the shape of Gisette (I. Guyon, S. Gunn, "
+                 "A. Ben-Hur, G. Dror (2004), Result analysis of the NIPS 2003 feature selection challenge, NIPS "
+                 "17: 6,000 training rows, 2,500 real features and 2,500 probes); not the real data",
+        licence="generated", url="https://archive.ics.uci.edu/dataset/170/gisette",
+        encoding="SYNTHETIC: 5,000 integer features 0..999 (about 13% non-zero, as Gisette), half of them "
+                 "informative (their chance of being non-zero depends on the class), half pure probes; balanced "
+                 "binary y (load_sample('gisette-like', m=4200) for the paper's training split; seed=...).",
+        task="binary", n_rows=6000, n_features=5000, positive_rate=0.5, loader=_gisette_like),
     "uniform": Sample(
         name="uniform", title="D_uni: uniform synthetic data with 5 relevant features (NPFS)",
         citation="Ditzler, G., Polikar, R. & Rosen, G. (2015). A bootstrap based Neyman-Pearson test for "
@@ -232,7 +300,8 @@ def load_sample(name: str, **params: Any) -> Dataset:
     """Sample ``name`` as a ``fslab.data.Dataset`` in the paper's encoding, with the paper's positive class.
 
     Shipped samples accept ``positive=`` (another class value; None keeps all classes); the generators
-    (``uniform``, ``digits-in-noise``) take their generator's parameters. Unknown name -> ParameterError.
+    (``uniform``, ``digits-in-noise``, ``gisette-like``) take their generator's parameters. Unknown name ->
+    ParameterError.
     """
     rec = _record(name)
     if rec.file is not None and set(params) - {"positive"}:

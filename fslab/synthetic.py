@@ -1,4 +1,5 @@
-"""Synthetic data of the NPFS paper (Ditzler, Polikar, Rosen 2015, Section IV): D_uni and digits in noise."""
+"""Synthetic data: the NPFS paper's D_uni and digits in noise (Ditzler, Polikar, Rosen 2015, Section IV), and
+a Gisette-shaped generator for timing experiments (:func:`gisette_like`; synthetic, not Gisette's values)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,47 @@ def uniform_dataset(m: int = 1000, n_features: int = 25, k_star: int = 5, seed=0
     df = pd.DataFrame(X, columns=[f"X{j + 1}" for j in range(X.shape[1])])
     df["y"] = y
     return _dataset(df, "y", positive=1)
+
+
+GISETTE_ROWS, GISETTE_FEATURES = 6000, 5000   # Gisette's training set (Guyon et al. 2004): 3,000 + 3,000 rows
+
+
+def gisette_like_data(m: int = GISETTE_ROWS, n_features: int = GISETTE_FEATURES, seed=0,
+                      density: tuple[float, float] = (0.02, 0.25)) -> tuple[np.ndarray, np.ndarray]:
+    """SYNTHETIC data in Gisette's shape: X (m x n) int16 values 0..999, y balanced 0/1 (int64).
+
+    Like Gisette (2,500 real features and 2,500 random probes, values 0..999, ~13% non-zero) but generated:
+    feature j is non-zero with probability d_j ~ Uniform(density); for the first half of the features (the
+    informative ones) that probability is d_j (1 + e_j) in class 1 and d_j (1 - e_j) in class 0, with e_j ~
+    Uniform(-0.5, 0.5); the second half are probes, independent of y. Non-zero values are uniform on 1..999.
+    Seeded (``seed``); ``m=4200`` gives the Bayes paper's training split size. Memory: 2 bytes per cell.
+    """
+    m, n = int(m), int(n_features)
+    if m < 2 or n < 1:
+        raise ParameterError(f"need m >= 2 rows and n_features >= 1; got m={m}, n_features={n}")
+    rng = np.random.default_rng(seed)
+    y = np.zeros(m, dtype=np.int64)
+    y[rng.permutation(m)[: m // 2]] = 1
+    d = rng.uniform(*density, size=n)
+    effect = np.zeros(n)
+    effect[: n // 2] = rng.uniform(-0.5, 0.5, size=n // 2)
+    X = np.empty((m, n), dtype=np.int16)
+    step = max(1, (1 << 22) // n)   # a block of rows at a time: float scratch stays at 32 MB
+    for start in range(0, m, step):
+        rows = slice(start, min(start + step, m))
+        sign = np.where(y[rows] == 1, 1.0, -1.0)[:, None]
+        p = d[None, :] * (1.0 + sign * effect[None, :])
+        nonzero = rng.random((rows.stop - rows.start, n), dtype=np.float32) < p
+        X[rows] = np.where(nonzero, rng.integers(1, 1000, size=nonzero.shape, dtype=np.int16), 0)
+    return X, y
+
+
+def gisette_like(m: int = GISETTE_ROWS, n_features: int = GISETTE_FEATURES, seed=0):
+    """:func:`gisette_like_data` as a Dataset (features f1..fn, target ``y``, positive class 1; not copied)."""
+    from .data import Dataset  # late import: the data layer sits above this module
+
+    X, y = gisette_like_data(m, n_features, seed)
+    return Dataset.from_arrays(X, y, feature_names=[f"f{j + 1}" for j in range(X.shape[1])], positive=1)
 
 
 def pixel_names(side: int = FRAME) -> list[str]:

@@ -32,6 +32,10 @@ PAPER = {
 }
 
 
+# The paper's wide text data sets (Ahmed et al. Table 1), shipped as .npz: name -> (rows, features, P(class 1))
+WIDE = {"pcmac": (1943, 3289, 982 / 1943), "basehock": (1993, 4862, 994 / 1993)}
+
+
 @pytest.fixture(scope="module")
 def datasets():
     return {name: load_sample(name) for name in PAPER}
@@ -160,7 +164,8 @@ def test_registry_records():
         if rec.image_shape is not None:
             assert rec.image_shape[0] * rec.image_shape[1] == rec.n_features
         if not rec.generated:
-            assert rec.licence == "CC BY 4.0"
+            assert rec.licence == ("CC BY 4.0" if name not in WIDE else
+                                   "none stated by the ASU scikit-feature repository; research use with citation")
             total += (SAMPLE_DIR / rec.file).stat().st_size
     assert total < 5_000_000  # the repository stays small (issue 2: well under 20 MB in all)
 
@@ -190,3 +195,73 @@ def test_shipped_file_is_rebuilt_from_the_raw_files(name):
     built = make_samples.BUILDERS[name](RAW)
     shipped = read_sample_frame(name)
     pd.testing.assert_frame_equal(built, shipped, check_dtype=False)
+
+
+# --- PCMAC, BASEHOCK, gisette-like (issue 13.2) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(WIDE))
+def test_wide_text_samples_have_the_papers_shape_and_encoding(name):
+    rows, n_features, rate = WIDE[name]
+    ds = load_sample(name)
+    assert ds.shape == (rows, n_features) and ds.task == "binary"
+    assert ds.positive_rate() == pytest.approx(rate)   # SOURCE.md: PCMAC Y=1 in 982 rows, BASEHOCK in 994
+    rec = SAMPLES[name]
+    assert (rec.n_rows, rec.n_features, rec.file) == (rows, n_features, f"{name}.npz")
+    enc = ds.discretize()
+    assert enc.X.dtype == np.uint8 and enc.arities.max() == 2 and enc.values is None
+    # the shipped values are the paper's bins of the word counts: 1 inside mean +- std, 2 at or above
+    assert set(np.unique(ds.array)) == {1, 2}
+
+
+@pytest.mark.skipif(not RAW.exists(), reason="needs ../shared/datasets")
+@pytest.mark.parametrize("name, rel", [("pcmac", "pcmac/PCMAC.mat"), ("basehock", "basehock/BASEHOCK.mat")])
+def test_wide_text_samples_match_the_mat_file(name, rel):
+    """Re-derive 300 columns from the raw word counts: three bins at mean -+ one sample std (ddof=1)."""
+    from scipy.io import loadmat
+
+    raw = loadmat(RAW / rel)
+    X = raw["X"][:, :300].astype(np.float64)
+    mu, sd = X.mean(axis=0), X.std(axis=0, ddof=1)
+    codes = (X >= mu - sd).astype(int) + (X >= mu + sd)
+    ds = load_sample(name)
+    assert np.array_equal(ds.array[:, :300], codes)
+    assert np.array_equal(ds.y, (raw["Y"].ravel() == 1).astype(int))
+
+
+@pytest.mark.parametrize("name", list(WIDE))
+def test_selectors_and_npfs_run_on_a_column_subset_of_the_wide_samples(name):
+    from fslab.encoded import EncodedDataset
+    from fslab.npfs import npfs
+    from fslab.selectors import select
+
+    enc = load_sample(name).discretize()
+    cols = np.arange(0, enc.n_features, enc.n_features // 150)[:150]
+    sub = EncodedDataset(enc.X[:, cols], enc.y, labels=enc.labels, arities=enc.arities[cols],
+                         feature_names=[enc.feature_names[j] for j in cols])
+    for selector in ("bayes-greedy", "jmi"):
+        assert len(select(sub, 5, selector).features) == 5
+    result = npfs(sub, "jmi", k=5, n_bootstraps=8, seed=0)
+    assert result is not None
+
+
+def test_every_shipped_sample_has_uint8_codes():
+    for name, rec in SAMPLES.items():
+        if not rec.generated:
+            assert load_sample(name).discretize().X.dtype == np.uint8, name
+
+
+def test_gisette_like_is_seeded_synthetic_in_gisettes_shape():
+    from fslab.synthetic import gisette_like_data
+
+    rec = SAMPLES["gisette-like"]
+    assert rec.generated and rec.licence == "generated" and "SYNTHETIC" in rec.encoding
+    assert (rec.n_rows, rec.n_features) == (6000, 5000)
+    X, y = gisette_like_data(m=400, n_features=300, seed=7)
+    again, _ = gisette_like_data(m=400, n_features=300, seed=7)
+    assert X.dtype == np.int16 and np.array_equal(X, again) and X.min() == 0 and X.max() <= 999
+    assert y.sum() == 200 and 0.05 < (X > 0).mean() < 0.25
+    ds = load_sample("gisette-like", m=4200, n_features=50, seed=1)   # the paper's training split size
+    assert ds.shape == (4200, 50) and ds.positive_rate() == 0.5
+    # informative features (first half) differ between the classes far more than the probes (second half)
+    gap = np.abs((X[y == 1] > 0).mean(axis=0) - (X[y == 0] > 0).mean(axis=0))
+    assert gap[:150].mean() > 2 * gap[150:].mean()

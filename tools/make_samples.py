@@ -17,13 +17,23 @@ a rebuild gives identical bytes): the target column first, then the features in 
                     (ambiguity codes D, N, R, S give an all-zero block)
 - waveform.csv.gz   class (0/1/2) + 40 real features wave1..wave21, noise1..noise19 (2 decimals)
 - optdigits.csv.gz  digit (0-9) + 64 pixel counts r1c1..r8c8 (0..16); rows of optdigits.tra then .tes
+
+The two wide text data sets of Ahmed et al. (Table 1) are stored as ``.npz`` (numpy arrays, no pickles; zip
+entries with a fixed timestamp, so a rebuild gives identical bytes): ``X`` the uint8 codes in the paper's
+encoding (three bins at mean +- one sample standard deviation of each word count: 0 below, 1 inside,
+2 at or above), ``y`` the label (1 or 2, as in the .mat file) and ``feature_names`` (w1, w2, ...):
+
+- pcmac.npz         1,943 x 3,289 (20 Newsgroups comp.sys.ibm.pc.hardware vs comp.sys.mac.hardware)
+- basehock.npz      1,993 x 4,862 (20 Newsgroups rec.sport.baseball vs rec.sport.hockey)
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +55,8 @@ RAW_MD5 = {
     "waveform/waveform-+noise.data": "9069f05dfd0397a691af0c8ecf2cc7d1",
     "optdigits/optdigits.tra": "268ce7771f3f15afbc54402478b1d454",
     "optdigits/optdigits.tes": "a0339c30a8a5312a1b6f9e5c719dcce5",
+    "pcmac/PCMAC.mat": "8aa4e3a95804280afbce1055c979d38a",
+    "basehock/BASEHOCK.mat": "33ec23106331f56b2e3939b75b04ea3d",
 }
 
 ADULT_COLUMNS = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status", "occupation",
@@ -187,6 +199,36 @@ def make_optdigits(raw: Path) -> pd.DataFrame:
     return df
 
 
+def mean_std_codes(X: np.ndarray) -> np.ndarray:
+    """The paper's encoding (Ahmed et al., footnote 6): per column, 0 below mu - sigma, 1 in [mu - sigma,
+    mu + sigma), 2 at or above mu + sigma, with the sample standard deviation (ddof=1, MATLAB's std)."""
+    X = X.astype(np.float64)
+    mu, sigma = X.mean(axis=0), X.std(axis=0, ddof=1)
+    return ((X >= mu - sigma).astype(np.uint8) + (X >= mu + sigma)).astype(np.uint8)
+
+
+def make_text_mat(raw: Path, rel: str) -> dict[str, np.ndarray]:
+    """X (codes), y (labels 1/2) and feature names of a scikit-feature .mat file (X_dis, a copy of X, ignored)."""
+    from scipy.io import loadmat
+
+    data = loadmat(raw_path(raw, rel))
+    X, y = data["X"], data["Y"].ravel().astype(np.uint8)
+    assert X.shape[0] == y.size and set(np.unique(y)) == {1, 2}, rel
+    return {"X": mean_std_codes(X), "y": y, "feature_names": np.array([f"w{j + 1}" for j in range(X.shape[1])])}
+
+
+def write_npz(arrays: dict[str, np.ndarray], path: Path) -> None:
+    """Deterministic .npz: numpy's own array format in a deflated zip with a fixed timestamp."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for key, value in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.ascontiguousarray(value), allow_pickle=False)
+            zf.writestr(zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0)), buffer.getvalue(),
+                        compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+
+
+NPZ_BUILDERS = {"pcmac": "pcmac/PCMAC.mat", "basehock": "basehock/BASEHOCK.mat"}
+
 BUILDERS = {"mushroom": make_mushroom, "adult": make_adult, "semeion": make_semeion, "splice": make_splice,
             "waveform": make_waveform, "optdigits": make_optdigits}
 
@@ -204,6 +246,16 @@ def main(raw: Path, out: Path) -> None:
         total += size
         digest = hashlib.md5(path.read_bytes()).hexdigest()
         print(f"{path.name:20s} {df.shape[0]:6d} x {df.shape[1] - 1:4d}  {size:9,d} B  md5 {digest}")
+    for name, rel in NPZ_BUILDERS.items():
+        arrays = make_text_mat(raw, rel)
+        path = out / f"{name}.npz"
+        write_npz(arrays, path)
+        with np.load(path, allow_pickle=False) as check:
+            assert all(np.array_equal(check[k], v) for k, v in arrays.items()), name
+        size = path.stat().st_size
+        total += size
+        digest = hashlib.md5(path.read_bytes()).hexdigest()
+        print(f"{path.name:20s} {arrays['X'].shape[0]:6d} x {arrays['X'].shape[1]:4d}  {size:9,d} B  md5 {digest}")
     print(f"{'total':20s} {'':15s} {total:9,d} B")
 
 
