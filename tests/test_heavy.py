@@ -153,3 +153,18 @@ def test_slot_not_taken_when_stopped_while_waiting(monkeypatch):
     slots.release()  # still exactly one holder (ours): a second release would raise ValueError
     with pytest.raises(ValueError):
         slots.release()
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_worker_does_not_rerun_the_app_script(tmp_path, monkeypatch, method):
+    """Under ``streamlit run`` the parent's ``__main__`` is app.py; a worker must not import it (it ran app.py
+    in every worker: ~0.5 s and ~60 warnings each). The stand-in script leaves a marker file when imported."""
+    marker = tmp_path / "imported"
+    script = tmp_path / "app_stand_in.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert heavy.run_in_worker(os.getpid, context=multiprocessing.get_context(method)) != os.getpid()
+    assert not marker.exists()
+    assert sys.modules["__main__"] is main  # restored after the start

@@ -16,8 +16,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import sys
 import threading
 import time
+import types
 from contextlib import contextmanager
 
 import streamlit as st
@@ -89,6 +91,27 @@ def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool) -> None:
         results.put(("error", err))
 
 
+_MAIN_LOCK = threading.Lock()
+
+
+@contextmanager
+def plain_main():
+    """A bare ``__main__`` while a worker starts, so it runs fslab only.
+
+    ``multiprocessing`` tells a new process (and the forkserver) to import the parent's ``__main__`` from its file
+    first; under ``streamlit run`` that module is the app script, so every worker re-ran ``app.py`` (about 0.5 s and
+    ~60 warning lines each). A module without ``__file__`` or ``__spec__`` gives it nothing to import.
+    """
+    with _MAIN_LOCK:
+        saved = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if saved is not None:
+                sys.modules["__main__"] = saved
+
+
 def run_in_worker(fn, *args, progress=None, context=None, **kwargs):
     """``fn(*args, progress=..., **kwargs)`` in a worker process; ``progress(*a)`` runs here for each call there.
 
@@ -98,7 +121,8 @@ def run_in_worker(fn, *args, progress=None, context=None, **kwargs):
     ctx = context or _context()
     results = ctx.Queue()
     worker = ctx.Process(target=_work, args=(results, fn, args, kwargs, progress is not None), daemon=True)
-    worker.start()
+    with plain_main():
+        worker.start()
     try:
         while True:
             try:
