@@ -88,6 +88,10 @@ def test_stability_figure_size_is_bounded():
     mean = float((values * counts).sum() / counts.sum())
     assert mean == pytest.approx(result.stability()["kuncheva"])
     assert len(stability_figure(result).to_json()) < 1_000_000
+    matrix_fig = selection_matrix_figure(result)  # the first 1,000 bootstraps as int8 codes, no per-cell hover data
+    assert np.asarray(matrix_fig.data[0].z).shape == (K, 1000) and matrix_fig.data[0].customdata is None
+    assert "the first 1,000 of 5,000 bootstraps" in matrix_fig.layout.title.text
+    assert len(matrix_fig.to_json()) < 1_000_000
 
 
 def test_k_test_figure_skips_untested_steps():
@@ -126,7 +130,7 @@ def test_selection_matrix_labels_only_relevant_rows_of_256_pixels():
     assert fig.layout.height == 2000 and len(fig.data[0].y) == 256
     assert list(fig.layout.yaxis.tickvals) == [f"f{i} (20)" for i in range(0, 40, 2)]
     assert "only one relevant row in 2" in matrix_label_note(result)
-    assert np.asarray(fig.data[0].customdata).shape == (256, 20)
+    assert np.asarray(fig.data[0].z).shape == (256, 20)  # hover names every row from its y label
 
 
 def test_selection_matrix_keeps_rows_with_equal_names_apart():

@@ -49,16 +49,20 @@ def matrix_label_note(result, max_rows: int = 300) -> str:
     return f"With {rows} rows only {which} are labelled; hover over any row for its name and count."
 
 
-def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -> go.Figure:
+def selection_matrix_figure(result, order: str = "count", max_rows: int = 300,
+                            max_columns: int = 1000) -> go.Figure:
     """The K x n matrix X as the paper's Fig. 1: black = not selected, white = selected; in relevant rows dark
     brown = not selected, orange = selected.
 
     Cells take four codes (irrelevant/relevant row x not selected/selected) on a discrete colour scale. Tick labels
     are set explicitly (plotly would otherwise drop every other one on a tall category axis): see matrix_layout.
+    Size budget: at most ``max_columns`` bootstraps are drawn (the first ones; the title says so) as int8 codes,
+    with no per-cell hover data (n = 5,000 bootstraps of 123 features made a 10 MB figure).
     """
     rows = feature_order(result, order)[:max_rows]
     relevant = result.relevant_mask[rows]
-    z = result.matrix[rows].astype(int) + 2 * relevant[:, None]
+    n_shown = min(result.n_bootstraps, int(max_columns))
+    z = (result.matrix[rows, :n_shown] + 2 * relevant[:, None]).astype(np.int8)
     scale = [[0.0, BLACK], [0.25, BLACK], [0.25, WHITE], [0.5, WHITE], [0.5, DARK_ORANGE], [0.75, DARK_ORANGE],
              [0.75, ORANGE], [1.0, ORANGE]]
     names = [f"{plain(result.feature_names[i])} ({result.counts[i]})" for i in rows]
@@ -66,12 +70,13 @@ def selection_matrix_figure(result, order: str = "count", max_rows: int = 300) -
         names = [f"#{i + 1} {name}" for i, name in zip(rows, names, strict=True)]
     height, labelled, _ = matrix_layout(relevant)
     fig = go.Figure(go.Heatmap(
-        z=z, x=np.arange(1, result.n_bootstraps + 1), y=names, zmin=-0.5, zmax=3.5, colorscale=scale,
+        z=z, x=np.arange(1, n_shown + 1), y=names, zmin=-0.5, zmax=3.5, colorscale=scale,
         showscale=False, xgap=0, ygap=1 if len(rows) <= 60 else 0,
-        customdata=np.broadcast_to(np.where(relevant, "relevant", "not relevant")[:, None], z.shape),
-        hovertemplate="%{y}<br>bootstrap %{x}<br>%{customdata}<extra></extra>",
+        hovertemplate="%{y}<br>bootstrap %{x}<br>orange rows: relevant<extra></extra>",
     ))
     shown = "" if len(rows) == result.n_features else f" (top {len(rows)} of {result.n_features})"
+    if n_shown < result.n_bootstraps:
+        shown += f"; the first {n_shown:,} of {result.n_bootstraps:,} bootstraps drawn"
     ticks = [names[i] for i in labelled]
     fig.update_layout(
         title=f"Selection matrix: {result.n_features} features x {result.n_bootstraps} bootstraps{shown}",
