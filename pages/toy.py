@@ -8,6 +8,7 @@ from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
+from fslab.toy import PRESETS
 from ui import toy
 from ui.source import current_distribution
 from ui.text import md
@@ -49,13 +50,16 @@ st.caption("Each bar is one state x of the features; its height is p(x) and the 
 toy.assumptions_box(dist)
 
 st.header("Which features does each criterion pick?")
+preset_key = toy.preset_of(name)
 st.markdown(
     "Each **Bayes criterion** scores a subset J by the best achievable value of a performance measure using "
-    "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features: in "
-    "the Bayes paper's **Example 1**, mutual information prefers X2 while the 0-1 error prefers X1."
+    "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features. "
+    + (f"**{md(name)}** ({PRESETS[preset_key].reference}): {PRESETS[preset_key].teaches}" if preset_key else
+       "In the Bayes paper's **Example 1** (a preset above), mutual information prefers X2 while the 0-1 error "
+       "prefers X1.")
 )
 st.latex(r"C^{0\text{-}1}(J) = -\sum_{x_J}\min_y p(x_J, y),\qquad C^{\mathrm{MI}}(J) = I(X_J; Y)")
-k_pick = st.number_input("k (features to pick)", 1, max(1, dist.n_features), 1, key="toy.pick_k")
+k_pick = toy.k_box(st, "k (features to pick)", "toy.pick_k", dist.n_features)
 dist_json = dist.to_json()
 try:
     picks = toy.picks(dist_json, int(k_pick))
@@ -96,7 +100,7 @@ measures = supported_measures(dist)
 if st.session_state.get("toy.conv_measure") not in measures:
     st.session_state["toy.conv_measure"] = measures[0]  # a measure this class variable refuses is never offered
 measure = f1.selectbox("measure", measures, key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
-k_conv = f2.number_input("k", 1, max(1, dist.n_features), 1, key="toy.conv_k")
+k_conv = toy.k_box(f2, "k", "toy.conv_k", dist.n_features)
 repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats")
 g1, g2 = st.columns(2)
 sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],

@@ -62,6 +62,10 @@ def test_load_preset_and_generator():
     at.button(key="toy.load_preset").click().run()
     assert at.session_state[DIST_NAME] == PRESETS["xor"].label
     assert _metric(at, "Features") == "3"
+    # the preset sets its instructive k (the XOR pair) and the texts follow it
+    assert at.number_input(key="toy.pick_k").value == 2 and at.number_input(key="toy.conv_k").value == 2
+    assert any(PRESETS["xor"].teaches[:30] in m.value for m in at.markdown)
+    assert "best 2-subset is **X1, X2**" in " ".join(m.value for m in at.markdown)
     at.radio(key="toy.generator").set_value("random Dirichlet").run()
     at.button(key="toy.generate").click().run()
     assert at.session_state[DIST_NAME].startswith("random Dirichlet (n=3")

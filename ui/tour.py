@@ -24,9 +24,8 @@ def start() -> None:
 
 def install_preset(key: str) -> None:
     """Make preset ``key`` the toy distribution unless it already is (reruns keep the editors' state)."""
-    preset = PRESETS[key]
-    if st.session_state.get(DISTRIBUTION_NAME) != preset.label:
-        toy.install(preset.label, preset.factory())
+    if st.session_state.get(DISTRIBUTION_NAME) != PRESETS[key].label:
+        toy.install_preset(key)
 
 
 def step() -> int:

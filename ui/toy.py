@@ -29,6 +29,33 @@ def install(name: str, dist: Distribution) -> None:
     st.session_state[VERSION] = st.session_state.get(VERSION, 0) + 1
 
 
+# the k that shows what a preset teaches (XOR: the pair; a redundant copy: the second pick skips the copy)
+INSTRUCTIVE_K = {"xor": 2, "redundant-copies": 2, "greedy-bad": 2, "s-star-vs-markov": 2}
+K_KEYS = ("toy.pick_k", "toy.conv_k")
+
+
+def install_preset(key: str) -> None:
+    """Make preset ``key`` the toy distribution and set the page's k boxes to its instructive k."""
+    preset = PRESETS[key]
+    dist = preset.factory()
+    install(preset.label, dist)
+    for k_key in K_KEYS:
+        st.session_state[k_key] = min(INSTRUCTIVE_K.get(key, 1), dist.n_features)
+
+
+def preset_of(name: str | None) -> str | None:
+    """The preset key whose label is ``name`` (the distribution's display name), or None."""
+    return next((key for key, p in PRESETS.items() if p.label == name), None)
+
+
+def k_box(container, label: str, key: str, n_features: int) -> int:
+    """A k number box whose value lives in the session state (so a preset can set it), kept within 1..n."""
+    if not 1 <= st.session_state.get(key, 1) <= max(1, n_features):
+        st.session_state[key] = 1
+    st.session_state.setdefault(key, 1)
+    return int(container.number_input(label, 1, max(1, n_features), key=key))
+
+
 def version() -> int:
     return st.session_state.get(VERSION, 0)
 
@@ -68,7 +95,7 @@ def preset_builder() -> None:
     name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label)
     st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches}")
     if st.button("Load preset", key="toy.load_preset", type="primary"):
-        install(PRESETS[name].label, PRESETS[name].factory())
+        install_preset(name)
         st.rerun()
 
 
