@@ -81,3 +81,48 @@ def test_a_click_on_run_runs_the_job_and_it_stays(monkeypatch):
     assert selected(at)
     at.run()
     assert selected(at) and not run_buttons(at)
+
+
+def _adult_panel():
+    from fslab.samples import load_sample as load
+    from ui.k_suggestion import render_k_suggestion
+
+    render_k_suggestion("dataset", load("adult").discretize(), "bayes-greedy", "zero-one", {}, 10, "t")
+
+
+def test_suggest_k_with_999_permutations_on_adult_is_refused():
+    at = AppTest.from_function(_adult_panel, default_timeout=120)
+    at.session_state["t.kperm"] = 999
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = " ".join(e.value for e in at.error)
+    assert "work limit" in errors and "FSLAB_MAX_WORK" in errors and "fewer permutations" in errors
+    assert not [b for b in at.button if b.label == "Suggest k"]
+
+
+def _small_panel():
+    from fslab.synthetic import uniform_dataset
+    from ui.k_suggestion import render_k_suggestion
+
+    render_k_suggestion("dataset", uniform_dataset().discretize(method="uniform", bins=3), "bayes-greedy",
+                        "zero-one", {}, 6, "t")
+
+
+def test_suggest_k_results_are_shared_between_sessions(monkeypatch):
+    """The second session asking the same question (same data content, settings, seed) gets the first one's
+    result from the server-wide store: no second worker run."""
+    from ui import heavy
+
+    runs = []
+    real = heavy.run_in_worker
+    monkeypatch.setattr(heavy, "run_in_worker", lambda *a, **kw: runs.append(1) or real(*a, **kw))
+    metrics = []
+    for _ in range(2):
+        at = AppTest.from_function(_small_panel, default_timeout=120)
+        at.session_state["t.kboot"] = 10
+        at.run()
+        at.button(key="t.ksuggest").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        metrics.append([m.value for m in at.metric])
+    assert metrics[0] == metrics[1] and metrics[0]
+    assert len(runs) == 1

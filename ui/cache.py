@@ -6,6 +6,11 @@ a cache without bound: ``LIMITS.cache_entries`` entries and ``LIMITS.cache_mb`` 
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+
 import streamlit as st
 
 from fslab.limits import LIMITS
@@ -27,3 +32,54 @@ def ensure_default_dataset() -> None:
     if state.get_dataset()[1] is None:
         state.set_dataset(f"{state.DEFAULT_SAMPLE} (sample)", sample_encoded(state.DEFAULT_SAMPLE),
                           spec={"sample": state.DEFAULT_SAMPLE})
+
+
+class SharedResults:
+    """A server-wide, bounded store of heavy results (NPFS, Suggest k, learning curves, lattices) keyed by content.
+
+    Thirty students opening one NPFS link start one run, not thirty: the key is a digest of the data's content
+    token, the settings and the seed (:func:`result_key`), never a session or a name. At most ``max_entries``
+    results and ``max_mb`` MB (pickled size) are kept, least recently used first out.
+    """
+
+    def __init__(self, max_entries: int = LIMITS.cache_entries, max_mb: int = LIMITS.cache_mb):
+        self.max_entries, self.max_bytes = max_entries, max_mb * 1_000_000
+        self._items: OrderedDict[str, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = 0
+
+    def get(self, key: str):
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: str, value) -> None:
+        n_bytes = len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        if n_bytes > self.max_bytes:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            self.size -= old[1] if old else 0
+            self._items[key] = (value, n_bytes)
+            self.size += n_bytes
+            while len(self._items) > self.max_entries or self.size > self.max_bytes:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@st.cache_resource
+def shared_results() -> SharedResults:
+    """The one store of this server (a resource: shared by every session, deliberately)."""
+    return SharedResults()
+
+
+def result_key(kind: str, *parts) -> str:
+    """Digest of a heavy job: its kind and everything that determines the result (content tokens, settings,
+    seed), as plain values."""
+    return hashlib.blake2b(repr((kind, *parts)).encode(), digest_size=16).hexdigest()

@@ -1,7 +1,10 @@
-""""Which k?" panel for the Select page: NPFS's k* and the conditional permutation test of each greedy step.
+"""""Which k?" panel for the Select page: NPFS's k* and the conditional permutation test of each greedy step.
 
-Runs only when asked (a button) and with small defaults, so the Select page stays fast; results are memoised
-per session, keyed by everything that determines them.
+Runs only when asked (a button), after its predicted cost (fslab.cost.ksuggest_cost) is shown and checked against
+the server's work limit. The job runs in a worker process (fslab.jobs.suggest_k) under a heavy-work slot, reports
+the bootstraps' progress, and stops with the session. Results are shared server-wide by content (data token,
+settings, seed) in ``ui.cache.shared_results``, so a class asking the same question runs it once; each session
+also keeps the few it showed.
 """
 
 from __future__ import annotations
@@ -10,41 +13,37 @@ from collections import OrderedDict
 
 import streamlit as st
 
+from fslab.cost import ksuggest_cost, over_limit_message
 from fslab.errors import FslabError
-from fslab.ksuggest import KSuggestion, permutation_k_test
-from fslab.npfs import check_base_selector, npfs
+from fslab.jobs import suggest_k
+from fslab.npfs import check_base_selector
 from fslab.plots.npfs import k_test_figure
-from fslab.selectors import SELECTORS, select
+from fslab.selectors import SELECTORS
 
+from . import heavy
+from .cache import result_key, shared_results
 from .compare import token
 from .npfs import SLOW_KINDS, Reporter
 from .text import md
 
 MEMO = "fslab.ksuggest.results"
 _MEMO_SIZE = 6
+_SEED = 0
 
 
-def _test_measure(selector: str, measure_name: str) -> str:
-    """The criterion whose improvements are tested: the selector's measure, else mutual information."""
-    spec = SELECTORS[selector]
-    if spec.uses_measure:
-        return spec.fixed_measure or measure_name
-    return "mi"
-
-
-def _compute(source, selector: str, measure_name: str, params: dict, k: int, n_perm: int, n_boot: int,
-             alpha: float, seed: int, progress) -> KSuggestion:
-    spec = SELECTORS[selector]
-    extra = params if spec.uses_measure else {}
-    order = select(source, k, selector, measure=measure_name, **extra).features
-    test_measure = _test_measure(selector, measure_name)
-    test = permutation_k_test(source, order, test_measure, n_perm, alpha, seed,
-                              extra if test_measure == measure_name else None)
-    result = None
-    if n_boot and source.n_features > 1:
-        result = npfs(source, selector, min(k, source.n_features - 1), n_bootstraps=n_boot, alpha=0.01, seed=seed,
-                      progress=progress, measure=measure_name, **extra)
-    return KSuggestion(result, test, tuple(int(j) for j in order))
+def run_suggestion(source, selector: str, measure_name: str, params: dict, k: int, n_perm: int, n_boot: int,
+                   alpha: float, progress) -> tuple[str, object]:
+    """(key, result): the shared result of the same question, else a run in a worker under a heavy-work slot."""
+    key = result_key("ksuggest", token(source), selector, measure_name, tuple(sorted(params.items())), int(k),
+                     int(n_perm), int(n_boot), float(alpha), _SEED)
+    shared = shared_results()
+    found = shared.get(key)
+    if found is None:
+        with heavy.heavy_slot():
+            found = heavy.run_in_worker(suggest_k, source, selector, measure_name, params, int(k), int(n_perm),
+                                        int(n_boot), float(alpha), _SEED, progress=progress)
+        shared.put(key, found)
+    return key, found
 
 
 def render_k_suggestion(kind: str, source, selector: str, measure_name: str, measure_params: dict, k: int,
@@ -83,24 +82,30 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
                                      key=f"{key_prefix}.kboot"))
     alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha"))
     memo = st.session_state.setdefault(MEMO, OrderedDict())
-    key = (token(source), source.n_features, source.n_rows, selector, measure_name,
-           tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
+    key = (token(source), selector, measure_name, tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
+    cost = ksuggest_cost(source, selector, k, n_perm, n_boot, measure_name)
+    refusal = over_limit_message(cost)
+    if refusal is not None:
+        st.error(md(refusal), icon=":material/block:")
+        return
     if st.button("Suggest k", key=f"{key_prefix}.ksuggest", help="Runs the test and NPFS on this dataset"):
         bar = st.progress(0.0, text="Permutation test of each step...")
         try:
-            memo[key] = _compute(source, selector, measure_name, measure_params, k, n_perm, n_boot, alpha, 0,
-                                 Reporter(bar))
+            _, memo[key] = run_suggestion(source, selector, measure_name, measure_params, k, n_perm, n_boot, alpha,
+                                          Reporter(bar))
         except FslabError as err:
             bar.empty()
             st.error(md(err))
             return
         bar.empty()
+        memo.move_to_end(key)
         while len(memo) > _MEMO_SIZE:
             memo.popitem(last=False)
     found = memo.get(key)
     if found is None:
         npfs_part = f" and run NPFS with {n_boot} bootstraps" if n_boot else ""
-        st.caption(f"Press **Suggest k** to test the first {k} steps ({n_perm} shuffles each){npfs_part}.")
+        st.caption(f"Press **Suggest k** to test the first {k} steps ({n_perm} shuffles each){npfs_part}: "
+                   f"{md(cost.describe())}.")
         return
     test, result = found.test, found.npfs
     m1, m2 = st.columns(2)
