@@ -46,6 +46,7 @@ from .tables import _BATCH_CELLS, JointTable
 SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
 _MEMO_SIZE = 128     # client-side memo of cell-code plans per subset
+_MAX_GROUPS = 4096   # (cell, class) groups summed slice by slice; beyond, bincounts
 
 
 class DaskMissingError(FslabError, ImportError):
@@ -266,26 +267,28 @@ def _part_extensions(part, plan: tuple, n_base: int, candidates: np.ndarray, wid
     (cell = base cell * width + value of X_j).
 
     Count by group, not by row (as the in-memory fast engine): the rows are sorted once by their group
-    g = (base cell, class), and for every value v >= 1 one ``np.add.reduceat`` over the sorted uint8 codes
-    gives n(g, X_j = v) for all candidates at once; v = 0 is the group size minus the others.
+    g = (base cell, class), and each group's slice of the sorted uint8 codes is summed down its rows: for all
+    candidates at once, n(g, X_j = v) for v >= 1; v = 0 is the group size minus the others. Many groups (deep
+    subsets) use bounded chunks of bincounts instead.
     """
     X, y = part
     base = _apply_plan(part, plan)
     B, L = candidates.size, n_labels
-    if B * n_base * width * L > 1 << 24:   # very many cells: bounded chunks of bincounts instead
-        return _part_extensions_bincount(X, y, base, n_base, candidates, width, L)
     group = base * L + y
     sizes = np.bincount(group, minlength=n_base * L)
-    out = np.zeros((B, n_base, width, L))
     present = np.flatnonzero(sizes)
+    if present.size > _MAX_GROUPS or B * n_base * width * L > 1 << 24:
+        return _part_extensions_bincount(X, y, base, n_base, candidates, width, L)
+    out = np.zeros((B, n_base, width, L))
     if present.size:
-        order = np.argsort(group, kind="stable")
-        starts = (np.cumsum(sizes) - sizes)[present]
-        codes = X[np.ix_(order, candidates)]   # (rows, B) uint8, rows grouped
-        cell, cls = present // L, present % L
-        for v in range(1, width):
-            hits = codes if width == 2 else codes == v
-            out[:, cell, v, cls] = np.add.reduceat(hits, starts, axis=0, dtype=np.int64).T
+        rows = X[np.argsort(group, kind="stable")]
+        ends = np.cumsum(sizes)[present]
+        for g, stop, size in zip(present, ends, sizes[present], strict=True):
+            block = rows[stop - size:stop]
+            c, l = divmod(int(g), L)
+            for v in range(1, width):
+                hits = block if width == 2 else block == v
+                out[:, c, v, l] = hits.sum(axis=0, dtype=np.int64)[candidates]
     out[:, :, 0, :] = sizes.reshape(n_base, L)[None] - out[:, :, 1:, :].sum(axis=2)
     return out.reshape(B, n_base * width, L)
 
