@@ -27,17 +27,14 @@ st.latex(r"p(x, y) \;\ge 0,\qquad \sum_{x, y} p(x, y) = 1,\qquad "
 name, dist = current_distribution()
 
 with st.expander("Build or change the distribution", expanded=True):
-    tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"])
-    with tabs[0]:
-        toy.preset_builder()
-    with tabs[1]:
-        toy.naive_bayes_builder(dist)
-    with tabs[2]:
-        toy.joint_builder(dist)
-    with tabs[3]:
-        toy.generator_builder(dist)
-    with tabs[4]:
-        toy.json_builder(name, dist)
+    tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"],
+                   key="toy.builder", on_change="rerun")  # only the open tab runs: the editors are costly to draw
+    builders = (toy.preset_builder, lambda: toy.naive_bayes_builder(dist), lambda: toy.joint_builder(dist),
+                lambda: toy.generator_builder(dist), lambda: toy.json_builder(name, dist))
+    for tab, build in zip(tabs, builders, strict=True):
+        if tab.open is not False:
+            with tab:
+                build()
 
 st.header(f"Current distribution: {md(name)}")
 c1, c2, c3 = st.columns(3)

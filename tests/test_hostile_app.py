@@ -124,6 +124,8 @@ def test_sidebar_escapes_the_dataset_and_distribution_names():
 
 def toy_import(at: AppTest, name: str, data: bytes) -> AppTest:
     at.switch_page("pages/toy.py").run()
+    at.session_state["toy.builder"] = "JSON import/export"  # only the open builder tab runs
+    at.run()
     at.file_uploader(key="toy.json_upload").set_value((name, data, "application/json")).run()
     assert not at.exception
     return at

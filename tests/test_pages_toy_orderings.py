@@ -32,6 +32,14 @@ def _tab(at, label: str) -> AppTest:
     return at
 
 
+def _builder(at, label: str) -> AppTest:
+    """Open a tab of the Toy page's builder (only the open tab runs)."""
+    at.session_state["toy.builder"] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def _metric(at, label: str) -> str:
     return {m.label: m.value for m in at.metric}[label]
 
@@ -66,6 +74,7 @@ def test_load_preset_and_generator():
     assert at.number_input(key="toy.pick_k").value == 2 and at.number_input(key="toy.conv_k").value == 2
     assert any(PRESETS["xor"].teaches[:30] in m.value for m in at.markdown)
     assert "best 2-subset is **X1, X2**" in " ".join(m.value for m in at.markdown)
+    _builder(at, "Generators")
     at.radio(key="toy.generator").set_value("random Dirichlet").run()
     at.button(key="toy.generate").click().run()
     assert at.session_state[DIST_NAME].startswith("random Dirichlet (n=3")
@@ -73,7 +82,7 @@ def test_load_preset_and_generator():
 
 
 def test_joint_table_editor_messages_and_normalisation():
-    at = _page("pages/toy.py")
+    at = _builder(_page("pages/toy.py"), "Full joint table")
     key = f"toy.joint_editor_{at.session_state['toy.version'] if 'toy.version' in at.session_state else 0}"
     at.session_state[key] = {"edited_rows": {2: {"P(Y=1)": -0.1}}, "added_rows": [], "deleted_rows": []}
     at.run()
@@ -91,14 +100,14 @@ def test_joint_table_editor_messages_and_normalisation():
 
 
 def test_naive_bayes_editor_rejects_a_column_not_summing_to_one():
-    at = _page("pages/toy.py")
+    at = _builder(_page("pages/toy.py"), "Class-conditional tables")
     at.session_state["toy.nb_editor"] = {"edited_rows": {0: {"P(x|Y=1)": 0.7}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert any("sums to 1.1" in e.value for e in at.error)
 
 
 def test_json_import_and_sampling():
-    at = _page("pages/toy.py")
+    at = _builder(_page("pages/toy.py"), "JSON import/export")
     at.file_uploader(key="toy.json_upload").set_value(
         ("xor.json", xor_distribution(4, 3, 0.05).to_json().encode(), "application/json")).run()
     at.button(key="toy.use_json").click().run()
@@ -237,7 +246,7 @@ def test_toy_selectors_show_labels_and_xor_order_is_bounded(toy):
     assert "BayesGreedy" in sel.options and "bayes-greedy" not in sel.options
     legend = [t["name"] for t in json.loads(toy.get("plotly_chart")[1].proto.spec)["data"]]
     assert legend == ["BayesGreedy", "MIGreedy", "Exhaustive (best k-subset)"]
-    at = _page("pages/toy.py")
+    at = _builder(_page("pages/toy.py"), "Generators")
     at.radio(key="toy.generator").set_value("XOR interaction").run()
     at.number_input(key="toy.xor_n").set_value(5).run()
     at.number_input(key="toy.xor_order").set_value(5).run()
