@@ -5,6 +5,7 @@ import os
 
 import streamlit as st
 
+from fslab.cost import npfs_cost
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
@@ -18,8 +19,8 @@ from fslab.plots.npfs import (
     stability_figure,
 )
 from fslab.selectors import SELECTORS
+from ui import guard, state
 from ui import npfs as ui
-from ui import state
 from ui.cache import ensure_default_dataset
 from ui.selection import measure_params
 from ui.text import md
@@ -102,6 +103,7 @@ if p0**n > alpha:  # P(Z = n | H0) = p0^n: not even a feature chosen every time 
                f"p0^n = {p0**n:.3g} > alpha = {alpha}: no feature can be relevant. Use n >= {need} or a smaller k.")
 
 key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
+guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
 cancelled = ui.pop_cancelled()
 first_visit = ui.first_visit()
 clicked = st.button("Run NPFS", type="primary", key="npfs.run")

@@ -126,3 +126,10 @@ def test_suggest_k_results_are_shared_between_sessions(monkeypatch):
         metrics.append([m.value for m in at.metric])
     assert metrics[0] == metrics[1] and metrics[0]
     assert len(runs) == 1
+
+
+def test_npfs_link_with_5000_bootstraps_is_refused_before_any_bootstrap():
+    at = session("pages/npfs.py", "adult", **{"npfs.n": 5000, "npfs.k": 10})
+    errors = " ".join(e.value for e in at.error)
+    assert "work limit" in errors and "fewer bootstraps" in errors
+    assert not at.metric  # no result: nothing ran

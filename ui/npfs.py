@@ -22,7 +22,7 @@ from fslab.samples import SAMPLES
 from fslab.selectors import SELECTORS
 
 from . import heavy, state
-from .cache import sample_encoded
+from .cache import result_key, sample_encoded, shared_results
 from .compare import token
 
 RESULTS = "fslab.npfs.results"
@@ -107,10 +107,16 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
     memo = _memo()
     if key not in memo:
         extra = {"measure": measure, **params} if measure is not None else {}
-        with heavy.heavy_slot():  # in a worker process: the server's GIL stays free for the other sessions
-            memo[key] = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed,
+        shared, shared_key = shared_results(), result_key("npfs", *key[1:])  # by content: not the data's name
+        found = shared.get(shared_key)
+        if found is None:
+            with heavy.heavy_slot():  # in a worker process: the server's GIL stays free for the other sessions
+                found = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed,
                                             n_jobs=n_jobs, prefer=prefer, progress=progress,
                                             sample_fraction=fraction, **extra)
+            if not getattr(found, "cancelled", False):
+                shared.put(shared_key, found)
+        memo[key] = found
         while len(memo) > _MEMO_SIZE:
             memo.popitem(last=False)
     memo.move_to_end(key)
