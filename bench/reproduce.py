@@ -83,6 +83,7 @@ def main(argv=None) -> None:
     ap.add_argument("--scale", type=float, default=None, help="multiply rows, bootstraps, stand-in sizes by this")
     ap.add_argument("--no-tune", action="store_true", help="fixed hyper-parameters instead of tuning")
     ap.add_argument("--only", nargs="+", help="row ids (or prefixes) to run; results are printed, not written")
+    ap.add_argument("--merge", action="store_true", help="with --only: replace those rows in the profile's ledger")
     ap.add_argument("--markdown", action="store_true", help="rewrite REPRODUCE.md's ledger from shipped results")
     args = ap.parse_args(argv)
     if args.markdown:
@@ -99,8 +100,14 @@ def main(argv=None) -> None:
     total = time.perf_counter() - start
     print(f"\n{len(rows)} rows in {total:.0f} s ({load_text()}): "
           + ", ".join(f"{v} {sum(r.verdict == v for r in rows)}" for v in ("agree", "partly", "disagree")))
-    if args.only:
+    if args.only and not args.merge:
         return
+    if args.only:  # splice the rerun rows into the existing ledger of this profile, in the papers' order
+        old = load_ledger(profile)
+        new = {r.id: r for r in rows}
+        order = [r.id for r in old.rows] + [i for i in new if i not in old.ids()]
+        rows = [new.get(i) or old.row(i) for i in order]
+        total += old.seconds
     ledger = Ledger(profile=profile, protocol=p.to_dict(), rows=rows, seconds=round(total, 1), load=load_text(),
                     created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
     path = ledger_path(profile, RESULTS_DIR)
