@@ -52,11 +52,15 @@ st.caption("BayesGreedy adds the feature that maximises the Bayes criterion of t
            "BayesScore and MIScore rank single features; MIGreedy maximises I(X_J; Y), the Bayes criterion of the "
            "log-loss (Example 5), so it is not the right target for the 0-1 error (Example 1).")
 
-tab_side, tab_curves, tab_bins = st.tabs(["Side by side", "Learning curves", "Binning sensitivity"])
+tab_side, tab_curves, tab_bins = st.tabs(["Side by side", "Learning curves", "Binning sensitivity"],
+                                         key="compare.tab", on_change="rerun")  # only the open tab runs
 
-with tab_side:
-    panels.side_by_side_panel(kind, source_name, source, measure_name, params, k)
-with tab_curves:
-    panels.curves_panel(kind, source_name, source, measure_name, params)
-with tab_bins:
-    panels.binning_panel(source_name, source, measure_name, params, k)
+if tab_side.open is not False:
+    with tab_side:
+        panels.side_by_side_panel(kind, source_name, source, measure_name, params, k)
+if tab_curves.open is not False:
+    with tab_curves:
+        panels.curves_panel(kind, source_name, source, measure_name, params)
+if tab_bins.open is not False:
+    with tab_bins:
+        panels.binning_panel(source_name, source, measure_name, params, k)

@@ -37,6 +37,14 @@ def at():
     return app
 
 
+def _tab(app, label: str):
+    """Open a tab of the Compare page (only the open tab runs: st.tabs(on_change="rerun"))."""
+    app.session_state["compare.tab"] = label
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
 def _titles(app) -> list[str]:
     return [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "") for c in app.get("plotly_chart")]
 
@@ -67,6 +75,7 @@ def test_cost_sensitive_measure_with_its_cost(at):
 
 
 def test_learning_curves_run_on_click_and_stay(at):
+    _tab(at, "Learning curves")
     at.multiselect(key="compare.curve_selectors").set_value(["bayes-greedy", "mi-greedy", "mrmr"]).run()
     at.slider(key="compare.k_max").set_value(3).run()
     at.selectbox(key="compare.learner.zero-one").set_value("naive-bayes").run()
@@ -85,7 +94,7 @@ def test_binning_on_real_valued_sample(at):
     at.session_state[state.DATASET] = load_sample("waveform").discretize()
     at.session_state[state.DATASET_NAME] = "waveform (sample)"
     at.session_state[state.DATASET_RAW] = None
-    at.run()
+    _tab(at, "Binning sensitivity")
     at.button(key="compare.run_bins").click().run()
     assert not at.exception and not at.error
     assert any("real-valued column(s) change with the binning" in m.value for m in at.markdown)
@@ -100,6 +109,7 @@ def test_errors_are_messages(at):
 
 
 def test_full_protocol_is_one_click_and_warns_before_a_long_svm_run(at):
+    _tab(at, "Learning curves")
     at.toggle(key="compare.full").set_value(True).run()
     assert not at.exception
     assert at.slider(key="compare.splits").disabled and at.number_input(key="compare.subsample").disabled
@@ -108,6 +118,7 @@ def test_full_protocol_is_one_click_and_warns_before_a_long_svm_run(at):
 
 def test_learning_curves_on_a_sampled_distribution(at):
     at.radio(key="compare.source").set_value("distribution").run()
+    _tab(at, "Learning curves")
     at.number_input(key="compare.curve_rows").set_value(1000).run()
     at.selectbox(key="compare.learner.zero-one").set_value("tree").run()
     at.button(key="compare.run_curves").click().run()
@@ -131,8 +142,8 @@ def test_one_feature_dataset_renders_every_tab(at):
     assert not [s for s in at.slider if s.key in ("compare.k", "compare.k_max")]
     assert any("k = 1" in m.value for m in at.markdown)
     assert "Step at which each selector picked each feature" in _titles(at)
-    at.button(key="compare.run_curves").click().run()
-    at.button(key="compare.run_bins").click().run()
+    _tab(at, "Learning curves").button(key="compare.run_curves").click().run()
+    _tab(at, "Binning sensitivity").button(key="compare.run_bins").click().run()
     assert not at.exception
     assert "Step at which each binning's selection picked each feature" in _titles(at)
 
@@ -140,7 +151,7 @@ def test_one_feature_dataset_renders_every_tab(at):
 def test_too_few_rows_for_learning_curves_is_a_message(at):
     """tiny3.csv (QA): 3 rows, class 'no' once. 70/30 training parts need ceil(2 / 0.7) = 3 rows of each class."""
     _use_csv(at, "tiny3.csv", TINY3, "y")
-    at.button(key="compare.run_curves").click().run()
+    _tab(at, "Learning curves").button(key="compare.run_curves").click().run()
     assert not at.exception
     assert any("too few rows of class 'no'" in e.value and "at least 3" in e.value for e in at.error)
 
