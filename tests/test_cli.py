@@ -14,6 +14,7 @@ import pytest
 
 from fslab.cli import main
 from fslab.distributions import example1
+from fslab.measures import MEASURES
 from fslab.recipe import Recipe, load_dataset
 from fslab.selectors import select
 
@@ -105,7 +106,7 @@ def test_select_measure_parameters_and_selectors(capsys, ex1):
     doc = run_json(capsys, "select", ex1, "--measure", "cost-sensitive", "--c", "0.1", "--k", "1")
     assert doc["params"] == {"c": 0.1} and doc["measure_params"] == {"c": 0.1}
     doc = run_json(capsys, "select", ex1, "--measure", "cost-sensitive", "--k", "1")
-    assert doc["params"] == {"c": 0.25}  # the Select page's slider starts at 0.25
+    assert doc["params"] == {"c": MEASURES["cost-sensitive"].parameters["c"].default}  # the one default (0.25)
     doc = run_json(capsys, "select", ex1, "--selector", "mi-greedy", "--k", "1")
     assert doc["names"] == ["X2"] and doc["measure"] == "mi"
 
@@ -206,3 +207,14 @@ def test_recipe_of_an_uploaded_file_needs_that_file(capsys, tmp_path, csv):
     other.write_text("a,y\n0,1\n1,0\n")
     code, _, err = run(capsys, "select", str(other), "--recipe", path)
     assert code == 1 and "this is not the file the recipe was made with" in err
+
+
+@pytest.mark.parametrize("name", ["bayes-example-1", "preset:bayes-example-1"])
+def test_a_toy_preset_name_is_data(capsys, name, ex1):
+    """README's first example: the lattice of Example 1 by its preset name, as from its JSON file."""
+    doc = run_json(capsys, "lattice", name)
+    assert doc["data"] == {"kind": "distribution", "name": "Bayes paper, Example 1", "features": 2, "states": 4}
+    from_file = run_json(capsys, "lattice", ex1)
+    assert doc["best_per_size"] == from_file["best_per_size"] and doc["subsets"] == from_file["subsets"]
+    doc = run_json(capsys, "select", "xor", "--k", "2")
+    assert doc["names"] == ["X1", "X2"]  # XOR: neither feature alone says anything, together they decide Y

@@ -110,8 +110,9 @@ def test_gzip_bomb(capsys, tmp_path, monkeypatch):
     path.write_bytes(gzip.compress(b"a,b\n" + b"0,1\n" * (30 << 20), compresslevel=9))
     assert path.stat().st_size < 1 << 20
     err = fails(capsys, "select", str(path))
-    assert err.startswith(f"fslab: error: the file '{path}' decompresses to more than 50 MB; the limit is 50 MB per "
-                          "uploaded file (upload size limit: a server sets it with FSLAB_MAX_UPLOAD_MB")
+    assert err.startswith(f"fslab: error: the file '{path}' decompresses to more than 50 MB; the limit is 50 MB "
+                          "(1,000,000 bytes) per uploaded file (upload size limit: a server sets it with "
+                          "FSLAB_MAX_UPLOAD_MB")
 
 
 def test_not_gzip_after_all(capsys, tmp_path):
@@ -162,3 +163,53 @@ def test_ctrl_c_exits_130(capsys, ex1, monkeypatch):
 
     monkeypatch.setattr(commands, "run", interrupted)
     assert fails(capsys, "select", ex1, code=130) == "\nfslab: interrupted\n"
+
+
+# --- out-of-range options: one message naming the option, never a traceback (#18) ---------------------------
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("select", "mushroom", "--measure", "f-beta", "--beta", "1e308"),
+     "--beta must be between 0.25 and 4.0; got 1e+308"),
+    (("select", "mushroom", "--measure", "cost-sensitive", "--c", "1.5"), "--c must be between 0.05 and 0.95; got 1.5"),
+    (("select", "mushroom", "--measure", "f-beta", "--beta", "nan"), "--beta must be a finite number; got nan"),
+    (("select", "mushroom", "--s", "9"), "--s must be between 1 and 6; got 9"),
+    (("npfs", "mushroom", "--seed", "-1"), "--seed must be between 0 and 2147483647; got -1"),
+    (("npfs", "mushroom", "--n", "1"), "--n must be between 2 and"),
+    (("npfs", "mushroom", "--fraction", "0.01"), "--fraction must be between 0.1 and 1.0; got 0.01"),
+    (("npfs", "mushroom", "--n-jobs", "0"), "--n-jobs must be at least 1 (this machine has"),
+    (("lattice", "preset:nope"), "unknown toy distribution 'nope'; choose one of: bayes-example-1"),
+    (("lattice", "bayes-example-1", "--bins", "4"), "--bins apply to a CSV or a sample, not to a toy distribution"),
+])
+def test_out_of_range_options_are_refused_before_any_work(capsys, argv, message):
+    err = fails(capsys, *argv)
+    assert err.startswith("fslab: error: ") and message in err and err.count("\n") == 1
+
+
+def test_n_jobs_beyond_the_cores_is_bounded_with_a_note(capsys, monkeypatch):
+    seen = {}
+
+    def fake_run(job, progress=False):
+        seen["n_jobs"] = job.n_jobs
+        return "ran"
+
+    monkeypatch.setattr(commands, "run", fake_run)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(["npfs", "uniform", "--n-jobs", "100000", "--n", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert seen["n_jobs"] == 2 and out == "ran\n"
+    assert err == "fslab: note: --n-jobs 100,000 is more than this machine's 2 cores: using 2\n"
+
+
+def test_an_unexpected_error_is_one_line_without_a_traceback_or_paths(capsys, monkeypatch):
+    def broken(job, progress=False):
+        raise OverflowError("(34, 'Numerical result out of range') in /srv/app/fslab/measures/f_beta.py")
+
+    monkeypatch.setattr(commands, "run", broken)
+    monkeypatch.delenv("FSLAB_DEBUG", raising=False)
+    err = fails(capsys, "select", "bayes-example-1")
+    assert err.startswith("fslab: internal error (OverflowError): (34, 'Numerical result out of range') in "
+                          ".../f_beta.py. Please report it")
+    assert "/srv/app" not in err and err.count("\n") == 1
+    monkeypatch.setattr(commands, "run", lambda job, progress=False: (_ for _ in ()).throw(MemoryError()))
+    err = fails(capsys, "select", "bayes-example-1")
+    assert err.startswith("fslab: error: not enough memory for this job")

@@ -9,6 +9,7 @@ measure that fits the target, the NPFS page's JMI with k = min(10, K - 1), n = 1
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,14 +17,18 @@ from ..compare import DEFAULT_SELECTORS
 from ..distributions import example1
 from ..errors import ParameterError
 from ..limits import LIMITS
-from ..measures import MEASURES, supported_measures
-from ..recipe import Recipe, load_dataset, load_distribution
+from ..measures import MEASURES, PARAM_DEFAULTS, supported_measures
+from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
 from ..toy import PRESETS
 from .sources import Loaded, load_data, read_bytes
 
-MEASURE_PARAM_DEFAULTS = {"c": 0.25, "beta": 1.0, "approach": 1}  # the pages' widgets start here
+MEASURE_PARAM_DEFAULTS = PARAM_DEFAULTS  # one default per parameter, from the measure records (pages, recipes)
 DATA_OPTIONS = ("target", "positive", "method", "bins")
+# the ranges the app and recipes offer (fslab.recipe.CHOICES, measure parameters from their Param records)
+OPTION_RANGES = {"s": CHOICES["select"]["s"], "n": CHOICES["npfs"]["n"], "seed": CHOICES["npfs"]["seed"],
+                 "fraction": CHOICES["npfs"]["fraction"],
+                 **{name: CHOICES["select"][name] for name in PARAM_DEFAULTS}}
 
 
 @dataclass
@@ -46,6 +51,7 @@ class Job:
     n_jobs: int = 1
     features: tuple[str, ...] | None = None
     show_all: bool = False
+    notes: list[str] = field(default_factory=list)  # what was changed to fit this machine (printed on stderr)
 
 
 def read_recipe(path: str) -> Recipe:
@@ -137,6 +143,26 @@ def _selector_list(text) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def check_ranges(job: Job) -> None:
+    """Every numeric choice inside the range the app offers (one message naming the option), and --n-jobs
+    bounded by this machine's cores (with a note): nothing out of range reaches the library."""
+    values = {"s": job.s, "n": job.n, "seed": job.seed, "fraction": job.fraction, **job.params}
+    for name, value in values.items():
+        if value is None or name not in OPTION_RANGES:
+            continue
+        try:
+            OPTION_RANGES[name](name, value)
+        except RecipeError as err:
+            raise ParameterError(str(err).replace(f"'{name}'", f"--{name}", 1)) from None
+    if job.command == "npfs":
+        cores = os.cpu_count() or 1
+        if job.n_jobs < 1:
+            raise ParameterError(f"--n-jobs must be at least 1 (this machine has {cores} cores); got {job.n_jobs}")
+        if job.n_jobs > cores:
+            job.notes.append(f"--n-jobs {job.n_jobs:,} is more than this machine's {cores} cores: using {cores}")
+            job.n_jobs = cores
+
+
 def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> Job:
     """Load the data and fill in every choice of ``args.command`` (see the module docstring)."""
     recipe = read_recipe(args.recipe) if args.recipe else None
@@ -168,4 +194,5 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         job.show_all = args.all
         if args.features is not None:
             job.features = tuple(f.strip() for f in args.features.split(",") if f.strip())
+    check_ranges(job)
     return job

@@ -10,16 +10,17 @@ from collections.abc import Sequence
 from ..discretize import METHODS
 from ..distributed import connect, on_cluster
 from ..errors import FslabError
-from ..measures import MEASURES
+from ..measures import MEASURES, PARAM_DEFAULTS
 from ..selectors import SELECTORS
+from ..toy import PRESETS
 from . import commands
 from .job import resolve
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 DATA_HELP = ("a CSV file (plain or .gz; the last column is the target unless --target), a JSON distribution "
-             "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file; "
-             "optional with --recipe")
+             "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file, "
+             f"or a toy distribution of the Toy page ({', '.join(PRESETS)}); optional with --recipe")
 SELECTOR_LIST = ", ".join(SELECTORS)
 EPILOG = ("Exit codes: 0 ok, 1 fslab error (message on stderr), 2 usage error, 130 interrupted. "
           "Run 'python -m fslab COMMAND -h' for a command's options.")
@@ -45,9 +46,11 @@ def _common() -> argparse.ArgumentParser:
 def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's default") -> None:
     parser.add_argument("--measure", choices=MEASURES, metavar="NAME",
                         help=f"performance measure: {', '.join(MEASURES)} (default: {default})")
-    parser.add_argument("--c", type=float, help="cost of a false positive, cost-sensitive measure (default 0.25)")
-    parser.add_argument("--beta", type=float, help="beta of the f-beta measure (default 1)")
-    parser.add_argument("--approach", type=int, choices=(1, 2), help="precision/recall approach (default 1)")
+    parser.add_argument("--c", type=float, help="cost of a false positive, cost-sensitive measure "
+                        f"(default {PARAM_DEFAULTS['c']})")
+    parser.add_argument("--beta", type=float, help=f"beta of the f-beta measure (default {PARAM_DEFAULTS['beta']})")
+    parser.add_argument("--approach", type=int, choices=(1, 2),
+                        help=f"precision/recall approach (default {PARAM_DEFAULTS['approach']})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,6 +106,12 @@ def _progress_enabled(args: argparse.Namespace) -> bool:
     return not args.quiet and bool(args.progress or sys.stderr.isatty())
 
 
+def _first_line(err: BaseException) -> str:
+    """The error's message, first line only, without file paths (a path's directories become '...')."""
+    words = (str(err).splitlines() or [""])[0].split(" ")
+    return " ".join(".../" + w.rsplit("/", 1)[-1] if w.count("/") > 1 else w for w in words)[:300]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 fslab error, 2 usage, 130 interrupted)."""
     parser = build_parser()
@@ -112,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(stop.code or 0)
     try:
         job = resolve(args, parser)
+        for note in job.notes:
+            print(f"fslab: note: {note}", file=sys.stderr)
         with connect(getattr(args, "scheduler", None)) as client:   # Dask cluster (fslab.distributed)
             text = commands.run(on_cluster(job, client), progress=_progress_enabled(args))
     except FslabError as err:
@@ -122,6 +133,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except SystemExit as stop:  # parser.error from resolve: a usage error found after parsing
         return int(stop.code or 0)
+    except MemoryError:
+        print("fslab: error: not enough memory for this job; try a smaller k, fewer features or rows, or a "
+              "coarser discretisation (--bins)", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as err:  # a bug, not bad input: one line, no traceback (which would show file paths)
+        if os.environ.get("FSLAB_DEBUG"):
+            raise
+        print(f"fslab: internal error ({type(err).__name__}): {_first_line(err)}. Please report it with the "
+              "command you ran; FSLAB_DEBUG=1 shows the traceback.", file=sys.stderr)
+        return EXIT_ERROR
     try:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         sys.stdout.flush()

@@ -1,4 +1,4 @@
-"""DATA of the command line: a CSV (plain or gzip), a JSON distribution, or a shipped sample.
+"""DATA of the command line: a CSV (plain or gzip), a JSON distribution, a shipped sample or a toy preset.
 
 Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
 then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive).discretize(method, bins)``
@@ -21,8 +21,9 @@ from ..distributions import Distribution
 from ..errors import DataError, ParameterError
 from ..safe_json import loads as safe_loads
 from ..samples import SAMPLE_DIR, SAMPLES, load_sample
+from ..toy import PRESETS, preset
 
-_MB = 1 << 20
+_MB = _limits.MB  # the upload unit of the app and fslab.limits (1,000,000 bytes)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,14 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
               bins: int | None = None) -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3."""
     name = sample_name(data)
+    preset_name = data.removeprefix("preset:") if data.startswith("preset:") or not os.path.exists(data) else None
+    if data.startswith("preset:") and preset_name not in PRESETS:
+        raise ParameterError(f"unknown toy distribution {preset_name!r}; choose one of: {', '.join(PRESETS)}")
+    if name is None and preset_name in PRESETS:  # a toy preset (the Toy page's list), e.g. bayes-example-1
+        if (target, positive, method, bins) != (None, None, None, None):
+            raise ParameterError("--target, --positive, --method and --bins apply to a CSV or a sample, not to a "
+                                 "toy distribution")
+        return Loaded(preset(preset_name), "distribution", PRESETS[preset_name].label)
     if data.lower().endswith(".json") and name is None:
         if (target, positive, method, bins) != (None, None, None, None):
             raise ParameterError("--target, --positive, --method and --bins apply to a CSV or a sample, not to a "
@@ -145,6 +154,7 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
     if not os.path.exists(data):
-        hint = f"; samples: {', '.join(SAMPLES)}" if os.sep not in data and "." not in data else ""
+        hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
+                if os.sep not in data and "." not in data else "")
         raise DataError(f"no such file: {data!r}{hint}")
     return load_csv(data, target, positive, method, bins)
