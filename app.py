@@ -34,6 +34,7 @@ pages = {
 nav = st.navigation(pages)
 shared_page = share.page_of(nav, recipe_pages)
 share.restore(shared_page)  # a shared link or a loaded recipe sets data and widgets before the page draws
+waiting = share.awaiting_file()  # a link made on an uploaded file: ask for that file before any page runs
 
 with st.sidebar:
     ds_name, encoded = state.get_dataset()
@@ -43,7 +44,7 @@ with st.sidebar:
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 
 try:
-    if share.awaiting_file():  # a link made on an uploaded file: ask for that file before any page runs
+    if waiting:
         st.stop()
     nav.run()
 finally:  # pages end with st.stop(): the address bar still gets this view's link
