@@ -304,6 +304,31 @@ def curves_cost(source, selectors, k_max: int, n_splits: int, train_size: float,
                    advice="choose fewer splits or selectors, a smaller k, or a subsample")
 
 
+def compare_cost(source, k: int, selectors, measure: str | None = "zero-one", exact: bool | None = None) -> Cost:
+    """Compare: each selector once at k, plus exhaustive search for the k-optimal subset when ``exact`` (default:
+    on a distribution) and C(n, k) is within its limit (beyond it the comparison only notes it)."""
+    shape = Shape.of(source)
+    parts = [select_cost(None, k, name, measure, shape=shape) for name in selectors]
+    if exact if exact is not None else not shape.sample:
+        optimal = select_cost(None, k, "exhaustive", measure, shape=shape)
+        if optimal.refusal is None:
+            parts.append(optimal)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return replace(total, job=f"{len(selectors)} selectors at k = {k}", advice="choose a smaller k or fewer selectors",
+                   refusal=next((part.refusal for part in parts if part.refusal), None))
+
+
+def binning_cost(raw, k: int, selector: str, measure: str | None = "zero-one", n_binnings: int = 7,
+                 max_bins: int = 10) -> Cost:
+    """Binning sensitivity: one selection per binning (at most ``max_bins`` levels per feature)."""
+    shape = Shape.of(raw)
+    shape = replace(shape, max_arity=min(shape.max_arity, max_bins))
+    one = select_cost(None, k, selector, measure, shape=shape)
+    return replace(one.times(int(n_binnings), f"{n_binnings} binnings x {one.job}"), refusal=one.refusal)
+
+
 def job_cost(job) -> Cost:
     """The cost of a command-line job (``fslab.cli.job.Job``: command, loaded.source, selector(s), k, s, n, ...)."""
     source = job.loaded.source
@@ -320,11 +345,7 @@ def job_cost(job) -> Cost:
             return Cost("lattice", 0, 0, 0, 0.0, 0)
         return lattice_cost(source, n)
     if job.command == "compare":
-        parts = [select_cost(source, job.k, name, measure) for name in job.selectors]
-        total = parts[0]
-        for part in parts[1:]:
-            total = total + part
-        return replace(total, refusal=next((p.refusal for p in parts if p.refusal), None))
+        return compare_cost(source, job.k, job.selectors, measure)
     raise ValueError(f"no cost model for command {job.command!r}")
 
 
@@ -437,6 +458,7 @@ def measure_work():
             setattr(cls, name, method)
 
 
-__all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "check", "curves_cost", "finite_cost",
+__all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "binning_cost", "check", "compare_cost",
+           "curves_cost", "finite_cost",
            "job_cost", "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation",
            "npfs_cost", "over_limit_message", "preflight", "select_cost", "table_bytes"]

@@ -1,7 +1,7 @@
 """Cached wrappers of the Compare page: side-by-side selections, binning sensitivity, learning curves.
 
 Sources are unhashable, so they travel as ``_source`` with a content ``token`` that keys the cache: the same data
-under another name hits, different data under the same name misses. The token digests *every* public attribute of
+under another name hits, different data under the same name misses. The token digests *every* attribute of
 the object a computation reads (codes, arities, label values, class weights, raw values, category and class names,
 target, task; a raw Dataset's frames), so two sessions whose data differ only in label or raw values never share a
 result (the squared error reads the label values, Fisher the raw values, re-binning the raw table).
@@ -20,7 +20,9 @@ import streamlit as st
 
 from fslab.binning import BinningResult, binning_sensitivity
 from fslab.compare import Comparison, compare_selectors
+from fslab.cost import binning_cost, check, compare_cost, curves_cost
 from fslab.curves import CurveResult, learning_curves
+from fslab.learners import LEARNERS
 from fslab.samples import SAMPLES, load_sample
 
 from . import state
@@ -30,6 +32,11 @@ from .cache import BOUNDED
 _DIGESTS: OrderedDict[int, tuple] = OrderedDict()
 _DIGESTS_SIZE = 256
 _LOCK = threading.Lock()
+
+
+# attributes that are memos derived from the others (cell codes, lazily built raw values): not content. Every other
+# attribute, private ones included (EncodedDataset keeps its raw source as ``_raw``), enters the digest.
+_DERIVED = frozenset({"_memo", "_values"})
 
 
 def _narrow(a: np.ndarray) -> np.ndarray:
@@ -75,7 +82,7 @@ def _feed(h, obj, depth: int = 0) -> None:
         h.update(b"}")
     elif hasattr(obj, "__dict__"):
         _feed(h, type(obj).__qualname__, depth + 1)
-        _feed(h, {k: v for k, v in vars(obj).items() if not k.startswith("_")}, depth + 1)
+        _feed(h, {k: v for k, v in vars(obj).items() if k not in _DERIVED}, depth + 1)
     else:
         h.update(f"{type(obj).__qualname__}:{obj!r};".encode())
 
@@ -84,8 +91,8 @@ def token(source) -> str:
     """Content digest of everything a computation can read from ``source``.
 
     A coded source (sample or distribution) or a raw ``fslab.Dataset``: every public attribute enters (codes,
-    arities, label values and their dtype, class indices or weights, raw values, names, target, task), private
-    memos do not. Equal content gives equal tokens whatever the object's identity or name.
+    arities, label values and their dtype, class indices or weights, raw values, names, target, task), the memos in
+    ``_DERIVED`` do not. Equal content gives equal tokens whatever the object's identity or name.
     """
     try:
         ref = weakref.ref(source)
@@ -110,12 +117,14 @@ def token(source) -> str:
 @st.cache_data(show_spinner="Running the selectors...", **BOUNDED)
 def side_by_side(token: str, _source, k: int, selectors: tuple[str, ...], measure: str,
                  params: tuple[tuple[str, float], ...]) -> Comparison:
+    check(compare_cost(_source, k, selectors, measure))  # refused before any work when over the limits
     return compare_selectors(_source, k, selectors, measure, **dict(params))
 
 
 @st.cache_data(show_spinner="Discretising seven ways and selecting...", **BOUNDED)
 def binnings(token: str, _raw, k: int, selector: str, measure: str,
              params: tuple[tuple[str, float], ...]) -> BinningResult:
+    check(binning_cost(_raw, k, selector, measure))
     return binning_sensitivity(_raw, k, selector, measure, **dict(params))
 
 
@@ -147,6 +156,9 @@ def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: i
            seed: int) -> CurveResult:
     """Learning curves with a progress bar. The bar is created here, not by the page: a cached function may only
     touch elements it created (Streamlit replays them on a cache hit), so it is emptied before returning."""
+    spec = LEARNERS.get(learner)
+    grid = len(spec.grid) + 1 if tune and spec is not None and len(spec.grid) > 1 else 1
+    check(curves_cost(_data, selectors, k_max, n_splits, train_size, subsample, grid, measure))
     bar = st.progress(0.0, text="Starting the splits...")
 
     def progress(done: int, total: int, message: str) -> None:

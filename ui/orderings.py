@@ -12,6 +12,7 @@ from contextlib import nullcontext
 import pandas as pd
 import streamlit as st
 
+from fslab.cost import check, finite_cost, lattice_cost, minimal_cost, needs_confirmation
 from fslab.distributions import Distribution
 from fslab.encoded import EncodedDataset
 from fslab.errors import ParameterError
@@ -45,7 +46,9 @@ fingerprint = token  # the pages key lattices and widgets by content (one digest
 def lattice(key: str, _source, measure: str) -> dict:
     """Subset table, greedy path, k-optimal subsets and per-k gaps for one source and measure."""
     cells = getattr(_source, "n_rows", 0) or len(getattr(_source, "states", ()))
-    with heavy.heavy_slot() if heavy.is_heavy_lattice(_source.n_features, cells) else nullcontext():
+    cost = check(lattice_cost(_source))  # fslab.cost: over the work or memory limit, refused before any work
+    with heavy.heavy_slot() if heavy.is_heavy_lattice(_source.n_features, cells) or needs_confirmation(cost) \
+            else nullcontext():
         risks = subset_risks(_source, measure)
     best = k_optimal(risks)
     return {"risks": risks, "greedy": greedy_path(risks), "optimal": [s for s, _ in best.values()],
@@ -56,17 +59,21 @@ def lattice(key: str, _source, measure: str) -> dict:
 def minimal(key: str, _source) -> dict:
     """BS, OS, exhaustive S*, strongly relevant features and the Markov boundary (Pena and Nilsson, Section 4)."""
     check_enumerable(_source.n_features, MAX_FEATURES)  # S* and the Markov boundary enumerate subsets
+    cost = check(minimal_cost(_source))
     names = _source.feature_names
-    return {"bs": backward_search(_source), "os": one_shot(_source),
-            "s_star": subset_label(minimal_optimal(_source), names),
-            "strong": subset_label(strongly_relevant(_source), names),
-            "markov": subset_label(markov_boundary(_source), names)}
+    with heavy.heavy_slot() if needs_confirmation(cost) else nullcontext():
+        return {"bs": backward_search(_source), "os": one_shot(_source),
+                "s_star": subset_label(minimal_optimal(_source), names),
+                "strong": subset_label(strongly_relevant(_source), names),
+                "markov": subset_label(markov_boundary(_source), names)}
 
 
 @st.cache_data(**BOUNDED, show_spinner="Training the inducer on each candidate subset...", show_time=True)
 def finite(key: str, _data, inducer: str, estimator: str, tau: float, folds: int, seed: int) -> dict:
-    return {"fbs": fbs(_data, inducer, estimator, tau, folds, seed),
-            "fos": fos(_data, inducer, estimator, tau, folds, seed)}
+    cost = check(finite_cost(_data, folds, estimator))
+    with heavy.heavy_slot() if needs_confirmation(cost) else nullcontext():
+        return {"fbs": fbs(_data, inducer, estimator, tau, folds, seed),
+                "fos": fos(_data, inducer, estimator, tau, folds, seed)}
 
 
 @st.cache_data(**BOUNDED, show_spinner=False)
