@@ -55,7 +55,10 @@ if K < 2:
 
 c1, c2, c3, c4 = st.columns(4)
 selectors = ui.base_selectors()
-selector = c1.selectbox("Base selector", selectors, index=selectors.index("jmi"), key="npfs.selector",
+# "is my pick robust?" is one click: a first visit takes the Select page's selector, measure and k
+from_select = st.session_state.get("select.selector")
+st.session_state.setdefault("npfs.selector", from_select if from_select in selectors else "jmi")
+selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
                         format_func=lambda s: SELECTORS[s].label,
                         help="Exhaustive search and backward elimination are left out: NPFS reruns the selector "
                              "n times, and one backward run on Mushroom already takes about 20 s.")
@@ -65,6 +68,11 @@ if spec.uses_measure:
     fitting = supported_measures(data)
     options = [spec.fixed_measure] if spec.fixed_measure else fitting
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
+    if measure_key not in st.session_state and st.session_state.get("select.measure") in options:
+        st.session_state[measure_key] = st.session_state["select.measure"]
+        for name_ in ("c", "beta", "approach"):  # the Select page's measure parameters come along
+            if f"select.{name_}" in st.session_state:
+                st.session_state.setdefault(f"npfs.{name_}", st.session_state[f"select.{name_}"])
     if st.session_state.get(measure_key) not in options:  # e.g. a binary-only measure kept from binary data
         st.session_state[measure_key] = options[0]
     measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
@@ -81,7 +89,10 @@ try:
 except FslabError as err:
     st.error(md(err))
     st.stop()
-k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, min(10, K - 1), key="npfs.k"))
+if not 1 <= st.session_state.get("npfs.k", 1) <= K - 1:
+    st.session_state.pop("npfs.k")  # fewer features than the remembered k: the default again
+st.session_state.setdefault("npfs.k", min(st.session_state.get("select.k", 10), K - 1))
+k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k"))
 n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
                         key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)"))
 alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))
@@ -105,7 +116,8 @@ if p0**n > alpha:  # P(Z = n | H0) = p0^n: not even a feature chosen every time 
 key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
 guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
 cancelled = ui.pop_cancelled()
-first_visit = ui.first_visit()
+# runs by itself only on D_uni (a click on its button); anything else waits for "Run NPFS", as it takes seconds
+first_visit = ui.first_visit() and name == ui.UNIFORM_NAME
 clicked = st.button("Run NPFS", type="primary", key="npfs.run")
 if cancelled:
     st.warning(f"Run cancelled after {cancelled[0]} of {cancelled[1]} bootstraps. Change the settings or run again.")
@@ -128,7 +140,8 @@ shown = ui.cached_result(key)
 if shown is None:
     last = ui.last_result()
     if last is None:
-        st.info("Press **Run NPFS** to draw the bootstraps.")
+        st.info(f"Press **Run NPFS** to draw the bootstraps: {n} runs of {SELECTORS[selector].label} with k = {k} "
+                f"on {md(name)} (a few seconds on the samples; a bar shows the time left, and Cancel stops it).")
         st.stop()
     if last[0][:4] != key[:4]:
         st.info(f"Press **Run NPFS** to run on {md(name)}.")
@@ -157,6 +170,10 @@ m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
                f"n >= {hoeffding_n(result.epsilon, 0.05)} bootstraps make it at most 0.05")
 if result.k_star:
     st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{md(v)}**" for v in result.relevant_names))
+    if st.button(f"Use k = k* = {result.k_star} on the Select page", key="npfs.use_kstar",
+                 help="Sets the Select page's k to NPFS's estimate and opens it"):
+        st.session_state["select.k"] = int(result.k_star)
+        st.switch_page("pages/selection.py")
 else:
     st.warning("No feature was selected significantly more often than chance. With large k (p0 near 1) the test "
                "cannot reject unless n is large: P(Z = n) = p0^n must fall below alpha.")

@@ -20,12 +20,38 @@ def _titles(at) -> list[str]:
 
 @pytest.fixture
 def npfs_page():
+    """The NPFS page after one press of Run NPFS (a first visit waits for the click)."""
     at = AppTest.from_file(APP, default_timeout=90).run()
     at.switch_page("pages/npfs.py").run()
+    at.button(key="npfs.run").click().run()
     return at
 
 
-def test_first_visit_runs_on_the_default_dataset(npfs_page):
+def test_first_visit_waits_for_a_click_and_says_what_it_will_run():
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.switch_page("pages/npfs.py").run()
+    assert not at.exception and not at.metric
+    assert any("Press **Run NPFS**" in i.value and "100 runs of JMI with k = 10" in i.value for i in at.info)
+
+
+def test_defaults_follow_the_select_page_and_k_star_goes_back():
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.switch_page("pages/selection.py").run()
+    at.selectbox(key="select.measure").set_value("balanced").run()
+    at.number_input(key="select.k").set_value(3).run()
+    at.switch_page("pages/npfs.py").run()
+    assert at.selectbox(key="npfs.selector").value == "bayes-greedy"
+    assert at.selectbox(key="npfs.measure").value == "balanced" and at.number_input(key="npfs.k").value == 3
+    at.number_input(key="npfs.n").set_value(20).run()
+    at.button(key="npfs.run").click().run()
+    k_star = int(at.metric[0].value)
+    assert k_star >= 1
+    at.button(key="npfs.use_kstar").click().run()
+    assert not at.exception and at.session_state["select.k"] == k_star
+    assert at.number_input(key="select.k").value == k_star  # the Select page opened with k = k*
+
+
+def test_run_on_the_default_dataset(npfs_page):
     at = npfs_page
     assert not at.exception and not at.error
     assert at.metric[0].label == "k* (relevant features)"
@@ -129,7 +155,7 @@ def test_warns_when_no_feature_can_be_relevant(npfs_page):
 
 
 def test_cancel_button_only_while_running(npfs_page):
-    """The first visit ran NPFS to the end: the progress bar and its Cancel button are gone."""
+    """The run went to the end: the progress bar and its Cancel button are gone."""
     at = npfs_page
     assert at.metric[0].label == "k* (relevant features)"
     assert not [b for b in at.button if b.key == "npfs.cancel"]
