@@ -113,11 +113,10 @@ class WeightedBootstraps:
     def pair_counts(self, W: np.ndarray, f: np.ndarray, rel: np.ndarray) -> np.ndarray:
         """n_b(X_f = u, X_j = v, Y = l) for each bootstrap's feature f_b: (B, K, A_u, A_v, L)."""
         B, A, L = W.shape[0], self.A, self.L
-        cols = self.col_of[f]  # (B, A): column of (f_b, u), -1 for u = 0 and values beyond f_b's arity
-        G = np.zeros((B, A - 1, self.m), dtype=np.float32)  # rows (b, u >= 1): w_br [X_r,f_b = u]
-        b, u = np.nonzero(cols[:, 1:] >= 0)
-        G[b, u] = W[b] * self.VT[cols[b, u + 1]]
-        G = G.reshape(B * (A - 1), self.m)
+        cols = self.col_of[f][:, 1:]  # (B, A-1): column of (f_b, u >= 1), -1 beyond f_b's arity
+        G = np.take(self.VT, np.maximum(cols, 0).ravel(), axis=0)  # rows (b, u >= 1): [X_r,f_b = u] ...
+        G.reshape(B, A - 1, self.m)[...] *= W[:, None, :]  # ... times w_br, in place
+        G[cols.ravel() < 0] = 0.0
         upper = (G @ self.VY).astype(np.float64).reshape(B, A - 1, L, -1)
         totals = (G @ self.Y).astype(np.float64).reshape(B, A - 1, L)
         part = self._full(upper, totals)  # (B, A-1, L, K, A): u >= 1
