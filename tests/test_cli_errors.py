@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
 import pytest
 
@@ -213,3 +214,17 @@ def test_an_unexpected_error_is_one_line_without_a_traceback_or_paths(capsys, mo
     monkeypatch.setattr(commands, "run", lambda job, progress=False: (_ for _ in ()).throw(MemoryError()))
     err = fails(capsys, "select", "bayes-example-1")
     assert err.startswith("fslab: error: not enough memory for this job")
+
+
+def test_a_class_counting_selector_on_a_real_valued_target_is_refused(capsys):
+    """The app does not offer MIGreedy for a real-valued target; the command line ran it silently, each of the 39
+    blood-pressure values a class."""
+    patients = str(Path(__file__).parent / "fixtures" / "patients.csv")
+    err = fails(capsys, "select", patients, "--target", "blood_pressure", "--selector", "mi-greedy")
+    assert err == ("fslab: error: mi-greedy counts classes, but the target 'blood_pressure' is real-valued (39 "
+                   "distinct values); use a selector with the squared error (bayes-greedy, bayes-score, exhaustive, "
+                   "backward) or make the target binary with --positive\n")
+    err = fails(capsys, "compare", patients, "--target", "blood_pressure")
+    assert err.startswith("fslab: error: mi-greedy, mi-score, mrmr, jmi, fisher count classes")
+    assert main(["select", patients, "--target", "blood_pressure", "--k", "1", "-q"]) == 0  # bayes-greedy, squared
+    assert "measure: squared" in capsys.readouterr().out

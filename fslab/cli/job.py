@@ -143,6 +143,22 @@ def _selector_list(text) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def check_fits_target(job: Job) -> None:
+    """A real-valued target has no classes: the selectors that count classes (MI family, Fisher) would treat each
+    value as one, so they are refused (the app does not offer them either) instead of running silently."""
+    src = job.loaded.source
+    if getattr(src, "task", None) != "regression":
+        return
+    chosen = job.selectors or ((job.selector,) if job.selector else ())
+    counting = [name for name in chosen if not SELECTORS[name].uses_measure]
+    if counting:
+        fitting = [name for name, spec in SELECTORS.items() if spec.uses_measure and not spec.fixed_measure]
+        raise ParameterError(
+            f"{', '.join(counting)} count{'s' if len(counting) == 1 else ''} classes, but the target "
+            f"{src.target!r} is real-valued ({len(src.labels)} distinct values); use a selector with the squared "
+            f"error ({', '.join(fitting)}) or make the target binary with --positive")
+
+
 def check_ranges(job: Job) -> None:
     """Every numeric choice inside the range the app offers (one message naming the option), and --n-jobs
     bounded by this machine's cores (with a note): nothing out of range reaches the library."""
@@ -195,4 +211,5 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         if args.features is not None:
             job.features = tuple(f.strip() for f in args.features.split(",") if f.strip())
     check_ranges(job)
+    check_fits_target(job)
     return job
