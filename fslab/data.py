@@ -166,7 +166,8 @@ class Dataset:
         features = frame.drop(columns=[key])
         features.attrs = {}
         notes = tuple(df.attrs.get("fslab_notes", ()))
-        return cls._build(features, frame[key], key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())))
+        return cls._build(features, frame[key], key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())),
+                          single_block(features))
 
     @classmethod
     def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive, notes: tuple[str, ...],
@@ -300,6 +301,15 @@ class Dataset:
             class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,
             task=t.task, notes=self.messages + enc.notes,
         )
+
+
+def single_block(frame: pd.DataFrame) -> np.ndarray | None:
+    """The frame's values as one numeric array without a copy (a view of its one block), or None."""
+    dtypes = set(frame.dtypes)
+    if len(dtypes) != 1 or not isinstance(next(iter(dtypes)), np.dtype) or next(iter(dtypes)).kind not in "biuf":
+        return None
+    values = frame.to_numpy()
+    return values if frame.shape[1] and np.shares_memory(values, frame.iloc[:, 0].to_numpy()) else None
 
 
 def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None) -> Dataset:
