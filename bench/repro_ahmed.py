@@ -165,7 +165,7 @@ def semeion_exhaustive(p: Protocol) -> Row:
                verdict, "Rule: agree if exhaustive is lower by more than one standard error, partly if within it. "
                "Only k = 2 is affordable (32,640 pairs; k = 3 has 2.7 million subsets); the paper does not say "
                "which k it searched.",
-               link="select?data=semeion&selector=exhaustive&measure=zero-one&k=2",
+               link="selection?data=semeion&selector=exhaustive&measure=zero-one&k=2",
                figure={"kind": "bars", "x": ["Bayes exhaustive", "BayesGreedy", "MIGreedy"], "y": "test 0-1 error",
                        "series": {"k = 2": [ex, bg, mi]}})
 
@@ -282,7 +282,7 @@ def figure5(p: Protocol) -> list[Row]:
                 "agree" if frac >= 0.8 else "partly" if frac >= 0.5 else "disagree",
                 "Rule: agree at >= 80% of k, partly at >= 50%. The s = 2 criterion averages the Bayes criterion "
                 "over all pairs of the selected set (Section 3.2).",
-                link="select?data=semeion&selector=bayes-greedy&measure=balanced&k=25&use_s=true&s=2",
+                link="selection?data=semeion&selector=bayes-greedy&measure=balanced&k=25&use_s=true&s=2",
                 figure={"kind": "curves", "y": "test balanced error", "panels": [panel("semeion", sem)]})
     g = gisette_like(*p.gisette, seed=p.seed).discretize()
     gis = curves(g, S2, "zero-one", p, ks=p.large_ks)
@@ -345,7 +345,7 @@ def table2(p: Protocol) -> Row:
                f"stand-in {p.gisette[0]} x {p.gisette[1]}, k = {ks}) on a shared 2-core machine. Absolute times are "
                "not comparable with the paper's MATLAB; fslab counts every candidate of a greedy step in one "
                "vectorised pass, which changes the relative cost of the criteria.",
-               link="select?data=adult&selector=bayes-greedy&measure=cost-sensitive&c=0.25&k=15",
+               link="selection?data=adult&selector=bayes-greedy&measure=cost-sensitive&c=0.25&k=15",
                figure={"kind": "table", "columns": ["method", "Adult k=5 (s)", "k=10", "k=15",
                                                     *[f"gisette-like k={k}" for k in ks]], "rows": rows})
 

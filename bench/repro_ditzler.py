@@ -55,7 +55,7 @@ def equation3(p: Protocol) -> Row:
                "agree" if ok else "disagree",
                "Rule: the size P(Z > zeta | H0) is at most alpha = 0.01 and zeta - 1 would exceed it (checked with "
                "scipy's binomial survival function, independent of fslab's quantile call).",
-               link="npfs?data=uniform&selector=jmi&k=10&n=100&alpha=0.01",
+               link="npfs?data=uniform&selector=jmi&k=10&n=100&alpha=0.01&method=uniform&bins=3",
                figure={"kind": "table", "columns": ["n", "p0", "zeta", "P(Z > zeta)", "P(Z > zeta - 1)"], "rows": rows})
 
 
@@ -72,7 +72,7 @@ def equation5(p: Protocol) -> Row:
                "n = 100, p = 0.4, 20,000 draws: " + ", ".join(f"eps {e:g}: {f:.4f} <= {b:.4f}"
                                                               for e, f, b in zip(eps, freq, bound, strict=True)),
                "agree" if ok else "disagree", "Rule: the simulated frequency never exceeds the bound.",
-               link="npfs?data=uniform&selector=jmi&k=10&n=100",
+               link="npfs?data=uniform&selector=jmi&k=10&n=100&method=uniform&bins=3",
                figure={"kind": "bars", "x": [f"eps={e:g}" for e in eps],
                        "series": {"simulated": freq, "Hoeffding bound": bound}})
 
@@ -99,7 +99,7 @@ def figure1(p: Protocol) -> Row:
                "Rule: at each k the five are found, fewer than k are kept and at most 5 extras. At k = 24 zeta = n "
                "= 100: the strict test of equation (3) (z > zeta) can declare nothing relevant, so the figure as "
                "drawn follows the authors' released code (z >= zeta, rule='at-least'); that panel uses it.",
-               link="npfs?data=uniform&selector=jmi&k=24&n=100&alpha=0.01",
+               link="npfs?data=uniform&selector=jmi&k=24&n=100&alpha=0.01&method=uniform&bins=3",
                figure={"kind": "matrix", "panels": panels})
 
 
@@ -130,7 +130,7 @@ def figure2(p: Protocol) -> Row:
                "bootstrap varies the rows, not the data's strongest signals); the paper's MATLAB JMI and "
                "discretisation "
                "are not specified.",
-               link="npfs?data=uniform&selector=jmi&k=5&n=500&alpha=0.01",
+               link="npfs?data=uniform&selector=jmi&k=5&n=500&alpha=0.01&method=uniform&bins=3",
                figure={"kind": "paths", "truth": 15, "panels": panels})
 
 

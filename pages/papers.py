@@ -61,10 +61,13 @@ TEACH = {
     ),
 }
 
-tabs = st.tabs([PAPERS[p] for p in PAPERS])
+SHORT = {"ahmed": "Ahmed et al. (Bayes criteria)", "ditzler": "Ditzler et al. (NPFS)",
+         "pena": "Peña & Nilsson (theory)"}
+tabs = st.tabs([SHORT[p] for p in PAPERS])
 for tab, paper in zip(tabs, PAPERS, strict=True):
     with tab:
         text, formula, caption = TEACH[paper]
+        st.caption(PAPERS[paper])
         st.markdown(text)
         st.latex(formula)
         st.caption(caption)
@@ -72,4 +75,4 @@ for tab, paper in zip(tabs, PAPERS, strict=True):
             twin = None
             if other is not None:
                 twin = next((r for r in other.rows if r.id == row.id), None)
-            ui.draw_row(row, twin, ui.PROFILE_LABELS[other_profile].capitalize())
+            ui.draw_row(row, twin, ui.PROFILE_LABELS[other_profile])

@@ -9,7 +9,7 @@ from fslab.reproduction import PAPERS, Ledger, Row, ledger_path, load_ledger, ro
 from ui.text import md
 
 BADGE = {"agree": ":green-badge[agree]", "partly": ":orange-badge[partly]", "disagree": ":red-badge[disagree]"}
-PROFILE_LABELS = {"scale": "larger run (reduced scale)", "quick": "quick run (CI size)"}
+PROFILE_LABELS = {"scale": "Larger run (reduced scale)", "quick": "Quick run (CI size)"}
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
