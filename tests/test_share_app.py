@@ -14,9 +14,11 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
-from fslab.recipe import Recipe, load_dataset, load_distribution
+from fslab.recipe import Recipe, RecipeError, load_dataset, load_distribution
 from fslab.selectors import select
 from tests.conftest import ROOT
 
@@ -324,3 +326,52 @@ def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_pag
     for page in ("pages/toy.py", "pages/orderings.py"):
         at.switch_page(page)
         rerun(at)
+
+
+# --- fuzzing the links of every page through the app: a view or one clear message, never an exception --------
+
+_FUZZ_VALUES = {
+    "data": ["mushroom", "waveform", "optdigits", "iris", ""], "dist": ["xor", "greedy-bad", "nope"],
+    "positive": ["(all classes)", "1", "zzz"], "method": ["quantile", "kmeans"], "bins": ["2", "4", "1", "x"],
+    "selector": ["bayes-greedy", "mi-score", "jmi", "precision-greedy", "fisher", "lasso", ""],
+    "measure": ["zero-one", "balanced", "auc", "squared", "mi", "f-beta", "accuracy"],
+    "k": ["1", "2", "3", "0", "-1", "2.5", "５", "1e3"], "source": ["dataset", "distribution", "both"],
+    "c": ["0.3", "2", "nan"], "beta": ["2.0", "1e308"],
+    "selectors": ["jmi,mrmr", "jmi,,", "bayes-greedy,recall-greedy"],
+    "n": ["5", "1", "x"], "alpha": ["0.05", "0.02"], "seed": ["3", "-1"], "fraction": ["0.5", "0"],
+    "pick_k": ["1", "2", "9"], "conv_measure": ["zero-one", "auc"], "conv_k": ["1", "7"], "use_s": ["true", "yes"],
+    "s": ["2", "9"], "toy_m": ["300", "0"], "utm_source": ["mail"],
+}
+_FUZZ_PAGES = {"pages/selection.py": ("select", ["data", "positive", "selector", "measure", "k", "c", "source"]),
+               "pages/compare.py": ("compare", ["data", "measure", "k", "selectors", "beta", "source"]),
+               "pages/npfs.py": ("npfs", ["data", "selector", "measure", "k", "n", "alpha", "seed", "fraction"]),
+               "pages/toy.py": ("toy", ["dist", "pick_k", "conv_measure", "conv_k", "toy_m"]),
+               "pages/orderings.py": ("orderings", ["dist", "source", "measure", "method", "bins", "utm_source"])}
+
+
+@settings(max_examples=20, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=hst.data())
+def test_fuzz_every_pages_links_give_a_view_or_one_message(open_page, data):
+    page_file = data.draw(hst.sampled_from(sorted(_FUZZ_PAGES)))
+    page, names = _FUZZ_PAGES[page_file]
+    chosen = data.draw(hst.lists(hst.sampled_from(names), max_size=4, unique=True))
+    query = {name: data.draw(hst.sampled_from(_FUZZ_VALUES[name])) for name in chosen}
+    if page == "npfs":
+        query.setdefault("n", "5")  # small runs: the fuzz is about parsing, not NPFS's speed
+    at = open_page(page_file, query)  # asserts no exception
+    warnings = [w.value for w in at.warning if w.value.startswith("This link could not be opened")]
+    assert len(warnings) <= 1
+    try:
+        recipe = Recipe.from_query(page, query)
+    except RecipeError as err:
+        assert warnings == [f"This link could not be opened as it is: {err}. The page shows the session's current "
+                            "data and settings instead."] or warnings and str(err) in warnings[0]
+        return
+    if warnings:  # parsed, but its data could not be loaded (e.g. an unknown positive class): one message
+        assert "could not be opened" in warnings[0]
+        return
+    notes = " ".join(i.value for i in at.info)
+    for name, value in recipe.choices.items():  # each choice is what the page uses, or a note says what is
+        used = at.session_state[f"{page}.{name}"] if f"{page}.{name}" in at.session_state else None
+        assert used == value or name in notes or "not used" in notes or name == "measure", (name, value, used, notes)
