@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from fslab import terms
+from fslab import export, terms
 from fslab.cost import select_cost
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
-from ui import guard
+from ui import guard, provenance, state
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
@@ -138,11 +138,20 @@ st.caption("Step value = the value of the subset the selector chose at that step
            "the first t features under the chosen measure. Errors are shown as errors (lower is better) and "
            "scores as scores; the sign C = -error appears only in the formula above.")
 
-cols = st.columns(4)
-stem = f"{selector}-{measure_name}-k{k}"
-files = ui.exports(result)
+cols = st.columns(5)
+prov = provenance.record(kind, source_name, source, measure_name, params, selector=selector, k=k, s=s)
+stem = export.file_stem(source_name, selector, terms.label(measure_name, params), f"k{k}")
+files = ui.exports(result, prov)
 for col, (suffix, mime, label) in zip(cols, (
         ("selection.csv", "text/csv", "Selection (CSV)"), ("selection.json", "application/json", "Selection (JSON)"),
-        ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")), strict=True):
-    col.download_button(label, files[suffix], f"{stem}-{suffix}", mime, key=f"select.dl.{suffix}", on_click="ignore")
-st.caption("Text cells that begin with =, +, - or @ are prefixed with ' so a spreadsheet does not run them.")
+        ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")), strict=False):
+    col.download_button(label, files[suffix], f"{stem}_{suffix}", mime, key=f"select.dl.{suffix}", on_click="ignore")
+if kind == "dataset":
+    raw = st.session_state.get(state.DATASET_RAW)
+    cols[4].download_button("Data, selected columns (CSV)", on_click="ignore", key="select.dl.data",
+                            data=lambda: export.csv_with_provenance(ui.selected_data(source, result, raw), prov),
+                            file_name=f"{stem}_data.csv", mime="text/csv")
+st.caption("Every file starts with its provenance (data, hash, target, positive class, binning, measure, fslab "
+           "version; '#' lines in a CSV). Text cells that begin with =, +, - or @ are prefixed with ' so a "
+           "spreadsheet does not run them. The data file holds the selected columns and the target (raw values "
+           "after an upload, else each feature's bin or category).")

@@ -31,7 +31,7 @@ def test_default_run_selects_five_mushroom_features(at):
     assert _selected(at).count("**") == 10  # five bold names
     assert len(at.get("plotly_chart")) == 2
     assert len(at.latex) >= 2
-    assert len(at.get("download_button")) == 4
+    assert len(at.get("download_button")) == 5  # selection, trace (CSV, JSON) and the data's selected columns
     table = at.dataframe[-1].value
     assert len(table) == 5 and table["rank"].tolist() == [1, 2, 3, 4, 5]
 
@@ -201,3 +201,22 @@ def test_paper_text_follows_the_selector_and_in_sample_note(at):
     assert at.expander[0].label == "What the paper says: JMI (Yang & Moody 1999)"
     at.radio(key="select.source").set_value("distribution").run()
     assert not any("in-sample plug-in estimate" in c.value for c in at.caption)  # exact values: no such note
+
+
+def test_exports_carry_provenance_and_informative_names(at):
+    """Mushroom, BayesGreedy, balanced error, k = 3: a data download with the selected columns and the target; the
+    selection JSON carries its provenance; file names say data, selector, measure and k."""
+    from ui.selection import selected_data, selection_json
+
+    at.selectbox(key="select.measure").set_value("balanced").run()
+    at.number_input(key="select.k").set_value(3).run()
+    assert not at.exception
+    buttons = {b.label: b.proto for b in at.get("download_button")}
+    assert "Data, selected columns (CSV)" in buttons
+    source = at.session_state["fslab.dataset"]
+    result = next(r for r in at.session_state["fslab.select.results"].values() if r.measure == "balanced")
+    frame = selected_data(source, result)
+    assert list(frame.columns) == [*result.names, "class"] and len(frame) == 8124
+    assert set(frame["class"]) == {"edible", "poisonous"}
+    record = json.loads(selection_json(result, {"data": "mushroom (sample)", "target": "class"}))
+    assert record["provenance"]["target"] == "class" and record["scores_are"].startswith("balanced error")

@@ -195,8 +195,9 @@ def safe_csv(frame: pd.DataFrame) -> bytes:
     return safe_frame(frame).to_csv(index=False).encode("utf-8")
 
 
-def selection_json(result: Selection) -> bytes:
-    """The selection record with its scores in the measure's own terms (``scores_are`` says which)."""
+def selection_json(result: Selection, prov: dict | None = None) -> bytes:
+    """The selection record with its scores in the measure's own terms (``scores_are`` says which) and, when given,
+    its provenance."""
     record = result.to_dict()
     record["names"] = [export.escape_cell(n) for n in record["names"]]
     if in_own_terms(result):
@@ -206,23 +207,52 @@ def selection_json(result: Selection) -> bytes:
         record["scores_are"] = terms.titled(result.measure, result.params)
     else:
         record["scores_are"] = f"{SELECTORS[result.selector].label}'s own score"
+    if prov is not None:
+        record["provenance"] = prov
     return json.dumps(record, indent=1).encode("utf-8")
 
 
-def trace_json(result: Selection) -> bytes:
-    return safe_frame(own_trace(result)).to_json(orient="records").encode("utf-8")
+def trace_json(result: Selection, prov: dict | None = None) -> bytes:
+    records = json.loads(safe_frame(own_trace(result)).to_json(orient="records"))
+    payload = records if prov is None else {"provenance": prov, "trace": records}
+    return json.dumps(payload).encode("utf-8")
 
 
-def exports(result: Selection) -> dict[str, bytes]:
-    """CSV and JSON bytes of the selection and its trace, built once per result (a long trace takes a while)."""
+def _with(frame: pd.DataFrame, prov: dict | None) -> bytes:
+    lists = [c for c in frame.columns if frame[c].map(lambda v: isinstance(v, list)).any()]
+    frame = frame.assign(**{c: frame[c].map(json.dumps) for c in lists}) if lists else frame
+    return export.csv_with_provenance(frame, prov) if prov is not None else safe_csv(frame)
+
+
+def selected_data(source, result: Selection, raw=None) -> pd.DataFrame:
+    """The rows with only the selected columns and the target: raw values when the raw table is at hand, else each
+    feature's coded category (bin or value) and the class name."""
+    names = [source.feature_names[j] for j in result.features]
+    if raw is not None:
+        frame = raw.to_frame()
+        target = getattr(raw, "target", None)
+        keep = [c for c in names if c in frame.columns] + ([target] if target in frame.columns else [])
+        if len(keep) >= len(names):
+            return frame[keep]
+    cats = source.categories or ()
+    columns = {name: np.asarray(cats[j], dtype=object)[source.X[:, j]] if cats else source.X[:, j]
+               for name, j in zip(names, result.features, strict=True)}
+    classes = np.asarray(getattr(source, "class_names", None) or source.labels, dtype=object)
+    target = getattr(source, "target", None) or "y"
+    return pd.DataFrame(columns | {target: classes[source.y] if source.y.dtype.kind in "iu" else source.y})
+
+
+def exports(result: Selection, prov: dict | None = None) -> dict[str, bytes]:
+    """CSV and JSON bytes of the selection and its trace with their provenance, built once per (result, provenance)
+    (a long trace takes a while)."""
     memo = st.session_state.setdefault(EXPORTS, OrderedDict())
-    key = id(result)
+    key = (id(result), json.dumps(prov, sort_keys=True, default=str))
     if key not in memo or memo[key][0] is not result:  # the entry keeps its result alive, so ids cannot repeat
         memo[key] = result, {
-            "selection.csv": safe_csv(own_summary(result)),
-            "selection.json": selection_json(result),
-            "trace.csv": safe_csv(own_trace(result)),
-            "trace.json": trace_json(result),
+            "selection.csv": _with(own_summary(result), prov),
+            "selection.json": selection_json(result, prov),
+            "trace.csv": _with(own_trace(result), prov),
+            "trace.json": trace_json(result, prov),
         }
         while len(memo) > 4:
             memo.popitem(last=False)
