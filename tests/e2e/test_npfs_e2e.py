@@ -10,7 +10,11 @@ from tests.conftest import goto_page, screenshot, wait_idle
 def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     goto_page(page, "NPFS")
     main = page.locator('[data-testid="stMain"]')
-    # First visit: NPFS ran on Mushroom; the finished run leaves no Cancel button, and every matrix row is labelled.
+    # First visit: NPFS waits for a click (it takes seconds), then runs on Mushroom; the finished run leaves no
+    # Cancel button, and every matrix row is labelled.
+    expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
+    page.get_by_role("button", name="Run NPFS").click()
+    wait_idle(page)
     expect(main.get_by_text("Relevant (")).to_be_visible(timeout=30_000)
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
     matrix = page.locator('[data-testid="stPlotlyChart"]').first
