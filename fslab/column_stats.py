@@ -102,6 +102,8 @@ class ColumnStats:
     starts: np.ndarray
     present: np.ndarray
     uniques: dict[int, np.ndarray] = field(default_factory=dict)
+    sums: np.ndarray | None = None      # exact sum of x and of x^2 of every counted integer column (16-bit
+    squares: np.ndarray | None = None   # integers or less, no missing values), for exact mean-std moments
 
     def small_values(self, i: int) -> np.ndarray:
         """Sorted distinct values of small-range column i (an index into the small columns)."""
@@ -152,6 +154,9 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     counts[starts[:-1]] = 1    # a column's minimum and maximum are present: two-valued columns need no count
     counts[starts[1:] - 1] = 1
     inner = np.flatnonzero(hi[cols] - lo[cols] >= 2)   # columns with values between their minimum and maximum
+    moments = source.dtype.kind in "biu" and source.dtype.itemsize <= 2   # x^2 sums stay exact in int64
+    sums = np.zeros(n, dtype=np.int64) if moments else None
+    squares = np.zeros(n, dtype=np.int64) if moments else None
     if inner.size:
         counted = cols[inner]
         shift = (starts[inner] - lo[counted].astype(np.int64))[None, :]
@@ -159,7 +164,12 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
             part = block[:, counted] if counted.size < n else block
             miss = missing_mask(part)
             if miss is None:
-                counts += np.bincount((part.astype(np.int64) + shift).ravel(), minlength=counts.size)
+                wide = part.astype(np.int64)
+                if moments:
+                    sums[counted] += wide.sum(axis=0)
+                    squares[counted] += np.einsum("ij,ij->j", wide, wide)
+                wide += shift
+                counts += np.bincount(wide.ravel(), minlength=counts.size)
             else:
                 index = np.where(miss, lo[counted][None, :], part).astype(np.int64) + shift
                 counts += np.bincount(index[~miss], minlength=counts.size)
@@ -177,4 +187,4 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
         for k in np.flatnonzero(n_distinct[wide[idx]] <= KEEP_UNIQUES):
             column = S[:, k][valid[:, k]]
             uniques[int(wide[idx][k])] = column[np.r_[True, column[1:] != column[:-1]]].astype(np.float64)
-    return ColumnStats(lo, hi, n_missing, integral, n_distinct, small, starts, present, uniques)
+    return ColumnStats(lo, hi, n_missing, integral, n_distinct, small, starts, present, uniques, sums, squares)

@@ -241,8 +241,22 @@ _DESCRIBE = {
 }
 
 
+def _exact_mean_std(cols: np.ndarray, stats: ColumnStats, n: int) -> np.ndarray:
+    """(mu - sigma, mu + sigma) from the exact integer sums of x and x^2: sigma^2 = (n S2 - S1^2) / (n (n - 1))
+    with the numerator in Python integers (no rounding before the final division)."""
+    s1 = [int(v) for v in stats.sums[cols]]
+    s2 = [int(v) for v in stats.squares[cols]]
+    mean = np.array([a / n for a in s1])
+    var = np.array([(n * b - a * a) / (n * max(n - 1, 1)) for a, b in zip(s1, s2, strict=True)])
+    sigma = np.sqrt(np.maximum(var, 0.0))
+    return np.stack([mean - sigma, mean + sigma], axis=1)
+
+
 def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
-    """(mu - sigma, mu + sigma) of columns ``cols``, from two passes over blocks of rows on x / max|x|."""
+    """(mu - sigma, mu + sigma) of columns ``cols``, from two passes over blocks of rows on x / max|x|
+    (or from the exact integer moments of the scan, for small integers with no missing value)."""
+    if stats.sums is not None and stats.small[cols].all() and not stats.n_missing[cols].any():
+        return _exact_mean_std(cols, stats, source.n_rows)
     scale = np.fmax(np.abs(stats.lo[cols]), np.abs(stats.hi[cols]))
     scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
     n = source.n_rows - stats.n_missing[cols]
@@ -363,6 +377,10 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
     shift = (stats.starts[small_rank] - stats.lo[small].astype(np.int64))[None, :] if small.size else None
     any_missing = bool(stats.n_missing.any())
     everything = source.n_columns == X.shape[1]
+    integer_edges = None
+    if source.dtype.kind in "biu" and source.dtype.itemsize <= 2 and binned.size:
+        with np.errstate(invalid="ignore"):
+            integer_edges = np.clip(np.ceil(E), -2**31, 2**31 - 1).astype(np.int32)   # +inf (ties) -> never reached
     for rows, block in source.row_blocks():
         if everything and copy.size == block.shape[1]:
             X[rows] = block   # every column already holds its codes
@@ -380,9 +398,13 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
             out[:, i] = np.searchsorted(stats.uniques[int(i)], block[:, i])
         if binned.size:
             F = block[:, binned]
+            if integer_edges is not None:   # integers: x >= e  <=>  x >= ceil(e), compared in int32
+                F, edges = F.astype(np.int32), integer_edges
+            else:
+                edges = E
             codes = np.zeros(F.shape, dtype=X.dtype)
-            for k in range(E.shape[1]):
-                codes += F >= E[:, k][None, :]
+            for k in range(edges.shape[1]):
+                codes += F >= edges[:, k][None, :]
             out[:, binned] = codes
         if miss is not None:
             out = np.where(miss, n_values[None, :].astype(X.dtype), out)

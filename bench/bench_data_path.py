@@ -1,0 +1,123 @@
+"""Whole data path benchmark (issue 13.4): array or CSV -> Dataset -> encoded -> select(JMI, k=75).
+
+Each case runs in a fresh subprocess (so its peak memory, ru_maxrss, is its own) and prints one table row:
+the time of every phase, the selection alone (select on the already encoded data, run again in the same
+process), the ratio path / selection alone (goals: array <= 1.5, CSV <= 2.5) and the whole-process peak in
+MiB and in bytes per cell (goal < 3), with the process's baseline after imports and data generation.
+
+Usage: ``.venv/bin/python bench/bench_data_path.py [--only gisette,100k,1m] [--repeats 3] [--no-csv]``
+Data: ``fslab.synthetic.gisette_like_data`` (synthetic, int16 values 0..999, ~13% non-zero, Gisette's
+4,200 x 5,000 training-split shape; 500 columns for the tall cases). CSV cases write the table to a temporary
+file first (not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHAPES = {"gisette": (4200, 5000), "100k": (100_000, 500), "1m": (1_000_000, 500)}
+K = 75
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_case(shape_name: str, source: str) -> dict:
+    """One case in this process: phase times (s), peak MiB, baseline MiB."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+    import pandas as pd
+
+    import fslab
+    from fslab.selectors import select
+    from fslab.synthetic import gisette_like_data
+
+    m, n = SHAPES[shape_name]
+    X, y = gisette_like_data(m, n, seed=0)
+    path = None
+    if source == "csv":
+        frame = pd.DataFrame(X, columns=[f"f{j + 1}" for j in range(n)])
+        frame["y"] = y
+        fd, path = tempfile.mkstemp(suffix=".csv")
+        os.close(fd)
+        frame.to_csv(path, index=False)
+        del frame, X
+    base = _peak_mib()
+    times = {}
+    t0 = time.perf_counter()
+    if source == "csv":
+        ds = fslab.read_csv(path, "y", positive=1)
+    else:
+        ds = fslab.Dataset.from_arrays(X, y, positive=1)
+    t1 = time.perf_counter()
+    enc = ds.discretize()
+    t2 = time.perf_counter()
+    sel = select(enc, K, "jmi")
+    t3 = time.perf_counter()
+    peak = _peak_mib()
+    alone = select(enc, K, "jmi")   # the selection alone, on the same encoded data
+    t4 = time.perf_counter()
+    assert list(alone.features) == list(sel.features)
+    times = {"load": t1 - t0, "discretize": t2 - t1, "select": t3 - t2, "alone": t4 - t3}
+    if path:
+        os.unlink(path)
+    return {"times": times, "peak": peak, "base": base, "cells": m * n, "codes": str(enc.X.dtype),
+            "np": np.__version__}
+
+
+def _subprocess(shape_name: str, source: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--case", shape_name, source], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="gisette,100k,1m")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-csv", action="store_true")
+    parser.add_argument("--case", nargs=2)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(*args.case)))
+        return
+    print(f"load average before: {os.getloadavg()}")
+    header = ("case", "source", "load s", "discretize s", "select s", "path s", "alone s", "path/alone",
+              "peak MiB", "base MiB", "B/cell", "B/cell over base", "codes")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for shape_name in args.only.split(","):
+        sources = ["array"] if args.no_csv or shape_name == "1m" else ["array", "csv"]
+        repeats = 1 if shape_name == "1m" else args.repeats
+        runs = {s: [] for s in sources}
+        for _ in range(repeats):          # interleave array and CSV cases
+            for source in sources:
+                runs[source].append(_subprocess(shape_name, source))
+        for source in sources:
+            rs = runs[source]
+            med = {k: statistics.median(r["times"][k] for r in rs) for k in rs[0]["times"]}
+            path = med["load"] + med["discretize"] + med["select"]
+            peak = statistics.median(r["peak"] for r in rs)
+            base = statistics.median(r["base"] for r in rs)
+            cells = rs[0]["cells"]
+            row = (shape_name, source, f"{med['load']:.2f}", f"{med['discretize']:.2f}", f"{med['select']:.2f}",
+                   f"{path:.2f}", f"{med['alone']:.2f}", f"{path / med['alone']:.2f}", f"{peak:.0f}",
+                   f"{base:.0f}", f"{peak * 2**20 / cells:.2f}", f"{(peak - base) * 2**20 / cells:.2f}",
+                   rs[0]["codes"])
+            print("| " + " | ".join(row) + " |", flush=True)
+    print(f"load average after: {os.getloadavg()}; medians of {args.repeats} fresh processes (1m: one)")
+
+
+if __name__ == "__main__":
+    main()
