@@ -80,13 +80,11 @@ def sample_picker() -> None:
 
 
 st.title("fslab: which features, for which measure?")
-tour_col, tour_text = st.columns([1, 3], vertical_alignment="center")
-if tour_col.button("Start the Example 1 tour", key="home.tour", type="primary", icon=":material/school:",
-                   width="stretch"):
+if st.button("Start the Example 1 tour", key="home.tour", type="primary", icon=":material/school:"):
     start_tour()
     st.switch_page("pages/tour.py")
-tour_text.markdown("Four steps, one click each: **X1 or X2?** (the same two features judged by the 0-1 error and by "
-                   "mutual information), the subset lattice, Theorem 1's *make greedy bad*, and NPFS on D_uni.")
+st.caption("Four steps, one click each: **X1 or X2?** (the same two features judged by the 0-1 error and by mutual "
+           "information), the subset lattice, Theorem 1's *make greedy bad*, and NPFS on D_uni.")
 st.markdown(
     "fslab is a workbench for **feature selection by the criterion you will be judged on**. Most filters rank "
     "features by mutual information; Ahmed, Narasimhan and Agarwal show that the best features depend on the "
