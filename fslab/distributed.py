@@ -667,6 +667,26 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
         client.close()
 
 
+def npfs_on(address: str | None, dataset, selector, k, **kwargs):
+    """``fslab.npfs(dataset, selector, k, **kwargs)``, with its bootstraps on the Dask cluster at ``address``
+    through joblib's Dask backend (``n_jobs=-1``: every worker) when an address is given; the same seed gives the
+    same result. A top-level function, so the app's worker process can run it."""
+    from .npfs import npfs
+
+    if not address:
+        return npfs(dataset, selector, k, **kwargs)
+    with connect(address):
+        return npfs(dataset, selector, k, **{**kwargs, "n_jobs": -1})
+
+
+def cluster_note(address: str | None) -> str | None:
+    """The sentence the NPFS page shows when its runs go to a cluster (None otherwise)."""
+    if not address:
+        return None
+    return (f"NPFS runs on the Dask cluster at {address} (set by {SCHEDULER_ENV}): the bootstraps go to its "
+            "workers through joblib's Dask backend; the same seed gives the same result as on this server.")
+
+
 def scheduler_from_env() -> str | None:
     """The scheduler address the app should use: ``FSLAB_DASK_SCHEDULER``, read when called (never at import)."""
     address = os.environ.get(SCHEDULER_ENV, "").strip()
@@ -713,6 +733,5 @@ def on_cluster(job, client):
     return job
 
 
-__all__ = ["SCHEDULER_ENV", "ClusterError", "DaskMissingError", "DaskSource", "connect", "from_dask",
-           "on_cluster", "require_dask", "scheduler_from_env",
-           "to_dask_source"]
+__all__ = ["SCHEDULER_ENV", "ClusterError", "DaskMissingError", "DaskSource", "cluster_note", "connect", "from_dask",
+           "npfs_on", "on_cluster", "require_dask", "scheduler_from_env", "to_dask_source"]

@@ -264,3 +264,19 @@ def test_worker_killed_mid_run_same_answer_or_clear_error(client):
     else:
         assert_same_selection(got, want, exact)
     assert victim["pid"] is not None
+
+
+def test_app_npfs_on_the_scheduler_from_the_environment(client, monkeypatch):
+    """The app reads FSLAB_DASK_SCHEDULER when it runs NPFS (not at import) and gets the same result there."""
+    from fslab.distributed import SCHEDULER_ENV, cluster_note, npfs_on, scheduler_from_env
+
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    assert scheduler_from_env() is None and cluster_note(None) is None
+    monkeypatch.setenv(SCHEDULER_ENV, f" {client.scheduler.address} ")
+    address = scheduler_from_env()
+    assert address == client.scheduler.address and address in cluster_note(address)
+    data = fslab.load_sample("mushroom")
+    here = fslab.npfs(data, "mi-score", 4, n_bootstraps=6, seed=3)
+    there = npfs_on(address, data, "mi-score", 4, n_bootstraps=6, seed=3)
+    np.testing.assert_array_equal(there.matrix, here.matrix)
+    np.testing.assert_array_equal(there.relevant, here.relevant)

@@ -15,8 +15,8 @@ from collections import OrderedDict
 
 import streamlit as st
 
+from fslab.distributed import npfs_on, scheduler_from_env
 from fslab.export import safe_csv
-from fslab.npfs import npfs
 from fslab.npfs_result import NPFSResult
 from fslab.samples import SAMPLES
 from fslab.selectors import SELECTORS
@@ -111,7 +111,8 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
         found = shared.get(shared_key)
         if found is None:
             with heavy.heavy_slot():  # in a worker process: the server's GIL stays free for the other sessions
-                found = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=n, alpha=alpha, seed=seed,
+                found = heavy.run_in_worker(npfs_on, scheduler_from_env(), source, selector, k,  # Dask if set
+                                            n_bootstraps=n, alpha=alpha, seed=seed,
                                             n_jobs=n_jobs, prefer=prefer, progress=progress,
                                             sample_fraction=fraction, **extra)
             if not getattr(found, "cancelled", False):
