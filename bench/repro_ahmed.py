@@ -92,8 +92,8 @@ def table1(p: Protocol) -> Row:
                "P(Y = 1).", f"{exact} of 9 identical; 2 not obtainable (Gisette, KDDCup01) and replaced by "
                "labelled synthetic stand-ins", verdict,
                "Rule: agree if all nine match (features, rows, p within 0.001). Seven are shipped or in "
-               "../shared/datasets; PCMAC and BASEHOCK are read from the ASU .mat files with label 2 positive (p "
-               "matches). Gisette and KDDCup01 could not be downloaded here.",
+               "../shared/datasets; PCMAC and BASEHOCK are fslab's samples built from the ASU .mat files, with label 2 "
+               "positive (the p of Table 1). Gisette and KDDCup01 could not be downloaded here.",
                link="", figure={"kind": "table", "columns": ["data set", "paper features", "paper rows", "paper p",
                                                               "our features", "our rows", "our p", "note"],
                                  "rows": rows})
@@ -344,7 +344,8 @@ def table2(p: Protocol) -> Row:
                f"Median of 3 runs (Adult on {adult.n_rows:,} rows, c = 0.25, k = 5, 10, 15) and 1 run (gisette-like "
                f"stand-in {p.gisette[0]} x {p.gisette[1]}, k = {ks}) on a shared 2-core machine. Absolute times are "
                "not comparable with the paper's MATLAB; fslab counts every candidate of a greedy step in one "
-               "vectorised pass, which changes the relative cost of the criteria.",
+               "vectorised pass, which changes the relative cost of the criteria: a greedy run here takes "
+               "hundredths of a second, so fixed costs (FScore's moments of every column) decide the order.",
                link="selection?data=adult&selector=bayes-greedy&measure=cost-sensitive&c=0.25&k=15",
                figure={"kind": "table", "columns": ["method", "Adult k=5 (s)", "k=10", "k=15",
                                                     *[f"gisette-like k={k}" for k in ks]], "rows": rows})

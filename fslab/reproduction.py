@@ -145,6 +145,11 @@ def ledger_markdown(main: Ledger, other: Ledger | None = None) -> str:
             except KeyError:
                 cells.append("not run")
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    lines.append("")
+    for led in (main, other) if other is not None else (main,):
+        counts = led.counts()
+        lines.append(f"- **{led.profile}**: {len(led.rows)} rows: agree {counts['agree']}, partly {counts['partly']}, "
+                     f"disagree {counts['disagree']}; {led.seconds:.0f} s wall-clock, {led.created}, {led.load}.")
     return "\n".join(lines)
 
 
