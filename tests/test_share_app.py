@@ -321,8 +321,14 @@ def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_pag
     spec = {"json": {"states": states.tolist(), "probs": rng.integers(1, 9, size=(len(states), 2)).tolist()}}
     text = json.dumps({"fslab_recipe": 1, "page": "select", "distribution": spec, "choices": {"k": 2}}).encode()
     assert len(text) < 2_000_000 < len(load_distribution(spec).to_json())
-    at = _load_recipe(open_page("pages/home.py"), text)
+    at = _load_recipe(open_page("pages/selection.py"), text)
     assert at.session_state["fslab.share.dist_memo"][1] == spec  # the recipe's own entry, not a re-serialisation
+    # the same distribution built in the session (not from a recipe): too large for a recipe, and it says so
+    at.session_state["fslab.distribution"] = load_distribution(spec)
+    rerun(at)
+    captions = [c.value for c in at.sidebar.caption]
+    assert any(c.startswith("Not in the link nor the recipe: the toy distribution (2,") and "FSLAB_MAX_JSON_BYTES" in c
+               for c in captions), captions
     for page in ("pages/toy.py", "pages/orderings.py"):
         at.switch_page(page)
         rerun(at)

@@ -33,6 +33,7 @@ PENDING = "fslab.share.pending"      # (Recipe, file bytes) to apply before the 
 LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
 AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the session has not been given yet
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
+DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
 MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("precision", "recall")}
 
 
@@ -65,6 +66,20 @@ def distribution_spec() -> dict | None:
                 {"json": json.loads(text)})
     st.session_state[DIST_MEMO] = (dist, spec)
     return spec
+
+
+def _distribution_note(spec: dict) -> str | None:
+    """Why the session's custom distribution cannot go into a recipe (its JSON is over the size limit), else None.
+    It was built (from a recipe or on the Toy page), so its size is the one thing left to check; once per entry."""
+    memo = st.session_state.get(DIST_NOTE)
+    if memo is not None and memo[0] is spec:
+        return memo[1]
+    size = len(json.dumps(spec["json"]).encode())
+    note = None if size <= LIMITS.max_json_bytes else (
+        f"the toy distribution ({size:,} bytes as JSON; a recipe holds at most {LIMITS.max_json_bytes:,}: "
+        "FSLAB_MAX_JSON_BYTES)")
+    st.session_state[DIST_NOTE] = (spec, note)
+    return note
 
 
 def data_spec() -> dict | None:
@@ -116,18 +131,23 @@ def current_recipe(page: str) -> tuple[Recipe, list[str]]:
     """The recipe of the view on screen, and what it had to leave out: choices the recipe refuses (a stale
     value) and a toy distribution it cannot carry (over the JSON size limit). Never raises."""
     data, dist, choices = data_spec(), distribution_spec(), current_choices(page)
-    try:
-        return Recipe(page, data, dist, choices), []
+    custom = dist is not None and "json" in dist
+    too_large = _distribution_note(dist) if custom else None
+    left_out = [too_large] if too_large else []
+    if too_large and data is not None and "toy_sample" in data:  # rows of a distribution the recipe cannot hold
+        data = None
+        left_out.append("the rows sampled from it")
+    try:  # a custom distribution is not parsed again on every run (a large one took ~0.7 s): added below
+        recipe = Recipe(page, data, None if custom else dist, choices)
     except RecipeError as err:
-        first = str(err)
-    try:
-        return Recipe(page, data, dist, {}), [f"the page's settings ({first})"]
-    except RecipeError as err:
-        second = str(err)
-    try:
-        return Recipe(page, data, None, choices), [f"the toy distribution ({second})"]
-    except RecipeError:
-        return Recipe(page, None, None, {}), [f"the data and settings ({first})"]
+        left_out.append(f"the page's settings ({err})")
+        try:
+            recipe = Recipe(page, data, None if custom else dist, {})
+        except RecipeError:
+            return Recipe(page), [f"the data and settings ({err})"]
+    if custom and too_large is None:  # built, so valid, and its size checked above
+        object.__setattr__(recipe, "distribution", dist)
+    return recipe, left_out
 
 
 # --- restoring --------------------------------------------------------------------------------------------
