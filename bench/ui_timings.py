@@ -9,6 +9,7 @@ is reported). So the time includes drawing: Plotly charts, KaTeX formulas and ta
     .venv/bin/python bench/ui_timings.py                 # 3 repetitions, this checkout
     .venv/bin/python bench/ui_timings.py --root /tmp/old  # another checkout (its app.py and pages)
     .venv/bin/python bench/ui_timings.py --reps 1 --only teaching
+    .venv/bin/python bench/ui_timings.py --compare /tmp/before   # A/B: alternate this checkout and another
 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
@@ -235,6 +236,9 @@ def report(runs: list[dict[str, float | None]], label: str) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    parser.add_argument("--compare", type=Path, default=None,
+                        help="a second checkout (e.g. the code before a change): both servers run, the repetitions "
+                             "alternate between them, and two tables are printed (a fair A/B on a noisy machine)")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (new session each; default 3)")
     parser.add_argument("--only", choices=("teaching", "analyst"), help="one flow only")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
@@ -242,21 +246,28 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    log_path = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{port}.log"
-    server = start_server(args.root.resolve(), port, log_path)
-    runs = []
+    roots = [args.root.resolve()] + ([args.compare.resolve()] if args.compare else [])
+    servers, urls = [], []
     try:
+        for root in roots:
+            port = free_port()
+            log_path = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{port}.log"
+            servers.append(start_server(root, port, log_path))
+            urls.append(f"http://127.0.0.1:{port}")
+        runs: list[list[dict]] = [[] for _ in roots]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for rep in range(args.reps):
-                print(f"  repetition {rep + 1}", flush=True)
-                shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{rep + 1}.png"
-                runs.append(run_once(browser, f"http://127.0.0.1:{port}", args.only, int(args.timeout * 1000), shot))
+                for i, (root, url) in enumerate(zip(roots, urls, strict=True)):
+                    print(f"  repetition {rep + 1}: {root}", flush=True)
+                    shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
+                    runs[i].append(run_once(browser, url, args.only, int(args.timeout * 1000), shot))
             browser.close()
     finally:
-        stop_server(server)
-    report(runs, args.label or str(args.root))
+        for server in servers:
+            stop_server(server)
+    for i, root in enumerate(roots):
+        report(runs[i], (args.label + ": " if args.label else "") + str(root))
     return 0
 
 
