@@ -38,6 +38,7 @@ from .discretize import (
     bin_names,
     check_method,
     numeric_values,
+    uniform_edges,
     value_name,
 )
 from .errors import DataError, FslabError, ParameterError
@@ -157,6 +158,14 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
 def _scaled(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray) -> np.ndarray:
     frame = frame.loc[frame[target].notna().to_numpy()]
     return _numeric_matrix(frame, columns) / scale[None, :]
+
+
+def _partition_int_moments(frame: pd.DataFrame, columns: list[str], target: str) -> tuple[np.ndarray, np.ndarray]:
+    """Exact integer sums of x and x^2 per column (8/16-bit integer columns: no overflow in int64)."""
+    frame = frame.loc[frame[target].notna().to_numpy()]
+    V = np.column_stack([frame[c].to_numpy().astype(np.int64) for c in columns]) if len(frame) else \
+        np.zeros((0, len(columns)), dtype=np.int64)
+    return V.sum(axis=0), (V * V).sum(axis=0)
 
 
 def _partition_sums(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray) -> np.ndarray:
@@ -535,6 +544,10 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         raise DataError(f"from_dask needs a dask.dataframe.DataFrame or a dask.array pair; got {type(frame).__name__}")
 
     numeric = [c for c in names if numeric_values(meta[c]) is not None]
+    kinds = {meta[c].dtype for c in numeric}
+    # discretize reads all-alike 8/16-bit integer columns natively and takes exact integer moments for mean-std
+    small_ints = len(kinds) == 1 and isinstance(next(iter(kinds)), np.dtype) and next(iter(kinds)).kind in "biu" \
+        and next(iter(kinds)).itemsize <= 2
     text = [c for c in names if c not in numeric]
     target_numeric = numeric_values(meta[target]) is not None
     cap = max(bins, DISCRETE_MAX)
@@ -576,29 +589,37 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     binned = [j for j, c in enumerate(numeric)
               if not (g["values"][j] is not None and (g["values"][j].size <= 2 or g["integral"][j]))]
     edges: dict[int, np.ndarray] = {}
-    if binned and method == "mean-std":   # mu -+ sigma on x / max|x| (no finite input overflows), as discretize
-        cols = [numeric[j] for j in binned]
-        scale = np.fmax(np.abs(g["lo"][binned]), np.abs(g["hi"][binned]))
-        scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
-        n = g["n"][binned]
-        zsum = _compute(dask, [dask.delayed(_partition_sums)(p, cols, target, scale) for p in parts])
-        means = np.array([math.fsum(z[i] for z in zsum) for i in range(len(cols))]) / np.maximum(n, 1)
-        squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, target, scale, means)
-                                                  for p in parts]))
-        sigma = np.sqrt(squares / np.maximum(n - 1, 1)) * scale
-        for i, j in enumerate(binned):
-            mu = means[i] * scale[i]
-            edges[j] = np.unique([mu - sigma[i], mu + sigma[i]])
+    if binned and method == "mean-std":   # as discretize: exact integer moments, else mu -+ sigma on x / max|x|
+        exact = binned if small_ints and not g["missing"][binned].any() else []   # all or none, as discretize
+        if exact:
+            sums = _compute(dask, [dask.delayed(_partition_int_moments)(p, [numeric[j] for j in exact], target)
+                                   for p in parts])
+            for i, j in enumerate(exact):
+                s1, s2, n = sum(int(z[0][i]) for z in sums), sum(int(z[1][i]) for z in sums), int(g["n"][j])
+                sigma = math.sqrt(max((n * s2 - s1 * s1) / (n * max(n - 1, 1)), 0.0))
+                edges[j] = np.unique([s1 / n - sigma, s1 / n + sigma])
+        floats = [j for j in binned if j not in edges]
+        if floats:
+            cols = [numeric[j] for j in floats]
+            scale = np.fmax(np.abs(g["lo"][floats]), np.abs(g["hi"][floats]))
+            scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+            n = g["n"][floats]
+            total = np.zeros(len(cols))
+            for z in _compute(dask, [dask.delayed(_partition_sums)(p, cols, target, scale) for p in parts]):
+                total += z   # partition sums added in row order, as discretize adds its row blocks'
+            means = total / np.maximum(n, 1)
+            squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, target, scale, means)
+                                                      for p in parts]))
+            sigma = np.sqrt(squares / np.maximum(n - 1, 1))
+            with np.errstate(over="ignore", invalid="ignore"):
+                for i, j in enumerate(floats):
+                    edges[j] = np.unique([(means[i] - sigma[i]) * scale[i], (means[i] + sigma[i]) * scale[i]])
     elif binned and method == "quantile":
         found = _exact_quantiles(dask, parts, [numeric[j] for j in binned], target, g["n"][binned], bins)
         edges = dict(zip(binned, found, strict=True))
-    elif binned:   # lo + k (hi - lo) / bins, as discretize.block_edges
-        for j in binned:
-            lo, hi = g["lo"][j], g["hi"][j]
-            with np.errstate(over="ignore", invalid="ignore"):
-                step = (hi - lo) / bins
-                step = step if np.isfinite(step) else hi / bins - lo / bins
-                edges[j] = np.unique(np.arange(1, bins) * step + lo)
+    elif binned:   # lo + k (hi - lo) / bins, discretize's own formula
+        E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
+        edges = {j: np.unique(E[i]) for i, j in enumerate(binned)}
     short = 0
     for j, c in enumerate(numeric):
         if j in edges:

@@ -107,6 +107,10 @@ def test_codes_equal_in_memory(client, method):
     frame.loc[frame.index[::37], "target"] = np.nan   # rows with a missing target are dropped, as in memory
     assert_same_codes(*pair(frame, "target", None, 3, method, bins=4))
     assert_same_codes(*pair(random_frame(1), "target", "2", 8, method, bins=4))   # one-vs-rest
+    rng = np.random.default_rng(4)   # all-int16 columns: discretize takes exact integer moments for mean-std
+    ints = pd.DataFrame(rng.integers(-3000, 3000, size=(300, 3)).astype(np.int16), columns=["a", "b", "c"])
+    ints["y"] = rng.integers(0, 2, size=300).astype(np.int16)
+    assert_same_codes(*pair(ints, "y", None, 4, method))
 
 
 def test_tables_equal_in_memory_including_relabelled_cells(client):
