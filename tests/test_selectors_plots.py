@@ -51,3 +51,15 @@ def test_long_backward_run_shows_the_last_eliminations_and_the_survivors():
     assert stars.name == "chosen" and set(stars.x) <= set(shown) and len(stars.x) == 57
     assert all(trace.name != "tied with the best" for trace in fig.data)
     assert "tied with the chosen" in fig.layout.title.text
+
+
+def test_curves_overlays_are_drawn_above_the_run():
+    """Coinciding curves: the thick run underneath, dotted overlays on top, so none hides behind another."""
+    import pandas as pd
+
+    from fslab.plots.selection import trace_curves_figure
+
+    same = pd.DataFrame({"t": [1, 2], "value": [0.3, 0.2], "feature": ["a", "b"]})
+    fig = trace_curves_figure({"BayesGreedy (this run)": same, "BayesScore": same, "MIGreedy": same}, "0-1 error")
+    assert [t.name for t in fig.data] == ["BayesGreedy (this run)", "BayesScore", "MIGreedy"]
+    assert fig.data[0].line.width > fig.data[1].line.width and fig.data[1].line.dash == "dot"

@@ -21,8 +21,9 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
     The first curve is the run being inspected (thick); the others are overlays for comparison.
     """
     fig = go.Figure()
-    # overlays first, so the inspected run is drawn on top where the curves coincide
-    for i, (label, frame) in reversed(list(enumerate(curves.items()))):
+    # the inspected run first (thick, underneath), the dotted overlays on top: where curves coincide every one
+    # stays visible instead of hiding behind the thick line
+    for i, (label, frame) in enumerate(curves.items()):
         fig.add_trace(go.Scatter(
             x=frame["t"], y=frame["value"], mode="lines+markers", name=plain(label),
             line={"width": 3 if i == 0 else 1.5, "dash": "solid" if i == 0 else "dot",
@@ -32,7 +33,7 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
             hovertemplate="t=%{x}<br>%{customdata[0]}<br>value=%{y:.5g}<extra>" + plain(label) + "</extra>",
         ))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=380,
-                      legend={"orientation": "h", "y": -0.22, "traceorder": "reversed"},
+                      legend={"orientation": "h", "y": -0.22},
                       margin={"l": 10, "r": 10, "t": 50, "b": 10})
     fig.update_xaxes(dtick=1 if max((len(f) for f in curves.values()), default=0) <= 25 else None)
     return fig
