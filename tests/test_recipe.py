@@ -246,7 +246,7 @@ def test_ascii_numbers_still_parse():
 @pytest.mark.parametrize(("fields", "message"), [
     ({"choices": {"selectors": [["jmi"]]}, "page": "compare"}, "'selectors' must be one of"),
     ({"choices": {"selectors": [{"a": 1}]}, "page": "compare"}, "'selectors' must be one of"),
-    ({"distribution": {"json": {"states": [[], []], "probs": [[0.5, 0.5], [0.25, 0.75]]}}},
+    ({"distribution": {"json": {"states": [[]], "probs": [[0.5, 0.5]]}}},
      "the recipe's distribution has no features"),
     ({"choices": {"measure": "squared"}, "page": "compare"}, "'measure' must be one of"),
 ])

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
-from fslab.recipe import Recipe, RecipeError, load_dataset, load_distribution
+from fslab.distributions import Distribution
+from fslab.recipe import Recipe, RecipeError, load_dataset
 from fslab.selectors import select
 from tests.conftest import ROOT
 
@@ -304,7 +305,7 @@ def _load_recipe(at, text: bytes) -> AppTest:
 
 @pytest.mark.parametrize(("recipe", "message"), [
     ({"fslab_recipe": 1, "page": "compare", "choices": {"selectors": [["jmi"]]}}, "'selectors' must be one of"),
-    ({"fslab_recipe": 1, "page": "toy", "distribution": {"json": {"states": [[], []], "probs": [[1, 1], [1, 2]]}}},
+    ({"fslab_recipe": 1, "page": "toy", "distribution": {"json": {"states": [[]], "probs": [[0.5, 0.5]]}}},
      "the recipe's distribution has no features"),
 ])
 def test_a_recipe_that_broke_a_session_is_refused(open_page, recipe, message):
@@ -313,18 +314,21 @@ def test_a_recipe_that_broke_a_session_is_refused(open_page, recipe, message):
 
 
 def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_page):
-    """Counts as probabilities (a common way to write a distribution): normalised and re-serialised they take
-    ~3x the bytes and went over the JSON limit, so building the session's recipe raised on every page."""
+    """A 1.3 MB distribution from a recipe stays the recipe's own entry (re-serialising a distribution could make
+    it several times larger); one built in the session whose JSON is over the limit is left out of the recipe with
+    a note: building the session's recipe raised on every page."""
     rng = np.random.default_rng(0)
     codes = rng.choice(16**4, size=40_000, replace=False)  # 40,000 distinct states of 4 features with 16 values
     states = (codes[:, None] // 16 ** np.arange(4)) % 16
-    spec = {"json": {"states": states.tolist(), "probs": rng.integers(1, 9, size=(len(states), 2)).tolist()}}
+    counts = rng.multinomial(20_000, np.full(80_000, 1 / 80_000)).reshape(40_000, 2) + 1  # they sum to 100,000
+    spec = {"json": {"states": states.tolist(), "probs": [[round(c * 1e-5, 5) for c in row] for row in counts]}}
     text = json.dumps({"fslab_recipe": 1, "page": "select", "distribution": spec, "choices": {"k": 2}}).encode()
-    assert len(text) < 2_000_000 < len(load_distribution(spec).to_json())
+    assert 1_000_000 < len(text) < 2_000_000
     at = _load_recipe(open_page("pages/selection.py"), text)
     assert at.session_state["fslab.share.dist_memo"][1] == spec  # the recipe's own entry, not a re-serialisation
-    # the same distribution built in the session (not from a recipe): too large for a recipe, and it says so
-    at.session_state["fslab.distribution"] = load_distribution(spec)
+    big = Distribution(states, rng.random((40_000, 2)))  # 17-digit probabilities: about 2.3 MB as JSON
+    assert len(big.to_json()) > 2_000_000
+    at.session_state["fslab.distribution"] = big
     rerun(at)
     captions = [c.value for c in at.sidebar.caption]
     assert any(c.startswith("Not in the link nor the recipe: the toy distribution (2,") and "FSLAB_MAX_JSON_BYTES" in c
