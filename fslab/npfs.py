@@ -110,9 +110,26 @@ def _lean(source, selector):
 COUNTING = ("auto", "weights", "resample")
 
 
-def _run_batch(source, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
+class Shared:
+    """The data every bootstrap task reads, sized for joblib's Dask backend.
+
+    The backend scatters an argument to the workers once, instead of pickling it into every task, when
+    ``dask.sizeof`` finds it larger than 1 kB; for a plain object that is ``sys.getsizeof``, which calls
+    ``__sizeof__``: here the bytes of the wrapped object's arrays.
+    """
+
+    def __init__(self, data) -> None:
+        self.data = data
+
+    def __sizeof__(self) -> int:
+        arrays = [v for v in vars(self.data).values() if isinstance(v, np.ndarray)]
+        return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays)
+
+
+def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
                params: dict) -> np.ndarray:
     """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
+    source = shared.data
     if isinstance(source, WeightedBootstraps):  # row weights over the shared encoded rows, a batch per product
         step = source.batch_size()
         return np.concatenate([source.select(bootstrap_weights(seeds[i:i + step], source.m, n_draw), k, selector)
@@ -213,7 +230,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         size = 1  # one bootstrap per task: progress after each
     if weighted and not batch_size:  # a product of 64 bootstraps costs ~3x less per bootstrap than one of 8
         size = min(64, math.ceil(n / workers))
-    work = WeightedBootstraps(source) if weighted else source  # built once, shared by the tasks
+    work = Shared(WeightedBootstraps(source) if weighted else source)  # built once, shared by the tasks
     batches = [seeds[i:i + size] for i in range(0, n, size)]
     if prefer == "auto":  # the weighted path spends its time in BLAS and numpy loops, which release the GIL
         prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS and not weighted else "threads"

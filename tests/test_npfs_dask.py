@@ -85,3 +85,17 @@ def test_worker_lost_mid_run_same_answer_or_clear_error(client):
         np.testing.assert_array_equal(got.matrix, want.matrix)
     assert victim["pid"] is not None
     client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
+
+
+def test_bootstrap_data_is_scattered_once_not_pickled_per_task():
+    """joblib's Dask backend scatters arguments that dask.sizeof finds larger than 1 kB (and reuses the future
+    for every task); a plain object's size is sys.getsizeof, so the shared data reports its arrays' bytes."""
+    from dask.sizeof import sizeof
+
+    from fslab.npfs import Shared
+    from fslab.npfs_weighted import WeightedBootstraps
+
+    data = _duni()
+    engine = WeightedBootstraps(data)
+    assert sizeof(Shared(engine)) >= engine.VY.nbytes + engine.VT.nbytes > 1e3
+    assert sizeof(Shared(data)) >= data.X.nbytes
