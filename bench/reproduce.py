@@ -45,11 +45,23 @@ def all_rows(p: Protocol):
     return [*repro_ahmed.rows(p), *repro_ditzler.rows(p), *repro_pena.rows(p)]
 
 
+def _wanted(group: str, groups: list[str], only) -> bool:
+    """Run ``group`` for a requested id or prefix o: o is a prefix of the group ("a-", "a-fig4"), or the group is
+    the longest group id that o starts with ("a-fig4a" -> "a-fig4"; "a-fig1-exh" -> "a-fig1-exh", not "a-fig1")."""
+    for o in only:
+        owners = [g for g in groups if o.startswith(g)]
+        if group.startswith(o) or (owners and group == max(owners, key=len)):
+            return True
+    return False
+
+
 def run(p: Protocol, only=None, log=print) -> list:
     out = []
-    for group, thunk in all_rows(p):
+    groups = all_rows(p)
+    ids = [g for g, _ in groups]
+    for group, thunk in groups:
         t0 = time.perf_counter()
-        if only and not any(group.startswith(o) or o.startswith(group) for o in only):
+        if only and not _wanted(group, ids, only):
             continue
         rows = thunk()
         seconds = time.perf_counter() - t0
