@@ -133,3 +133,17 @@ def test_npfs_link_with_5000_bootstraps_is_refused_before_any_bootstrap():
     errors = " ".join(e.value for e in at.error)
     assert "work limit" in errors and "fewer bootstraps" in errors
     assert not at.metric  # no result: nothing ran
+
+
+def _out_of_memory():
+    from fslab.cost import Cost
+    from ui import guard
+
+    with guard.slot(Cost("a job", 1, 1, 1, 0.0, 10**9)):
+        raise MemoryError
+
+
+def test_a_memory_error_is_a_message_not_a_traceback():
+    at = AppTest.from_function(_out_of_memory, default_timeout=60).run()
+    assert not at.exception
+    assert "ran out of memory" in at.error[0].value and "FSLAB_MAX_JOB_MB" in at.error[0].value

@@ -157,3 +157,30 @@ def test_orderings_squared_error_is_not_shared_between_label_scales():
         values[scale] = _table(at, "names", "value", "rank")["value"].to_numpy()
         assert np.allclose(values[scale], subset_risks(dist, "squared")["value"].to_numpy())
     assert np.allclose(values[100.0], values[0.01] * 1e8)  # squared error scales with the label scale squared
+
+
+def test_shared_results_are_bounded_by_entries_and_bytes():
+    from ui.cache import SharedResults, result_key
+
+    store = SharedResults(max_entries=3, max_mb=1)
+    for i in range(5):
+        store.put(result_key("npfs", i), np.zeros(1000))
+    assert len(store) == 3 and store.get(result_key("npfs", 0)) is None  # least recently used out first
+    assert store.get(result_key("npfs", 4)) is not None
+    store.put("big", np.zeros(200_000))  # 1.6 MB pickled: over the store's 1 MB, never kept
+    assert store.get("big") is None and store.size <= 1_000_000
+    store.put("half", np.zeros(70_000))  # 0.56 MB: fits, older entries make room
+    assert store.get("half") is not None and store.size <= 1_000_000
+
+
+def test_result_keys_differ_by_every_setting():
+    from ui.cache import result_key
+
+    base = ("tok", "jmi", "zero-one", (), 5, 100, 0.01, 0)
+    keys = {result_key("npfs", *base)}
+    for i in range(len(base)):
+        changed = list(base)
+        changed[i] = ("other",)
+        keys.add(result_key("npfs", *changed))
+    assert len(keys) == len(base) + 1
+    assert result_key("npfs", *base) != result_key("ksuggest", *base)

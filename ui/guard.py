@@ -74,9 +74,19 @@ def require(cost: Cost, job_key, container=None) -> Cost:
     return cost
 
 
+@contextmanager
 def slot(cost: Cost):
-    """A heavy-work slot for a job long enough to need a click (a ``with`` context); nothing for short jobs."""
-    return heavy.heavy_slot() if needs_confirmation(cost) else nullcontext()
+    """A heavy-work slot for a job long enough to need a click; nothing for short jobs. A MemoryError inside
+    becomes one message naming the memory limit (never a traceback) and stops the page."""
+    try:
+        with heavy.heavy_slot() if needs_confirmation(cost) else nullcontext():
+            yield cost
+    except MemoryError:
+        st.error(f"The server ran out of memory for this job ({md(cost.job)}, predicted "
+                 f"{cost.bytes / 1e6:,.0f} MB). Nothing was kept. Choose a smaller k or fewer features, or run it "
+                 "with the library on a machine with more memory; a server operator can lower FSLAB_MAX_JOB_MB so "
+                 "such jobs are refused before they start.", icon=":material/memory:")
+        st.stop()
 
 
 @contextmanager
