@@ -13,6 +13,8 @@ import csv
 import io
 import os
 import re
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -116,18 +118,49 @@ def _decode(data: bytes, notes: list[str]) -> str:
     return text
 
 
-def short_rows(text: str, delim: str, n_fields: int) -> tuple[int, int]:
-    """(number of non-blank rows with fewer than ``n_fields`` fields, line of the first one); pandas would
-    silently fill such rows with missing values."""
-    count = first = 0
+@dataclass
+class RowCheck:
+    """What a row-by-row pass with the csv module found (pandas silently pads short rows and drops the fields
+    of long ones): short rows, rows split by another delimiter, rows with fields past the header's."""
+
+    short: list[int] = field(default_factory=list)        # line numbers of rows with too few fields
+    foreign: dict[str, list[int]] = field(default_factory=dict)   # other delimiter -> lines it splits right
+    long_empty: list[int] = field(default_factory=list)   # lines whose extra fields are all empty
+    long_full: list[tuple[int, int]] = field(default_factory=list)   # (line, fields) with non-empty extra fields
+
+
+def check_rows(text: str, delim: str, n_fields: int) -> RowCheck:
+    """Every non-blank row's field count against the header's ``n_fields`` (quotes respected)."""
+    found = RowCheck()
+    reader = csv.reader(io.StringIO(text), delimiter=delim)
     try:
-        for line, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), start=1):
-            if 0 < len(row) < n_fields and any(f.strip() for f in row):
-                count += 1
-                first = first or line
+        for row in reader:
+            if not row or not any(f.strip() for f in row):
+                continue
+            if len(row) < n_fields:
+                found.short.append(reader.line_num)
+                joined = delim.join(row)
+                for other in DELIMITERS:
+                    if other != delim and len(next(csv.reader([joined], delimiter=other), [])) == n_fields:
+                        found.foreign.setdefault(other, []).append(reader.line_num)
+            elif len(row) > n_fields:
+                extra = any(f.strip() for f in row[n_fields:])
+                (found.long_full.append((reader.line_num, len(row))) if extra
+                 else found.long_empty.append(reader.line_num))
     except csv.Error:   # pandas parsed it; this check is only advisory
-        return 0, 0
-    return count, first
+        pass
+    return found
+
+
+def short_rows(text: str, delim: str, n_fields: int) -> tuple[int, int]:
+    """(number of non-blank rows with fewer than ``n_fields`` fields, line of the first one)."""
+    short = check_rows(text, delim, n_fields).short
+    return len(short), short[0] if short else 0
+
+
+def _lines(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:5])
+    return shown + (f", ... ({len(numbers)} in all)" if len(numbers) > 5 else "")
 
 
 def _head(text: str, n_lines: int) -> str:
@@ -239,8 +272,8 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     if not lines:
         raise EmptyFileError("the file holds only blank characters; upload a CSV with a header and data rows")
     delim = sniff_delimiter(lines)
-    try:
-        header = next(csv.reader(lines[:1], delimiter=delim), [])
+    try:   # the first record, not the first line: a quoted name may hold a line break (RFC 4180)
+        header = next(csv.reader(io.StringIO(_head(text, _SNIFF_LINES * 2)), delimiter=delim), [])
     except csv.Error as err:
         raise MalformedFileError(f"could not read the header line: {err}") from None
     if header and all(_is_number(h) for h in header if h.strip()) and any(h.strip() for h in header):
@@ -255,8 +288,10 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     names = check_names(h.strip() or f"column {i + 1}" for i, h in enumerate(header))
     check_size(max(len(lines) - 1, text.count("\n") - 1), len(names), limits)
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=delim, engine="c", skipinitialspace=True,
-                            skip_blank_lines=True, low_memory=False)
+        with warnings.catch_warnings(record=True) as caught:   # index_col=False: a longer row never becomes
+            warnings.simplefilter("always", pd.errors.ParserWarning)   # an index (that shifts every field)
+            frame = pd.read_csv(io.StringIO(text), sep=delim, engine="c", skipinitialspace=True,
+                                skip_blank_lines=True, low_memory=False, index_col=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error, OverflowError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         ragged = _RAGGED.search(first)
@@ -270,6 +305,28 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     if len(frame.columns) != len(names):
         raise MalformedFileError(f"the header has {len(names)} names but the rows have {len(frame.columns)} fields")
     frame.columns = list(names)
+    # rows that pandas padded (last column missing) or cut (a ParserWarning) are checked row by row
+    long = any(issubclass(w.category, pd.errors.ParserWarning) for w in caught) or (
+        len(lines) > 1 and lines[1].rstrip().endswith(delim))   # pandas drops a trailing empty field silently
+    rows = check_rows(text, delim, len(names)) if long or frame.iloc[:, -1].isna().any() else RowCheck()
+    name = _DELIM_NAMES[delim]
+    for other, where in rows.foreign.items():
+        raise MalformedFileError(
+            f"line(s) {_lines(where)} are separated by {_DELIM_NAMES[other]}s but the header uses {name}s; "
+            f"use one separator in the whole file")
+    if rows.long_full:
+        line, got = rows.long_full[0]
+        raise MalformedFileError(
+            f"line {line} has {got} fields but the header has {len(names)} ({len(rows.long_full)} such row(s)); "
+            "add the missing column names or quote fields that contain the separator")
+    if rows.long_empty:
+        notes.append(f"{len(rows.long_empty)} row(s) end with a {name} after the last column (line(s) "
+                     f"{_lines(rows.long_empty)}); the empty field there was ignored.")
+    trailing = len(header) > 1 and not header[-1].strip() and frame.iloc[:, -1].isna().all()
+    if trailing:   # "a,b,y," over rows "1,2,0,": a delimiter at the end of every line, not a column
+        frame = frame.iloc[:, :-1]
+        names, header = names[:-1], header[:-1]
+        notes.append(f"The lines end with a {name}; the empty column after the last name was dropped.")
     if any(not h.strip() for h in header):
         notes.append("Columns without a name were called 'column <position>'.")
     if frame.empty:
@@ -278,11 +335,10 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     check_cells(frame, limits)
     if delim == ";":
         frame = _fix_decimal_commas(frame, notes)
-    # a short row leaves its last field missing: only a file whose last column has gaps needs the row-by-row check
-    n_short, first = short_rows(text, delim, len(names)) if frame.iloc[:, -1].isna().any() else (0, 0)
-    if n_short:
+    short = [] if trailing else rows.short   # (a short row leaves the last column missing: checked above)
+    if short:
         frame.attrs["fslab_warnings"] = (
-            f"{n_short} row(s) have fewer fields than the header (the first on line {first}); their last "
+            f"{len(short)} row(s) have fewer fields than the header (the first on line {short[0]}); their last "
             "fields were read as missing values. Check the file if that is not what you meant.",)
     if delim != ",":
         notes.insert(0, f"Columns are separated by {_DELIM_NAMES[delim]}s.")

@@ -133,15 +133,74 @@ class Distribution(CodedSource):
             raise DataError(f"not a valid fslab distribution JSON: 'arities' must be whole numbers from 1 to "
                             f"{limits.max_states:,}")
         try:
-            codes = np.asarray(states, dtype=np.int64)
-            if codes.size and codes.max() >= limits.max_states:
-                raise DataError(f"not a valid fslab distribution JSON: feature values must be codes 0, 1, 2, ... "
-                                f"below {limits.max_states:,}; found {int(codes.max()):,}")
+            codes = state_codes(states, limits.max_states)
+            check_probabilities(probs, codes)
             return cls(codes, probs, feature_names=names, labels=labels, arities=arities)
         except (ValueError, KeyError, TypeError, OverflowError) as err:
             if isinstance(err, DataError):
                 raise
             raise DataError(f"not a valid fslab distribution JSON: {err}") from None
+
+
+JSON_TOLERANCE = 1e-6   # |sum of probabilities - 1| accepted in a JSON distribution (then normalised exactly)
+
+
+def _bad_value(value) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int | float) or not float(value).is_integer() \
+        or value < 0
+
+
+_INVALID = "not a valid fslab distribution JSON: "
+
+
+def state_codes(states: list, max_code: int) -> np.ndarray:
+    """The JSON ``states`` as an int array (C x n); refuse a row that is not a list of whole numbers
+    0 .. max_code - 1 or that repeats another row, naming it (numpy would silently truncate 0.5 to 0)."""
+    width = None
+    for r, row in enumerate(states):
+        if not isinstance(row, list):
+            raise DataError(f"{_INVALID}state row {r + 1} is {json.dumps(row)[:40]}, not a list of feature values")
+        if width is None:
+            width = len(row)
+        if len(row) != width:
+            raise DataError(f"{_INVALID}state row {r + 1} has {len(row)} feature values; the first row has {width}")
+        bad = [v for v in row if _bad_value(v)]
+        if bad:
+            raise DataError(f"{_INVALID}state row {r + 1} has the value {json.dumps(bad[0])[:40]}; feature values "
+                            "must be whole numbers 0, 1, 2, ... (codes of the feature's values)")
+        big = [v for v in row if v >= max_code]
+        if big:
+            raise DataError(f"{_INVALID}feature values must be codes 0, 1, 2, ... below {max_code:,}; state row "
+                            f"{r + 1} has {big[0]:,}")
+    codes = np.asarray(states, dtype=np.float64).astype(np.int64) if states else np.zeros((0, 0), dtype=np.int64)
+    if codes.ndim == 2 and codes.shape[0] > 1 and codes.shape[1] > 0:   # (no features: the caller says so)
+        _, first, counts = np.unique(codes, axis=0, return_index=True, return_counts=True)
+        if (counts > 1).any():
+            dup = codes[first[np.flatnonzero(counts > 1)[0]]]
+            rows = np.flatnonzero((codes == dup).all(axis=1)) + 1
+            raise DataError(f"{_INVALID}state rows {', '.join(map(str, rows[:5]))} repeat the same feature values "
+                            f"{dup.tolist()}; list each state once (put all its mass in one row)")
+    return codes
+
+
+def check_probabilities(probs: list, codes: np.ndarray) -> None:
+    """Refuse JSON probabilities that are not one row of numbers per state or that do not sum to 1 within
+    :data:`JSON_TOLERANCE` (a file edited by hand should say what it means; it is never rescaled silently)."""
+    for r, row in enumerate(probs):
+        if not isinstance(row, list) or any(isinstance(v, bool) or not isinstance(v, int | float) for v in row):
+            raise DataError(f"{_INVALID}probability row {r + 1} must be a list of numbers (one per class); got "
+                            f"{json.dumps(row)[:40]}")
+        if any(v < 0 for v in row):
+            raise DataError(f"{_INVALID}probabilities must be non-negative; probability row {r + 1} has "
+                            f"{min(row):g}")
+    if len(probs) != codes.shape[0]:
+        raise DataError(f"{_INVALID}'probs' has {len(probs)} rows but 'states' has {codes.shape[0]}; give one row "
+                        "per state")
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(np.sum(np.asarray(probs, dtype=np.float64))) if probs else 0.0
+    if np.isfinite(total) and total > 0 and abs(total - 1.0) > JSON_TOLERANCE:
+        raise DataError(f"the probabilities sum to {total:.6g}, not 1 (tolerance {JSON_TOLERANCE:g}); fix them so "
+                        "that they sum to 1 (fslab does not rescale a distribution file silently)")
 
 
 def example1() -> Distribution:

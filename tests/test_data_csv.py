@@ -177,3 +177,53 @@ def test_arbitrary_frames_raise_only_fslab_errors(frame, method):
     assert enc.X.shape == (d.n_rows, d.n_features) and d.n_rows <= len(frame)
     assert np.all(enc.X < enc.arities) and np.all(enc.X >= 0)
     assert len(set(enc.y.tolist())) >= 2
+
+
+# --- issue 18: loaders that accept what they should question ------------------------------------------------
+
+def test_rfc4180_quoting_loads_delimiters_quotes_and_line_breaks_inside_fields():
+    data = (b'"first\nname",note,y\n"Smith, J","said ""hi""\nthen left",0\nLee,"a,b",1\n'
+            b'"Kim",plain,0\n')
+    frame = read_table(data)
+    assert list(frame.columns) == ["first\nname", "note", "y"]
+    assert frame["note"].tolist() == ['said "hi"\nthen left', "a,b", "plain"]
+    assert frame["first\nname"].tolist() == ["Smith, J", "Lee", "Kim"] and frame["y"].tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("data, delim", [(b"a,b,y,\n1,2,0,\n3,4,1,\n", "comma"),
+                                         (b"a;b;y;\n1;2;0;\n3;4;1;\n", "semicolon")])
+def test_a_delimiter_at_the_end_of_every_line_adds_no_column(data, delim):
+    frame = read_table(data)
+    assert list(frame.columns) == ["a", "b", "y"] and frame.to_numpy().tolist() == [[1, 2, 0], [3, 4, 1]]
+    assert f"The lines end with a {delim}; the empty column after the last name was dropped." in \
+        frame.attrs["fslab_notes"]
+
+
+def test_rows_ending_with_a_delimiter_under_a_plain_header_keep_their_fields():
+    """pandas alone would make the first field an index and shift every value one column left."""
+    frame = read_table(b"a,b,y\n1,2,0,\n3,4,1,\n")
+    assert frame.to_dict("list") == {"a": [1, 3], "b": [2, 4], "y": [0, 1]}
+    assert "2 row(s) end with a comma after the last column (line(s) 2, 3); the empty field there was ignored." \
+        in frame.attrs["fslab_notes"]
+
+
+def test_a_row_with_more_fields_than_the_header_is_refused():
+    with pytest.raises(MalformedFileError, match=r"line 2 has 4 fields but the header has 3 \(1 such row\(s\)\)"):
+        read_table(b"a,b,y\n1,2,0,9\n3,4,1\n")
+
+
+def test_rows_with_another_delimiter_are_refused_naming_them():
+    with pytest.raises(MalformedFileError, match=r"line\(s\) 3, 5 are separated by semicolons but the header uses "
+                                                 r"commas; use one separator in the whole file"):
+        read_table(b"a,b,y\n1,2,0\n3;4;1\n5,6,1\n7;8;0\n")
+
+
+@pytest.mark.parametrize("dtype, values", [("boolean", [True, None, False, True, False]),
+                                           ("Int64", [1, None, 0, 1, 0])])
+def test_nullable_targets_with_missing_values_load_correctly(dtype, values):
+    frame = pd.DataFrame({"x": [1.5, 2.5, 3.5, 4.5, 5.5], "t": pd.array(values, dtype=dtype)})
+    ds = Dataset.from_frame(frame, "t")
+    assert ds.n_rows == 4 and ds.y.tolist() == [1, 0, 1, 0] and ds.positive == "1"
+    assert "1 row(s) with a missing target were dropped; 4 remain." in ds.notes
+    enc = Dataset.from_frame(frame.rename(columns={"t": "f", "x": "t"}).assign(t=[0, 1, 0, 1, 1]), "t").discretize()
+    assert enc.X[:, 0].tolist() == [1, 2, 0, 1, 0] and enc.categories[0] == ("0", "1", "missing")

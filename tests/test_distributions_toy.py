@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -178,3 +180,37 @@ def test_sample_frequencies_match_the_distribution():
     data = dist.sample(20_000, seed=5)
     freq = data.table([0, 1]).probabilities()
     assert np.abs(freq - dist.table([0, 1]).probabilities()).max() < 0.014
+
+
+# --- issue 18: JSON distributions that should be questioned ------------------------------------------------
+
+def _dist_json(states, probs) -> str:
+    import json
+
+    return json.dumps({"states": states, "probs": probs})
+
+
+def test_json_probabilities_must_sum_to_one_within_the_stated_tolerance():
+    from fslab.distributions import JSON_TOLERANCE
+
+    assert JSON_TOLERANCE == 1e-6
+    with pytest.raises(DataError, match=r"the probabilities sum to 0\.9, not 1 \(tolerance 1e-06\); fix them so "
+                                        r"that they sum to 1 \(fslab does not rescale a distribution file"):
+        Distribution.from_json(_dist_json([[0], [1]], [[0.2, 0.3], [0.3, 0.1]]))
+    close = Distribution.from_json(_dist_json([[0], [1]], [[0.2, 0.3], [0.3, 0.2000004]]))   # within 1e-6
+    assert close.probs.sum() == pytest.approx(1.0, abs=1e-15)
+
+
+def test_json_repeated_states_are_refused_naming_the_rows():
+    with pytest.raises(DataError, match=r"state rows 1, 3 repeat the same feature values \[0, 1\]; list each "
+                                        r"state once"):
+        Distribution.from_json(_dist_json([[0, 1], [1, 1], [0, 1]], [[0.2, 0.1], [0.3, 0.1], [0.2, 0.1]]))
+
+
+@pytest.mark.parametrize("bad, shown", [(0.5, "0.5"), ("a", '"a"'), (True, "true"), (-1, "-1")])
+def test_json_non_integer_states_are_refused_naming_the_row(bad, shown):
+    with pytest.raises(DataError, match=rf"state row 2 has the value {re.escape(shown)}; feature values must be "
+                                        r"whole numbers 0, 1, 2"):
+        Distribution.from_json(_dist_json([[0, 1], [1, bad]], [[0.5, 0.1], [0.3, 0.1]]))
+    assert Distribution.from_json(_dist_json([[0, 1], [1, 0.0]], [[0.5, 0.1], [0.3, 0.1]])).states.tolist() == \
+        [[0, 1], [1, 0]]   # 0.0 is a whole number

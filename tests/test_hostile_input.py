@@ -179,7 +179,7 @@ def test_distribution_json_keeps_formula_names_exactly():
 JSON_REFUSALS = [
     ("deeply nested", "[" * 100_000 + "]" * 100_000, JSONInputError, "nests arrays/objects 100000 levels deep"),
     ("nested in a string is fine, depth counts outside", '{"states": [[0]], "probs": [[1, "[[[[[[[[[[[[[[[[[["]]}',
-     DataError, "could not convert string to float"),
+     DataError, "probability row 1 must be a list of numbers"),
     ("huge", '{"states": [' + "[0]," * 600_000 + '[0]], "probs": []}', JSONInputError,
      f"the limit is {LIMITS.max_json_bytes:,}"),
     ("NaN", '{"states": [[0], [1]], "probs": [[NaN, 0.5], [0.2, 0.3]]}', JSONInputError, "holds NaN"),

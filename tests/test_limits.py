@@ -197,7 +197,7 @@ def test_every_limit_error_is_a_fslab_error():
 
 
 def test_over_limit_large_json_is_refused_before_parsing():
-    huge = json.dumps({"states": [[0]] * 10, "probs": [[0.5, 0.5]] * 10})
+    huge = json.dumps({"states": [[i] for i in range(10)], "probs": [[0.05, 0.05]] * 10})
     with pytest.raises(JSONInputError):
         Distribution.from_json(huge, limits=Limits(max_json_bytes=50))
     assert np.isclose(Distribution.from_json(huge, limits=Limits(max_states=10)).probs.sum(), 1.0)
