@@ -31,6 +31,7 @@ from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
 from .limits import LIMITS, Limits, over_limit
+from .npfs import close_early
 from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]
@@ -293,7 +294,7 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
                     complete = split + 1 == len(split_seeds)
                     break
         finally:
-            results.close()  # abandons the splits not yet started
+            close_early(results)  # abandons the splits not yet started
     return CurveResult(
         scores=pd.DataFrame(score_rows, columns=["split", "selector", "k", "value"]),
         selections=pd.DataFrame(selection_rows, columns=["split", "selector", "step", "feature", "name"]),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import warnings
 from collections.abc import Callable, Sequence
 
 import joblib
@@ -40,6 +41,14 @@ ProgressCallback = Callable[[int, int], "bool | None"]
 AUTO_PROCESSES_CELLS = 1_000_000  # below this, starting worker processes costs more than the GIL does
 # Selectors whose criterion treats each distinct target value as a class (class-conditional counts or means).
 CLASS_SELECTORS = frozenset({"mi-greedy", "mi-score", "mrmr", "jmi", "cmim", "fisher"})
+
+
+def close_early(results) -> None:
+    """Close a joblib result generator early: the tasks not yet started are dropped (joblib's warning that some
+    finished results go unused is expected here, so it is silenced)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
+        results.close()
 
 
 class NPFSCancelled(FslabError):
@@ -162,7 +171,7 @@ def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dic
             raise ClusterError(f"the Dask cluster could not finish the NPFS bootstraps: {err}") from err
         raise
     finally:
-        results.close()  # abandons the tasks not yet started when we stop early or the callback raised
+        close_early(results)  # abandons the tasks not yet started when we stop early or the callback raised
     return blocks, cancelled
 
 

@@ -143,3 +143,19 @@ def test_smallest_accepted_class_counts_fit_on_every_split(learner):
     """Three rows of each class pass the check (ceil(2 / 0.7) = 3) and every split trains on both classes."""
     res = learning_curves(_tiny([0, 1] * 3), ("bayes-greedy", "mi-score"), k_max=2, n_splits=4, learner=learner)
     assert res.complete and len(res.scores) == 4 * 2 * 2
+
+
+def test_learning_curves_same_result_whatever_the_workers():
+    """Each split's seed is drawn before any runs, so n_jobs (one joblib task per split) changes nothing; a stop
+    keeps the splits finished so far."""
+    import joblib
+
+    kw = {"selectors": ("bayes-greedy", "mi-score"), "k_max": 2, "n_splits": 3, "learner": "naive-bayes", "seed": 7}
+    want = learning_curves(_data(), **kw)
+    with joblib.parallel_config(backend="threading"):
+        got = learning_curves(_data(), n_jobs=2, **kw)
+        seen = []
+        stopped = learning_curves(_data(), n_jobs=2, progress=lambda d, t, m: seen.append(d) or d < 6, **kw)
+    assert got.complete and got.scores.equals(want.scores) and got.selections.equals(want.selections)
+    assert not stopped.complete and seen == [6]  # 2 selectors x (1 + 2 values of k) units per split
+    assert stopped.scores.equals(want.scores[want.scores["split"] == 0].reset_index(drop=True))
