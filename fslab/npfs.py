@@ -47,7 +47,7 @@ def close_early(results) -> None:
     """Close a joblib result generator early: the tasks not yet started are dropped (joblib's warning that some
     finished results go unused is expected here, so it is silenced)."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
+        warnings.filterwarnings("ignore", r".*(successfully executed|still being processed)", UserWarning)
         results.close()
 
 
