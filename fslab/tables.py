@@ -236,7 +236,10 @@ class CodedSource:
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
         """Batched tables of ``subset + [j]`` for every j in ``candidates``: shape (B, cells, L).
 
-        Cells are padded to the largest candidate arity; padded cells are empty.
+        Cells are padded to the largest candidate arity; padded cells are empty. When that padded table would
+        have more than twice as many cells as there are rows (columns with a value per row, deep subsets), only
+        the occupied cells of each candidate are kept (at most one per row; every measure ignores empty cells),
+        so memory grows with rows x classes x candidates, never rows^2 (issue 18).
         """
         subset = self._check_subset(subset)
         candidates = np.asarray([int(j) for j in candidates], dtype=np.int64)
@@ -247,6 +250,8 @@ class CodedSource:
         width = int(self.arities[candidates].max())
         n_cells = n_base * width
         n_labels = self.labels.shape[0]
+        if n_cells > 2 * max(self.n_rows, 1):
+            return self._occupied_extension_tables(base, n_base, candidates)
         chunk = max(1, _BATCH_CELLS // max(n_cells * n_labels, 1))
         parts = []
         for start in range(0, candidates.size, chunk):
@@ -255,6 +260,31 @@ class CodedSource:
             index = base[:, None] * width + self.X[:, cand] + offsets[None, :]
             parts.append(self._count(index, cand.size * n_cells).reshape(cand.size, n_cells, n_labels))
         return JointTable(np.concatenate(parts, axis=0), self.labels)
+
+    def _occupied_extension_tables(self, base: np.ndarray, n_base: int, candidates: np.ndarray) -> JointTable:
+        """Tables of (subset cell, X_j) over each candidate's occupied cells, padded to the largest count."""
+        n_labels = self.labels.shape[0]
+        chunk = max(1, _BATCH_CELLS // max(self.n_rows, 1))
+        parts, widths = [], []
+        for start in range(0, candidates.size, chunk):
+            cand = candidates[start:start + chunk]
+            arities = self.arities[cand]
+            stride = n_base * int(arities.max())
+            lanes = np.arange(cand.size, dtype=np.int64) * stride
+            codes = base[:, None] * arities[None, :] + self.X[:, cand].astype(np.int64) + lanes[None, :]
+            uniques, inverse = np.unique(codes, return_inverse=True)
+            begins = np.searchsorted(uniques, lanes)
+            width = int(np.diff(np.append(begins, uniques.size)).max())
+            index = inverse.reshape(codes.shape) - begins[None, :] + np.arange(cand.size, dtype=np.int64) * width
+            parts.append(self._count(index, cand.size * width).reshape(cand.size, width, n_labels))
+            widths.append(width)
+        widest = max(widths)
+        counts = np.zeros((candidates.size, widest, n_labels))
+        at = 0
+        for part in parts:
+            counts[at:at + part.shape[0], :part.shape[1]] = part
+            at += part.shape[0]
+        return JointTable(counts, self.labels)
 
     def subsample(self, rows: np.ndarray) -> CodedSource:
         """A source over the given rows (with repeats, as a bootstrap resample)."""

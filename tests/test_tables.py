@@ -106,3 +106,21 @@ def test_distribution_rejects_bad_probabilities():
         Distribution([[0], [1]], [[0.5, -0.1], [0.3, 0.3]])
     with pytest.raises(DataError):
         Distribution.from_json("{not json")
+
+
+def test_extension_tables_of_distinct_per_row_columns_stay_linear_in_rows():
+    """Issue 18: two text columns with a different value in every row made (rows^2 x classes x candidates)
+    tables. Only occupied cells are kept now, and every measure gives the same value as the padded table."""
+    from fslab.measures import measure
+
+    rng = np.random.default_rng(0)
+    m = 600
+    X = np.column_stack([rng.permutation(m), rng.permutation(m), rng.integers(0, 3, m)])
+    src = CodedSource(X, [m, m, 3], np.array([0, 1]), y=rng.integers(0, 2, m))
+    occupied = src.extension_tables([0], [1, 2])
+    assert occupied.counts.shape == (2, m, 2)           # padded would be (2, m * m, 2): 1.1 GB at m = 6,000
+    assert occupied.counts.sum(axis=(1, 2)).tolist() == [m, m]
+    for name in ("mi", "zero-one", "log-loss"):
+        for k, j in enumerate((1, 2)):
+            m_ = measure(name)
+            assert np.isclose(m_.value(occupied[k]), m_.value(src.table([0, j]))), name
