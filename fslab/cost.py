@@ -320,6 +320,20 @@ def compare_cost(source, k: int, selectors, measure: str | None = "zero-one", ex
                    refusal=next((part.refusal for part in parts if part.refusal), None))
 
 
+def by_measure_cost(source, k: int, selector: str, measures) -> Cost:
+    """By measure: the selector once per measure, then every measure's k prefixes under every measure (one table
+    each)."""
+    shape = Shape.of(source)
+    parts = [select_cost(None, k, selector, name, shape=shape) for name in measures] or [
+        select_cost(None, k, selector, shape=shape)]
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    extra = _cost("prefix values", len(parts) ** 2 * int(k), len(parts) ** 2 * int(k), shape.n_rows, "plain", 0, "")
+    return replace(total + extra, job=f"{selector} with {len(parts)} measures, k = {k}",
+                   advice="choose a smaller k or fewer measures", refusal=parts[0].refusal)
+
+
 def binning_cost(raw, k: int, selector: str, measure: str | None = "zero-one", n_binnings: int = 7,
                  max_bins: int = 10) -> Cost:
     """Binning sensitivity: one selection per binning (at most ``max_bins`` levels per feature)."""
@@ -458,7 +472,8 @@ def measure_work():
             setattr(cls, name, method)
 
 
-__all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "binning_cost", "check", "compare_cost",
+__all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "binning_cost", "by_measure_cost", "check",
+           "compare_cost",
            "curves_cost", "finite_cost",
            "job_cost", "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation",
            "npfs_cost", "over_limit_message", "preflight", "select_cost", "table_bytes"]

@@ -4,11 +4,14 @@ import streamlit as st
 
 from fslab import terms
 from fslab.by_measure import DEFAULT_MEASURES
+from fslab.cost import by_measure_cost
 from fslab.errors import FslabError
 from fslab.measures import MEASURES
 from fslab.plots.by_measure import cross_figure
 from fslab.selectors import SELECTORS
 from ui import by_measure as ui
+from ui import guard
+from ui.compare import token
 from ui.source import pick_source
 from ui.text import md
 
@@ -51,7 +54,10 @@ if not names:
     st.info("Choose at least one measure.")
     st.stop()
 try:
-    view = ui.compute(source, k, selector, ui.with_params(names, c, beta))
+    job = guard.require(by_measure_cost(source, k, selector, names), ("bym", token(source), k, selector, names, c,
+                                                                        beta))
+    with guard.slot(job):  # refused or asked before work (fslab.cost); long runs take a heavy-work slot
+        view = ui.compute(source, k, selector, ui.with_params(names, c, beta))
 except FslabError as err:
     st.error(md(err))
     st.stop()
