@@ -1,9 +1,10 @@
 """Whole data path benchmark (issue 13.4): array or CSV -> Dataset -> encoded -> select(JMI, k=75).
 
 Each case runs in a fresh subprocess (so its peak memory, ru_maxrss, is its own) and prints one table row:
-the time of every phase, the selection alone (select on the already encoded data, run again in the same
-process), the ratio path / selection alone (goals: array <= 1.5, CSV <= 2.5) and the whole-process peak in
-MiB and in bytes per cell (goal < 3), with the process's baseline after imports and data generation.
+the time of every phase (for CSV also pandas.read_csv alone on the same file), the selection alone (select
+on the already encoded data, run again in the same process), the ratio path / selection alone (goals:
+array <= 1.5, CSV <= 2.5) and the whole-process peak in MiB and in bytes per cell (goal < 3), with the
+process's baseline after imports and data generation.
 
 Usage: ``.venv/bin/python bench/bench_data_path.py [--only gisette,100k,1m] [--repeats 3] [--no-csv]``
 Data: ``fslab.synthetic.gisette_like_data`` (synthetic, int16 values 0..999, ~13% non-zero, Gisette's
@@ -69,8 +70,12 @@ def run_case(shape_name: str, source: str) -> dict:
     alone = select(enc, K, "jmi")   # the selection alone, on the same encoded data
     t4 = time.perf_counter()
     assert list(alone.features) == list(sel.features)
-    times = {"load": t1 - t0, "discretize": t2 - t1, "select": t3 - t2, "alone": t4 - t3}
+    times = {"load": t1 - t0, "discretize": t2 - t1, "select": t3 - t2, "alone": t4 - t3, "parse": float("nan")}
     if path:
+        del ds, enc
+        t5 = time.perf_counter()
+        pd.read_csv(path)   # pandas' parser alone, for scale (fslab's read_csv parses with it, then checks)
+        times["parse"] = time.perf_counter() - t5
         os.unlink(path)
     return {"times": times, "peak": peak, "base": base, "cells": m * n, "codes": str(enc.X.dtype),
             "np": np.__version__}
@@ -93,7 +98,8 @@ def main() -> None:
         print(json.dumps(run_case(*args.case)))
         return
     print(f"load average before: {os.getloadavg()}")
-    header = ("case", "source", "load s", "discretize s", "select s", "path s", "alone s", "path/alone",
+    header = ("case", "source", "load s", "pandas parse s", "discretize s", "select s", "path s", "alone s",
+              "path/alone",
               "peak MiB", "base MiB", "B/cell", "B/cell over base", "codes")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -111,7 +117,8 @@ def main() -> None:
             peak = statistics.median(r["peak"] for r in rs)
             base = statistics.median(r["base"] for r in rs)
             cells = rs[0]["cells"]
-            row = (shape_name, source, f"{med['load']:.2f}", f"{med['discretize']:.2f}", f"{med['select']:.2f}",
+            row = (shape_name, source, f"{med['load']:.2f}", f"{med['parse']:.2f}", f"{med['discretize']:.2f}",
+                   f"{med['select']:.2f}",
                    f"{path:.2f}", f"{med['alone']:.2f}", f"{path / med['alone']:.2f}", f"{peak:.0f}",
                    f"{base:.0f}", f"{peak * 2**20 / cells:.2f}", f"{(peak - base) * 2**20 / cells:.2f}",
                    rs[0]["codes"])
