@@ -7,6 +7,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 from fslab.compare import DEFAULT_SELECTORS, overlap_matrix
+from fslab.cost import compare_cost
 from fslab.curves import DEFAULT_CURVE_SELECTORS
 from fslab.errors import FslabError
 from fslab.export import safe_csv
@@ -22,7 +23,7 @@ from fslab.plots.compare import (
 from fslab.selectors import SELECTORS
 
 from . import compare as uc
-from . import heavy
+from . import guard, heavy
 from .text import md
 
 SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
@@ -49,6 +50,9 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     try:
         if not chosen:
             raise FslabError("choose at least one selector")
+        job = compare_cost(source, k, tuple(chosen), measure_name)  # refused or asked before work (ui/guard.py)
+        if not guard.allowed(job, ("compare", uc.token(source), k, chosen, measure_name, sorted(params.items()))):
+            return
         cmp = uc.side_by_side(uc.token(source), source, k, tuple(chosen), measure_name, tuple(sorted(params.items())))
     except FslabError as err:
         st.error(md(err))
