@@ -32,7 +32,7 @@ from threadpoolctl import threadpool_limits
 
 from .encoded import EncodedDataset
 from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
-from .limits import LIMITS, Limits, over_limit
+from .limits import Limits, over_limit
 from .npfs_result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .npfs_weighted import WeightedBootstraps, bootstrap_weights, supports
 from .tables import as_source
@@ -56,7 +56,7 @@ class NPFSCancelled(FslabError):
 
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
-           limits: Limits = LIMITS) -> None:
+           limits: Limits | None = None) -> None:
     if getattr(source, "y", None) is None:
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
@@ -67,7 +67,7 @@ def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: flo
         raise ParameterError(f"k must lie in 1 .. K-1 = {K - 1} (K = {K} features); got k={k}")
     if int(n_bootstraps) < 1:
         raise ParameterError(f"n_bootstraps must be at least 1; got {n_bootstraps}")
-    if int(n_bootstraps) > limits.max_bootstraps:
+    if limits is not None and int(n_bootstraps) > limits.max_bootstraps:
         raise TooLargeError(over_limit("max_bootstraps", f"n_bootstraps={int(n_bootstraps):,}", limits))
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
@@ -178,7 +178,7 @@ def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dic
 def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: int = 100, alpha: float = 0.01,
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
-         prefer: str | None = "auto", batch_size: int | None = None, limits: Limits = LIMITS,
+         prefer: str | None = "auto", batch_size: int | None = None, limits: Limits | None = None,
          rule: str = "strict", counting: str = "auto", **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
@@ -190,7 +190,9 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
     k : features the base selector picks on every bootstrap; p0 = k/K unless ``p0`` is given (a selector whose
         set size varies needs an explicit p0).
-    n_bootstraps, alpha : n resamples (at most ``limits.max_bootstraps``) and the size of the test.
+    n_bootstraps, alpha : n resamples and the size of the test. ``limits``: None (the library's default, as for
+        the loaders in ``fslab.limits``) takes any n, e.g. the paper's 10,000; the server side passes
+        ``limits=LIMITS`` to cap n at ``max_bootstraps`` (``FSLAB_MAX_BOOTSTRAPS``).
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
         whatever ``n_jobs``, ``prefer`` and ``batch_size`` are (``result.seed`` holds the entropy used, also when
         seed=None).

@@ -108,3 +108,16 @@ def test_progress_and_cancel_on_the_weighted_path():
     assert seen[0] == 0 and result.cancelled and result.n_bootstraps == 20
     full = npfs(data, "jmi", k=5, n_bootstraps=100, seed=2)
     np.testing.assert_array_equal(result.matrix, full.matrix[:, :20])  # the first bootstraps, as with n = 20
+
+
+def test_library_takes_any_number_of_bootstraps_and_the_server_caps_them():
+    """fslab.limits' policy: the library has no size caps by default (the paper's Fig. 3 uses 10,000 bootstraps);
+    the server side passes limits=LIMITS and gets a refusal naming FSLAB_MAX_BOOTSTRAPS."""
+    from fslab.errors import TooLargeError
+    from fslab.limits import LIMITS
+
+    data = uniform_dataset(m=60, n_features=6, k_star=2).discretize(method="uniform", bins=3)
+    n = LIMITS.max_bootstraps + 1
+    assert npfs(data, "jmi", k=2, n_bootstraps=n, seed=0).n_bootstraps == n
+    with pytest.raises(TooLargeError, match="FSLAB_MAX_BOOTSTRAPS"):
+        npfs(data, "jmi", k=2, n_bootstraps=n, seed=0, limits=LIMITS)
