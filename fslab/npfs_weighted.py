@@ -33,6 +33,10 @@ MAX_CLASSES = 16
 # Adult (binary features, 2 classes): 2; D_uni with 3 bins: 8; digits in noise (16 levels, 10 classes): ~2,000.
 MAX_WORK_PER_CELL = 64
 MAX_INDICATOR_BYTES = 1 << 29  # indicator matrices beyond this: resample instead
+# CPU cost on this project's 2 shared cores (bench/bench_npfs.py): Adult, JMI k = 10: 3.3 ms per bootstrap for
+# 120 M multiply-adds; D_uni (1000 x 25, 3 bins): 0.19 ms, mostly per-step overhead.
+SECONDS_PER_MULTIPLY_ADD = 3e-11
+SECONDS_PER_STEP = 1.5e-5
 _TIE = 1e-12  # fslab.selectors' TIE_TOLERANCE (DESIGN.md)
 _BATCH_BYTES = 64 << 20  # bound on each batch's group matrix and count arrays
 _LN2 = np.log(2.0)
@@ -55,6 +59,19 @@ def work_per_cell(source) -> float:
     arities = np.asarray(source.arities)
     A = int(arities.max()) if arities.size else 1
     return max(A - 1, 1) * len(source.labels) * float(np.maximum(arities - 1, 0).sum()) / max(arities.size, 1)
+
+
+def predicted_seconds(n_rows: int, n_features: int, max_arity: int, n_classes: int, k: int,
+                      n_bootstraps: int) -> float:
+    """CPU seconds of n weighted bootstraps (an upper bound on the columns: every feature at ``max_arity``).
+
+    Multiply-adds per bootstrap: L m C for the relevance counts and (k - 1) (A - 1) L m C for the pair counts,
+    C = K (A - 1) indicator columns; plus a fixed cost per step.
+    """
+    A = max(int(max_arity), 2)
+    columns = int(n_features) * (A - 1)
+    per_boot = n_classes * n_rows * columns * (1 + (int(k) - 1) * (A - 1))
+    return int(n_bootstraps) * (per_boot * SECONDS_PER_MULTIPLY_ADD + int(k) * SECONDS_PER_STEP)
 
 
 def indicator_bytes(source) -> int:
@@ -175,4 +192,4 @@ def bootstrap_weights(seeds, n_rows: int, n_draw: int) -> np.ndarray:
 
 
 __all__ = ["MAX_INDICATOR_BYTES", "MAX_WORK_PER_CELL", "WEIGHTED_SELECTORS", "WeightedBootstraps", "bootstrap_weights",
-           "indicator_bytes", "supports", "work_per_cell"]
+           "indicator_bytes", "predicted_seconds", "supports", "work_per_cell"]
