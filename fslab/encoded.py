@@ -43,7 +43,6 @@ class EncodedDataset(CodedSource):
             if values.shape != self.X.shape:
                 raise DataError(f"values need the shape of X {self.X.shape}; got {values.shape}")
         self._raw = values
-        self._values: np.ndarray | None = None
         self.target = target
         if task is None:
             task = "binary" if len(labels) == 2 else "multiclass"
@@ -52,10 +51,17 @@ class EncodedDataset(CodedSource):
 
     @property
     def values(self) -> np.ndarray | None:
-        """Raw numeric values (float32 when the source's integers are exact there, else float64), or None."""
-        if self._values is None and self._raw is not None:
-            self._values = raw_matrix(self._raw)
-        return self._values
+        """Raw numeric values (float32 when the source's integers are exact there, else float64), or None.
+
+        Built on each access from the raw source (not kept: a float copy of a wide table is large); test
+        :attr:`has_values` to ask whether there are any without building them.
+        """
+        return raw_matrix(self._raw)
+
+    @property
+    def has_values(self) -> bool:
+        """True when raw values are kept (some column's codes are not its values minus a constant)."""
+        return self._raw is not None
 
     @property
     def shape(self) -> tuple[int, int]:

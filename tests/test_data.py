@@ -164,3 +164,17 @@ def test_to_frame_gives_back_the_table_the_dataset_was_read_from():
     pd.testing.assert_frame_equal(ds.to_frame(), frame)
     again = Dataset.from_frame(ds.to_frame(), "b", positive="x")  # re-targeted like an upload
     assert again.target == "b" and "t" in again.feature_names
+
+
+def test_raw_values_are_kept_by_reference_and_only_when_codes_lose_them():
+    """Issue 13.3: codes are uint8; a binary or 0..a-1 column's codes are its values (no raw copy); a binned
+    column keeps the caller's array by reference and values are built (float32 for 16-bit ints) on demand."""
+    binary = np.array([[0, 1], [1, 0], [1, 1], [0, 0]], dtype=np.uint8)
+    enc = Dataset.from_arrays(binary, np.array([0, 1, 1, 0])).discretize()
+    assert enc.X.dtype == np.uint8 and not enc.has_values and enc.values is None
+    counts = np.arange(40, dtype=np.int16).reshape(20, 2)
+    ds = Dataset.from_arrays(counts, np.arange(20) % 2)
+    enc = ds.discretize()
+    assert enc.has_values and enc._raw is counts and ds.array is counts
+    assert enc.values.dtype == np.float32 and np.array_equal(enc.values, counts)
+    assert enc.subsample(np.array([3, 1])).values.tolist() == counts[[3, 1]].tolist()
