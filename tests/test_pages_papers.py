@@ -1,0 +1,52 @@
+"""AppTest of the Papers page: the shipped ledger, drawn without recomputing anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fslab.reproduction import PAPERS, load_ledger
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+@pytest.fixture(scope="module")
+def papers_page():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/papers.py").run()
+    return at
+
+
+def test_page_shows_every_row_with_its_verdict(papers_page):
+    at = papers_page
+    assert not at.exception and not at.error
+    ledger = load_ledger("scale")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Entries"] == str(len(ledger.rows))
+    for verdict, count in ledger.counts().items():
+        assert metrics[verdict.capitalize()] == str(count)
+    assert len(at.tabs) == len(PAPERS)
+    text = " ".join(m.value for m in at.markdown)
+    for row in ledger.rows:
+        assert row.item.split(" (")[0] in text, row.id
+    # one figure or table per row; formulas teach each paper
+    drawn = len(at.get("plotly_chart")) + len(at.dataframe)
+    assert drawn == len(ledger.rows)
+    assert len(at.latex) == len(PAPERS)
+
+
+def test_every_row_links_to_the_page_that_recreates_it(papers_page):
+    links = [m.value for m in papers_page.markdown if m.value.startswith("[Recreate it live")]
+    assert len(links) == sum(bool(r.link) for r in load_ledger("scale").rows)
+    assert any("(/npfs?data=uniform&selector=jmi&k=24" in link for link in links)
+
+
+def test_switching_to_the_quick_run(papers_page):
+    at = papers_page
+    at.radio(key="papers.profile").set_value("quick").run()
+    assert not at.exception and not at.error
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Entries"] == str(len(load_ledger("quick").rows))
+    assert any("CI size" in c.value or "reduced scale" in c.value.lower() for c in at.caption)
