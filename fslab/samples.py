@@ -10,6 +10,7 @@ through the same validation and discretisation as any other data.
 
 from __future__ import annotations
 
+import importlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -166,22 +167,17 @@ def load_optdigits_images(split: str = "all") -> tuple[np.ndarray, np.ndarray]:
     return images, frame["digit"].to_numpy(np.int64)
 
 
-def _uniform(**params: Any) -> Dataset:
-    from .synthetic import uniform_dataset  # lazy: synthetic imports this module for optdigits
+def generator(name: str) -> Callable[..., Dataset]:
+    """The loader of a generated sample: ``fslab.synthetic.<name>``, looked up when it runs.
 
-    return uniform_dataset(**params)
+    The dependency goes one way: :mod:`fslab.synthetic` imports this module (for the optdigits images of
+    digits-in-noise), and this registry names its generators instead of importing them.
+    """
+    def load(**params: Any) -> Dataset:
+        return getattr(importlib.import_module(".synthetic", __package__), name)(**params)
 
-
-def _digits_in_noise(**params: Any) -> Dataset:
-    from .synthetic import digits_in_noise
-
-    return digits_in_noise(**params)
-
-
-def _gisette_like(**params: Any) -> Dataset:
-    from .synthetic import gisette_like
-
-    return gisette_like(**params)
+    load.__name__ = name
+    return load
 
 
 def _uci(title: str, doi: str, year: str) -> str:
@@ -267,7 +263,7 @@ SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
         encoding="SYNTHETIC: 5,000 integer features 0..999 (about 13% non-zero, as Gisette), half of them "
                  "informative (their chance of being non-zero depends on the class), half pure probes; balanced "
                  "binary y (load_sample('gisette-like', m=4200) for the paper's training split; seed=...).",
-        task="binary", n_rows=6000, n_features=5000, positive_rate=0.5, loader=_gisette_like),
+        task="binary", n_rows=6000, n_features=5000, positive_rate=0.5, loader=generator("gisette_like")),
     "uniform": Sample(
         name="uniform", title="D_uni: uniform synthetic data with 5 relevant features (NPFS)",
         citation="Ditzler, G., Polikar, R. & Rosen, G. (2015). A bootstrap based Neyman-Pearson test for "
@@ -275,7 +271,7 @@ SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
         licence="generated", url="https://doi.org/10.1109/TNNLS.2014.2320415",
         encoding="25 features X1..X25 iid Uniform[0, 10]; y = 1 iff X1 + ... + X5 <= 25, so half the rows are "
                  "positive in expectation (load_sample('uniform', m=..., n_features=..., k_star=..., seed=...)).",
-        task="binary", n_rows=1000, n_features=25, positive_rate=0.5, loader=_uniform, paper=NPFS),
+        task="binary", n_rows=1000, n_features=25, positive_rate=0.5, loader=generator("uniform_dataset"), paper=NPFS),
     "digits-in-noise": Sample(
         name="digits-in-noise", title="Optdigits embedded in 16 x 16 uniform noise (NPFS)",
         citation="Ditzler, G., Polikar, R. & Rosen, G. (2015). A bootstrap based Neyman-Pearson test for "
@@ -285,7 +281,7 @@ SAMPLES: MappingProxyType[str, Sample] = MappingProxyType({
                  "whose other 192 pixels are uniform noise in {1, ..., 16}; 256 features r1c1..r16c16, the digit "
                  "kept as ten classes.",
         task="multiclass", n_rows=5620, n_features=256, positive_rate=None, image_shape=(16, 16),
-        loader=_digits_in_noise, paper=NPFS),
+        loader=generator("digits_in_noise"), paper=NPFS),
 })
 
 

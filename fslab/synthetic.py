@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ParameterError
+from .samples import load_optdigits_images
 
 FRAME = 16  # side of the noisy frame around each 8x8 optdigits image (Section IV-D: "The final image is 16 x 16")
 DIGIT = 8
@@ -118,12 +119,6 @@ def window_mask(offset: tuple[int, int] = (4, 4)) -> np.ndarray:
     return mask.ravel()
 
 
-def _optdigits():
-    from .samples import load_optdigits_images  # late import: samples registers this module's generators
-
-    return load_optdigits_images()
-
-
 def digits_in_noise(seed=0, digits: Sequence[int] | None = None, m: int | None = None,
                     offset: tuple[int, int] = (4, 4), images=None, labels=None):
     """The NPFS paper's OCR experiment (Section IV-D, Fig. 4): optdigits in a 16 x 16 frame of noise.
@@ -136,7 +131,7 @@ def digits_in_noise(seed=0, digits: Sequence[int] | None = None, m: int | None =
     source (for tests). Features are named ``r{row}c{col}`` over the 16x16 frame.
     """
     if images is None:
-        images, labels = _optdigits()
+        images, labels = load_optdigits_images()
     images, labels = np.asarray(images), np.asarray(labels)
     if labels.shape != (images.shape[0],):
         raise ParameterError(f"need one label per image: {images.shape[0]} images, {labels.shape} labels")

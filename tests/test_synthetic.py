@@ -63,3 +63,21 @@ def test_digits_in_noise_uses_optdigits():
     ds = digits_in_noise(seed=0, m=300)
     enc = ds.discretize()
     assert enc.X.shape == (300, 256) and len(enc.labels) == 10
+
+
+def test_samples_and_synthetic_import_one_way():
+    """Issue 15: synthetic imports samples (optdigits images); the registry names its generators instead of
+    importing synthetic, so importing either module first works and neither imports the other lazily back."""
+    import subprocess
+    import sys
+
+    for first in ("fslab.samples", "fslab.synthetic"):
+        code = (f"import importlib, sys; importlib.import_module({first!r}); "
+                "from fslab.samples import SAMPLES; print(SAMPLES['uniform'].load(m=10).shape)")
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        assert out.stdout.strip() == "(10, 25)"
+    import inspect
+
+    import fslab.samples
+
+    assert "from .synthetic" not in inspect.getsource(fslab.samples)
