@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import share, state
+from ui import share, state, theme
 from ui.cache import ensure_default_dataset
 from ui.source import current_distribution
 from ui.text import md
@@ -42,6 +42,7 @@ with st.sidebar:
     if encoded is not None:
         st.caption(f"**Dataset:** {md(ds_name)}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
     st.caption(f"**Toy distribution:** {md(dist_name)}")
+theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
 
 try:
     if waiting:

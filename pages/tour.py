@@ -11,7 +11,7 @@ from ui.npfs import load_uniform
 from ui.source import current_distribution
 
 t = tour.step()
-head, prev, nxt = st.columns([4, 1, 1], vertical_alignment="bottom")
+head, prev, nxt = st.columns([3, 1, 1], vertical_alignment="bottom")
 head.caption(f"Example 1 tour · step {t + 1} of {len(tour.STEPS)}")
 head.header(tour.STEPS[t], anchor=False)
 prev.button("Previous", key="tour.prev", on_click=tour.move, args=(-1,), disabled=t == 0, width="stretch")

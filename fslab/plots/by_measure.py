@@ -23,7 +23,7 @@ def cross_figure(values: pd.DataFrame, regret: pd.DataFrame, best: pd.DataFrame,
     text = [[("★ " if bool(best.iat[i, j]) else "") + f"{values.iat[i, j]:.3g}" for j in range(len(cols))]
             for i in range(len(rows))]
     fig = go.Figure(go.Heatmap(
-        z=rel, x=cols, y=rows, text=text, texttemplate="%{text}", textfont={"size": 12},
+        z=rel, x=cols, y=rows, text=text, texttemplate="%{text}", textfont={"size": 12, "color": "black"},
         colorscale=[[0, "#e8f4ea"], [1, "#d6604d"]],
         zmin=0, zmax=1, xgap=2, ygap=2, showscale=True,
         colorbar={"title": {"text": "shortfall<br>0 best, 1 worst"}, "tickvals": [0, 1], "thickness": 14},

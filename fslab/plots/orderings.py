@@ -67,14 +67,14 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
                                  hoverinfo="skip", showlegend=False))
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] - 0.3 for s in subsets],
                                  mode="text", text=[f"{v:.4g}" for v in risks["value"]],
-                                 textfont={"size": 12, "color": "#444"}, hoverinfo="skip", showlegend=False,
+                                 textfont={"size": 12}, hoverinfo="skip", showlegend=False,
                                  name="values"))
     elif greedy or other or optimal:  # too many nodes to label all: print the values along the paths
         marked = list(dict.fromkeys([*(greedy or ()), *(other or ()), *(optimal or ())]))
         value_of = dict(zip(subsets, risks["value"], strict=True))
         fig.add_trace(go.Scatter(x=[pos[s][0] for s in marked], y=[pos[s][1] - 0.3 for s in marked],
                                  mode="text", text=[f"{value_of[s]:.4g}" for s in marked],
-                                 textfont={"size": 11, "color": "#444"}, hoverinfo="skip", showlegend=False,
+                                 textfont={"size": 11}, hoverinfo="skip", showlegend=False,
                                  name="values"))
     fig.add_trace(go.Scatter(
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
