@@ -32,12 +32,6 @@ def _duni(K: int, k_star: int, seed: int = 0):
     return uniform_dataset(m=1000, n_features=K, k_star=k_star, seed=seed).discretize(method="uniform", bins=3)
 
 
-def _relevant(result, rule: str) -> np.ndarray:
-    """Relevant features of ``result`` under ``rule`` (z > zeta strict, z >= zeta at-least)."""
-    z = result.counts
-    return np.flatnonzero(z > result.threshold if rule == "strict" else z >= result.threshold)
-
-
 def equation3(p: Protocol) -> Row:
     cases = [(100, 10 / 25), (100, 24 / 25), (500, 3 / 50), (100, 64 / 256)]
     rows, ok = [], True
@@ -83,7 +77,7 @@ def figure1(p: Protocol) -> Row:
     panels, notes, good = [], [], 0
     for k in (10, 15, 20, 24):
         r = npfs(data, "jmi", k, n_bootstraps=p.fig1_boots, alpha=0.01, seed=p.seed, limits=BIG)
-        strict, atleast = _relevant(r, "strict"), _relevant(r, "at-least")
+        strict, atleast = r.relevant, r.with_rule("at-least").relevant  # same bootstraps, both rules
         shown = atleast if k == 24 else strict
         found = five <= set(shown.tolist())
         extras = len(set(shown.tolist()) - five)

@@ -97,6 +97,8 @@ def main(argv=None) -> None:
     ap.add_argument("--only", nargs="+", help="row ids (or prefixes) to run; results are printed, not written")
     ap.add_argument("--merge", action="store_true", help="with --only: replace those rows in the profile's ledger")
     ap.add_argument("--markdown", action="store_true", help="rewrite REPRODUCE.md's ledger from shipped results")
+    ap.add_argument("--out", type=Path, default=RESULTS_DIR,
+                    help="results root (default bench/results, the shipped files; CI should write elsewhere)")
     args = ap.parse_args(argv)
     if args.markdown:
         write_markdown()
@@ -115,14 +117,18 @@ def main(argv=None) -> None:
     if args.only and not args.merge:
         return
     if args.only:  # splice the rerun rows into the existing ledger of this profile, in the papers' order
-        old = load_ledger(profile)
+        old = load_ledger(profile, args.out)
         new = {r.id: r for r in rows}
         order = [r.id for r in old.rows] + [i for i in new if i not in old.ids()]
         rows = [new.get(i) or old.row(i) for i in order]
         total += old.seconds
-    ledger = Ledger(profile=profile, protocol=p.to_dict(), rows=rows, seconds=round(total, 1), load=load_text(),
-                    created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
-    path = ledger_path(profile, RESULTS_DIR)
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load, created = load_text(), now
+    if args.only:  # keep the main run's time and load; say which rows were rerun when
+        load, created = f"{old.load}; {', '.join(new)} rerun at {now} ({load})", old.created
+    ledger = Ledger(profile=profile, protocol=p.to_dict(), rows=rows, seconds=round(total, 1), load=load,
+                    created=created)
+    path = ledger_path(profile, args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(ledger.to_json(), encoding="utf-8")
     print(f"Results in {path}.")
