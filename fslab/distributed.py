@@ -264,6 +264,28 @@ def _union(*arrays) -> np.ndarray:
     return np.unique(np.concatenate(arrays))
 
 
+def _part_occupied(part, plan: tuple, candidates: np.ndarray, arities: np.ndarray) -> list[np.ndarray]:
+    """Occupied codes base * a_j + x_j of every candidate j in one partition."""
+    base = _apply_plan(part, plan)
+    return [np.unique(base * int(a) + part[0][:, j]) for j, a in zip(candidates, arities, strict=True)]
+
+
+def _union_lists(*lists) -> list[np.ndarray]:
+    return [np.unique(np.concatenate(arrays)) for arrays in zip(*lists, strict=True)]
+
+
+def _part_occupied_counts(part, plan: tuple, candidates: np.ndarray, arities: np.ndarray, occupied: list,
+                          widest: int, n_labels: int) -> np.ndarray:
+    """Counts (B, widest, L) over each candidate's occupied cells, in the order of their codes, zero-padded."""
+    X, y = part
+    base = _apply_plan(part, plan)
+    out = np.empty((candidates.size, widest, n_labels))
+    for i, (j, a) in enumerate(zip(candidates, arities, strict=True)):
+        index = np.searchsorted(occupied[i], base * int(a) + X[:, j])
+        out[i] = np.bincount(index * n_labels + y, minlength=widest * n_labels).reshape(widest, n_labels)
+    return out
+
+
 def _part_table(part, plan: tuple, n_cells: int, n_labels: int) -> np.ndarray:
     codes = _apply_plan(part, plan)
     flat = codes * n_labels + part[1]
@@ -386,6 +408,11 @@ class DaskSource:
         self.bytes_received += int(getattr(out, "nbytes", 0))
         return out
 
+    def _fetch_list(self, delayed_obj) -> list:
+        out = _compute(require_dask(), delayed_obj)
+        self.bytes_received += sum(int(a.nbytes) for a in out)
+        return out
+
     def plan(self, subset: Sequence[int]) -> tuple[tuple, int]:
         """How each partition builds the cell codes of ``subset`` (CodedSource.cell_codes' rule, with global
         relabelling by the occupied codes once cells outnumber rows), and the number of cells."""
@@ -435,6 +462,14 @@ class DaskSource:
         plan = dask.delayed(steps, traverse=False)
         cand = dask.delayed(candidates, traverse=False)
         L = self.labels.shape[0]
+        if n_base * width > 2 * max(self.n_rows, 1):   # as CodedSource: only each candidate's occupied cells
+            arities = self.arities[candidates]
+            occupied = self._fetch_list(_tree_sum_with(
+                dask, [dask.delayed(_part_occupied)(p, plan, cand, arities) for p in self._parts], _union_lists))
+            widest = max(int(u.size) for u in occupied)
+            occ = dask.delayed(occupied, traverse=False)
+            tasks = [dask.delayed(_part_occupied_counts)(p, plan, cand, arities, occ, widest, L) for p in self._parts]
+            return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
         tasks = [dask.delayed(_part_extensions)(p, plan, n_base, cand, width, L) for p in self._parts]
         return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
 

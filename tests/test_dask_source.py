@@ -215,13 +215,6 @@ def test_bad_input_and_missing_dask(client, monkeypatch):
         fslab.Dataset.from_dask(ddf, "target")
 
 
-def test_import_fslab_never_imports_dask():
-    code = "import sys, fslab, fslab.distributed, fslab.cli.main; print(any(m.split('.')[0] in ('dask', " \
-           "'distributed') for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout.strip() == "False"
-
-
 def test_command_line_scheduler_gives_the_same_answer(client, capsys):
     """`fslab npfs adult --k 10 --n N --scheduler ADDRESS` prints exactly what the local run prints (both runs at
     once, in fresh processes); `fslab select` on the cluster counts on the workers and prints the same."""
@@ -229,11 +222,14 @@ def test_command_line_scheduler_gives_the_same_answer(client, capsys):
 
     address = client.scheduler.address
     npfs = [sys.executable, "-m", "fslab", "npfs", "adult", "--k", "10", "--n", "4", "-q"]
+    imports = [sys.executable, "-c", "import sys, fslab, fslab.distributed, fslab.cli.main; "
+               "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"]
     runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-            for cmd in (npfs + ["--scheduler", address], npfs)]
-    (dask_out, dask_err), (local_out, _) = (run.communicate(timeout=300) for run in runs)
+            for cmd in (npfs + ["--scheduler", address], npfs, imports)]
+    (dask_out, dask_err), (local_out, _), (imported, _) = (run.communicate(timeout=300) for run in runs)
     assert runs[0].returncode == 0, dask_err
     assert dask_out == local_out and "relevant" in local_out
+    assert imported.strip() == "False"   # import fslab (and its command line) never imports dask
     outputs = []
     for extra in (["--scheduler", address], []):
         assert main(["select", "mushroom", "--k", "4", "-q", *extra]) == 0
