@@ -71,13 +71,14 @@ def run_case(shape_name: str, source: str) -> dict:
     t4 = time.perf_counter()
     assert list(alone.features) == list(sel.features)
     times = {"load": t1 - t0, "discretize": t2 - t1, "select": t3 - t2, "alone": t4 - t3, "parse": float("nan")}
+    codes = str(enc.X.dtype)
     if path:
         del ds, enc
         t5 = time.perf_counter()
         pd.read_csv(path)   # pandas' parser alone, for scale (fslab's read_csv parses with it, then checks)
         times["parse"] = time.perf_counter() - t5
         os.unlink(path)
-    return {"times": times, "peak": peak, "base": base, "cells": m * n, "codes": str(enc.X.dtype),
+    return {"times": times, "peak": peak, "base": base, "cells": m * n, "codes": codes,
             "np": np.__version__}
 
 
