@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+import types
 
 import joblib
 import numpy as np
@@ -23,12 +25,19 @@ from fslab.synthetic import uniform_dataset  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
+    # Worker processes are spawned, and spawn re-runs the parent's __main__ from its file. After an AppTest in
+    # the same pytest process, __main__ is a page script (NameError in the child): give the workers a blank one.
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
                                        dashboard_address=None)
     client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+        sys.modules["__main__"] = main
 
 
 def _duni():
