@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pandas as pd
@@ -43,12 +44,19 @@ PLAIN = "engine" in inspect.signature(fslab.select).parameters   # the evaluatio
 
 @pytest.fixture(scope="module")
 def client():
+    # Workers (and the nanny's restart of a killed one) are spawned, and spawn re-runs the parent's __main__; after
+    # an AppTest in the same pytest process that is a page script: give them a blank one (as test_npfs_dask).
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
                                        dashboard_address=None)
     client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+        sys.modules["__main__"] = main
 
 
 def random_frame(seed: int, m: int = 400) -> pd.DataFrame:
