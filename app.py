@@ -43,10 +43,9 @@ with st.sidebar:
         st.caption(f"**Dataset:** {md(ds_name)}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
+share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may end with st.stop()
 
-try:
-    if waiting:
-        st.stop()
-    nav.run()
-finally:  # pages end with st.stop(): the address bar still gets this view's link
-    share.publish(shared_page, recipe_pages)
+if waiting:
+    st.stop()
+nav.run()
+share.write_link(shared_page)  # values the page set on this run (first visit defaults), when it did not stop

@@ -385,3 +385,12 @@ def test_fuzz_every_pages_links_give_a_view_or_one_message(open_page, data):
     for name, value in recipe.choices.items():  # each choice is what the page uses, or a note says what is
         used = at.session_state[f"{page}.{name}"] if f"{page}.{name}" in at.session_state else None
         assert used == value or name in notes or "not used" in notes or name == "measure", (name, value, used, notes)
+
+
+def test_a_page_that_stops_early_still_gets_its_link_and_share_box(open_page):
+    """NPFS waits for its Run button (the page ends with st.stop()): a stop ends the whole script run, so the link
+    and the share box are written before the page runs."""
+    query = {"data": "uniform", "method": "uniform", "bins": "3", "selector": "mi-score", "k": "5", "n": "20"}
+    at = open_page("pages/npfs.py", query)
+    assert [b.label for b in at.sidebar.get("download_button")] == ["Download recipe (JSON)"]
+    assert query.items() <= dict(at.query_params).items()

@@ -329,21 +329,31 @@ def _report(action, headline: str) -> None:
 
 # --- publishing and the sidebar ---------------------------------------------------------------------------
 
+def write_link(page: str | None) -> tuple[Recipe, list[str]] | None:
+    """Write the page's recipe into the address bar (when it changed); returns it with what it left out."""
+    if page is None or st.session_state.get(AWAITING) is not None:  # the link stays until its file is given
+        return None
+    recipe, left_out = current_recipe(page)
+    query = recipe.to_query()
+    if query.get("dist") == DEFAULT_PRESET:
+        del query["dist"]
+    if query != st.query_params.to_dict():
+        st.query_params.from_dict(query)
+    st.session_state[PUBLISHED] = query
+    return recipe, left_out
+
+
 def publish(page: str | None, recipe_pages: dict) -> None:
-    """After nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
-    (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to)."""
-    if st.session_state.get(AWAITING) is not None:  # the address bar keeps the link until its file is given
+    """Before nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
+    (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to). Before, not after: a page that
+    ends with ``st.stop()`` stops the whole script run, so nothing after ``nav.run()`` would draw. The widget
+    values are already the user's latest here; app.py calls :func:`write_link` after the page for the values
+    the page itself set on this run."""
+    if st.session_state.get(AWAITING) is not None:
         with st.sidebar.expander("Share this view", icon=":material/share:"):
             st.caption("Waiting for the link's data file (see the page).")
         return
-    recipe, left_out = current_recipe(page) if page is not None else (None, [])
-    if recipe is not None:
-        query = recipe.to_query()
-        if query.get("dist") == DEFAULT_PRESET:
-            del query["dist"]
-        if query != st.query_params.to_dict():
-            st.query_params.from_dict(query)
-        st.session_state[PUBLISHED] = query
+    recipe, left_out = write_link(page) or (None, [])
     with st.sidebar.expander("Share this view", icon=":material/share:"):
         if recipe is None:
             st.caption("Open Select, Compare, NPFS, Toy distribution or Orderings to share a view of it.")
