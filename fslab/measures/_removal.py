@@ -19,7 +19,7 @@ _LOOKUP_FACTOR = 8  # dense ids via a lookup array while the code range is at mo
 _CHUNK_ENTRIES = 1 << 22  # bound on rows x candidates (codes) and cells x classes (counts) per chunk
 
 
-def _dense(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
+def dense_ids(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
     """Relabel codes in 0..n_codes-1 to 0..n_used-1 (order preserved); returns (ids, n_used)."""
     if n_codes <= _LOOKUP_FACTOR * codes.size + 4096:
         used = np.zeros(n_codes, dtype=bool)
@@ -39,7 +39,7 @@ def _suffix_codes(X: np.ndarray, arities: np.ndarray, kept: np.ndarray) -> tuple
     codes, n_cells = np.zeros(m, dtype=np.int64), 1
     for i in range(K - 1, 0, -1):  # suffix of position i-1 = feature kept[i] + suffix of position i
         j = kept[i]
-        codes, n_cells = _dense(codes * arities[j] + X[:, j], n_cells * int(arities[j]))
+        codes, n_cells = dense_ids(codes * arities[j] + X[:, j], n_cells * int(arities[j]))
         out[i - 1], sizes[i - 1] = codes, n_cells
     return out, sizes
 
@@ -50,9 +50,9 @@ def removal_cells(X: np.ndarray, arities: np.ndarray, kept: np.ndarray) -> Itera
     prefix, n_prefix = np.zeros(X.shape[0], dtype=np.int64), 1
     for i, j in enumerate(kept):
         n_suffix = int(sizes[i])
-        ids, n_cells = _dense(prefix * n_suffix + suffix[i], n_prefix * n_suffix)
+        ids, n_cells = dense_ids(prefix * n_suffix + suffix[i], n_prefix * n_suffix)
         yield i, ids, n_cells
-        prefix, n_prefix = _dense(prefix * arities[j] + X[:, j], n_prefix * int(arities[j]))
+        prefix, n_prefix = dense_ids(prefix * arities[j] + X[:, j], n_prefix * int(arities[j]))
 
 
 def _counts(source, ids: np.ndarray, width: int) -> np.ndarray:
@@ -87,4 +87,4 @@ def removal_table_criteria(source, kept: np.ndarray, table_fn: Callable[[JointTa
     return out
 
 
-__all__ = ["removal_cells", "removal_table_criteria"]
+__all__ = ["dense_ids", "removal_cells", "removal_table_criteria"]

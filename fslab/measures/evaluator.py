@@ -21,6 +21,7 @@ differential test holds the fast engine to.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,7 +29,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable
 from ._fast import FastCounter
-from ._removal import removal_table_criteria
+from ._removal import dense_ids, removal_table_criteria
 
 ENGINES = ("auto", "plain")
 MAX_FAST_ARITY = 16     # always fast up to this many values per feature; beyond it (up to WIDE_FAST_ARITY) only
@@ -38,6 +39,8 @@ MAX_FAST_CLASSES = 16  # its count arrays grow with L^2: a real-valued target wi
 # Byte budget of one batch of plain extension tables (with the few float copies a measure makes of them):
 # memory stays bounded by this, never proportional to the number of candidates.
 BATCH_BYTES = 64 << 20
+CELL_MEMO_BYTES = 64 << 20  # memoised subset prefixes per evaluator (one int64 per row each), at most 256
+FAST_SHARE = 8  # the fast engine serves a batch of at least n / FAST_SHARE candidates (it counts all n features)
 _TABLE_COPIES = 4
 
 
@@ -103,6 +106,7 @@ class TableEvaluator(Evaluator):
         super().__init__(measure, source, engine)
         self._params = dict(measure.params)
         self._counter: FastCounter | None = None
+        self._cells: OrderedDict[tuple[int, ...], tuple[np.ndarray, int]] = OrderedDict()
         self.has_rows = isinstance(source, CodedSource)
         self.fast = (self.engine == "auto" and self.has_rows and source.is_sample and source.n_features > 0
                      and len(source.labels) <= MAX_FAST_CLASSES and _fits_fast(source))
@@ -119,7 +123,34 @@ class TableEvaluator(Evaluator):
         return self._counter
 
     def criterion(self, subset: Sequence[int]) -> float:
-        return float(self.table_criteria(self.source.table(_subset(subset))))
+        if not self.has_rows:
+            return float(self.table_criteria(self.source.table(_subset(subset))))
+        codes, n_cells = self.cells(_subset(subset))
+        return float(self.table_criteria(JointTable(self.source._count(codes, n_cells), self.source.labels)))
+
+    def cells(self, subset: Sequence[int]) -> tuple[np.ndarray, int]:
+        """Dense cell ids of the rows for ``subset`` and their number, memoised for EVERY prefix on the way
+        (a lexicographic enumeration then re-codes one feature per new subset, never the whole prefix).
+        Codes are compressed to the occupied cells once there are more cells than rows."""
+        key = tuple(int(j) for j in subset)
+        hit = self._cells.get(key)
+        if hit is not None:
+            self._cells.move_to_end(key)
+            return hit
+        self.source._check_subset(key)
+        start = max(len(key) - 1, 0)
+        while start > 0 and key[:start] not in self._cells:
+            start -= 1
+        codes, n_cells = self._cells.get(key[:start], (np.zeros(self.source.n_rows, dtype=np.int64), 1))
+        for i in range(start, len(key)):
+            j = key[i]
+            codes, n_cells = codes * self.source.arities[j] + self.source.X[:, j], n_cells * int(self.source.arities[j])
+            if n_cells > max(self.source.n_rows, 1):
+                codes, n_cells = dense_ids(codes, n_cells)
+            self._cells[key[:i + 1]] = (codes, n_cells)
+        while len(self._cells) > min(256, max(4, CELL_MEMO_BYTES // (8 * max(self.source.n_rows, 1)))):
+            self._cells.popitem(last=False)
+        return codes, n_cells
 
     def extension_tables(self, subset: Sequence[int], candidates: np.ndarray) -> JointTable:
         """Batched tables of subset + [j] (the fast engine's merged tables when it applies)."""
@@ -129,7 +160,8 @@ class TableEvaluator(Evaluator):
 
     def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
         candidates = np.asarray(candidates, dtype=np.int64)
-        if self.counter is not None:
+        # the fast engine counts every feature at once: worth it when the candidates are a fair share of them
+        if self.counter is not None and FAST_SHARE * candidates.size >= self.source.n_features:
             reducer = self.measure.spec.mixed_cells
             if reducer is not None and self.counter.merge_pure:
                 return self._from_mixed_cells(reducer, subset, candidates)
@@ -141,21 +173,46 @@ class TableEvaluator(Evaluator):
 
     def _plain_extensions(self, subset: list[int], candidates: np.ndarray) -> np.ndarray:
         """Tables of subset + [j] in batches of at most BATCH_BYTES. When the padded table (cells of the
-        subset x values of the widest candidate) would be mostly empty or over the budget by itself (columns
-        with many values, many classes), each candidate gets its own table of occupied cells only (at most
-        one cell per row), so memory grows with rows x classes, never rows^2 or x candidates."""
+        subset x values of the widest candidate) would be mostly empty (columns with many values, deep
+        subsets), only the occupied cells are counted (at most one per row), so memory grows with
+        rows x classes per table, never rows^2, and never with the number of candidates."""
         src = self.source
-        _, n_base = src.cell_codes(subset)
+        base, n_base = self.cells(subset)
+        n_labels = len(src.labels)
         dense_cells = n_base * int(src.arities[candidates].max())
-        per_table = dense_cells * len(src.labels) * 8 * _TABLE_COPIES
-        if dense_cells > 2 * max(src.n_rows, 1) or per_table > BATCH_BYTES:
-            return np.array([self.criterion(subset + [int(j)]) for j in candidates], dtype=np.float64)
-        chunk = max(1, BATCH_BYTES // per_table)
+        sparse = dense_cells > 2 * max(src.n_rows, 1)
+        per_table = (min(dense_cells, src.n_rows) if sparse else dense_cells) * n_labels * 8 * _TABLE_COPIES
+        chunk = max(1, BATCH_BYTES // max(per_table, 1))
         out = np.empty(candidates.size)
         for start in range(0, candidates.size, chunk):
             part = candidates[start:start + chunk]
-            out[start:start + part.size] = self.table_criteria(src.extension_tables(tuple(subset), part))
+            tables = (self._occupied_tables(base, n_base, part) if sparse
+                      else self._padded_tables(base, n_base, part))
+            out[start:start + part.size] = self.table_criteria(tables)
         return out
+
+    def _padded_tables(self, base: np.ndarray, n_base: int, candidates: np.ndarray) -> JointTable:
+        """Batched tables of (subset cell, X_j), cells padded to the widest candidate (padded cells empty)."""
+        src = self.source
+        width = int(src.arities[candidates].max())
+        n_cells = n_base * width
+        index = base[:, None] * width + src.X[:, candidates] + np.arange(candidates.size, dtype=np.int64) * n_cells
+        counts = src._count(index, candidates.size * n_cells)
+        return JointTable(counts.reshape(candidates.size, n_cells, len(src.labels)), src.labels)
+
+    def _occupied_tables(self, base: np.ndarray, n_base: int, candidates: np.ndarray) -> JointTable:
+        """Batched tables of (subset cell, X_j) over the occupied cells only: one ``np.unique`` over all
+        candidates' codes (each candidate's codes offset into its own range), padded to the largest count."""
+        src = self.source
+        B = candidates.size
+        arities = src.arities[candidates]
+        stride = n_base * int(arities.max())
+        codes = base[:, None] * arities[None, :] + src.X[:, candidates] + np.arange(B, dtype=np.int64) * stride
+        uniques, inverse = np.unique(codes, return_inverse=True)
+        starts = np.searchsorted(uniques, np.arange(B, dtype=np.int64) * stride)
+        width = int(np.diff(np.append(starts, uniques.size)).max())
+        index = inverse.reshape(codes.shape) - starts + np.arange(B, dtype=np.int64) * width
+        return JointTable(src._count(index, B * width).reshape(B, width, len(src.labels)), src.labels)
 
     def _from_mixed_cells(self, reducer, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """The measure's own reducer over the mixed-cell counts, without building the joint tables."""
