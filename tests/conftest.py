@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository root, and for tests/e2e a live `streamlit run` plus Debian chromium."""
+"""Shared fixtures: the repository root, and for tests/e2e a live `streamlit run` plus Debian chromium; every test's
+tier marker (unit, app, cli, e2e), assigned from its file in `pytest_collection_modifyitems`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,38 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--no-first-run", "--disable-quic",
 ]
+
+
+# Test tiers (README "Tests"). Every test gets exactly one tier marker, decided by its file, so a new file falls into
+# a tier without anyone marking it; an explicit tier marker on a test or module wins. `slow` is separate and manual.
+TIERS = ("unit", "app", "cli", "e2e")
+APP_FILES = ("test_pages_*.py", "test_*_app.py", "test_isolation.py")  # AppTest sessions of app.py and its pages
+CLI_FILES = ("test_cli*.py", "test_*_cli.py")                         # python -m fslab / fslab.cli.main
+
+
+def _uses_app_test(item) -> bool:
+    """The test's module imports ``AppTest`` at top level, or the test function imports it itself."""
+    if getattr(getattr(item, "module", None), "AppTest", None) is not None:
+        return True
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    return code is not None and "AppTest" in code.co_varnames + code.co_names
+
+
+def tier_of(item) -> str:
+    path = Path(str(item.fspath))
+    if "e2e" in path.parent.parts:
+        return "e2e"
+    if any(fnmatch(path.name, pattern) for pattern in CLI_FILES):
+        return "cli"
+    if any(fnmatch(path.name, pattern) for pattern in APP_FILES) or _uses_app_test(item):
+        return "app"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not any(item.get_closest_marker(tier) for tier in TIERS):
+            item.add_marker(tier_of(item))
 
 
 def _free_port() -> int:
