@@ -108,10 +108,12 @@ if n_jobs > 1:
                            "selector loop. auto: processes from a million values (rows x features) up.")
 
 p0 = k / K
-if p0**n > alpha:  # P(Z = n | H0) = p0^n: not even a feature chosen every time can be declared relevant
+# P(Z = n | H0) = p0^n: under equation (3) not even a feature chosen every time can be declared relevant
+if p0**n > alpha and st.session_state.get("npfs.rule", "strict") == "strict":
     need = math.ceil(math.log(alpha) / math.log(p0))
     st.warning(f"With p0 = k/K = {p0:.3f} and n = {n}, a feature chosen in every bootstrap still has p-value "
-               f"p0^n = {p0**n:.3g} > alpha = {alpha}: no feature can be relevant. Use n >= {need} or a smaller k.")
+               f"p0^n = {p0**n:.3g} > alpha = {alpha}: under the strict rule no feature can be relevant. Use "
+               f"n >= {need} or a smaller k (the at-least rule would keep the features chosen every time).")
 
 key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
 guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
@@ -162,8 +164,8 @@ m1.metric("k* (relevant features)", result.k_star, delta=f"{result.k_star - resu
           delta_color="off", delta_arrow="off",
           help="k* minus the k the selector picked on each bootstrap: negative when k was too large, positive "
                "when too small (Section III-C)")
-m2.metric("critical value zeta", result.threshold, help=f"relevant iff selected more than {result.threshold} "
-          f"times out of {result.n_bootstraps}")
+m2.metric("critical value zeta", result.threshold, help=f"relevant iff its count {result.rule_text} "
+          f"(zeta = {result.threshold} of {result.n_bootstraps} bootstraps)")
 m3.metric("p0 = k/K", f"{result.p0:.3f}")
 m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
           help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate; "
@@ -175,8 +177,9 @@ if result.k_star:
         st.session_state["select.k"] = int(result.k_star)
         st.switch_page("pages/selection.py")
 else:
-    st.warning("No feature was selected significantly more often than chance. With large k (p0 near 1) the test "
-               "cannot reject unless n is large: P(Z = n) = p0^n must fall below alpha.")
+    st.warning(f"No feature's count satisfies {result.rule_text}: none was selected significantly more often than "
+               "chance. With large k (p0 near 1) the strict test cannot reject unless n is large: P(Z = n) = p0^n "
+               "must fall below alpha.")
 if result.k_star < result.k:
     st.caption(f"k* < k: the selector filled its {result.k} places with features it picks no more often than "
                "chance, so NPFS suggests using fewer features (Section III-C, Fig. 1).")

@@ -138,3 +138,18 @@ def test_selection_matrix_keeps_rows_with_equal_names_apart():
     m[:, :2] = True
     result = NPFSResult.from_matrix(m, p0=0.5, alpha=0.05, k=1, feature_names=["x", "x"])
     assert list(selection_matrix_figure(result).data[0].y) == ["#1 x (2)", "#2 x (2)"]
+
+
+def test_stability_band_stays_inside_the_index_range(result):
+    """Nogueira's index is at most 1; a normal-approximation interval that spills past it is drawn clipped."""
+    nog = result.stability(0.05)["nogueira"]
+    band = next(s for s in stability_figure(result).layout.shapes if s.type == "rect")
+    assert -1.0 <= band.x0 <= band.x1 <= 1.0
+    assert band.x1 == min(nog.upper, 1.0)
+
+
+def test_k_test_figure_ticks_one_per_decade():
+    """Log-axis ticks at powers of ten only (plotly's default labels read '5, 2, 0.1, 5, 2')."""
+    steps = pd.DataFrame({"step": [1, 2], "name": ["x", "y"], "improvement": [0.2, 0.01],
+                          "null_q95": [0.05, 0.03], "p_value": [0.001, 0.4]})
+    assert k_test_figure(steps, 0.05).layout.yaxis.dtick == 1

@@ -174,7 +174,8 @@ def stability_figure(result, alpha: float = 0.05) -> go.Figure:
                       annotation_text=f"mean Kuncheva {stab['kuncheva']:.3f}", annotation_position="top left")
     nog = stab["nogueira"]
     if nog is not None:
-        fig.add_vrect(x0=nog.lower, x1=nog.upper, fillcolor=ORANGE, opacity=0.25, line_width=0)
+        # the index lies in [-1, 1]; a normal-approximation interval can spill past 1, which would mislead
+        fig.add_vrect(x0=max(nog.lower, -1.0), x1=min(nog.upper, 1.0), fillcolor=ORANGE, opacity=0.25, line_width=0)
         fig.add_vline(x=nog.value, line_color=ORANGE, annotation_text=f"Nogueira {nog}",
                       annotation_position="top left", annotation_yshift=-18)  # a line below Kuncheva's label
     fig.update_layout(title="Stability of the selected sets across bootstraps",
@@ -197,7 +198,7 @@ def k_test_figure(steps: pd.DataFrame, alpha: float) -> go.Figure:
     ))
     fig.add_hline(y=alpha, line_dash="dash", line_color="#d62728", annotation_text=f"alpha = {alpha}")
     fig.update_layout(title="Is each greedy step better than chance? (conditional permutation test)",
-                      xaxis_title="step t (feature added)", yaxis={"type": "log", "title": "p-value"},
-                      height=340, margin=_MARGIN)
+                      xaxis_title="step t (feature added)", height=340, margin=_MARGIN,
+                      yaxis={"type": "log", "title": "p-value", "dtick": 1})  # one tick per decade
     fig.update_xaxes(dtick=1)
     return fig
