@@ -103,3 +103,28 @@ def test_every_report_gives_the_same_criterion_for_the_same_subset(name, params)
             picks = criterion_picks(src, 2, measures=[name], selectors=("bayes-greedy",))
             J = tuple(sorted(select(src, 2, "bayes-greedy", measure=name).features))
             _close(picks["value"].iloc[0], risks.set_index("subset").at[J, "value"], f"{what}: convergence")
+
+
+def test_measure_parameters_carry_one_default_inside_their_offered_range():
+    from fslab.measures import DEFAULT_C, PARAM_DEFAULTS, measure
+
+    assert DEFAULT_C == 0.25 == PARAM_DEFAULTS["c"] == measure("cost-sensitive").params["c"]
+    for spec in MEASURES.values():
+        for name, p in spec.parameters.items():
+            assert spec.params[name] == p.default == PARAM_DEFAULTS[name] and p.help
+            if p.choices is not None:
+                assert p.default in p.choices
+            else:
+                assert p.low <= p.default <= p.high and p.step > 0
+            measure(spec.name, **{name: p.default})  # the default passes the library's own check
+
+
+def test_selector_records_declare_what_the_app_needs():
+    from fslab.selectors import SELECTORS
+
+    assert {n for n, s in SELECTORS.items() if not s.returns_path} == {"exhaustive", "backward"}
+    assert {n for n, s in SELECTORS.items() if s.cost_class == "heavy"} == {"exhaustive", "backward"}
+    assert {n for n, s in SELECTORS.items() if s.counts_classes} == {
+        "mi-greedy", "mi-score", "mrmr", "jmi", "cmim", "fisher"}
+    assert all((s.scorer is None) == (s.kind == "exhaustive") for s in SELECTORS.values())
+    assert all(s.uses_measure or s.criterion_measure in ("mi", None) for s in SELECTORS.values())
