@@ -242,14 +242,22 @@ def compact_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     if not dtypes or not all(isinstance(t, np.dtype) and t.kind in "biuf" for t in dtypes):
         return frame
     if any(t.kind == "f" for t in dtypes):
-        dtype = np.dtype(np.float64)
-    else:
-        columns = [column.to_numpy() for _, column in frame.items()]   # views of pandas' per-column arrays
-        lo, hi = min(int(c.min()) for c in columns), max(int(c.max()) for c in columns)
-        dtype = np.result_type(np.min_scalar_type(lo), np.min_scalar_type(hi))
-        if dtype.kind == "O" or dtype.itemsize > 8:
-            return frame
-    out = pd.DataFrame(frame.to_numpy(dtype=dtype), columns=frame.columns, copy=False)
+        return _one_block(frame, frame.to_numpy(dtype=np.float64))
+    if any(t == np.uint64 for t in dtypes):
+        return frame
+    kinds = {t.kind for t in dtypes}
+    # one matrix (pandas interleaves its column arrays in one pass): bool if every column is, else int64
+    values = frame.to_numpy() if kinds == {"b"} else frame.to_numpy(dtype=np.int64)
+    if values.size == 0:
+        return frame
+    dtype = np.result_type(np.min_scalar_type(values.min()), np.min_scalar_type(values.max()))
+    if dtype.kind not in "biu":
+        return frame
+    return _one_block(frame, values.astype(dtype, copy=False))
+
+
+def _one_block(frame: pd.DataFrame, matrix: np.ndarray) -> pd.DataFrame:
+    out = pd.DataFrame(matrix, columns=frame.columns, copy=False)
     out.attrs = dict(frame.attrs)
     return out
 

@@ -194,11 +194,16 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
             distinct[j] = int(column[present].astype(str).nunique())
         elif pd.api.types.is_bool_dtype(dtypes[j]):
             kinds[j] = "boolean"
-    rows, sentences = [], []
-    for j in range(n):
-        flags, said = _sentences(names[j], kinds[j], m, int(distinct[j]), int(missing[j]),
+    # only columns that may carry a flag (or text, for "numbers as text") go through the sentences
+    maybe = (missing == m) | ((distinct == 1) & (missing == 0)) | (missing > MOSTLY_MISSING * m) | (kinds == "text")
+    if m >= ID_MIN_ROWS:
+        maybe |= (distinct == m) & (kinds == "integer")
+    flags = np.full(n, "", dtype=object)
+    sentences: list[str] = []
+    for j in np.flatnonzero(maybe):
+        words, said = _sentences(names[j], kinds[j], m, int(distinct[j]), int(missing[j]),
                                  frame.iloc[:, j] if kinds[j] == "text" else None)
-        rows.append((names[j], kinds[j], int(distinct[j]), int(missing[j]), ", ".join(flags)))
+        flags[j] = ", ".join(words)
         sentences += said
-    table = pd.DataFrame(rows, columns=["column", "type", "distinct", "missing", "flags"])
+    table = pd.DataFrame({"column": names, "type": kinds, "distinct": distinct, "missing": missing, "flags": flags})
     return table, tuple(sentences)
