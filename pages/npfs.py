@@ -6,6 +6,7 @@ import os
 import streamlit as st
 
 from fslab.cost import npfs_cost
+from fslab.distributed import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
@@ -106,6 +107,9 @@ if n_jobs > 1:
     prefer = c4.radio("workers are", ["auto", "processes", "threads"], key="npfs.prefer", horizontal=True,
                       help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
                            "selector loop. auto: processes from a million values (rows x features) up.")
+
+if note := cluster_note(scheduler_from_env()):  # FSLAB_DASK_SCHEDULER, read at run time
+    st.info(note, icon=":material/hub:")
 
 p0 = k / K
 # P(Z = n | H0) = p0^n: under equation (3) not even a feature chosen every time can be declared relevant

@@ -34,6 +34,16 @@ def test_first_visit_waits_for_a_click_and_says_what_it_will_run():
     assert any("Press **Run NPFS**" in i.value and "100 runs of JMI with k = 10" in i.value for i in at.info)
 
 
+def test_a_configured_dask_scheduler_is_named_on_the_page(monkeypatch):
+    """FSLAB_DASK_SCHEDULER is read when the page runs (not at import) and the page says where NPFS will run."""
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.switch_page("pages/npfs.py").run()
+    assert not any("Dask cluster" in i.value for i in at.info)
+    monkeypatch.setenv("FSLAB_DASK_SCHEDULER", "tcp://127.0.0.1:8786")
+    at.run()
+    assert any("Dask cluster at tcp://127.0.0.1:8786" in i.value for i in at.info)
+
+
 def test_defaults_follow_the_select_page_and_k_star_goes_back():
     at = AppTest.from_file(APP, default_timeout=90).run()
     at.switch_page("pages/selection.py").run()
