@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ParameterError
 from ..tables import CodedSource
 
 
@@ -17,6 +18,9 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     if ev.counter is not None:  # the fast engine of a table evaluator on a sample
         return ev.counter.pair_counts(f, candidates)
     source = ev.source
+    if not isinstance(source, CodedSource):
+        raise ParameterError(f"mRMR's feature-pair tables need row codes (a sample or a Distribution); a "
+                             f"{type(source).__name__} gives only tables of (X_J, Y): use JMI or CMIM")
     a_f = int(source.arities[f])
     values = np.arange(a_f)
     if source.is_sample:
