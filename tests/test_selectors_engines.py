@@ -75,3 +75,39 @@ def test_fast_engine_equals_plain_engine(selector, s, name, src, k_fraction):
     value_cols = ["value"]
     pd.testing.assert_frame_equal(a.drop(columns=value_cols), p.drop(columns=value_cols))
     np.testing.assert_allclose(a["value"].to_numpy(float), p["value"].to_numpy(float), rtol=1e-9, atol=1e-12)
+
+
+class _TablesOnly:
+    """A TableSource that exposes only the protocol (no row codes), like a partitioned (Dask) source."""
+
+    def __init__(self, inner):
+        self._inner = inner
+        self.feature_names, self.arities, self.labels = inner.feature_names, inner.arities, inner.labels
+
+    @property
+    def n_features(self) -> int:
+        return self._inner.n_features
+
+    @property
+    def is_sample(self) -> bool:
+        return self._inner.is_sample
+
+    def table(self, subset):
+        return self._inner.table(subset)
+
+    def extension_tables(self, subset, candidates):
+        return self._inner.extension_tables(subset, candidates)
+
+
+@pytest.mark.parametrize("selector", ["bayes-greedy", "backward", "exhaustive", "mi-greedy", "jmi", "bayes-score"])
+def test_a_source_with_only_the_protocol_gives_the_same_selection(selector):
+    from fslab.tables import TableSource
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, (300, 5))
+    ds = EncodedDataset(X, (X[:, 0] + X[:, 3] + rng.integers(0, 2, 300)) % 2)
+    bare = _TablesOnly(ds)
+    assert isinstance(bare, TableSource)
+    a, b = select(ds, 3, selector), select(bare, 3, selector)
+    assert a.features == b.features
+    np.testing.assert_allclose(a.trace["value"].to_numpy(float), b.trace["value"].to_numpy(float), rtol=1e-9)
