@@ -254,11 +254,16 @@ async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int,
                     await box.press("Enter")
                     await wait_idle(page)
             t0 = time.perf_counter()
+            confirm = page.get_by_role("button", name="Run", exact=True)  # ui/guard.py: a long job asks first
+            if await confirm.count():
+                await confirm.click()
+                await wait_idle(page)
             await page.get_by_role("button", name="Run NPFS").click()
+            await page.wait_for_timeout(500)  # under load the rerun may start after a first idle check
             await wait_idle(page)
             # the finished run of these settings is on the page (not an error, not the previous run)
-            await expect(main.get_by_text("The settings changed")).to_have_count(0)
-            await expect(main.get_by_text("k* (relevant features)")).to_be_visible()
+            await expect(main.get_by_text("The settings changed")).to_have_count(0, timeout=timeout_ms)
+            await expect(main.get_by_text("k* (relevant features)")).to_be_visible(timeout=timeout_ms)
             out.steps[f"run {run}"] = time.perf_counter() - t0
         await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-heavy.png"))
         out.ok = True
