@@ -43,12 +43,15 @@ def optimum_rate(dist: Distribution, sizes: Sequence[int], k: int = 1,
                  selectors: Sequence[str] = ("bayes-greedy", "mi-greedy", "exhaustive"),
                  measure: str = "zero-one", repeats: int = 20, seed=0,
                  progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """How often each selector, run on m iid rows, picks the exact k-optimal subset (as a set).
+    """How often each selector, run on m iid rows, picks an exact k-optimal subset (as a set).
 
-    The target is the exhaustive k-optimal subset of ``measure`` on the exact distribution. For every
+    The targets are every k-subset whose ``measure`` on the exact distribution ties with the exhaustive
+    optimum (within the tie rule of :mod:`fslab.selectors.ties`): when several subsets are exactly optimal,
+    picking any of them is a success, not only the lexicographically first. For every
     m in ``sizes`` and each of ``repeats`` samples (independent streams spawned from ``seed``) every
     selector runs on the same sample. Returns one row per (m, selector): hits, repeats, rate, and the
     selector's own answer on the exact law (``exact_pick``), to which it converges as m grows.
+    ``attrs["optima"]``: the names of every optimal subset; ``attrs["target"]``: the first of them.
     """
     sizes = [int(m) for m in sizes]
     if not sizes or min(sizes) < 1:
@@ -58,7 +61,8 @@ def optimum_rate(dist: Distribution, sizes: Sequence[int], k: int = 1,
     unknown = [s for s in selectors if s not in SELECTORS]
     if unknown:
         raise ParameterError(f"unknown selector(s) {unknown}; choose from: {', '.join(SELECTORS)}")
-    target = frozenset(select(dist, k, "exhaustive", measure=measure).features)
+    scored = select(dist, k, "exhaustive", measure=measure).trace
+    targets = {frozenset(subset) for subset in scored.loc[scored["tied"], "subset"]}
     exact = {s: select(dist, k, s, measure=measure).names for s in selectors}
     streams = np.random.SeedSequence(seed).spawn(len(sizes) * int(repeats))
     hits = {(m, s): 0 for m in sizes for s in selectors}
@@ -67,12 +71,14 @@ def optimum_rate(dist: Distribution, sizes: Sequence[int], k: int = 1,
         m = sizes[t // int(repeats)]
         sample = dist.sample(m, seed=np.random.default_rng(stream))
         for s in selectors:
-            hits[(m, s)] += frozenset(select(sample, k, s, measure=measure).features) == target
+            hits[(m, s)] += frozenset(select(sample, k, s, measure=measure).features) in targets
         if progress is not None:
             progress(t + 1, total)
     rows = [{"m": m, "selector": s, "hits": hits[(m, s)], "repeats": int(repeats),
              "rate": hits[(m, s)] / int(repeats), "exact_pick": ", ".join(exact[s])}
             for m in sizes for s in selectors]
     out = pd.DataFrame(rows)
-    out.attrs["target"] = ", ".join(dist.feature_names[j] for j in sorted(target))
+    optima = [", ".join(dist.feature_names[j] for j in subset) for subset in sorted(sorted(t) for t in targets)]
+    out.attrs["optima"] = optima
+    out.attrs["target"] = optima[0]
     return out
