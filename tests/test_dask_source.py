@@ -28,6 +28,7 @@ from fslab.distributed import (
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: about 2 min under load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -88,6 +88,7 @@ def test_lattice_weight():
     assert not heavy.is_heavy_lattice(6, 8124)
 
 
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
     """NPFS in a worker gives the same matrix as in this process (same seed) and reports every bootstrap."""
     seen = []
@@ -98,16 +99,19 @@ def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
     assert [done for done, _ in seen] == sorted(done for done, _ in seen) and seen[-1] == (6, 6)
 
 
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_reraises_the_job_error(forkserver):
     with pytest.raises(ParameterError, match="no-such-selector"):
         heavy.run_in_worker(npfs, _toy(), "no-such-selector", 1, n_bootstraps=2, context=forkserver)
 
 
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_that_dies_raises_a_fslab_error(forkserver):
     with pytest.raises(FslabError, match="exit code 3"):
         heavy.run_in_worker(os._exit, 3, context=forkserver)
 
 
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_interrupted_caller_terminates_the_worker(forkserver):
     def progress(done, total):
         if done >= 3:
@@ -155,6 +159,7 @@ def test_slot_not_taken_when_stopped_while_waiting(monkeypatch):
         slots.release()
 
 
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_worker_does_not_rerun_the_app_script(tmp_path, monkeypatch, method):
     """Under ``streamlit run`` the parent's ``__main__`` is app.py; a worker must not import it (it ran app.py

@@ -255,6 +255,7 @@ def test_sampled_rows_and_long_column_names():
 
 # --- library vs server (issue 13.1): the library takes no size caps; the app and the command line pass LIMITS ----
 
+@pytest.mark.slow  # 6,000 x 5,000 and 1,000,000 x 500 arrays: 4 s CPU, about 1 GB
 def test_library_defaults_take_the_papers_shapes_and_more():
     """6,000 x 5,000 (Gisette) and 1,000,000 x 500 with default arguments, over LIMITS' rows/columns/cells."""
     rng = np.random.default_rng(0)

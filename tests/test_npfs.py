@@ -120,6 +120,7 @@ def test_same_seed_same_matrix_whatever_n_jobs():
     assert not np.array_equal(one.matrix, other.matrix)
 
 
+@pytest.mark.slow  # a process pool: 10 s wall under load
 def test_processes_give_the_same_matrix():
     data = _toy(m=120, K=5)
     seq = npfs(data, _top_mi, k=2, n_bootstraps=6, seed=1)

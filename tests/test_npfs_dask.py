@@ -22,6 +22,8 @@ from fslab.encoded import EncodedDataset  # noqa: E402
 from fslab.npfs import npfs  # noqa: E402
 from fslab.synthetic import uniform_dataset  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: not in the inner loop
+
 
 @pytest.fixture(scope="module")
 def client():

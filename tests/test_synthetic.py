@@ -65,6 +65,7 @@ def test_digits_in_noise_uses_optdigits():
     assert enc.X.shape == (300, 256) and len(enc.labels) == 10
 
 
+@pytest.mark.slow  # two fresh interpreters: 2.5 s CPU
 def test_samples_and_synthetic_import_one_way():
     """Issue 15: synthetic imports samples (optdigits images); the registry names its generators instead of
     importing synthetic, so importing either module first works and neither imports the other lazily back."""
