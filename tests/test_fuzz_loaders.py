@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from fslab.distributions import Distribution
 from fslab.errors import FslabError
 from fslab.limits import Limits
 
+pytestmark = pytest.mark.slow  # fuzzers (200 examples each): 2.3 s in all, so not in the inner loop
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = Limits(max_rows=50, max_columns=20, max_field_chars=200, max_json_bytes=5_000, max_json_depth=8,
                max_states=64)

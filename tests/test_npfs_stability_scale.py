@@ -40,6 +40,7 @@ def test_hand_example():
     assert kuncheva_consistency(Z) == pytest.approx(1 / 3)
 
 
+@pytest.mark.slow  # 10,000 runs
 def test_ten_thousand_runs_stay_small_in_memory():
     """10,000 runs (50 M pairs): the pair counts come in blocks; no 10,000 x 10,000 matrix is kept."""
     Z = _runs(1, 10_000, 30, 8)

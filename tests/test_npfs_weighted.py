@@ -76,6 +76,7 @@ def test_weighted_selection_equals_select_on_the_bootstrap(seed, selector, k):
     assert got.tolist() == want
 
 
+@pytest.mark.slow  # worker pools: 1.5 s wall
 def test_same_matrix_whatever_the_workers_and_batches():
     data = uniform_dataset(m=500).discretize(method="uniform", bins=3)
     ref = npfs(data, "jmi", k=6, n_bootstraps=40, seed=11)

@@ -294,6 +294,7 @@ _JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.float
                      max_leaves=12)
 
 
+@pytest.mark.slow  # 400 hypothesis examples: 2 s
 @settings(max_examples=400, deadline=None)
 @given(page=st.sampled_from([*PAGES, "x"]), data=st.data())
 def test_fuzz_any_recipe_file_gives_a_recipe_or_one_clear_message(page, data):
