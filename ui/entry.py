@@ -9,15 +9,25 @@ ran the page without app.py (no data set, no restored link, no shared sidebar); 
 (which runs app.py, the legacy main page) every later session was fine. ``client.showSidebarNavigation = false``
 only hides the legacy list: the page would still run without app.py.
 
-Fix: the first thing a page script does is import ``ui``; :func:`leave_legacy_pages_mode` (called by
-``ui/__init__``) notices a legacy run of a page other than the main script, clears the flag the way
-``st.navigation`` does, and reruns: the rerun executes app.py, whose ``st.navigation`` resolves the same URL
-path (a page's hash is the hash of its URL path in both modes) with the query string intact.
+Fix: every page runs ``from ui import ...`` on every run, and :class:`CheckedPackage` (the ``ui`` package's
+class) calls :func:`leave_legacy_pages_mode` on that access: it notices a legacy run of a page other than the
+main script, clears the flag the way ``st.navigation`` does, and reruns; the rerun executes app.py, whose
+``st.navigation`` resolves the same URL path (a page's hash is the hash of its URL path in both modes) with the
+query string intact. The check is made on each run, not once at import: sessions opened together right after
+the start are each in a legacy run, and only the first of them imports ``ui`` (seen: 1 of 4 such sessions
+broken with an import-time check only).
 """
 
 from __future__ import annotations
 
+import types
+from functools import lru_cache
 from pathlib import Path
+
+
+@lru_cache(maxsize=64)
+def _resolved(path: str) -> Path:
+    return Path(path).resolve()
 
 
 def _legacy_page_run(ctx) -> bool:
@@ -28,9 +38,11 @@ def _legacy_page_run(ctx) -> bool:
         active = ThreadState.get().active_script_hash  # the page Page.run() is executing ("" or main: app.py)
     except (ImportError, AttributeError):  # another Streamlit version: leave it to Streamlit
         return False
+    if not active or active == ctx.pages_manager.main_script_hash:  # app.py itself is running
+        return False
     pages = ctx.pages_manager.get_pages()
-    main = Path(ctx.pages_manager.main_script_path).resolve()
-    scripts = {h: Path(p["script_path"]).resolve() for h, p in pages.items() if p.get("script_path")}
+    main = _resolved(ctx.pages_manager.main_script_path)
+    scripts = {h: _resolved(p["script_path"]) for h, p in pages.items() if p.get("script_path")}
     # only the legacy navigation lists the main script among the pages (app.py's st.navigation does not); the
     # test is on this run, not on the global flag, so a session that started before another one cleared it
     # is caught too
@@ -39,14 +51,27 @@ def _legacy_page_run(ctx) -> bool:
 
 def leave_legacy_pages_mode() -> None:
     """Inside a legacy run of a page (see the module docstring): switch Streamlit to app.py's navigation and
-    rerun. Anywhere else (app.py's own runs, AppTest of app.py, worker processes, plain imports): nothing."""
+    rerun. Anywhere else (app.py's own runs, AppTest, worker processes, plain imports): nothing. In a server,
+    legacy runs happen only before the first app.py run, so they are fresh page loads: a rerun loses no click."""
+    from streamlit import config
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or not _legacy_page_run(ctx):
+    # AppTest resets the flag before every run, so each of its runs after the first is a legacy run of the page;
+    # a rerun there would drop every button click. The tests are written for that (see tests/test_share_app.py).
+    if ctx is None or config.get_option("global.appTest") or not _legacy_page_run(ctx):
         return
     PagesManager.uses_pages_directory = False  # what st.navigation does on its first call
     import streamlit as st
 
     st.rerun()
+
+
+class CheckedPackage(types.ModuleType):
+    """The ``ui`` package's class: ``from ui import X`` (each page, each run) first checks the run is app.py's."""
+
+    def __getattribute__(self, name: str):
+        if not name.startswith("_"):
+            leave_legacy_pages_mode()
+        return super().__getattribute__(name)
