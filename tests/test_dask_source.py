@@ -32,10 +32,10 @@ pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: about 2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Selectors that read per-row values a count table does not carry, so they cannot run on partitioned codes yet:
+# Selectors that read per-row values a count table does not carry (declared ``needs_rows``): refused with a
+# ParameterError on partitioned codes. mRMR runs there: its pair tables are (X_f, X_j, Y) tables summed over Y.
 NEEDS_ROWS = {
     "fisher": "the Fisher score is built from raw values and per-class moments of every row, not from a count table",
-    "mrmr": "its redundancy counts n(X_j, X_f) are read from source.X on the generic path (not extension tables)",
     "precision-greedy": "its criterion multiplies each row's per-feature predictors (not a joint-table function)",
     "recall-greedy": "as precision-greedy: per-row products of per-feature predictors",
 }
@@ -170,6 +170,9 @@ def test_every_selector_equals_in_memory(client, case):
         enc, src = pair(frame, "y", None, 6)
     for name, spec in fslab.SELECTORS.items():
         if name in NEEDS_ROWS:
+            assert spec.needs_rows
+            with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
+                fslab.select(src, 3, name)
             continue
         measures = ["zero-one", "log-loss", "auc"] if spec.uses_measure and not spec.fixed_measure else [None]
         for measure in measures:
@@ -187,6 +190,8 @@ def test_bayes_value_every_measure_equals_in_memory(client):
     menc, msrc = pair(multi, "target", None, 3)
     for name in fslab.MEASURES:
         if name in ROW_MEASURES:
+            with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
+                fslab.bayes_value(src, [0, 1], name)
             continue
         for subset in [[0], [3, 1], [0, 2, 5, 7]]:
             assert fslab.bayes_value(src, subset, name) == fslab.bayes_value(enc, subset, name)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fslab.distributions import Distribution
 from fslab.encoded import EncodedDataset
-from fslab.errors import FslabError
+from fslab.errors import FslabError, ParameterError
 from fslab.measures import MEASURES
 from fslab.selectors import SELECTORS, select
 
@@ -99,7 +99,8 @@ class _TablesOnly:
         return self._inner.extension_tables(subset, candidates)
 
 
-@pytest.mark.parametrize("selector", ["bayes-greedy", "backward", "exhaustive", "mi-greedy", "jmi", "bayes-score"])
+@pytest.mark.parametrize("selector",
+                         ["bayes-greedy", "backward", "exhaustive", "mi-greedy", "jmi", "mrmr", "bayes-score"])
 def test_a_source_with_only_the_protocol_gives_the_same_selection(selector):
     from fslab.tables import TableSource
 
@@ -111,3 +112,34 @@ def test_a_source_with_only_the_protocol_gives_the_same_selection(selector):
     a, b = select(ds, 3, selector), select(bare, 3, selector)
     assert a.features == b.features
     np.testing.assert_allclose(a.trace["value"].to_numpy(float), b.trace["value"].to_numpy(float), rtol=1e-9)
+
+
+def test_mrmr_on_a_source_whose_pair_tables_come_back_as_occupied_cells_only_is_refused_clearly():
+    """Ten rows of 30-valued features: (X_f, X_j) has 900 cells > 2 x rows, so only occupied cells come back."""
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 30, (10, 4))
+    ds = EncodedDataset(X, rng.integers(0, 2, 10), arities=[30] * 4)
+    select(ds, 2, "mrmr")   # rows in memory: fine
+    with pytest.raises(ParameterError, match="occupied cells.*Dataset.from_frame"):
+        select(_TablesOnly(ds), 2, "mrmr")
+
+
+def test_criteria_that_read_rows_are_refused_on_a_source_without_rows():
+    """Declared ``needs_rows`` (Fisher, precision / recall): one ParameterError, never an AttributeError."""
+    from fslab.criteria import bayes_value
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, (100, 4))
+    ds = EncodedDataset(X, X[:, 0] % 2)
+    bare = _TablesOnly(ds)
+    needing = {name for name, spec in SELECTORS.items() if spec.needs_rows}
+    assert needing == {"fisher", "precision-greedy", "recall-greedy"}
+    for name in needing:
+        select(ds, 2, name)
+        with pytest.raises(ParameterError, match="needs the rows in memory.*Dataset.from_frame / from_arrays"):
+            select(bare, 2, name)
+    assert {name for name, spec in MEASURES.items() if spec.needs_rows} == {"precision", "recall"}
+    for name in ("precision", "recall"):
+        bayes_value(ds, [0, 1], name)
+        with pytest.raises(ParameterError, match="needs the rows in memory"):
+            bayes_value(bare, [0, 1], name)

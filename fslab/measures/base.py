@@ -10,7 +10,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
-from ..tables import JointTable, as_source
+from ..tables import CodedSource, JointTable, as_source
 from .evaluator import Evaluator, TableEvaluator
 
 
@@ -60,7 +60,8 @@ class MeasureSpec:
     the mixed cells' counts without building tables; ``evaluator(measure, source, engine)``: a
     criterion that is not a function of the subset's joint table (precision / recall, built from
     per-feature predictors) brings its own :class:`~fslab.measures.evaluator.Evaluator`; ``func`` then
-    reads a bare table as ONE compound feature.
+    reads a bare table as ONE compound feature; ``needs_rows``: that evaluator reads the rows' codes, so a
+    source that only gives count tables (a Dask source) is refused with :func:`require_rows`.
     """
 
     name: str
@@ -76,6 +77,7 @@ class MeasureSpec:
     law_of_eta: bool = True
     mixed_cells: MixedCellReducer | None = None
     evaluator: Callable[..., Evaluator] | None = None
+    needs_rows: bool = False
 
     def __post_init__(self) -> None:
         # registry records are shared by every session: keep the parameter records read-only
@@ -150,6 +152,8 @@ class Measure:
         ``value(J)``, ``criterion(J)``, ``extensions(J, candidates)``, ``removals(kept)``. Every number
         fslab reports for C(J) comes from here. ``engine="plain"`` turns the fast counting engine off."""
         source = as_source(source)
+        if self.spec.needs_rows:
+            require_rows(self.spec.label, source)
         make = self.spec.evaluator or TableEvaluator
         return make(self, source, engine)
 
@@ -169,6 +173,14 @@ class Measure:
     def extension_criteria(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
         """``self.on(source).extensions(subset, candidates)``: what a greedy step maximises."""
         return self.on(source).extensions(subset, candidates)
+
+
+def require_rows(what: str, source) -> None:
+    """Refuse a source without row codes (only count tables, e.g. a Dask source) for a criterion declared
+    ``needs_rows``: a ParameterError saying how to get the rows, never an AttributeError from deep inside."""
+    if not isinstance(source, CodedSource):
+        raise ParameterError(f"{what} needs the rows in memory; this {type(source).__name__} gives only count "
+                             "tables. Load the data with Dataset.from_frame / from_arrays (or use another criterion).")
 
 
 def bind(spec: MeasureSpec, **params) -> Measure:

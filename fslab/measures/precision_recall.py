@@ -266,6 +266,7 @@ def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
         check=_check,
         law_of_eta=False,
         evaluator=partial(FactorEvaluator, recall=recall),
+        needs_rows=True,
     )
 
 

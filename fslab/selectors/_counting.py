@@ -2,7 +2,8 @@
 
 The fast engine counts them from its value indicators on samples; any other source with row codes is
 counted by the source's own ``extension_tables`` with X_f in the place of the class (each row's mass split
-by X_f for an exact distribution), so there is no second copy of the counting code.
+by X_f for an exact distribution), so there is no second copy of the counting code. A source without rows
+(a Dask source) gives them as its tables of (X_f, X_j, Y) summed over Y.
 """
 
 from __future__ import annotations
@@ -18,10 +19,16 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     if ev.counter is not None:  # the fast engine of a table evaluator on a sample
         return ev.counter.pair_counts(f, candidates)
     source = ev.source
-    if not isinstance(source, CodedSource):
-        raise ParameterError(f"mRMR's feature-pair tables need row codes (a sample or a Distribution); a "
-                             f"{type(source).__name__} gives only tables of (X_J, Y): use JMI or CMIM")
     a_f = int(source.arities[f])
+    if not isinstance(source, CodedSource):  # no rows here (a Dask source): (X_f, X_j, Y) tables summed over Y
+        width = int(source.arities[candidates].max())
+        t = source.extension_tables([f], candidates).counts.sum(axis=-1)
+        if t.shape[1] != a_f * width:  # only the occupied cells came back: the values of X_j are not addressable
+            raise ParameterError(f"mRMR's feature-pair tables of a {type(source).__name__} came back as occupied "
+                                 "cells only (more cells than rows); load the data with Dataset.from_frame / "
+                                 "from_arrays, or use JMI or CMIM")
+        # contiguous like the coded path, so the MI sums run in the same order (bit-identical values)
+        return np.ascontiguousarray(t.reshape(len(candidates), a_f, width).transpose(0, 2, 1))
     values = np.arange(a_f)
     if source.is_sample:
         by_f = CodedSource(source.X, source.arities, values, y=source.X[:, f])

@@ -40,7 +40,9 @@ class SelectorSpec:
 
     Declared for the app: ``counts_classes`` (its own criterion treats Y as classes, so it does not take
     a real-valued target), ``cost_class`` ("light": one pass per step over the candidates; "heavy": work
-    that grows with C(n, k) or with all n features per step, so the app asks before running it).
+    that grows with C(n, k) or with all n features per step, so the app asks before running it),
+    ``needs_rows`` (it reads the rows' values or codes, not only count tables: ``select`` refuses a source
+    without rows, such as a Dask source, with a ParameterError).
     """
 
     name: str
@@ -57,6 +59,7 @@ class SelectorSpec:
     criterion_measure: str | None = None
     counts_classes: bool = False
     cost_class: str = "light"
+    needs_rows: bool = False
 
     @property
     def returns_path(self) -> bool:
@@ -108,7 +111,7 @@ _SPECS = (
                  scorer=_gain("cmim"), counts_classes=True, criterion_measure="mi"),
     SelectorSpec("fisher", "Fisher score", "ranking", False, "Gu, Li & Han 2011; Ahmed et al., Section 4",
                  r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher",
-                 scorer=_fisher, counts_classes=True),
+                 scorer=_fisher, counts_classes=True, needs_rows=True),
     SelectorSpec("exhaustive", "Exhaustive (best k-subset)", "exhaustive", True,
                  "Ahmed et al., Section 3.2; Pena & Nilsson",
                  r"\hat{\mathcal J} \in \arg\max_{|\mathcal J| = k} " + _C + r"(\mathcal J)",
@@ -118,10 +121,10 @@ _SPECS = (
                  scorer=_subset_scorer, cost_class="heavy"),
     SelectorSpec("precision-greedy", "Precision greedy", "forward", True, "Precision/recall notes (conjunction)",
                  r"j_t = \arg\max_j C^{\mathrm{prec}}(\mathcal J\cup\{j\})", fixed_measure="precision",
-                 supports_s=True, scorer=_subset_scorer),
+                 supports_s=True, scorer=_subset_scorer, needs_rows=True),
     SelectorSpec("recall-greedy", "Recall greedy", "forward", True, "Precision/recall notes (disjunction)",
                  r"j_t = \arg\max_j C^{\mathrm{rec}}(\mathcal J\cup\{j\})", fixed_measure="recall",
-                 supports_s=True, scorer=_subset_scorer),
+                 supports_s=True, scorer=_subset_scorer, needs_rows=True),
 )
 
 SELECTORS: MappingProxyType[str, SelectorSpec] = MappingProxyType({spec.name: spec for spec in _SPECS})

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..measures import measure as get_measure
+from ..measures.base import require_rows
 from ..measures.evaluator import check_engine
 from ..tables import as_source
 from ._exhaustive import exhaustive_search
@@ -56,11 +57,14 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     :class:`SelectionCancelled`. ``engine="plain"`` turns the fast counting engine off (same results; the
     oracle of the differential test). Other keyword arguments go to the selector (``max_subsets`` for
     exhaustive) or else to the measure (``c``, ``beta``, ``approach``).
-    Raises ParameterError on an unknown selector, k outside 1..n_features or a bad s.
+    Raises ParameterError on an unknown selector, k outside 1..n_features, a bad s, or a selector declared
+    ``needs_rows`` on a source without rows (a Dask source).
     """
     spec = _spec(selector)
     check_engine(engine)
     src = as_source(source)
+    if spec.needs_rows:
+        require_rows(spec.label, src)
     n = src.n_features
     k, s = _validate(k, n, s, spec)
     sel_params = {key: params.pop(key) for key in list(params) if key in spec.params}
