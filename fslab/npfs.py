@@ -108,7 +108,7 @@ def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
 
 def _lean(source, selector):
     """The source without its raw value matrix unless the selector reads it (Fisher): bootstraps copy less."""
-    if getattr(source, "values", None) is None or selector == "fisher" or callable(selector):
+    if not getattr(source, "has_values", False) or selector == "fisher" or callable(selector):
         return source
     return EncodedDataset(
         source.X, source.y, labels=source.labels, feature_names=source.feature_names, arities=source.arities,
