@@ -296,22 +296,25 @@ def awaiting_file() -> bool:
     if recipe is None:
         return False
     data = recipe.data
-    st.title("This link needs its data file")
-    st.markdown(f"The view in this link was made on an uploaded file, **{md(data['file'])}** (SHA-256 "
-                f"`{data['sha256'][:16]}...`), and a link carries only the file's name and fingerprint, never its "
-                "rows. Upload the same file to open the view. Nothing has been computed on other data.")
-    upload = st.file_uploader(f"The file {data['file']}", type=["csv", "txt", "tsv"], key="share.link_file",
-                              max_upload_size=LIMITS.max_upload_mb)
-    if st.button("Open the page without this link's data and settings", key="share.skip_file"):
-        del st.session_state[AWAITING]
-        st.rerun()
-    if upload is None:
-        return True
-    raw = upload.getvalue()
-    if sha256_hex(raw) != data["sha256"]:
-        st.error(f"{md(upload.name)} is not the file this link was made with: its SHA-256 begins "
-                 f"{sha256_hex(raw)[:16]}, the link's file's begins {data['sha256'][:16]}.")
-        return True
+    slot = st.empty()  # the request disappears in the run that gets the file
+    with slot.container():
+        st.title("This link needs its data file")
+        st.markdown(f"The view in this link was made on an uploaded file, **{md(data['file'])}** (SHA-256 "
+                    f"`{data['sha256'][:16]}...`), and a link carries only the file's name and fingerprint, never "
+                    "its rows. Upload the same file to open the view. Nothing has been computed on other data.")
+        upload = st.file_uploader(f"The file {data['file']}", type=["csv", "txt", "tsv"], key="share.link_file",
+                                  max_upload_size=LIMITS.max_upload_mb)
+        if st.button("Open the page without this link's data and settings", key="share.skip_file"):
+            del st.session_state[AWAITING]
+            st.rerun()
+        if upload is None:
+            return True
+        raw = upload.getvalue()
+        if sha256_hex(raw) != data["sha256"]:
+            st.error(f"{md(upload.name)} is not the file this link was made with: its SHA-256 begins "
+                     f"{sha256_hex(raw)[:16]}, the link's file's begins {data['sha256'][:16]}.")
+            return True
+    slot.empty()
     del st.session_state[AWAITING]
     _report(lambda: apply(recipe, raw), "This link could not be opened as it is")
     return False

@@ -212,7 +212,9 @@ def test_a_link_on_an_uploaded_file_asks_for_that_file(browser, streamlit_url):
         wait_idle(pg)
         expect(main.get_by_text("Selected:")).to_be_visible()
         expect(pg.locator('[data-testid="stSidebar"]').get_by_text("patients.csv (outcome)")).to_be_visible()
+        expect(main.get_by_role("heading", name="This link needs its data file")).to_have_count(0)
         assert "file=patients.csv" in pg.url
+        wait_idle(pg)
         pg.screenshot(path=str(ARTIFACTS / "link-file-given.png"))
     finally:
         ctx.close()
