@@ -31,11 +31,13 @@ from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
 from .limits import LIMITS, Limits, over_limit
+from .measures import DEFAULT_C, PARAM_DEFAULTS
 from .npfs import close_early
 from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]
 NOT_PREFIX = ("exhaustive", "backward")  # rerun per k: their k-subset is not the prefix of the k_max one
+DEFAULT_BETA = PARAM_DEFAULTS["beta"]  # the measure records' defaults (c: DEFAULT_C = 0.25, Ahmed et al. Sec. 4.1)
 DEFAULT_CURVE_SELECTORS = ("bayes-greedy", "mi-greedy", "mrmr", "fisher")
 
 
@@ -217,8 +219,9 @@ def _run_split(data, blocks, spec, selectors, ks, measure, c, beta, train_size, 
 
 
 def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, measure: str = "zero-one",
-                    k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = 0.5, beta: float = 1.0,
-                    learner: str | None = None, n_splits: int = 5, train_size: float = 0.7, tune: bool = False,
+                    k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = DEFAULT_C,
+                    beta: float = DEFAULT_BETA, learner: str | None = None, n_splits: int = 5,
+                    train_size: float = 0.7, tune: bool = False,
                     subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
                     limits: Limits = LIMITS, n_jobs: int | None = 1) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.

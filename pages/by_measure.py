@@ -12,6 +12,7 @@ from fslab.selectors import SELECTORS
 from ui import by_measure as ui
 from ui import guard
 from ui.compare import token
+from ui.selection import param_widget
 from ui.source import pick_source
 from ui.text import md
 
@@ -45,10 +46,10 @@ if "bym.measures" not in st.session_state or not set(st.session_state["bym.measu
     st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
 names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label)
 p1, p2 = st.columns(2)
-c = p1.slider("cost c of a false positive (cost-sensitive error)", 0.05, 0.95, 0.25, 0.05, key="bym.c",
-              disabled="cost-sensitive" not in names, help="c = 0.5 is the 0-1 error halved")
-beta = p2.slider("beta (F-beta; weight of recall)", 0.25, 4.0, 1.0, 0.25, key="bym.beta",
-                 disabled="f-beta" not in names)
+c = param_widget(p1, "c", MEASURES["cost-sensitive"].parameters["c"], "bym.c",
+                 "cost c of a false positive (cost-sensitive error)", disabled="cost-sensitive" not in names)
+beta = param_widget(p2, "beta", MEASURES["f-beta"].parameters["beta"], "bym.beta", "beta (F-beta; weight of recall)",
+                    disabled="f-beta" not in names)
 
 if not names:
     st.info("Choose at least one measure.")

@@ -4,6 +4,7 @@ import streamlit as st
 
 from fslab.measures import MEASURES, supported_measures
 from ui import compare_panels as panels
+from ui.selection import measure_params
 from ui.source import pick_source
 
 # The measures both halves of the page handle: a Bayes criterion for the selectors and a test-sample value for the
@@ -31,11 +32,7 @@ if st.session_state.get("compare.measure") not in options:  # e.g. f-beta chosen
 left, mid, right = st.columns([2, 1, 1])
 measure_name = left.selectbox("Measure", options, key="compare.measure",
                               format_func=lambda n: MEASURES[n].label)
-params: dict[str, float] = {}
-if measure_name == "cost-sensitive":
-    params["c"] = mid.slider("cost c of a false positive", 0.05, 0.95, 0.25, 0.05, key="compare.c")
-if measure_name == "f-beta":
-    params["beta"] = mid.slider("beta", 0.25, 4.0, 1.0, 0.25, key="compare.beta")
+params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
     k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features - 1), key="compare.k")

@@ -159,3 +159,14 @@ def test_learning_curves_same_result_whatever_the_workers():
     assert got.complete and got.scores.equals(want.scores) and got.selections.equals(want.selections)
     assert not stopped.complete and seen == [6]  # 2 selectors x (1 + 2 values of k) units per split
     assert stopped.scores.equals(want.scores[want.scores["split"] == 0].reset_index(drop=True))
+
+
+def test_measure_parameters_default_to_the_measure_records():
+    """One source of truth: c and beta start where the measure records say (c = 0.25, Ahmed et al. Sec. 4.1)."""
+    import inspect
+
+    from fslab.measures import DEFAULT_C, PARAM_DEFAULTS
+
+    defaults = inspect.signature(learning_curves).parameters
+    assert defaults["c"].default == DEFAULT_C == PARAM_DEFAULTS["c"] == 0.25
+    assert defaults["beta"].default == PARAM_DEFAULTS["beta"]

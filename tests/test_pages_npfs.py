@@ -254,3 +254,18 @@ def test_k_suggestion_panel_refuses_mi_on_a_real_valued_target():
     at = AppTest.from_function(_regression_panel, default_timeout=60).run()
     assert not at.exception and not at.button
     assert "real-valued target 'price'" in at.warning[0].value
+
+
+def test_npfs_offers_the_selectors_not_declared_heavy(monkeypatch):
+    """ui.npfs.base_selectors reads the registry's cost_class (no list of slow kinds of its own)."""
+    import dataclasses
+    from types import MappingProxyType
+
+    from fslab.selectors import SELECTORS
+    from ui import npfs
+
+    assert npfs.base_selectors() == [n for n, spec in SELECTORS.items() if spec.cost_class != "heavy"]
+    assert "exhaustive" not in npfs.base_selectors() and "bayes-greedy" in npfs.base_selectors()
+    heavy_jmi = dataclasses.replace(SELECTORS["jmi"], cost_class="heavy")
+    monkeypatch.setattr(npfs, "SELECTORS", MappingProxyType({**SELECTORS, "jmi": heavy_jmi}))
+    assert "jmi" not in npfs.base_selectors()

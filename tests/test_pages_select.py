@@ -220,3 +220,53 @@ def test_exports_carry_provenance_and_informative_names(at):
     assert set(frame["class"]) == {"edible", "poisonous"}
     record = json.loads(selection_json(result, {"data": "mushroom (sample)", "target": "class"}))
     assert record["provenance"]["target"] == "class" and record["scores_are"].startswith("balanced error")
+
+
+class _Recorder:
+    """A stand-in container that records the widgets drawn (a page test without a browser)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def slider(self, label, low, high, value, step, **kwargs):
+        self.calls.append(("slider", low, high, value, step, kwargs["key"]))
+        return value
+
+    def radio(self, label, options, index=0, **kwargs):
+        self.calls.append(("radio", tuple(options), index, kwargs["key"]))
+        return options[index]
+
+
+def test_measure_parameter_widgets_come_from_the_measure_records(monkeypatch):
+    """Ranges, steps and defaults are read from each measure's Param (change the record, the widget follows)."""
+    import dataclasses
+    from types import MappingProxyType
+
+    from fslab.measures import MEASURES, Param
+    from ui import selection
+
+    moved = dataclasses.replace(MEASURES["cost-sensitive"],
+                                parameters={"c": Param(0.3, "cost", low=0.1, high=0.9, step=0.1)})
+    monkeypatch.setattr(selection, "MEASURES", MappingProxyType({**MEASURES, "cost-sensitive": moved}))
+    box = _Recorder()
+    assert selection.measure_params(box, "cost-sensitive", "k") == {"c": 0.3}
+    assert selection.measure_params(box, "f-beta", "k") == {"beta": MEASURES["f-beta"].parameters["beta"].default}
+    assert selection.measure_params(box, "precision", "k") == {"approach": 1}
+    assert selection.measure_params(box, "zero-one", "k") == {}
+    beta = MEASURES["f-beta"].parameters["beta"]
+    assert box.calls == [("slider", 0.1, 0.9, 0.3, 0.1, "k.c"),
+                         ("slider", beta.low, beta.high, beta.default, beta.step, "k.beta"),
+                         ("radio", (1, 2), 0, "k.approach")]
+
+
+def test_class_counting_selectors_are_not_offered_for_a_real_valued_target():
+    """ui.selection.selector_options reads the registry's counts_classes declaration."""
+    import fslab
+    from ui.selection import selector_options
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=80), "b": rng.integers(0, 3, 80), "y": rng.normal(size=80)})
+    data = fslab.Dataset.from_frame(frame, "y").discretize()
+    offered = selector_options(data)
+    assert offered and all(not fslab.SELECTORS[name].counts_classes for name in offered)
+    assert "bayes-greedy" in offered and "mi-greedy" not in offered

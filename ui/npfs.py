@@ -32,14 +32,15 @@ CANCELLED = "fslab.npfs.cancelled"
 AUTO = "fslab.npfs.auto_ran"
 UNIFORM_NAME = "uniform (sample, 3 equal-width bins)"
 _MEMO_SIZE = 8
-# Selectors NPFS does not offer: it reruns the selector n times, and one exhaustive search or backward elimination
-# takes seconds to minutes (backward on Mushroom: about 20 s, so n = 100 would take half an hour).
-SLOW_KINDS = ("exhaustive", "backward")
+# Selectors NPFS does not offer: those the registry declares cost_class "heavy". NPFS reruns the selector n times,
+# and one exhaustive search or backward elimination takes seconds to minutes (backward on Mushroom: about 20 s,
+# so n = 100 would take half an hour). SLOW_KINDS: their kinds, derived from the same declaration.
+SLOW_KINDS = tuple(sorted({spec.kind for spec in SELECTORS.values() if spec.cost_class == "heavy"}))
 
 
 def base_selectors() -> list[str]:
-    """Names of the selectors fast enough to rerun on every bootstrap (registry order)."""
-    return [name for name, spec in SELECTORS.items() if spec.kind not in SLOW_KINDS]
+    """Names of the selectors fast enough to rerun on every bootstrap (registry order): not declared heavy."""
+    return [name for name, spec in SELECTORS.items() if spec.cost_class != "heavy"]
 
 
 def _memo() -> OrderedDict:

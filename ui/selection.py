@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from fslab import export, terms
-from fslab.measures import supported_measures
+from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
 from .compare import token
@@ -32,12 +32,12 @@ def is_regression(source) -> bool:
 
 
 def selector_options(source) -> list[str]:
-    """Selectors that fit the source's target: a fixed measure must be supported, and the class-based
-    criteria (MI family, Fisher) would treat every value of a real-valued target as a class."""
+    """Selectors that fit the source's target: a fixed measure must be supported, and a selector declared
+    ``counts_classes`` (MI family, Fisher) would treat every value of a real-valued target as a class."""
     fitting = supported_measures(source)
     return [name for name, spec in SELECTORS.items()
             if (spec.fixed_measure is None or spec.fixed_measure in fitting)
-            and (spec.uses_measure or not is_regression(source))]
+            and not (spec.counts_classes and is_regression(source))]
 
 
 def keep_choice(key: str, options: list) -> None:
@@ -55,19 +55,32 @@ def work_note(selector: str, n: int, k: int, rows: int) -> str | None:
             f"({n} down to {k + 1} candidates): {evaluations:,} subset tables over {rows:,} rows.")
 
 
+# What each measure parameter's widget is called; its default, range, step or choices and help come from the
+# measure record's Param (fslab.measures: one source of truth for the library, recipes, command line and pages).
+PARAM_LABELS = {"c": "cost c of a false positive (a false negative costs 1 - c)", "beta": "beta (weight of recall)",
+                "approach": "approach"}
+CHOICE_LABELS = {"approach": {1: "1: sum of probabilities", 2: "2: log-likelihood"}}
+
+
+def param_widget(container, name: str, param: Param, key: str, label: str | None = None, **kwargs):
+    """One widget for a measure parameter: a slider over ``param.low .. param.high`` in ``param.step`` starting
+    at ``param.default``, or a horizontal radio over ``param.choices``; ``param.help`` as its help text."""
+    label = label or PARAM_LABELS.get(name, name)
+    kwargs.setdefault("help", param.help)
+    if param.choices is not None:
+        names = CHOICE_LABELS.get(name, {})
+        return container.radio(label, param.choices, index=param.choices.index(param.default), key=key,
+                               horizontal=True, format_func=lambda v: names.get(v, str(v)), **kwargs)
+    kind = type(param.default)
+    return container.slider(label, kind(param.low), kind(param.high), param.default, kind(param.step), key=key,
+                            **kwargs)
+
+
 def measure_params(container, measure_name: str, key: str) -> dict:
-    """Widgets for the parameters of ``measure_name`` (cost c, beta, precision/recall approach)."""
-    params: dict = {}
-    if measure_name == "cost-sensitive":
-        params["c"] = container.slider("cost c of a false positive (a false negative costs 1 - c)", 0.05, 0.95,
-                                       0.25, 0.05, key=f"{key}.c")
-    elif measure_name == "f-beta":
-        params["beta"] = container.slider("beta (weight of recall)", 0.25, 4.0, 1.0, 0.25, key=f"{key}.beta")
-    elif measure_name in ("precision", "recall"):
-        params["approach"] = container.radio("approach", (1, 2), key=f"{key}.approach", horizontal=True,
-                                             format_func=lambda a: "1: sum of probabilities" if a == 1
-                                             else "2: log-likelihood")
-    return params
+    """Widgets for the parameters of ``measure_name`` (cost c, beta, precision/recall approach), one per
+    :class:`~fslab.measures.Param` of its record; widget keys are ``{key}.{parameter}``."""
+    return {name: param_widget(container, name, param, f"{key}.{name}")
+            for name, param in MEASURES[measure_name].parameters.items()}
 
 
 def _memo() -> OrderedDict:
