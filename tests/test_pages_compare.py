@@ -105,7 +105,13 @@ def test_errors_are_messages(at):
     at.multiselect(key="compare.selectors").set_value([]).run()
     assert "at least one selector" in at.error[0].value
     at.multiselect(key="compare.selectors").set_value(["exhaustive"]).run()
-    assert not at.exception and "subsets" in at.error[0].value  # too many subsets: a TooLargeError message
+    # refused before any work, as one message (never a traceback) naming the limit and what to change: the
+    # exhaustive-subsets limit ("... subsets ... exceeds the limit max_subsets ... Lower k"), or, under other limits,
+    # fslab.cost's work refusal ("about N subset tables ... over the work limit ... choose a smaller k")
+    assert not at.exception and len(at.error) == 1
+    message = at.error[0].value
+    assert ("exceeds the limit max_subsets" in message and "Lower k" in message) or (
+        "subset tables" in message and "over the work limit" in message and "smaller k" in message), message
 
 
 def test_full_protocol_is_one_click_and_warns_before_a_long_svm_run(at):
