@@ -40,7 +40,7 @@ def _uses_app_test(item) -> bool:
 
 
 def tier_of(item) -> str:
-    path = Path(str(item.fspath))
+    path = Path(item.path)
     if "e2e" in path.parent.parts:
         return "e2e"
     if any(fnmatch(path.name, pattern) for pattern in CLI_FILES):
