@@ -131,6 +131,23 @@ def test_npfs_text_and_json(capsys, tmp_path):
     assert "k* = 1 relevant: X1" in out
 
 
+def test_npfs_rule_option_reaches_the_result(capsys, tmp_path):
+    """--rule is passed to npfs and reported (the decision at z == zeta itself is tested in test_npfs_rule.py).
+
+    Two binary copies of Y, k = 1 of K = 2 (p0 = 1/2), n = 10, alpha = 0.05: zeta = 8 (hand example of
+    test_npfs.py); an unknown rule is a usage error (exit 2)."""
+    path = tmp_path / "copies.csv"
+    path.write_text("X1,X2,Y\n" + "".join(f"{v},{v},{v}\n" for v in [0, 1] * 20))
+    base = ("npfs", str(path), "--selector", "mi-score", "--k", "1", "--n", "10", "--alpha", "0.05", "--seed", "0")
+    strict, at_least = run_json(capsys, *base), run_json(capsys, *base, "--rule", "at-least")
+    assert strict["threshold"] == at_least["threshold"] == 8
+    assert strict["rule"] == "strict" and at_least["rule"] == "at-least"
+    code, out, _ = run(capsys, *base, "--rule", "at-least")
+    assert code == 0 and "relevant: z >= zeta, rule at-least" in out
+    code, _, err = run(capsys, *base, "--rule", "loose")
+    assert code == 2 and "invalid choice: 'loose'" in err
+
+
 def test_npfs_progress_bar_goes_to_stderr_only(capsys, csv):
     code, out, err = run(capsys, "npfs", csv, "--k", "1", "--n", "5", "--progress", "--json")
     assert code == 0 and json.loads(out)["n_bootstraps"] == 5

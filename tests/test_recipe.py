@@ -320,3 +320,12 @@ def test_fuzz_any_bytes_as_a_recipe_file(raw):
         Recipe.from_json(raw)
     except RecipeError as err:
         assert str(err)
+
+
+def test_npfs_links_carry_the_decision_rule():
+    """The NPFS page's rule (session key npfs.rule) travels in links and recipes; an unknown rule is refused."""
+    from fslab.recipe import RecipeError, check_choices
+
+    assert check_choices("npfs", {"rule": "at-least"}) == {"rule": "at-least"}
+    with pytest.raises(RecipeError, match="rule"):
+        check_choices("npfs", {"rule": "loose"})

@@ -89,7 +89,7 @@ def run_select(job: Job, bar: ProgressBar) -> str:
 def run_npfs(job: Job, bar: ProgressBar) -> str:
     extra = {"measure": job.measure, **job.params} if job.measure is not None else {}
     result = npfs(job.loaded.source, job.selector, job.k, n_bootstraps=job.n, alpha=job.alpha, seed=job.seed,
-                  n_jobs=job.n_jobs, progress=bar, sample_fraction=job.fraction, **extra)
+                  n_jobs=job.n_jobs, progress=bar, sample_fraction=job.fraction, rule=job.rule, **extra)
     bar.close()
     if job.as_json:
         record = result.to_dict()
@@ -101,7 +101,8 @@ def run_npfs(job: Job, bar: ProgressBar) -> str:
     lines = [header(job),
              f"NPFS: base selector {job.selector}{measure}, k = {job.k}, n = {result.n_bootstraps} bootstraps, "
              f"alpha = {job.alpha}, seed = {job.seed}, fraction = {job.fraction}",
-             f"p0 = k/K = {result.p0:.4g}; critical value zeta = {result.threshold} (relevant: count > zeta)",
+             f"p0 = k/K = {result.p0:.4g}; critical value zeta = {result.threshold} (relevant: {result.rule_text}, "
+             f"rule {result.rule})",
              table(shown.drop(columns="relevant") if not job.show_all else shown, 4),
              f"k* = {result.k_star} relevant: " + (", ".join(result.relevant_names) or "none")]
     if not job.show_all and len(shown) < len(summary):

@@ -48,6 +48,7 @@ class Job:
     alpha: float | None = None
     seed: int | None = None
     fraction: float | None = None
+    rule: str = "strict"
     n_jobs: int = 1
     features: tuple[str, ...] | None = None
     show_all: bool = False
@@ -202,6 +203,7 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         job.k = _pick(args, choices, "k", max(1, min(10, n - 1)))
         job.n, job.alpha = _pick(args, choices, "n", 100), _pick(args, choices, "alpha", 0.01)
         job.seed, job.fraction = _pick(args, choices, "seed", 0), _pick(args, choices, "fraction", 1.0)
+        job.rule = _pick(args, choices, "rule", "strict")
         job.n_jobs, job.show_all = args.n_jobs, args.all
     elif cmd == "compare":
         job.k = _pick(args, choices, "k", min(5, n - 1) if n > 1 else 1)

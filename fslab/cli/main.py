@@ -11,6 +11,7 @@ from ..discretize import METHODS
 from ..distributed import connect, on_cluster
 from ..errors import FslabError
 from ..measures import MEASURES, PARAM_DEFAULTS
+from ..npfs_result import RULES
 from ..selectors import SELECTORS
 from ..toy import PRESETS
 from . import commands
@@ -81,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, help="size of the test (default 0.01)")
     p.add_argument("--seed", type=int, help="seed of the bootstraps (default 0)")
     p.add_argument("--fraction", type=float, help="rows per bootstrap as a fraction of m (default 1)")
+    p.add_argument("--rule", choices=RULES, help="decision rule: strict, count > zeta (equation (3), default), or "
+                   "at-least, count >= zeta (the authors' released code)")
     p.add_argument("--n-jobs", type=int, default=1, help="parallel workers (default 1)")
     p.add_argument("--all", action="store_true", help="list every feature, not only the relevant ones")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
