@@ -239,7 +239,8 @@ class Dataset:
 
     @property
     def feature_names(self) -> tuple[str, ...]:
-        return tuple(self.features.columns)
+        # tolist(): iterating a pyarrow-backed string index costs ~10x more (1.4 ms for PCMAC's 3,289 names)
+        return tuple(self.features.columns.tolist())
 
     @property
     def n_rows(self) -> int:

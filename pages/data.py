@@ -15,12 +15,19 @@ from fslab.samples import SAMPLES
 from ui import data_guess, state
 from ui.data import (
     ALL_CLASSES,
+    APP_SAMPLES,
     APPLIED,
+    HIDDEN_NOTE,
+    PREVIEW_COLUMNS,
+    WIDE,
+    binned_columns,
     coding_table,
     column_edges,
+    find_rows,
     inspect,
     positive_options,
     prepare,
+    preview_frame,
     sample_default_target,
     sample_frame,
     upload_frame,
@@ -66,8 +73,9 @@ def choose_frame(kind: str):
             return None
         return frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None
     current = (state.get_dataset()[0] or "").removesuffix(" (sample)")
-    reset_if_invalid("data_sample", list(SAMPLES), current if current in SAMPLES else state.DEFAULT_SAMPLE)
-    name = st.selectbox("Sample data set", list(SAMPLES), key="data_sample", format_func=lambda n: SAMPLES[n].title)
+    reset_if_invalid("data_sample", APP_SAMPLES, current if current in APP_SAMPLES else state.DEFAULT_SAMPLE)
+    name = st.selectbox("Sample data set", APP_SAMPLES, key="data_sample", format_func=lambda n: SAMPLES[n].title,
+                        help=HIDDEN_NOTE)
     try:
         frame = sample_frame(name)
     except FslabError as err:
@@ -137,6 +145,21 @@ def show_messages(ds) -> None:
         st.warning("\n".join(f"- {md(w)}" for w in shown) + more)
 
 
+def find_box(n_columns: int) -> str:
+    """A search box over the column names when the table is too wide to list (ui.data.WIDE); the query."""
+    if n_columns <= WIDE:
+        return ""
+    return st.text_input("Find columns by name", key="data_find", placeholder="part of a column name, e.g. w12",
+                         help=f"The tables below list at most {WIDE} columns; type to find the others.").strip()
+
+
+def shown_caption(shown: int, matches: int, total: int, query: str, what: str = "columns") -> None:
+    if shown < total:
+        found = f", {matches:,} of them matching '{md(query)}'" if query else ""
+        st.caption(f"Showing {shown:,} of {total:,} {what}{found}. Type part of a name in **Find columns by name** "
+                   "to see others.")
+
+
 def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Rows", f"{ds.n_rows:,}")
@@ -147,6 +170,8 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
     else:
         m4.metric("Classes" if ds.task == "multiclass" else "Distinct values", f"{len(ds.encoded_target.labels):,}")
     show_messages(ds)
+    summary = ds.summary()
+    query = find_box(len(summary))
     left, right = st.columns([2, 3])
     with left:
         st.plotly_chart(class_balance_figure(ds.class_balance(), ds.target), width="stretch", key="data_balance")
@@ -154,11 +179,18 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
                    "(always answering 'negative' already scores well); see the balanced and F-measures.")
     with right:
         st.markdown("**Columns** (distinct and missing counts; flags mark columns to look at)")
-        summary = ds.summary()
-        st.dataframe(summary, hide_index=True, width="stretch", height=min(330, 35 * (len(summary) + 1) + 3),
+        shown, matches = find_rows(summary, "column", query)
+        st.dataframe(shown, hide_index=True, width="stretch", height=min(330, 35 * (len(shown) + 1) + 3),
                      key="data_summary")
+        shown_caption(len(shown), matches, len(summary), query)
     st.subheader("Preview")
-    st.dataframe(frame.head(50), width="stretch", height=250, key="data_preview")
+    if len(summary) > WIDE:  # a wide table: the target and the first matching feature columns
+        names = shown.loc[shown["role"] == "feature", "column"].head(PREVIEW_COLUMNS).tolist()
+        st.dataframe(preview_frame(frame, ds.target, names), width="stretch", height=250, key="data_preview")
+        st.caption(f"First 50 rows of the target and {len(names)} of the {ds.n_features:,} feature columns "
+                   "(the first ones listed above).")
+    else:
+        st.dataframe(frame.head(50), width="stretch", height=250, key="data_preview")
     st.subheader("How the features are coded")
     st.markdown("Every measure in fslab works on counts of (feature cell, class), so every feature becomes a few "
                 "integer codes: numeric columns are cut into bins, text columns keep their categories, columns "
@@ -167,20 +199,26 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
     st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
                (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
                 if method == "mean-std" else ""))
-    numeric = [c for c in ds.feature_names if (column_edges(ds, c, method, bins) is not None)
-               and encoded.categories[ds.feature_names.index(c)][0].startswith("(-inf")][:200]
+    binned = [c for c in binned_columns(encoded) if query.lower() in c.lower()][:WIDE]
     c1, c2 = st.columns([1, 1])
     with c2:
         codes = coding_table(encoded)
-        st.dataframe(codes, hide_index=True, width="stretch", height=min(330, 35 * (len(codes) + 1) + 3),
-                     key="data_codes")
+        shown_codes, matches = find_rows(codes, "feature", query)
+        st.dataframe(shown_codes, hide_index=True, width="stretch",
+                     height=min(330, 35 * (len(shown_codes) + 1) + 3), key="data_codes")
+        shown_caption(len(shown_codes), matches, len(codes), query, "features")
     with c1:
-        if numeric:
-            col = st.selectbox("Binned column", numeric, key="data_bin_column")
-            values, edges = column_edges(ds, col, method, bins)
+        edges = None
+        if binned:
+            col = st.selectbox("Binned column", binned, key="data_bin_column")
+            edges = column_edges(ds, col, method, bins)
+        if edges is not None:
+            values, edges = edges
             st.plotly_chart(bins_figure(values, edges, col, method), width="stretch", key="data_bins_chart")
             st.caption(f"Histogram of {md(repr(col))}; dashed lines are the {method} bin edges, and each row gets "
                        "the code of the bin it falls in.")
+        elif query and not binned:
+            st.caption(f"No binned column matches '{md(query)}'.")
         else:
             st.caption("No column of this data set is binned: every feature is already discrete.")
 

@@ -8,7 +8,7 @@ from fslab.errors import FslabError
 from fslab.limits import limits_table
 from fslab.samples import SAMPLES
 from ui import state
-from ui.data import use_sample
+from ui.data import APP_SAMPLES, HIDDEN_NOTE, use_sample
 from ui.text import md
 from ui.tour import start as start_tour
 
@@ -51,12 +51,13 @@ def _apply_sample() -> None:
 
 def sample_picker() -> None:
     current, encoded = state.get_dataset()
-    names = list(SAMPLES)
+    names = APP_SAMPLES
     guess = (current or "").removesuffix(" (sample)")
     if st.session_state.get("home_sample") not in names:
         st.session_state["home_sample"] = guess if guess in names else state.DEFAULT_SAMPLE
     name = st.selectbox("Sample data set", names, key="home_sample", on_change=_apply_sample,
                         format_func=lambda n: f"{n}: {SAMPLES[n].title}")
+    st.caption(HIDDEN_NOTE)
     error = st.session_state.pop("home_sample_error", None)
     if error:
         st.error(md(error))

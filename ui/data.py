@@ -19,6 +19,12 @@ from . import state
 from .cache import BOUNDED, sample_encoded
 
 ALL_CLASSES = "(keep all classes)"
+# gisette-like is a synthetic 6,000 x 5,000 timing generator (bench/, fslab.load_sample), not data to explore here
+APP_SAMPLES = [name for name in SAMPLES if name != "gisette-like"]
+HIDDEN_NOTE = ("Not listed: gisette-like, a synthetic 6,000 x 5,000 table for timing experiments; load it in "
+               "Python with `fslab.load_sample('gisette-like')`.")
+WIDE = 200  # column tables and pickers show at most this many columns; a search box finds the others
+PREVIEW_COLUMNS = 30  # the preview of a wide table: the target and this many feature columns
 # (frame_key, target, positive, method, bins, name) behind the dataset set by "Use this dataset"
 APPLIED = "fslab.data.applied"
 
@@ -102,3 +108,23 @@ def coding_table(encoded) -> pd.DataFrame:
         "codes": [len(c) for c in cats],
         "values": [", ".join(c[:8]) + (", ..." if len(c) > 8 else "") for c in cats],
     })
+
+
+def find_rows(table: pd.DataFrame, column: str, query: str, limit: int = WIDE) -> tuple[pd.DataFrame, int]:
+    """The first ``limit`` rows of ``table`` whose ``column`` contains ``query`` (plain text, any case), and how
+    many rows match."""
+    if query:
+        table = table[table[column].astype(str).str.contains(query, case=False, regex=False).to_numpy(bool)]
+    return table.head(limit), len(table)
+
+
+def binned_columns(encoded) -> list[str]:
+    """Features cut into bins: their first code is an interval "(-inf, ...)" (fslab.discretize.bin_names)."""
+    return [n for n, c in zip(encoded.feature_names, encoded.categories or (), strict=False)
+            if c and str(c[0]).startswith("(-inf")]
+
+
+def preview_frame(frame: pd.DataFrame, target: str, names: list[str], rows: int = 50) -> pd.DataFrame:
+    """The first ``rows`` rows of the target and the feature columns ``names`` (in that order)."""
+    keep = ([target] if target in frame.columns else []) + [n for n in names if n != target]
+    return frame.loc[:, keep].head(rows) if len(keep) < frame.shape[1] else frame.head(rows)
