@@ -25,6 +25,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from .errors import ParameterError, UnsupportedTargetError
+from .measures import DEFAULT_C
 
 # Measures a test sample can be scored on, with their direction.
 EVAL_MEASURES: Mapping[str, bool] = MappingProxyType({
@@ -33,7 +34,7 @@ EVAL_MEASURES: Mapping[str, bool] = MappingProxyType({
 
 
 def empirical_value(measure: str, y: np.ndarray, pred: np.ndarray, proba: np.ndarray | None = None, *,
-                    c: float = 0.5, beta: float = 1.0) -> float:
+                    c: float = DEFAULT_C, beta: float = 1.0) -> float:
     """The measure of predictions on a test sample (y: class index, 1 = positive).
 
     zero-one: mean 1(pred != y). cost-sensitive (Example 3): mean of c 1(y=0, pred=1) + (1-c) 1(y=1, pred=0).
