@@ -23,9 +23,15 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-_STATE_CACHE = 64
+_STATE_CACHE = 64  # subset states kept (and at most the block budget of their row arrays, but always 2)
 _BLOCK_ENTRIES = 1 << 21  # counts per block of cells (16 MiB of float64)
 _BITS_COST = 4.0  # one 64-row word AND + popcount vs one sparse multiply-add (measured: ~1 ns vs ~0.22 ns)
+# Row blocks of the float32 value indicators: at most the packed codes' size and BLOCK_BYTES (a floor of
+# MIN_BLOCK_BYTES for tiny data), so no transient matrix outgrows the data. Counts of one block are float32 sums
+# of 0/1 products over at most 2^24 rows (exact); blocks add up in float64 (exact): the same counts as one product.
+BLOCK_BYTES = 64 << 20
+MIN_BLOCK_BYTES = 4 << 20
+_EXACT_ROWS = 1 << 24
 
 
 class _State:
@@ -54,7 +60,6 @@ class FastCounter:
         self.merge_pure = merge_pure
         self.m, self.n = self.X.shape
         self._bits: np.ndarray | None = None
-        self._dense: np.ndarray | None = None
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
@@ -83,24 +88,26 @@ class FastCounter:
 
     # --- value indicators, built once and only in the form that is used ---------------------------------
     def _value_bits(self) -> np.ndarray:
-        """(n * (A-1), words) uint64: bit r of row (v-1)*n + j is set iff X[r, j] == v."""
+        """(n * (A-1), words) uint64: bit r of row (v-1)*n + j is set iff X[r, j] == v (packed by blocks of
+        features, so the 0/1 temporary stays within the block budget)."""
         if self._bits is None:
             words = -(-self.m // 64)
             out = np.zeros((self.n * (self.A - 1), words * 8), dtype=np.uint8)
+            step = max(1, self._budget() // max(self.m, 1))
             for v in range(1, self.A):
-                packed = np.packbits(self.X.T == v, axis=1)
-                out[(v - 1) * self.n:v * self.n, :packed.shape[1]] = packed
+                for j in range(0, self.n, step):
+                    stop = min(self.n, j + step)
+                    packed = np.packbits(self.X[:, j:stop].T == v, axis=1)
+                    out[(v - 1) * self.n + j:(v - 1) * self.n + stop, :packed.shape[1]] = packed
             self._bits = out.view(np.uint64)
         return self._bits
 
-    def _value_dense(self) -> np.ndarray:
-        """(m, n * (A-1)) float32 indicators of X[r, j] == v, v = 1..A-1 (written in place, no bool copy)."""
-        if self._dense is None:
-            dense = np.empty((self.m, self.n * (self.A - 1)), dtype=np.float32)
-            for v in range(1, self.A):
-                np.equal(self.X, v, out=dense[:, (v - 1) * self.n:v * self.n], casting="unsafe")
-            self._dense = dense
-        return self._dense
+    def _budget(self) -> int:
+        return max(min(int(self.X.nbytes), BLOCK_BYTES), MIN_BLOCK_BYTES)
+
+    def block_rows(self) -> int:
+        """Rows per block of float32 value indicators (see BLOCK_BYTES)."""
+        return int(min(_EXACT_ROWS, max(1, self._budget() // max(4 * self.n * (self.A - 1), 1))))
 
     def _group_value_counts(self, rows: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
         """n(group g, X_j = v) for v >= 1 and every feature: (n_groups, n * (A-1)) floats."""
@@ -114,15 +121,29 @@ class FastCounter:
             member[group, rows] = True
             gbits = np.packbits(member, axis=1).view(np.uint64)
             out = np.empty((n_groups, cols))
+            step = max(1, self._budget() // (8 * words))  # bit rows per AND: the temporary stays in the budget
             for g in range(n_groups):
-                out[g] = np.bitwise_count(bits & gbits[g]).sum(axis=1)
+                for c in range(0, cols, step):
+                    out[g, c:c + step] = np.bitwise_count(bits[c:c + step] & gbits[g]).sum(axis=1)
             return out
-        # CSR built directly: rows sorted by group, no COO round trip
-        order = np.argsort(group.astype(np.int16 if n_groups < 2**15 else np.int64), kind="stable")  # radix sort
-        indptr = np.zeros(n_groups + 1, dtype=np.int64)
-        np.cumsum(np.bincount(group, minlength=n_groups), out=indptr[1:])
-        S = sp.csr_matrix((np.ones(rows.size, dtype=np.float32), rows[order], indptr), shape=(n_groups, self.m))
-        return np.asarray(S @ self._value_dense(), dtype=np.float64)
+        # per block of rows: float32 indicators of X[r, j] == v (v = 1..A-1) of those rows only, times the
+        # group indicator (CSR built directly: rows sorted by group, no COO round trip); float64 sums of blocks
+        out = np.zeros((n_groups, cols))
+        size = self.block_rows()
+        dense = np.empty((min(size, rows.size), cols), dtype=np.float32)
+        small = np.int16 if n_groups < 2**15 else np.int64
+        for start in range(0, rows.size, size):
+            r, g = rows[start:start + size], group[start:start + size]
+            codes = self.X[r]
+            block = dense[:r.size]
+            for v in range(1, self.A):
+                np.equal(codes, v, out=block[:, (v - 1) * self.n:v * self.n], casting="unsafe")
+            order = np.argsort(g.astype(small), kind="stable")  # radix sort
+            indptr = np.zeros(n_groups + 1, dtype=np.int64)
+            np.cumsum(np.bincount(g, minlength=n_groups), out=indptr[1:])
+            S = sp.csr_matrix((np.ones(r.size, dtype=np.float32), order, indptr), shape=(n_groups, r.size))
+            out += S @ block
+        return out
 
     # --- subset states -----------------------------------------------------------------------------------
     def _state(self, subset: tuple[int, ...]) -> _State:
@@ -141,8 +162,10 @@ class FastCounter:
             a_f = int(self.arities[f])
             state = self._refine(state.rows, state.cell * a_f + self.X[state.rows, f], state.n_cells * a_f)
             self._states[subset[:i + 1]] = state
-        while len(self._states) > _STATE_CACHE:
-            self._states.popitem(last=False)
+        held = sum(st.rows.nbytes + st.cell.nbytes for st in self._states.values())
+        while len(self._states) > _STATE_CACHE or (held > self._budget() and len(self._states) > 2):
+            _, old = self._states.popitem(last=False)  # least recently used first; the newest two stay
+            held -= old.rows.nbytes + old.cell.nbytes
         return state
 
     def _refine(self, rows: np.ndarray, codes: np.ndarray, n_codes: int) -> _State:
