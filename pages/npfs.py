@@ -9,7 +9,7 @@ from fslab.cost import npfs_cost
 from fslab.distributed import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
-from fslab.measures import MEASURES, supported_measures
+from fslab.measures import MEASURES, PARAM_DEFAULTS, supported_measures
 from fslab.npfs import check_base_selector, hoeffding_n
 from fslab.plots.npfs import (
     counts_figure,
@@ -71,7 +71,7 @@ if spec.uses_measure:
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
     if measure_key not in st.session_state and st.session_state.get("select.measure") in options:
         st.session_state[measure_key] = st.session_state["select.measure"]
-        for name_ in ("c", "beta", "approach"):  # the Select page's measure parameters come along
+        for name_ in PARAM_DEFAULTS:  # the Select page's measure parameters (c, beta, approach) come along
             if f"select.{name_}" in st.session_state:
                 st.session_state.setdefault(f"npfs.{name_}", st.session_state[f"select.{name_}"])
     if st.session_state.get(measure_key) not in options:  # e.g. a binary-only measure kept from binary data
