@@ -154,10 +154,12 @@ def find_box(n_columns: int) -> str:
 
 
 def shown_caption(shown: int, matches: int, total: int, query: str, what: str = "columns") -> None:
-    if shown < total:
-        found = f", {matches:,} of them matching '{md(query)}'" if query else ""
-        st.caption(f"Showing {shown:,} of {total:,} {what}{found}. Type part of a name in **Find columns by name** "
-                   "to see others.")
+    if query:
+        first = f"; showing the first {shown:,}" if shown < matches else ""
+        st.caption(f"{matches:,} of {total:,} {what} match '{md(query)}'{first}.")
+    elif shown < total:
+        st.caption(f"Showing {shown:,} of {total:,} {what}. Type part of a name in **Find columns by name** to see "
+                   "others.")
 
 
 def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:

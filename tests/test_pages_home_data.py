@@ -142,3 +142,34 @@ def test_target_guess_finds_a_text_target_in_the_middle_and_ids_can_be_kept(at):
     assert at.metric[2].value == "binary" and at.metric[1].value == "2"  # radius and texture
     at.multiselect(key="data_exclude").set_value([]).run()  # the user keeps the ID column
     assert not at.exception and at.metric[1].value == "3"
+
+
+def test_data_page_on_a_wide_sample_lists_some_columns_and_finds_others(at):
+    """PCMAC (1,943 x 3,289): the page settles quickly and says how many of its columns the tables show."""
+    data_page(at)
+    at.selectbox(key="data_sample").set_value("pcmac").run()
+    assert not at.exception and not at.error
+    assert at.metric[1].value == "3,289" and at.metric[3].value == "0.495"   # Table 1's positive rate
+    summary = at.dataframe[0].value                                          # summary, preview, codes
+    assert len(summary) == 200 and summary["column"].tolist()[:2] == ["class", "w1"]
+    assert any(c.value.startswith("Showing 200 of 3,290 columns.") for c in at.caption)
+    assert at.dataframe[1].value.shape == (50, 31)          # the target and 30 features
+    at.text_input(key="data_find").set_value("W328").run()                   # any case: w328, w3280..w3289
+    found = at.dataframe[0].value["column"].tolist()
+    assert found == ["w328"] + [f"w{i}" for i in range(3280, 3290)]
+    assert at.dataframe[2].value["feature"].tolist() == found
+    assert any(c.value == "11 of 3,290 columns match 'W328'." for c in at.caption)
+    assert any(c.value == "11 of 3,289 features match 'W328'." for c in at.caption)
+
+
+def test_gisette_like_is_not_offered_by_the_pickers(at):
+    """The synthetic 6,000 x 5,000 timing generator stays in fslab.SAMPLES but not in the app's pickers."""
+    from fslab.samples import SAMPLES
+
+    assert "gisette-like" in SAMPLES
+    offered = [o.split(":")[0] for o in at.selectbox(key="home_sample").options]  # "name: title"
+    assert "gisette-like" not in offered and {"pcmac", "basehock"} <= set(offered)
+    assert any("Not listed: gisette-like" in c.value for c in at.caption)
+    data_page(at)
+    titles = at.selectbox(key="data_sample").options                              # the samples' titles
+    assert SAMPLES["gisette-like"].title not in titles and SAMPLES["pcmac"].title in titles
