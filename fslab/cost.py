@@ -222,8 +222,16 @@ def npfs_cost(source, selector: str, k: int, n_bootstraps: int, sample_fraction:
     shape = Shape.of(source)
     boot = replace(shape, n_rows=max(1, round(sample_fraction * shape.n_rows)))
     one = select_cost(None, k, selector, measure, s, shape=boot)
-    return one.times(int(n_bootstraps), f"NPFS, {int(n_bootstraps):,} bootstraps of {one.job}",
+    cost = one.times(int(n_bootstraps), f"NPFS, {int(n_bootstraps):,} bootstraps of {one.job}",
                      "choose fewer bootstraps (n) or a smaller k")
+    from . import npfs_weighted  # the MI family's bootstraps as row weights, many per matrix product
+
+    if s is None and npfs_weighted.supports(source, selector, {}):
+        seconds = npfs_weighted.predicted_seconds(shape.n_rows, shape.n_features, shape.max_arity, shape.n_classes,
+                                                  k, int(n_bootstraps))
+        # the same subset tables, counted as matrix products: work in row-tables of the fast path's speed
+        cost = replace(cost, seconds=seconds, work=min(cost.work, math.ceil(seconds / SECONDS_PER_ROW_TABLE["fast"])))
+    return cost
 
 
 def ksuggest_cost(source, selector: str, k: int, n_permutations: int, n_bootstraps: int = 0,

@@ -132,10 +132,25 @@ def test_suggest_k_with_999_permutations_on_adult_is_refused():
     assert needs_confirmation(ksuggest_cost(sample("adult"), "bayes-greedy", 10, 20, 0))  # the issue's 28 s run
 
 
-def test_npfs_with_5000_bootstraps_is_refused():
+def test_npfs_with_5000_bootstraps_is_refused_or_asks_first():
+    """5,000 bootstraps of BayesGreedy on Adult are refused; of JMI (counted as row weights, many bootstraps per
+    matrix product: fslab.npfs_weighted) they are legal work but run only on a click, with the estimate shown."""
     with pytest.raises(WorkLimitError, match="fewer bootstraps"):
-        check(npfs_cost(sample("adult"), "jmi", 10, 5_000))
+        check(npfs_cost(sample("adult"), "bayes-greedy", 10, 5_000))
+    weighted = check(npfs_cost(sample("adult"), "jmi", 10, 5_000))
+    assert needs_confirmation(weighted)
     assert not needs_confirmation(npfs_cost(sample("mushroom"), "jmi", 10, 100))  # the page's default run
+
+
+def test_weighted_npfs_is_predicted_from_its_own_engine():
+    """The MI family's bootstraps cost npfs_weighted.predicted_seconds, far below one resampled selection each."""
+    from fslab import npfs_weighted
+
+    adult = sample("adult")
+    cost = npfs_cost(adult, "jmi", 10, 10_000)
+    assert cost.seconds == pytest.approx(npfs_weighted.predicted_seconds(
+        adult.n_rows, adult.n_features, int(adult.arities.max()), len(adult.labels), 10, 10_000))
+    assert cost.seconds < npfs_cost(adult, "bayes-greedy", 10, 10_000).seconds / 10
 
 
 def test_rows_squared_memory_is_refused():

@@ -129,10 +129,15 @@ def test_suggest_k_results_are_shared_between_sessions(monkeypatch):
 
 
 def test_npfs_link_with_5000_bootstraps_is_refused_before_any_bootstrap():
-    at = session("pages/npfs.py", "adult", **{"npfs.n": 5000, "npfs.k": 10})
+    """5,000 resampled BayesGreedy selections on Adult are over the work limit; 5,000 JMI bootstraps (counted as
+    row weights, fslab.npfs_weighted) are legal but wait for a click, with the estimate shown."""
+    at = session("pages/npfs.py", "adult", **{"npfs.n": 5000, "npfs.k": 10, "npfs.selector": "bayes-greedy"})
     errors = " ".join(e.value for e in at.error)
     assert "work limit" in errors and "fewer bootstraps" in errors
     assert not at.metric  # no result: nothing ran
+    at = session("pages/npfs.py", "adult", **{"npfs.n": 5000, "npfs.k": 10, "npfs.selector": "jmi"})
+    assert not at.error and run_buttons(at) and "This job is large" in " ".join(w.value for w in at.warning)
+    assert not at.metric
 
 
 def _out_of_memory():

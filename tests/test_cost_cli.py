@@ -14,7 +14,7 @@ def test_s6_link_on_adult_is_refused_before_work(capsys):
 
 
 def test_npfs_5000_bootstraps_on_adult_is_refused(capsys):
-    assert main(["npfs", "adult", "--selector", "jmi", "--k", "10", "--n", "5000"]) == 1
+    assert main(["npfs", "adult", "--selector", "bayes-greedy", "--k", "10", "--n", "5000"]) == 1
     assert "fewer bootstraps" in capsys.readouterr().err
 
 
