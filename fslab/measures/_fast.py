@@ -6,7 +6,9 @@ Two ideas (the design note in bench/README.md gives the timings):
    For every feature value v >= 1, n(g, X_j = v) for ALL features j is one product of the group
    indicator with the value indicators (a sparse matrix times a float32 0/1 matrix, or, with few
    groups, popcounts of packed bit sets: bitwise AND then ``np.bitwise_count``). The count for v = 0
-   is the group size minus the others. No per-candidate pass over the rows.
+   is the group size minus the others. No per-candidate pass over the rows. The float32 indicators
+   are built per block of the counted rows only, never for the whole sample: no temporary outgrows
+   the packed codes or ``BLOCK_BYTES`` (issue 13.3), and the counts are exact integers either way.
 2. **Pure cells never come back.** A cell whose rows all have one class stays pure under every
    refinement, and cells with the same conditional law P(Y|x) can be merged without changing any
    Bayes criterion (each is a functional of the law of P(Y|X_J): 0-1, cost-sensitive, balanced,
