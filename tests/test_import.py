@@ -5,3 +5,15 @@ import sys
 def test_import_fslab_does_not_import_streamlit():
     code = "import sys, fslab, fslab.plots; assert 'streamlit' not in sys.modules, 'fslab imported streamlit'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_scikit_learn_is_imported_only_when_used():
+    """`import fslab` stays quick (the app's first paint): the learners come with FeatureSelector, fbs / fos."""
+    code = ("import sys, fslab\n"
+            "assert 'sklearn' not in sys.modules, sorted(m for m in sys.modules if m.startswith('sklearn'))[:3]\n"
+            "from fslab import *\n"
+            "assert FeatureSelector.__module__ == 'fslab.evaluate' and callable(fbs) and callable(fos) and INDUCERS\n"
+            "assert set(fslab.__all__) <= set(dir(fslab))\n"
+            "try:\n    fslab.no_such_name\nexcept AttributeError as err:\n    assert 'no_such_name' in str(err)\n"
+            "else:\n    raise SystemExit('no AttributeError')\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
