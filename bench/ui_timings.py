@@ -9,6 +9,7 @@ is reported). So the time includes drawing: Plotly charts, KaTeX formulas and ta
     .venv/bin/python bench/ui_timings.py                 # 3 repetitions, this checkout
     .venv/bin/python bench/ui_timings.py --root /tmp/old  # another checkout (its app.py and pages)
     .venv/bin/python bench/ui_timings.py --reps 1 --only teaching
+    .venv/bin/python bench/ui_timings.py --only wide --compare /tmp/before   # the wide samples on the Data page
     .venv/bin/python bench/ui_timings.py --compare /tmp/before   # A/B: alternate this checkout and another
 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
@@ -38,6 +39,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
                  "--no-first-run", "--disable-quic"]
 QUIET_MS = 500
 XOR = "XOR of two features (plus a noise feature)"
+PCMAC, BASEHOCK = "PCMAC (20 Newsgroups: IBM PC vs Mac hardware)", "BASEHOCK (20 Newsgroups: baseball vs hockey)"
 # installed before any page script: remembers when the document last changed
 OBSERVER = """
 window.__fslabLastChange = performance.now();
@@ -185,6 +187,15 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
             ("NPFS -> Select", nav("Select")),
             ("Select -> By measure (Mushroom)", nav("By measure")),
         ],
+        "wide": [  # the 20 Newsgroups samples: 3,289 and 4,862 columns
+            ("-> Data", nav("Data")),
+            ("Data: sample PCMAC", select_option(page, "Sample data set", PCMAC)),
+            ("Data: sample BASEHOCK", select_option(page, "Sample data set", BASEHOCK)),
+            ("Data: use BASEHOCK", click_button(page, "Use this dataset")),
+            ("Data -> Select (BASEHOCK)", nav("Select")),
+            ("Select: selector JMI", select_option(page, "Selector", "JMI")),
+            ("Select -> Compare (BASEHOCK)", nav("Compare")),
+        ],
     }
 
 
@@ -240,7 +251,7 @@ def main(argv=None) -> int:
                         help="a second checkout (e.g. the code before a change): both servers run, the repetitions "
                              "alternate between them, and two tables are printed (a fair A/B on a noisy machine)")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (new session each; default 3)")
-    parser.add_argument("--only", choices=("teaching", "analyst"), help="one flow only")
+    parser.add_argument("--only", choices=("teaching", "analyst", "wide"), help="one flow only")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
     parser.add_argument("--label", default="", help="a name for the table (e.g. before / after)")
     args = parser.parse_args(argv)
