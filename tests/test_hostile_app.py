@@ -189,3 +189,12 @@ def test_md_escapes_only_markup(text, escaped):
     """Checked once in Chromium: st.markdown(md(text)) shows each ``text`` as typed inside a bare paragraph (no
     link, image, emphasis or tag), except Streamlit's own typography (<= as ≤) and :emoji: shortcodes."""
     assert md(text) == escaped
+
+
+def test_unexpected_errors_never_show_a_traceback_or_server_paths():
+    """Served to a room: an uncaught exception shows its type only (the server log keeps the traceback)."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] in ("type", "none")
