@@ -29,8 +29,9 @@ name, dist = current_distribution()
 with st.expander("Build or change the distribution", expanded=True):
     tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"],
                    key="toy.builder", on_change="rerun")  # only the open tab runs: the editors are costly to draw
-    builders = (toy.preset_builder, lambda: toy.naive_bayes_builder(dist), lambda: toy.joint_builder(dist),
-                lambda: toy.generator_builder(dist), lambda: toy.json_builder(name, dist))
+    builders = (lambda: toy.preset_builder(name), lambda: toy.naive_bayes_builder(dist),
+                lambda: toy.joint_builder(dist), lambda: toy.generator_builder(dist),
+                lambda: toy.json_builder(name, dist))
     for tab, build in zip(tabs, builders, strict=True):
         if tab.open is not False:
             with tab:

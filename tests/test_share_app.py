@@ -123,6 +123,7 @@ def test_a_link_to_the_toy_page_installs_its_preset(open_page):
     assert at.session_state["fslab.distribution_name"] == "XOR of two features (plus a noise feature)"
     assert at.session_state["toy.pick_k"] == 2
     assert at.query_params["dist"] == "xor"
+    assert at.selectbox(key="toy.preset").value == "xor"  # the picker shows the loaded preset, not Example 1
 
 
 def test_a_k_larger_than_the_data_allows_is_lowered_with_a_note(open_page):

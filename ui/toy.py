@@ -91,7 +91,10 @@ def assumptions_box(dist: Distribution) -> None:
 
 # --- builders: each returns nothing and installs a distribution when its button is pressed ---------
 
-def preset_builder() -> None:
+def preset_builder(current: str | None = None) -> None:
+    """The preset picker, opened on the loaded preset (``current``: the distribution's name) when it is one."""
+    if "toy.preset" not in st.session_state and preset_of(current) is not None:
+        st.session_state["toy.preset"] = preset_of(current)  # e.g. a cold /toy?dist=xor link
     name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label)
     st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches}")
     if st.button("Load preset", key="toy.load_preset", type="primary"):
