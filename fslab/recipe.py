@@ -114,6 +114,15 @@ def _text(name: str, value):
     return value
 
 
+@_kind("list")
+def _names(name: str, value):
+    """A list of column names (the Data page's columns left out): each a non-empty text, no repeats."""
+    if (not isinstance(value, list) or len(value) > LIMITS.max_columns
+            or not all(isinstance(v, str) and 0 < len(v) <= 1000 for v in value)):
+        raise RecipeError(f"'{name}' must be a list of at most {LIMITS.max_columns:,} column names; got {value!r}")
+    return list(dict.fromkeys(value))
+
+
 def _param(param: Param) -> Callable:
     """The check of a measure parameter: the range or the choices its measure record offers."""
     return _one_of(param.choices) if param.choices else _float(param.low, param.high)
@@ -136,7 +145,8 @@ CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "orderings": {"source": _SOURCE, "measure": _MEASURE},
     "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
 }
-DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS)}
+DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS),
+               "exclude": _names}
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -240,6 +250,8 @@ class Recipe:
         if self.data and "file" in self.data:
             notes.append(f"the contents of the uploaded file {self.data['file']!r} (whoever opens the link is "
                          "asked to upload the same file, checked by its SHA-256)")
+        if self.data and _has_comma(self.data.get("exclude", [])):
+            notes.append("the columns left out (a name holds a comma; download the recipe to share them)")
         if self.distribution and "json" in self.distribution:
             notes.append("the custom toy distribution (download the recipe to share it)")
             if self.data and "toy_sample" in self.data:
@@ -252,7 +264,8 @@ class Recipe:
         data = self.data or {}
         if "sample" in data or "file" in data:  # a file by name and fingerprint: the link asks for the file
             query |= {"data": data["sample"]} if "sample" in data else {"file": data["file"], "sha256": data["sha256"]}
-            query |= {k: str(data[k]) for k in DATA_FIELDS if k in data}
+            query |= {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in data.items()
+                      if k in DATA_FIELDS and not (k == "exclude" and _has_comma(v))}
         elif "toy_sample" in data and "json" not in (self.distribution or {}):  # rows of a preset only
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
         if self.distribution and "preset" in self.distribution:
@@ -286,6 +299,11 @@ class Recipe:
         distribution = {"preset": query["dist"]} if "dist" in query else None
         choices = {name: _parse(schema[name], text) for name, text in query.items() if name in schema}
         return cls(page, data, distribution, choices)
+
+
+def _has_comma(names) -> bool:
+    """A list of names that a comma-separated link parameter cannot carry."""
+    return any("," in name for name in names)
 
 
 _DATA_SOURCES = {"data= (a sample)": ("data",), "file= (an uploaded file)": ("file", "sha256"),
@@ -354,9 +372,9 @@ def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
                 distribution = load_distribution(distribution)
             return distribution.sample(data["toy_sample"]["m"], data["toy_sample"]["seed"])
         method, bins = data.get("method", "mean-std"), data.get("bins", 3)
-        positive = data.get("positive")
+        positive, exclude = data.get("positive"), data.get("exclude", [])
         if "sample" in data:
-            if "target" not in data and positive is None:  # the paper's encoding, as the Home page loads it
+            if "target" not in data and positive is None and not exclude:  # the paper's encoding, as on Home
                 return load_sample(data["sample"]).discretize(method, bins)
             ds = load_sample(data["sample"])
             frame = ds.to_frame()
@@ -375,6 +393,12 @@ def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
                 target = str(frame.columns[-1])
         if positive == ALL_CLASSES:
             positive = None
+        if exclude:  # the columns the Data page left out (e.g. an ID column)
+            unknown = [c for c in exclude if c not in frame.columns]
+            if unknown or target in exclude:
+                raise RecipeError(f"the recipe leaves out {', '.join(map(repr, unknown or [target]))}, "
+                                  + ("which this data does not have" if unknown else "the target"))
+            frame = frame.drop(columns=exclude)
         return Dataset.from_frame(frame, target, positive=positive).discretize(method, bins)
     except RecipeError:
         raise

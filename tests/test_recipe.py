@@ -329,3 +329,25 @@ def test_npfs_links_carry_the_decision_rule():
     assert check_choices("npfs", {"rule": "at-least"}) == {"rule": "at-least"}
     with pytest.raises(RecipeError, match="rule"):
         check_choices("npfs", {"rule": "loose"})
+
+
+def test_excluded_columns_travel_in_links_and_recipes():
+    """The Data page's left-out columns (e.g. an ID column) are part of the data descriptor: a link or recipe
+    rebuilds the same data without them; a name the data lacks, or the target, is refused by name."""
+    from fslab.recipe import Recipe, RecipeError, load_dataset
+
+    recipe = Recipe("select", {"sample": "adult", "exclude": ["age=17..25", "age=26..32"]}, None, {"k": 3})
+    query = recipe.to_query()
+    assert query["exclude"] == "age=17..25,age=26..32"
+    again = Recipe.from_query("select", query)
+    assert again.data == recipe.data == Recipe.from_json(recipe.to_json()).data
+    data = load_dataset(again.data)
+    assert data.n_features == 121 and "age=17..25" not in data.feature_names and "age=33..40" in data.feature_names
+    with pytest.raises(RecipeError, match="'nope', which this data does not have"):
+        load_dataset({"sample": "adult", "exclude": ["nope"]})
+    with pytest.raises(RecipeError, match="the target"):
+        load_dataset({"sample": "adult", "exclude": ["income"]})
+    with pytest.raises(RecipeError, match="list of at most"):
+        Recipe("select", {"sample": "adult", "exclude": "age=17..25"}, None, {})
+    commas = Recipe("select", {"sample": "adult", "exclude": ["a,b"]}, None, {})
+    assert "exclude" not in commas.to_query() and "a name holds a comma" in commas.left_out_of_query()[0]
