@@ -13,10 +13,14 @@ from ui.text import md
 from ui.tour import start as start_tour
 
 PAGES = [
+    ("pages/tour.py", "Example 1 tour", ":material/school:",
+     "four short steps: the 0-1 error and mutual information disagree, the subset lattice, Theorem 1, NPFS."),
     ("pages/data.py", "Data", ":material/table:",
      "upload a CSV or pick a sample, name the target and positive class, see how every column is coded."),
     ("pages/selection.py", "Select", ":material/checklist:",
      "pick features greedily (or exhaustively) for the performance measure you care about; see every step."),
+    ("pages/by_measure.py", "By measure", ":material/view_column:",
+     "one selector, several measures, the same data: where their picks part, and what each choice costs."),
     ("pages/compare.py", "Compare", ":material/compare_arrows:",
      "put selectors side by side and check the chosen features with cross-validated classifiers."),
     ("pages/npfs.py", "NPFS", ":material/grid_on:",
@@ -25,6 +29,8 @@ PAGES = [
      "build a small exact distribution (the Bayes paper's Example 1 by default) and compute criteria exactly."),
     ("pages/orderings.py", "Orderings", ":material/account_tree:",
      "Pena and Nilsson: every subset's Bayes risk, why the best k features need exhaustive search."),
+    ("pages/papers.py", "Papers", ":material/menu_book:",
+     "every figure, table and numbered claim of the papers, the paper's statement beside fslab's number."),
 ]
 
 PAPERS = [

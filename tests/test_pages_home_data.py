@@ -173,3 +173,12 @@ def test_gisette_like_is_not_offered_by_the_pickers(at):
     data_page(at)
     titles = at.selectbox(key="data_sample").options                              # the samples' titles
     assert SAMPLES["gisette-like"].title not in titles and SAMPLES["pcmac"].title in titles
+
+
+def test_home_lists_every_page_of_the_navigation_once(at):
+    """The Home page's 'Pages' list links every page of app.py's navigation except Home itself, once each."""
+    import re
+
+    nav = set(re.findall(r'st\.Page\("pages/([a-z_]+)\.py"', (ROOT / "app.py").read_text()))
+    linked = [el.proto.page for el in at.get("page_link")]  # the page's url name, e.g. "by_measure"
+    assert len(nav) >= 10 and sorted(linked) == sorted(nav - {"home"})
