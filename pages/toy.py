@@ -66,6 +66,9 @@ except FslabError as err:
 else:
     st.dataframe(picks, hide_index=True, width="stretch", key="toy.picks_table",
                  column_config={"its Bayes value": st.column_config.NumberColumn(format="%.4f")})
+    st.caption("One row per measure: the k features BayesGreedy adds and the best k-subset by exhaustive search on "
+               "the exact law, with that subset's Bayes value in the measure's own terms (errors are positive, lower "
+               "is better; scores such as AUC and mutual information, higher is better).")
     by_measure = picks.set_index("measure")
     zero_one, mi = MEASURES["zero-one"].label, MEASURES["mi"].label
     if zero_one in by_measure.index and mi in by_measure.index:

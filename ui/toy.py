@@ -8,10 +8,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from fslab import terms
 from fslab.convergence import criterion_picks, optimum_rate
 from fslab.distributions import Distribution, from_joint_frame, joint_frame
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
+from fslab.measures import MEASURES
 from fslab.minimal import check_assumptions
 from fslab.toy import PRESETS, naive_bayes_frame, naive_bayes_from_frame, random_dirichlet, with_copy, xor_distribution
 
@@ -71,6 +73,8 @@ def picks(dist_json: str, k: int) -> pd.DataFrame:
     out = pd.DataFrame({"measure": wide.index, "BayesGreedy picks": wide["bayes-greedy"].to_numpy(),
                         "best k-subset (exhaustive)": wide["exhaustive"].to_numpy()})
     out["its Bayes value"] = value.loc[out["measure"], "value"].to_numpy()
+    name_of = {MEASURES[name].label: name for name in MEASURES}
+    out["better"] = [terms.direction(name_of[label]) if label in name_of else "" for label in out["measure"]]
     out["note"] = value.loc[out["measure"], "note"].to_numpy()
     order = {label: i for i, label in enumerate(long["measure"].drop_duplicates())}
     return out.sort_values("measure", key=lambda c: c.map(order)).reset_index(drop=True)
