@@ -12,6 +12,7 @@ from ui import guard, provenance, state
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
+from ui.robustness import render_robustness
 from ui.source import pick_source
 from ui.text import md
 
@@ -137,6 +138,7 @@ st.caption("Step value = the value of the subset the selector chose at that step
            "they maximised, for ranking selectors the feature's own score); the last column is the Bayes value of "
            "the first t features under the chosen measure. Errors are shown as errors (lower is better) and "
            "scores as scores; the sign C = -error appears only in the formula above.")
+render_robustness(kind, source_name, source, selector, measure_name, params, k, list(result.names), s)
 
 cols = st.columns(5)
 prov = provenance.record(kind, source_name, source, measure_name, params, selector=selector, k=k, s=s)

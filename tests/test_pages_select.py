@@ -26,13 +26,18 @@ def _selected(app) -> str:
     return app.success[0].value
 
 
+def _selected_table(app) -> pd.DataFrame:
+    """The "Selected features" table (the robustness table follows it on a dataset)."""
+    return next(d.value for d in app.dataframe if "rank" in d.value.columns)
+
+
 def test_default_run_selects_five_mushroom_features(at):
     assert "odor=none" in _selected(at)
     assert _selected(at).count("**") == 10  # five bold names
     assert len(at.get("plotly_chart")) == 2
     assert len(at.latex) >= 2
     assert len(at.get("download_button")) == 5  # selection, trace (CSV, JSON) and the data's selected columns
-    table = at.dataframe[-1].value
+    table = _selected_table(at)
     assert len(table) == 5 and table["rank"].tolist() == [1, 2, 3, 4, 5]
 
 
@@ -287,3 +292,65 @@ def test_wide_sample_pcmac_runs_and_matches_the_library(selector, k):
     expected = fslab.select(data, k=k, selector=selector, measure="zero-one")
     names = [data.feature_names[j] for j in expected.features]
     assert _selected(app) == "Selected: " + ", ".join(f"**{n}**" for n in names)
+
+
+def test_use_k_star_sets_k_in_place(at):
+    """After "Suggest k", the "use k = k*" button sets the Select page's k to NPFS's k* and selects again."""
+    at.number_input(key="select.kperm").set_value(9)
+    at.number_input(key="select.kboot").set_value(10).run()
+    at.button(key="select.ksuggest").click().run()
+    k_star = int({m.label: m.value for m in at.metric}["NPFS k* (relevant features)"])
+    if k_star == 5:  # k* equal to the k in use: nothing to offer
+        assert not [b for b in at.button if b.key == "select.use_kstar"]
+        return
+    at.button(key="select.use_kstar").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.number_input(key="select.k").value == k_star
+    assert _selected(at).count("**") == 2 * k_star
+
+
+def test_robustness_section_matches_the_library(at):
+    """Mushroom, BayesGreedy 0-1, k = 5: predicted under a second, so the section runs by itself; its table is
+    fslab.robustness.pick_robustness's (NPFS n = 50, seed 0; seven binnings of the raw sample)."""
+    import fslab
+    from fslab.robustness import pick_robustness
+
+    assert any(h.value == "Does this pick hold up?" for h in at.subheader)
+    shown = next(d.value for d in at.dataframe if "NPFS frequency" in d.value.columns)
+    names = _selected_table(at)["name"].tolist()
+    assert shown["feature"].tolist() == names
+    expected = pick_robustness(at.session_state["fslab.dataset"], names, "bayes-greedy", 5,
+                               raw=fslab.load_sample("mushroom"))
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
+    caption = next(c.value for c in at.caption if "NPFS frequency z/n" in c.value)
+    assert "equation (3)" in caption and "alpha = 0.01" in caption
+    assert any("binning cannot change the pick" in m.value for m in at.markdown)  # Mushroom: all categorical
+
+
+def test_robustness_waits_for_a_click_when_predicted_slow(at, monkeypatch):
+    """Above ui.robustness.AUTO_SECONDS the section shows its estimate and a button; nothing runs before the click."""
+    import ui.robustness as robust
+
+    calls = []
+    monkeypatch.setattr(robust, "AUTO_SECONDS", 0.0)
+    monkeypatch.setattr(robust, "npfs_result", lambda *a, **k: calls.append(a) or _fake_npfs(a[1]))
+    at.number_input(key="select.k").set_value(3).run()
+    assert not calls and not [d for d in at.dataframe if "NPFS frequency" in d.value.columns]
+    assert any("Check the pick" in c.value for c in at.caption)
+    at.button(key="select.robust.run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(calls) == 1 and calls[0][2] == "bayes-greedy" and calls[0][5] == 3
+    assert [d for d in at.dataframe if "NPFS frequency" in d.value.columns]
+
+
+def _fake_npfs(source):
+    from fslab.npfs.result import NPFSResult
+
+    K = source.n_features
+    return NPFSResult.from_matrix(np.zeros((K, 4), bool), p0=3 / K, alpha=0.01, feature_names=source.feature_names)
+
+
+def test_robustness_on_a_distribution_says_why_not(at):
+    at.radio(key="select.source").set_value("distribution").run()
+    assert any(h.value == "Does this pick hold up?" for h in at.subheader)
+    assert any("no sampling noise" in c.value for c in at.caption)

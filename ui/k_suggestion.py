@@ -31,6 +31,26 @@ _MEMO_SIZE = 6
 _SEED = 0
 
 
+SELECT_K = "select.k"
+SELECT_PAGE = "pages/selection.py"
+
+
+def _set_select_k(value: int) -> None:
+    """on_click: runs before the rerun, so the Select page's k box can still be set."""
+    st.session_state[SELECT_K] = value
+
+
+def use_k_button(k_star: int, k: int, key_prefix: str) -> None:
+    """A "use k = k*" button (as on the NPFS page): on the Select page it sets k in place; elsewhere it sets the
+    Select page's k and opens that page. Nothing to offer when k* is 0 or already the k in use."""
+    if k_star < 1 or (k_star == k and key_prefix == "select"):
+        return
+    clicked = st.button(f"Use k = k* = {k_star}", key=f"{key_prefix}.use_kstar", on_click=_set_select_k,
+                        args=(k_star,), help="Sets the Select page's k to NPFS's estimate and selects again")
+    if clicked and key_prefix != "select":
+        st.switch_page(SELECT_PAGE)
+
+
 def run_suggestion(source, selector: str, measure_name: str, params: dict, k: int, n_perm: int, n_boot: int,
                    alpha: float, progress) -> tuple[str, object]:
     """(key, result): the shared result of the same question, else a run in a worker under a heavy-work slot."""
@@ -124,5 +144,6 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
                    "where the steps stop helping.")
     if result is not None:
         st.caption("NPFS relevant features: " + (", ".join(result.relevant_names) or "none") + ".")
+        use_k_button(int(result.k_star), int(k), key_prefix)
     with st.expander("Step table"):
         st.dataframe(test.steps, hide_index=True, key=f"{key_prefix}.ksteps")
