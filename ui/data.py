@@ -1,7 +1,8 @@
 """Cached wrappers of the Home and Data pages: parse an upload, load a sample, build and encode a Dataset.
 
 Uploads are cached on their bytes plus the options, so changing the positive class or the bins reruns only
-what changed. Errors (FslabError) are not cached: the page catches them and shows the message.
+what changed; those caches belong to the session (``UPLOAD_CACHE``) and hold at most two entries each.
+Errors (FslabError) are not cached: the page catches them and shows the message.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from fslab.data import Dataset, read_table
 from fslab.discretize import bin_edges, check_method, numeric_values
@@ -29,11 +31,29 @@ PREVIEW_COLUMNS = 30  # the preview of a wide table: the target and this many fe
 APPLIED = "fslab.data.applied"
 
 
-@st.cache_data(show_spinner="Reading the file...", **BOUNDED)
+# An upload's parsed table, Dataset and codes live in its session only (``scope="session"``: Streamlit drops them
+# when the session disconnects), at most UPLOAD_ENTRIES per function, so a new upload replaces the older ones and one
+# user's 50 MiB file never stays in the server after its tab closes. Shipped samples stay shared (``BOUNDED``).
+UPLOAD_ENTRIES = 2
+UPLOAD_CACHE = {"scope": "session", "max_entries": UPLOAD_ENTRIES, "max_size": f"{LIMITS.cache_mb}MB"}
+
+
+def _in_session() -> bool:
+    """True inside a Streamlit script run (a session-scoped cache needs one; a bare call just computes)."""
+    return get_script_run_ctx(suppress_warning=True) is not None
+
+
+def _parse(data: bytes) -> pd.DataFrame:
+    return read_table(data, limits=LIMITS)
+
+
+_upload_frame = st.cache_data(show_spinner="Reading the file...", **UPLOAD_CACHE)(_parse)
+
+
 def upload_frame(data: bytes) -> pd.DataFrame:
     """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks), within the
-    server's LIMITS (the library applies none by default)."""
-    return read_table(data, limits=LIMITS)
+    server's LIMITS (the library applies none by default); cached in this session only."""
+    return _upload_frame(data) if _in_session() else _parse(data)
 
 
 @st.cache_data(show_spinner="Loading sample data...", **BOUNDED)
@@ -48,19 +68,40 @@ def sample_default_target(name: str, columns) -> str:
     return target if target in columns else str(list(columns)[-1])
 
 
-@st.cache_data(show_spinner="Checking the data...", **BOUNDED)
-def inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
-    """The Dataset with the default positive class: tells the page the task and the class names."""
+def _inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
     return Dataset.from_frame(_frame, target, limits=frame_limits(_frame, frame_key))
 
 
-@st.cache_data(show_spinner="Checking and discretising...", **BOUNDED)
-def prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
-            method: str, bins: int) -> tuple[Dataset, object]:
-    """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or a sample name)
-    stands for the unhashed frame in the cache key."""
+def _prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
+             method: str, bins: int) -> tuple[Dataset, object]:
     ds = Dataset.from_frame(_frame, target, positive=positive, limits=frame_limits(_frame, frame_key))
     return ds, ds.discretize(method, bins)
+
+
+_inspect_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_inspect)
+_inspect_upload = st.cache_data(show_spinner="Checking the data...", **UPLOAD_CACHE)(_inspect)
+_prepare_sample = st.cache_data(show_spinner="Checking and discretising...", **BOUNDED)(_prepare)
+_prepare_upload = st.cache_data(show_spinner="Checking and discretising...", **UPLOAD_CACHE)(_prepare)
+
+
+def _cached(frame_key: str, sample_fn, upload_fn, plain_fn):
+    """Shared cache for a shipped sample, this session's bounded cache for an upload, none outside a session."""
+    if frame_key.startswith("sample:"):
+        return sample_fn
+    return upload_fn if _in_session() else plain_fn
+
+
+def inspect(frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
+    """The Dataset with the default positive class: tells the page the task and the class names."""
+    return _cached(frame_key, _inspect_sample, _inspect_upload, _inspect)(frame, frame_key, target)
+
+
+def prepare(frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
+            method: str, bins: int) -> tuple[Dataset, object]:
+    """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or ``sample:<name>``)
+    stands for the unhashed frame in the cache key."""
+    return _cached(frame_key, _prepare_sample, _prepare_upload, _prepare)(frame, frame_key, target, positive,
+                                                                         method, bins)
 
 
 def frame_limits(frame: pd.DataFrame, frame_key: str):

@@ -1,0 +1,99 @@
+"""Issue 18, "upload memory stays after the session": an upload's parsed table, Dataset and codes are cached in its
+session only (``scope="session"``, dropped when the session disconnects), at most two entries per function, while
+the shipped samples stay in the shared, server-wide cache."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit.runtime import caching
+from streamlit.testing.v1 import AppTest
+
+import ui.data as ud
+from fslab.limits import LIMITS
+
+PARSE = """
+import streamlit as st
+from ui.data import upload_frame
+for data in st.session_state["feed"]:
+    upload_frame(data)
+"""
+
+INSPECT = """
+import streamlit as st
+from ui.data import inspect
+frame = st.session_state["frame"]
+for key in st.session_state["keys"]:
+    inspect(frame, key, "y")
+"""
+
+
+def _csv(i: int) -> bytes:
+    return f"a,b,y\n{i},1,0\n{i + 1},0,1\n".encode()
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    calls = []
+    real_read, real_from_frame = ud.read_table, ud.Dataset.from_frame
+
+    def read_table(data, **kw):
+        calls.append(("read", data))
+        return real_read(data, **kw)
+
+    def from_frame(frame, target, **kw):
+        calls.append(("frame", target))
+        return real_from_frame(frame, target, **kw)
+
+    monkeypatch.setattr(ud, "read_table", read_table)
+    monkeypatch.setattr(ud.Dataset, "from_frame", staticmethod(from_frame))
+    return calls
+
+
+def _disconnect() -> None:
+    """What Streamlit's AppSession.shutdown does when a tab closes (AppTest's session id is fixed)."""
+    caching.clear_session_data_cache("test session id")
+
+
+def _run(script: str, **state) -> AppTest:
+    at = AppTest.from_string(script, default_timeout=30)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_upload_caches_are_per_session_and_hold_two_entries():
+    for cached in (ud._upload_frame, ud._inspect_upload, ud._prepare_upload):
+        assert cached._info.scope == "session" and cached._info.max_entries == ud.UPLOAD_ENTRIES == 2
+        assert cached._info.max_size_bytes is not None and cached._info.max_size_bytes <= LIMITS.cache_mb * 2**20
+    for cached in (ud._inspect_sample, ud._prepare_sample):
+        assert cached._info.scope == "global"
+
+
+def test_a_third_upload_evicts_the_first_and_a_closed_session_keeps_nothing(counted):
+    """Feed A, B, C, A, C in one session: A was evicted by C (two entries), so A parses twice and C once;
+    once the session has disconnected, C is parsed again (nothing of its uploads stayed in the server)."""
+    _disconnect()
+    a, b, c = _csv(10), _csv(20), _csv(30)
+    _run(PARSE, feed=[a, b, c, a, c])
+    assert [d for kind, d in counted if kind == "read"] == [a, b, c, a]
+    _disconnect()
+    _run(PARSE, feed=[c])
+    assert [d for kind, d in counted if kind == "read"][4:] == [c]
+
+
+def test_samples_stay_shared_uploads_do_not(counted):
+    _disconnect()
+    frame = pd.DataFrame({"a": [0, 1, 0, 1], "y": [0, 1, 1, 0]})
+    _run(INSPECT, frame=frame, keys=["sample:test-shared", "upload:test-private"])
+    _disconnect()
+    _run(INSPECT, frame=frame, keys=["sample:test-shared", "upload:test-private"])
+    # the sample key built its Dataset once for both sessions; the upload key again after the disconnect
+    assert counted == [("frame", "y"), ("frame", "y"), ("frame", "y")]
+
+
+def test_outside_a_session_the_upload_functions_just_compute():
+    assert ud.upload_frame(_csv(1)).shape == (2, 3)
+    assert ud.inspect(pd.DataFrame({"a": [0, 1], "y": [0, 1]}), "upload:bare", "y").n_features == 1
