@@ -62,3 +62,19 @@ def test_default_heatmap_and_backward_on_example1(page):
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     page.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
     screenshot(page, "select-backward-example1")
+
+
+def test_robustness_section_on_the_default_selection(page):
+    """Mushroom, BayesGreedy 0-1, k = 5: "Does this pick hold up?" runs by itself (predicted under a second) and
+    shows one row per chosen feature with its NPFS frequency, the test's verdict and the binnings that pick it."""
+    goto_page(page, "Select")
+    main = page.locator('[data-testid="stMain"]')
+    heading = main.get_by_role("heading", name="Does this pick hold up?")
+    heading.wait_for()
+    caption = main.get_by_text("NPFS frequency z/n", exact=False).first
+    expect(caption).to_be_visible()
+    expect(caption).to_contain_text("equation (3)")
+    heading.scroll_into_view_if_needed()
+    expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
+    expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
+    screenshot(page, "select-robustness")
