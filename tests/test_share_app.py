@@ -214,7 +214,8 @@ def test_the_data_and_toy_pages_record_where_the_dataset_comes_from(open_page):
     rerun(at)
     spec = at.session_state["fslab.dataset_spec"]
     assert spec == {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome",
-                    "positive": spec["positive"], "method": "quantile", "bins": 3}
+                    "positive": spec["positive"], "method": "quantile", "bins": 3,
+                    "exclude": ["patient_id"]}  # the ID-like column the Data page leaves out by default
     assert load_dataset(spec, raw).n_rows == at.session_state["fslab.dataset"].n_rows
 
     at = open_page("pages/toy.py", {"dist": "xor"})
