@@ -84,3 +84,14 @@ def test_hasse_figure_prints_values_and_a_second_path():
     values = next(t for t in fig.data if t.name == "values")
     assert sorted(values.text) == ["0.22", "0.25", "0.3", "0.3"]
     assert greedy_path(risks)[1] == (0,) and greedy_path(mi)[1] == (1,)
+
+
+def test_gap_figure_labels_a_perfect_subset_too():
+    """On XOR the pair is perfect (0-1 error 0): its zero-height bar still carries its name and its value."""
+    from fslab.toy import xor_distribution
+
+    fig = gap_figure(greedy_gaps(subset_risks(xor_distribution())), "0-1 error")
+    for trace in fig.data:
+        assert trace.textposition == "outside" and trace.cliponaxis is False
+        assert "%{text}" in trace.texttemplate and "%{y" in trace.texttemplate
+        assert list(trace.y)[2] == pytest.approx(0.0) and list(trace.text)[2] == "{X1, X2}"
