@@ -82,7 +82,7 @@ st.caption("Row = the first t features a measure chose; column = the measure jud
            "own terms). A star marks the best row of a column; colour = how far a row falls short of that best, "
            "relative to the column's worst row. Greedy search is not exhaustive, so a measure's own row is not "
            "always its column's best.")
-st.dataframe(ui.titled_table(view, values), width="stretch", key="bym.cross_table")
+st.dataframe(ui.titled_table(view, values), width="stretch", hide_index=True, key="bym.cross_table")
 st.caption("The same values as a table; each column header says whether lower or higher is better.")
 st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
                    "text/csv", key="bym.download", on_click="ignore")
