@@ -163,10 +163,10 @@ def test_measure_parameters_reach_only_the_selectors_that_use_a_measure():
 
 def test_step_grid_title_sits_above_the_turned_column_labels():
     """The selector names on top are turned 45 degrees and the top margin holds them below the title (at 1024 px
-    the title was written over them): the margin grows with the longest name, the title is pinned to the top."""
+    the title was written over them when plotly widened the margin itself): the margin grows with the longest name."""
     short = step_grid_figure(step_grid({"mrmr": [0], "jmi": [1]}, ["X0", "X1"]))
     long = step_grid_figure(step_grid({"mrmr": [0], "mi-score": [1]}, ["X0", "X1"]))
     assert short.layout.xaxis.side == "top" and short.layout.xaxis.tickangle == -45
-    assert short.layout.title.yref == "container" and short.layout.title.yanchor == "top"
+    assert short.layout.title.text == "Step at which each selector picked each feature"
     assert long.layout.margin.t - short.layout.margin.t == 5 * (len("MIScore (MIM)") - len("mRMR"))
     assert long.layout.height - short.layout.height == long.layout.margin.t - short.layout.margin.t
