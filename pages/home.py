@@ -117,7 +117,7 @@ sample_picker()
 
 st.subheader("Pages")
 for path, title, icon, what in PAGES:
-    c1, c2 = st.columns([1, 5])
+    c1, c2 = st.columns([2, 5])  # room for "Toy distribution" on a 1024 px screen
     with c1:
         st.page_link(path, label=title, icon=icon)
     c2.markdown(what)
