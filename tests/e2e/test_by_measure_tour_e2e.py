@@ -70,8 +70,8 @@ def test_presentation_mode_grows_the_text_and_survives_a_page_switch(page):
     page.set_viewport_size({"width": 1024, "height": 768})
     page.get_by_text("Presentation mode").click()
     wait_idle(page)
-    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "19px"
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
     page.locator('[data-testid="stMain"]').get_by_role("button", name="Start the Example 1 tour").click()
     wait_idle(page)
-    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "19px"
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
     screenshot(page, "tour-step1-presentation-1024")
