@@ -257,7 +257,27 @@ def row_table(row: Row):
 
     if row.figure.get("kind") != "table":
         return None
-    return pd.DataFrame(row.figure["rows"], columns=row.figure["columns"])
+    table = pd.DataFrame(row.figure["rows"], columns=row.figure["columns"])
+    for column in table.columns:  # a reader sees "-" for a number the paper or we do not have, {1, 3} for a subset
+        if table[column].map(_needs_text).any():
+            table[column] = table[column].map(_cell_text)
+    return table
+
+
+def _needs_text(value) -> bool:
+    return (value is None or isinstance(value, list) or (isinstance(value, float) and value != value)
+            or (isinstance(value, str) and value.startswith("[") and value.endswith("]")))
+
+
+def _cell_text(value) -> str:
+    """One table cell as a reader writes it: "-" when missing, a subset as {0, 2} (the empty one as ∅)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
+        value = [v.strip() for v in value[1:-1].split(",") if v.strip()]
+    if isinstance(value, list):
+        return "{" + ", ".join(map(str, value)) + "}" if value else "∅"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 __all__ = ["LEDGER_END", "LEDGER_START", "Ledger", "PAPERS", "PROFILES", "RESULTS_DIR", "Row", "VERDICTS",

@@ -141,3 +141,20 @@ def test_only_runs_the_group_that_owns_a_row():
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-fig1-exh"])] == ["a-fig1-exh"]
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-fig4b"])] == ["a-fig4"]
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-"])] == ["a-ex1", "a-fig1", "a-fig1-exh", "a-fig4"]
+
+
+def test_ledger_tables_read_as_a_person_writes_them():
+    """No raw None / NaN / Python list reaches the Papers page: missing numbers read "-", subsets {0, 2} or ∅."""
+    from fslab.reproduction import _cell_text, load_ledger, row_table
+
+    assert [_cell_text(v) for v in (None, float("nan"), [0, 2], [], "[1]", "[]", 0.5, "x")] == [
+        "-", "-", "{0, 2}", "∅", "{1}", "∅", "0.5", "x"]
+    for profile in ("quick", "scale"):
+        for row in load_ledger(profile).rows:
+            table = row_table(row)
+            if table is None:
+                continue
+            for value in table.to_numpy().ravel():
+                assert value is not None and not isinstance(value, list), (row.id, value)
+                assert not (isinstance(value, float) and value != value), (row.id, value)
+                assert not (isinstance(value, str) and value.startswith("[")), (row.id, value)

@@ -62,7 +62,8 @@ def draw_row(row: Row, other: Row | None, other_label: str) -> None:
             right.plotly_chart(fig, key=f"papers.fig.{row.id}", config={"displayModeBar": False})
         elif table is not None:
             right.dataframe(table, hide_index=True)
-        right.caption(f"`{row.id}`: reproduced from the shipped results ({row.seconds:.1f} s to compute).")
+        right.caption(f"{md(row.item)} as reproduced here from the shipped results (`{row.id}`, "
+                      f"{row.seconds:.1f} s to compute); the paper's statement and our verdict are on the left.")
 
 
 def paper_title(paper: str) -> str:
