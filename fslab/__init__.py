@@ -9,10 +9,10 @@ Plain Python (numpy, scipy, pandas, scikit-learn, plotly); never imports Streaml
 >>> fslab.npfs(data, "jmi", k=5, n_bootstraps=100, seed=0).relevant
 """
 
+from . import _moved
 from .cost import WorkLimitError
 from .criteria import bayes_value, criterion
-from .data import LIMITS, Dataset, Limits, read_csv, read_table
-from .data_checks import (
+from .data.data_checks import (
     BinaryFileError,
     DataLimitError,
     DuplicateColumnError,
@@ -23,23 +23,34 @@ from .data_checks import (
     TargetClassError,
     UnknownTargetError,
 )
-from .distributions import Distribution, example1, from_joint_frame, joint_frame
-from .encoded import EncodedDataset
+from .data.dataset import LIMITS, Dataset, Limits, read_csv, read_table
+from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
+from .data.encoded import EncodedDataset
+from .data.samples import SAMPLES, load_sample
+from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .limits import NotEnoughMemoryError
 from .measures import MEASURES, Measure, MeasureSpec, measure, supported_measures
-from .minimal import backward_search, check_assumptions, markov_boundary, minimal_optimal, one_shot, strongly_relevant
-from .npfs import NPFSCancelled, NPFSResult, check_base_selector, npfs, npfs_threshold
-from .orderings import distribution_from_ordering, greedy_bad_ordering, random_valid_ordering, subset_risks
-from .samples import SAMPLES, load_sample
+from .npfs.procedure import NPFSCancelled, NPFSResult, check_base_selector, npfs, npfs_threshold
+from .npfs.stability import kuncheva_consistency, nogueira_stability
+from .pena_nilsson.minimal import (
+    backward_search,
+    check_assumptions,
+    markov_boundary,
+    minimal_optimal,
+    one_shot,
+    strongly_relevant,
+)
+from .pena_nilsson.orderings import distribution_from_ordering, greedy_bad_ordering, random_valid_ordering, subset_risks
+from .pena_nilsson.toy import PRESETS, preset
 from .selectors import SELECTORS, Selection, SelectionCancelled, SelectorSpec, prefix_criteria, select
-from .stability import kuncheva_consistency, nogueira_stability
-from .synthetic import digits_in_noise, uniform_dataset
 from .tables import CodedSource, JointTable, TableSource
-from .toy import PRESETS, preset
+
+_moved.install()  # the old module paths (fslab.samples, fslab.orderings, ...) keep working for one release
 
 # Loaded on first use: scikit-learn takes about two seconds to import, and the app's first page needs none of it.
-_LAZY = {"FeatureSelector": "evaluate", "INDUCERS": "finite", "fbs": "finite", "fos": "finite"}
+_FINITE = "pena_nilsson.finite"
+_LAZY = {"FeatureSelector": "evaluate", "INDUCERS": _FINITE, "fbs": _FINITE, "fos": _FINITE}
 
 
 def __getattr__(name: str):

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .compare import overlap_matrix, overlap_table, step_grid
-from .encoded import EncodedDataset
+from .data.encoded import EncodedDataset
 from .errors import ParameterError
 from .selectors import select
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from .distributions import Distribution
+from .data.distributions import Distribution
 from .errors import FslabError, ParameterError
 from .measures import MEASURES
 from .measures import measure as get_measure

@@ -224,7 +224,7 @@ def npfs_cost(source, selector: str, k: int, n_bootstraps: int, sample_fraction:
     one = select_cost(None, k, selector, measure, s, shape=boot)
     cost = one.times(int(n_bootstraps), f"NPFS, {int(n_bootstraps):,} bootstraps of {one.job}",
                      "choose fewer bootstraps (n) or a smaller k")
-    from . import npfs_weighted  # the MI family's bootstraps as row weights, many per matrix product
+    from .npfs import weighted as npfs_weighted  # the MI family's bootstraps as row weights, many per matrix product
 
     if s is None and npfs_weighted.supports(source, selector, {}):
         seconds = npfs_weighted.predicted_seconds(shape.n_rows, shape.n_features, shape.max_arity, shape.n_classes,
@@ -263,7 +263,7 @@ def lattice_cost(source, n_features: int | None = None) -> Cost:
     frame = 2 ** n * (n * 40 + 300)
     refusal = None
     if n > LIMITS.max_lattice_features:  # the lattice's own limit, with its message (pick features)
-        from .orderings import check_enumerable
+        from .pena_nilsson.orderings import check_enumerable
 
         try:
             check_enumerable(n, LIMITS.max_lattice_features)

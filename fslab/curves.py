@@ -26,13 +26,13 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from .encoded import EncodedDataset
+from .data.encoded import EncodedDataset
 from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
 from .limits import LIMITS, Limits, over_limit
 from .measures import DEFAULT_C, PARAM_DEFAULTS
-from .npfs import close_early
+from .npfs.procedure import close_early
 from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]

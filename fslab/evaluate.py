@@ -20,8 +20,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .curves import CurveResult, learning_curves
-from .discretize import DISCRETE_MAX, bin_edges, check_method
-from .encoded import EncodedDataset
+from .data.discretize import DISCRETE_MAX, bin_edges, check_method
+from .data.encoded import EncodedDataset
 from .errors import DataError, ParameterError
 from .selectors import select
 

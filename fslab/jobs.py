@@ -5,7 +5,7 @@ and the app's pages in the worker)."""
 from __future__ import annotations
 
 from .ksuggest import KSuggestion, permutation_k_test
-from .npfs import npfs
+from .npfs.procedure import npfs
 from .selectors import SELECTORS, select
 
 

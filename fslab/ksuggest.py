@@ -136,7 +136,7 @@ def suggest_k(dataset, selector: str = "bayes-greedy", k: int = 10, measure: str
 
     The test's criterion is ``test_measure`` or else the selector's own ``measure``; ``n_bootstraps=0`` skips NPFS.
     """
-    from .npfs import npfs
+    from .npfs.procedure import npfs
     from .selectors import select
 
     params = dict(measure_params or {})

@@ -20,20 +20,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .csv_io import read_table
-from .data import Dataset
-from .discretize import MAX_BINS, METHODS
-from .distributions import Distribution
-from .encoded import EncodedDataset
+from .data.csv_io import read_table
+from .data.dataset import Dataset
+from .data.discretize import MAX_BINS, METHODS
+from .data.distributions import Distribution
+from .data.encoded import EncodedDataset
+from .data.safe_json import loads
+from .data.samples import SAMPLES, load_sample
 from .errors import DataError, FslabError
 from .learners import EVAL_MEASURES
 from .limits import LIMITS
 from .measures import MEASURES, Param
-from .npfs_result import RULES
-from .safe_json import loads
-from .samples import SAMPLES, load_sample
+from .npfs.result import RULES
+from .pena_nilsson.toy import PRESETS, preset
 from .selectors import SELECTORS
-from .toy import PRESETS, preset
 
 RECIPE_VERSION = 1
 PAGES = ("select", "npfs", "compare", "orderings", "toy")

@@ -9,12 +9,12 @@ import pandas as pd
 
 from ..compare import compare_selectors, overlap_matrix
 from ..cost import job_cost, preflight
-from ..encoded import EncodedDataset
+from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import LIMITS
 from ..measures import MEASURES
-from ..npfs import npfs
-from ..orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
+from ..npfs.procedure import npfs
+from ..pena_nilsson.orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
 from ..selectors import SELECTORS, Selection, prefix_criteria, select
 from .job import Job
 from .output import ProgressBar, dumps, table

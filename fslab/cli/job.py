@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compare import DEFAULT_SELECTORS
-from ..distributions import example1
+from ..data.distributions import example1
 from ..errors import ParameterError
 from ..limits import LIMITS
 from ..measures import MEASURES, PARAM_DEFAULTS, supported_measures
+from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
-from ..toy import PRESETS
 from .sources import Loaded, load_data, read_bytes
 
 MEASURE_PARAM_DEFAULTS = PARAM_DEFAULTS  # one default per parameter, from the measure records (pages, recipes)

@@ -7,13 +7,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..discretize import METHODS
-from ..distributed import connect, on_cluster
+from ..data.discretize import METHODS
+from ..data.distributed import connect, on_cluster
 from ..errors import FslabError
 from ..measures import MEASURES, PARAM_DEFAULTS
-from ..npfs_result import RULES
+from ..npfs.result import RULES
+from ..pena_nilsson.toy import PRESETS
 from ..selectors import SELECTORS
-from ..toy import PRESETS
 from . import commands
 from .job import resolve
 

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import limits as _limits
-from ..data import Dataset, read_table
-from ..data_checks import DataLimitError
-from ..distributions import Distribution
+from ..data.data_checks import DataLimitError
+from ..data.dataset import Dataset, read_table
+from ..data.distributions import Distribution
+from ..data.safe_json import loads as safe_loads
+from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
 from ..errors import DataError, ParameterError
-from ..safe_json import loads as safe_loads
-from ..samples import SAMPLE_DIR, SAMPLES, load_sample
-from ..toy import PRESETS, preset
+from ..pena_nilsson.toy import PRESETS, preset
 
 _MB = _limits.MB  # the upload unit of the app and fslab.limits (1,000,000 bytes)
 

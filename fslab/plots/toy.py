@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..distributions import PROB_PREFIX, Distribution, joint_frame
+from ..data.distributions import PROB_PREFIX, Distribution, joint_frame
 from ._text import plain, plain_all
 
 _GRID_STATES = 4096  # up to this many states, zero-mass states get a (zero) bar too

@@ -29,8 +29,10 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import encode_target
+from ..errors import DataError, FslabError, ParameterError
+from ..tables import _BATCH_CELLS, JointTable
 from .data_checks import check_finite
+from .dataset import encode_target
 from .discretize import (
     _DESCRIBE,
     DISCRETE_MAX,
@@ -41,8 +43,6 @@ from .discretize import (
     uniform_edges,
     value_name,
 )
-from .errors import DataError, FslabError, ParameterError
-from .tables import _BATCH_CELLS, JointTable
 
 SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
@@ -727,7 +727,7 @@ def npfs_on(address: str | None, dataset, selector, k, **kwargs):
     """``fslab.npfs(dataset, selector, k, **kwargs)``, with its bootstraps on the Dask cluster at ``address``
     through joblib's Dask backend (``n_jobs=-1``: every worker) when an address is given; the same seed gives the
     same result. A top-level function, so the app's worker process can run it."""
-    from .npfs import npfs
+    from ..npfs.procedure import npfs
 
     if not address:
         return npfs(dataset, selector, k, **kwargs)

@@ -14,12 +14,12 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError, ParameterError, TooLargeError
+from ..limits import LIMITS, Limits, over_limit
+from ..tables import CodedSource
 from . import safe_json
 from .data_checks import check_size
 from .encoded import EncodedDataset
-from .errors import DataError, ParameterError, TooLargeError
-from .limits import LIMITS, Limits, over_limit
-from .tables import CodedSource
 
 
 class Distribution(CodedSource):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .measures import measure
+from ..measures import measure
+from ..tables import as_source
 from .orderings import MAX_FEATURES, check_enumerable, subset_label, subset_risks
-from .tables import as_source
 
 TOL = 1e-10  # risks equal within this (exact risks are sums of a few floats)
 

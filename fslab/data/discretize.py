@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError, ParameterError
 from .column_stats import ColumnStats, NumericSource, missing_mask, scan
-from .errors import DataError, ParameterError
 
 METHODS = ("mean-std", "quantile", "uniform")
 DISCRETE_MAX = 17   # integer columns with at most this many distinct values are kept as they are (optdigits: 0..16)

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .errors import DataError, ParameterError
-from .limits import LIMITS, Limits
+from ..errors import DataError, ParameterError
+from ..limits import LIMITS, Limits
 
 if TYPE_CHECKING:
-    from .data import Dataset
+    from .dataset import Dataset
 
 
 def sample_data_dir() -> Path:
@@ -35,9 +35,9 @@ def sample_data_dir() -> Path:
     In an installed wheel it is the subpackage ``fslab/sample_data`` (pyproject.toml maps the repository's
     top-level ``sample_data/`` there); in a checkout or an editable install, ``sample_data/`` beside ``fslab/``.
     """
-    here = Path(__file__).resolve().parent
-    installed = here / "sample_data"
-    return installed if installed.is_dir() else here.parent / "sample_data"
+    package = Path(__file__).resolve().parents[1]  # fslab/ (this module lives in fslab/data/)
+    installed = package / "sample_data"
+    return installed if installed.is_dir() else package.parent / "sample_data"
 
 
 SAMPLE_DIR = sample_data_dir()  # kept for callers that import the constant; sample_data_dir() is the lookup
@@ -135,7 +135,7 @@ def read_sample_frame(name: str) -> pd.DataFrame:
 
 
 def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
-    from .data import Dataset  # deferred: data.py may import this module for the UI's sample list
+    from .dataset import Dataset  # deferred: dataset.py may import this module for the UI's sample list
 
     rec = _record(name)
     positive = rec.positive if positive is _DEFAULT else positive

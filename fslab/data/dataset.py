@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError
+from ..limits import check_memory
 from .column_stats import ColumnStats
 from .csv_io import read_table
 from .data_checks import (
@@ -39,8 +41,6 @@ from .data_checks import (
 )
 from .discretize import check_method, distinct_values, encode_frame, numeric_values, value_name
 from .encoded import EncodedDataset
-from .errors import DataError
-from .limits import check_memory
 
 REGRESSION_MIN_DISTINCT = 20
 POSITIVE_WORDS = ("1", "true", "yes", "y", "+1", "positive", "pos")

@@ -15,14 +15,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .distributions import Distribution
-from .errors import ParameterError, TooLargeError
-from .limits import LIMITS, setting
-from .measures import Measure
-from .measures import measure as get_measure
-from .selectors._loop import run_search
-from .selectors.ties import pick_best, ranks
-from .tables import as_source
+from ..data.distributions import Distribution
+from ..errors import ParameterError, TooLargeError
+from ..limits import LIMITS, setting
+from ..measures import Measure
+from ..measures import measure as get_measure
+from ..selectors._loop import run_search
+from ..selectors.ties import pick_best, ranks
+from ..tables import as_source
 
 MAX_FEATURES = LIMITS.max_lattice_features  # 2^n subsets; FSLAB_MAX_LATTICE_FEATURES on a server
 

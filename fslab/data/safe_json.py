@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from .errors import DataError
-from .limits import LIMITS, Limits
+from ..errors import DataError
+from ..limits import LIMITS, Limits
 
 
 class JSONInputError(DataError):

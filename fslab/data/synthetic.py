@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import ParameterError
+from ..errors import ParameterError
 from .samples import load_optdigits_images
 
 FRAME = 16  # side of the noisy frame around each 8x8 optdigits image (Section IV-D: "The final image is 16 x 16")
@@ -16,7 +16,7 @@ DIGIT = 8
 
 
 def _dataset(df: pd.DataFrame, target: str, positive=None):
-    from .data import Dataset  # late import: the data layer sits above this module
+    from .dataset import Dataset  # late import: the data layer sits above this module
 
     return Dataset.from_frame(df, target, positive=positive)
 
@@ -82,7 +82,7 @@ def gisette_like_data(m: int = GISETTE_ROWS, n_features: int = GISETTE_FEATURES,
 
 def gisette_like(m: int = GISETTE_ROWS, n_features: int = GISETTE_FEATURES, seed=0):
     """:func:`gisette_like_data` as a Dataset (features f1..fn, target ``y``, positive class 1; not copied)."""
-    from .data import Dataset  # late import: the data layer sits above this module
+    from .dataset import Dataset  # late import: the data layer sits above this module
 
     X, y = gisette_like_data(m, n_features, seed)
     return Dataset.from_arrays(X, y, feature_names=[f"f{j + 1}" for j in range(X.shape[1])], positive=1)

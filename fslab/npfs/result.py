@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
-from .errors import ParameterError
+from ..errors import ParameterError
 from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stability, overlap_counts
 
 RULES = ("strict", "at-least")

@@ -5,7 +5,7 @@ X (X[i, l] = 1 when bootstrap l selected feature i). Under H0 a feature is picke
 p0 = k/K, so its count z_i = sum_l X[i, l] is Binomial(n, p0). The Neyman-Pearson test of p1 > p0 rejects when
 z_i > zeta, zeta the (1 - alpha) quantile of Binomial(n, p0) (Section III-B, equation (3)); the relevant
 features are those rejections and k* is their number, which may differ from k (Section III-C).
-``rule="at-least"`` uses z_i >= zeta instead, as the authors' released MATLAB code does (see ``npfs_result``).
+``rule="at-least"`` uses z_i >= zeta instead, as the authors' released MATLAB code does (see ``fslab.npfs.result``).
 
 Running on a cluster: bootstraps go through joblib, so any joblib backend works, e.g. with dask.distributed
 (``pip install dask distributed``)::
@@ -30,12 +30,12 @@ import joblib
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from .encoded import EncodedDataset
-from .errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
-from .limits import Limits, over_limit
-from .npfs_result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
-from .npfs_weighted import WeightedBootstraps, bootstrap_weights, supports
-from .tables import as_source
+from ..data.encoded import EncodedDataset
+from ..errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
+from ..limits import Limits, over_limit
+from ..tables import as_source
+from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
+from .weighted import WeightedBootstraps, bootstrap_weights, supports
 
 ProgressCallback = Callable[[int, int], "bool | None"]
 AUTO_PROCESSES_CELLS = 1_000_000  # below this, starting worker processes costs more than the GIL does
@@ -100,7 +100,7 @@ def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
     if callable(selector):
         out = selector(boot, k, **params)
     else:
-        from .selectors import select  # late import: selectors is a sibling package built on the same tables
+        from ..selectors import select  # late import: selectors is a sibling package built on the same tables
 
         out = select(boot, k, selector, **params)
     return getattr(out, "features", out)
@@ -166,7 +166,7 @@ def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dic
                 break
     except Exception as err:
         if type(err).__module__.split(".")[0] == "distributed":  # e.g. KilledWorker: a task's workers kept dying
-            from .distributed import ClusterError
+            from ..data.distributed import ClusterError
 
             raise ClusterError(f"the Dask cluster could not finish the NPFS bootstraps: {err}") from err
         raise

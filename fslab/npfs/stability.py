@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm
 
-from .errors import ParameterError
+from ..errors import ParameterError
 
 
 def _check_matrix(Z) -> np.ndarray:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError
+from ..limits import over_limit
 from .data_checks import (
     LIMITS,
     MB,
@@ -33,8 +35,6 @@ from .data_checks import (
     check_names,
     check_size,
 )
-from .errors import DataError
-from .limits import over_limit
 
 DELIMITERS = (",", ";", "\t")
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}

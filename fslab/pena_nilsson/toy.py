@@ -11,8 +11,8 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from .distributions import Distribution, example1
-from .errors import DataError, ParameterError
+from ..data.distributions import Distribution, example1
+from ..errors import DataError, ParameterError
 
 
 def random_dirichlet(n_features: int = 3, arities: int | list[int] = 2, n_classes: int = 2,

@@ -32,10 +32,10 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .errors import ParameterError, TooLargeError
+from ..errors import ParameterError, TooLargeError
+from ..tables import as_source
 from .minimal import backward_checks, one_shot_checks
 from .orderings import subset_label
-from .tables import as_source
 
 
 def _onehot():

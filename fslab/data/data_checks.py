@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError, TooLargeError
+from ..limits import LIMITS, MB, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
 from .column_stats import ColumnStats, NumericSource, scan
 from .discretize import distinct_values, numeric_values
-from .errors import DataError, TooLargeError
-from .limits import LIMITS, MB, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
 
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
 MOSTLY_MISSING = 0.5

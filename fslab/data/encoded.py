@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError
+from ..tables import CodedSource
 from .discretize import raw_matrix
-from .errors import DataError
-from .tables import CodedSource
 
 
 class EncodedDataset(CodedSource):

@@ -1,0 +1,13 @@
+"""The data layer: reading tables, checking them, discretising, and the sources selectors count on.
+
+``csv_io`` (bounded CSV reading), ``data_checks`` (the refusals, one error class each), ``column_stats`` and
+``discretize`` (codes and bins), ``target_guess``, ``dataset`` (``Dataset``: a frame and its target),
+``encoded`` (``EncodedDataset``: integer codes, a ``CodedSource``), ``distributions`` (exact laws, also a
+source), ``samples`` and ``synthetic`` (shipped and generated data), ``safe_json``, ``distributed`` (Dask).
+
+``fslab.data`` re-exports what the former module ``fslab/data.py`` exported, so ``from fslab.data import
+Dataset`` keeps working.
+"""
+
+from .dataset import *  # noqa: F403
+from .dataset import __all__  # noqa: F401
