@@ -25,14 +25,14 @@ from fslab.cost import (
     npfs_cost,
     select_cost,
 )
-from fslab.distributions import example1
+from fslab.data.distributions import example1
+from fslab.data.samples import load_sample
 from fslab.ksuggest import permutation_k_test
-from fslab.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
 from fslab.npfs import npfs
-from fslab.orderings import subset_risks
-from fslab.samples import load_sample
+from fslab.pena_nilsson.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
+from fslab.pena_nilsson.orderings import subset_risks
+from fslab.pena_nilsson.toy import xor_distribution
 from fslab.selectors import select
-from fslab.toy import xor_distribution
 
 
 def _minimal(source):

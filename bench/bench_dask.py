@@ -117,7 +117,7 @@ def main() -> None:
     import pandas as pd
     from distributed import Client, LocalCluster, futures_of, wait
 
-    from fslab.distributed import DaskSource, _pack, _part_extensions
+    from fslab.data.distributed import DaskSource, _pack, _part_extensions
 
     print(f"{args.rows:,} x {args.features} binary rows, partitions of {args.partition_rows:,} rows, "
           f"{args.workers} workers x 1 thread; {load()}")

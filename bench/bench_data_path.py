@@ -41,9 +41,9 @@ def run_case(shape_name: str, source: str) -> dict:
     import pandas as pd
 
     import fslab
-    from fslab.encoded import EncodedDataset
+    from fslab.data.encoded import EncodedDataset
+    from fslab.data.synthetic import gisette_like_data
     from fslab.selectors import select
-    from fslab.synthetic import gisette_like_data
 
     m, n = SHAPES[shape_name]
     X, y = gisette_like_data(m, n, seed=0)

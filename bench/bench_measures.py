@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.measures import MEASURES, measure
 from fslab.tables import JointTable
 

@@ -26,11 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+from fslab.data.samples import load_sample  # noqa: E402
+from fslab.data.synthetic import uniform_dataset  # noqa: E402
 from fslab.limits import LIMITS  # noqa: E402
 from fslab.npfs import _lean, npfs  # noqa: E402
-from fslab.samples import load_sample  # noqa: E402
 from fslab.selectors import select  # noqa: E402
-from fslab.synthetic import uniform_dataset  # noqa: E402
 from fslab.tables import as_source  # noqa: E402
 
 

@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fslab.encoded import EncodedDataset  # noqa: E402
+from fslab.data.encoded import EncodedDataset  # noqa: E402
 from fslab.selectors import select  # noqa: E402
 
 # Ahmed et al., Table 2 (MATLAB seconds): Adult with c = 0.25 at k = 5/10/15; Gisette (bivariate) at k = 25/50/75.
@@ -67,7 +67,7 @@ QUICK_KS = {"adult": (15,), "gisette": (75,), "100k": (15,)}
 
 
 def adult_shaped() -> EncodedDataset:
-    from fslab.samples import load_sample
+    from fslab.data.samples import load_sample
 
     full = load_sample("adult").discretize()
     rows = np.sort(np.random.default_rng(0).choice(full.n_rows, 9765, replace=False))

@@ -39,8 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from fslab.pena_nilsson.toy import PRESETS  # noqa: E402
 from fslab.selectors import select  # noqa: E402
-from fslab.toy import PRESETS  # noqa: E402
 
 CHROMIUM = os.environ.get("FSLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

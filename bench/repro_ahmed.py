@@ -24,9 +24,9 @@ from repro_common import (
 )
 
 from fslab import bayes_value
+from fslab.pena_nilsson.toy import preset
 from fslab.reproduction import Row
 from fslab.selectors import select
-from fslab.toy import preset
 
 PAPER = "ahmed"
 SIX = (("BayesGreedy", "bayes-greedy", None, {}), ("BayesScore", "bayes-score", None, {}),

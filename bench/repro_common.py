@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fslab.curves import _evaluate, design_blocks, params_for  # noqa: E402
 from fslab.data import Dataset  # noqa: E402
+from fslab.data.samples import SAMPLES, load_sample  # noqa: E402
 from fslab.learners import LEARNERS, PAPER_LEARNER  # noqa: E402
 from fslab.limits import LIMITS  # noqa: E402
-from fslab.samples import SAMPLES, load_sample  # noqa: E402
 from fslab.selectors import SELECTORS, select  # noqa: E402
 
 DATASETS_DIR = Path("/work/shared/datasets")

@@ -13,11 +13,11 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import CategoricalNB
 from sklearn.tree import DecisionTreeClassifier
 
+from fslab.data.synthetic import digits_in_noise, uniform_dataset, window_mask
 from fslab.npfs import npfs
-from fslab.npfs_result import hoeffding_bound, npfs_threshold
+from fslab.npfs.result import hoeffding_bound, npfs_threshold
 from fslab.reproduction import Row
 from fslab.selectors import select
-from fslab.synthetic import digits_in_noise, uniform_dataset, window_mask
 
 PAPER = "ditzler"
 UCI = ("mushroom", "adult", "splice", "semeion", "waveform", "optdigits", "pcmac", "basehock")

@@ -9,10 +9,10 @@ import itertools
 import numpy as np
 from repro_common import Protocol
 
-from fslab.distributions import Distribution
-from fslab.finite import fbs, fos
-from fslab.minimal import backward_search, minimal_optimal, one_shot, strongly_relevant
-from fslab.orderings import (
+from fslab.data.distributions import Distribution
+from fslab.pena_nilsson.finite import fbs, fos
+from fslab.pena_nilsson.minimal import backward_search, minimal_optimal, one_shot, strongly_relevant
+from fslab.pena_nilsson.orderings import (
     distribution_from_ordering,
     follows_ordering,
     greedy_bad_distribution,
@@ -20,8 +20,8 @@ from fslab.orderings import (
     random_valid_ordering,
     subset_risks,
 )
+from fslab.pena_nilsson.toy import pena_nilsson_example1, random_dirichlet, s_star_vs_markov_boundary
 from fslab.reproduction import Row
-from fslab.toy import pena_nilsson_example1, random_dirichlet, s_star_vs_markov_boundary
 
 PAPER = "pena"
 

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from fslab.samples import SAMPLES, load_sample, read_sample_frame
+from fslab.data.samples import SAMPLES, load_sample, read_sample_frame
 
 
 def _median_seconds(fn, repeats: int) -> float:

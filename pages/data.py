@@ -6,12 +6,12 @@ import hashlib
 
 import streamlit as st
 
-from fslab.discretize import METHODS
+from fslab.data.discretize import METHODS
+from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.plots.data import bins_figure, class_balance_figure
 from fslab.recipe import DATA_FIELDS
-from fslab.samples import SAMPLES
 from ui import data_guess, state
 from ui.data import (
     ALL_CLASSES,

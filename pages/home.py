@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.limits import limits_table
-from fslab.samples import SAMPLES
 from ui import state
 from ui.data import APP_SAMPLES, HIDDEN_NOTE, use_sample
 from ui.text import md

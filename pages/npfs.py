@@ -6,7 +6,7 @@ import os
 import streamlit as st
 
 from fslab.cost import npfs_cost
-from fslab.distributed import cluster_note, scheduler_from_env
+from fslab.data.distributed import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, PARAM_DEFAULTS, supported_measures

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from fslab.distributions import joint_frame
+from fslab.data.distributions import joint_frame
 from fslab.errors import FslabError
-from fslab.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS
 from fslab.measures import MEASURES, supported_measures
-from fslab.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
+from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS
+from fslab.pena_nilsson.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
 from ui import orderings as ui
 from ui.source import current_distribution, pick_source

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from fslab.orderings import greedy_path
+from fslab.pena_nilsson.orderings import greedy_path
+from fslab.pena_nilsson.toy import PRESETS
 from fslab.plots.orderings import hasse_figure
-from fslab.toy import PRESETS
 from ui import orderings as uo
 from ui import tour
 from ui.npfs import load_uniform

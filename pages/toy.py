@@ -6,9 +6,9 @@ import streamlit as st
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
+from fslab.pena_nilsson.toy import PRESETS
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
-from fslab.toy import PRESETS
 from ui import toy
 from ui.source import current_distribution
 from ui.text import md

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from fslab.cli import main
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from fslab.measures import MEASURES
 from fslab.recipe import Recipe, load_dataset
 from fslab.selectors import select

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fslab.cli import commands, main
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fslab.binning import DEFAULT_BINNINGS, binning_sensitivity
 from fslab.compare import DEFAULT_SELECTORS, compare_selectors, jaccard, overlap_matrix, rank_correlation, step_grid
 from fslab.data import Dataset
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from fslab.errors import ParameterError
 from fslab.plots.compare import step_grid_figure
 

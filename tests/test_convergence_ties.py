@@ -6,7 +6,7 @@ import numpy as np
 
 from fslab.convergence import optimum_rate
 from fslab.criteria import bayes_value
-from fslab.distributions import Distribution
+from fslab.data.distributions import Distribution
 from fslab.plots.toy import convergence_figure
 
 

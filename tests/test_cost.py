@@ -22,16 +22,16 @@ from fslab.cost import (
     over_limit_message,
     select_cost,
 )
-from fslab.distributions import example1
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import example1
+from fslab.data.encoded import EncodedDataset
+from fslab.data.samples import load_sample
 from fslab.errors import TooLargeError
 from fslab.ksuggest import permutation_k_test
 from fslab.limits import LIMITS, Limits
 from fslab.npfs import npfs
-from fslab.orderings import subset_risks
-from fslab.samples import load_sample
+from fslab.pena_nilsson.orderings import subset_risks
+from fslab.pena_nilsson.toy import xor_distribution
 from fslab.selectors import select
-from fslab.toy import xor_distribution
 
 
 @cache
@@ -92,7 +92,13 @@ def test_lattice_npfs_and_permutation_test_match():
 
 
 def test_minimal_cost_is_an_upper_bound_on_distributions():
-    from fslab.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
+    from fslab.pena_nilsson.minimal import (
+        backward_search,
+        markov_boundary,
+        minimal_optimal,
+        one_shot,
+        strongly_relevant,
+    )
 
     for law in (example1(), xor_distribution(6, 2, 0.1)):
         with measure_work() as work:

@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from fslab import cost
-from fslab.samples import load_sample
+from fslab.data.samples import load_sample
 from ui import state
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -84,7 +84,7 @@ def test_a_click_on_run_runs_the_job_and_it_stays(monkeypatch):
 
 
 def _adult_panel():
-    from fslab.samples import load_sample as load
+    from fslab.data.samples import load_sample as load
     from ui.k_suggestion import render_k_suggestion
 
     render_k_suggestion("dataset", load("adult").discretize(), "bayes-greedy", "zero-one", {}, 10, "t")
@@ -101,7 +101,7 @@ def test_suggest_k_with_999_permutations_on_adult_is_refused():
 
 
 def _small_panel():
-    from fslab.synthetic import uniform_dataset
+    from fslab.data.synthetic import uniform_dataset
     from ui.k_suggestion import render_k_suggestion
 
     render_k_suggestion("dataset", uniform_dataset().discretize(method="uniform", bins=3), "bayes-greedy",

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import fslab
-from fslab.distributed import (
+from fslab.data.distributed import (
     ClusterError,
     DaskMissingError,
     DaskSource,
@@ -282,7 +282,7 @@ def test_worker_killed_mid_run_same_answer_or_clear_error(client):
 
 def test_app_npfs_on_the_scheduler_from_the_environment(client, monkeypatch):
     """The app reads FSLAB_DASK_SCHEDULER when it runs NPFS (not at import) and gets the same result there."""
-    from fslab.distributed import SCHEDULER_ENV, cluster_note, npfs_on, scheduler_from_env
+    from fslab.data.distributed import SCHEDULER_ENV, cluster_note, npfs_on, scheduler_from_env
 
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
     assert scheduler_from_env() is None and cluster_note(None) is None

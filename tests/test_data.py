@@ -17,7 +17,7 @@ from fslab.data import (
     UnknownTargetError,
     read_csv,
 )
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import DataError, FslabError, TooLargeError
 from tests.conftest import ROOT
 

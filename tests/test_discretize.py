@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.discretize import (
+from fslab.data.discretize import (
     MISSING,
     bin_names,
     check_method,
@@ -187,7 +187,7 @@ def test_block_encoding_matches_the_column_rule(method, bins):
 def test_small_integer_arrays_use_exact_moments_and_integer_edges(method, bins):
     """int16 counts (gisette-like): mean-std from exact integer sums, codes compared against ceil(edge)."""
     from fslab.data import Dataset
-    from fslab.synthetic import gisette_like_data
+    from fslab.data.synthetic import gisette_like_data
 
     X, y = gisette_like_data(m=500, n_features=12, seed=3)
     enc = Dataset.from_arrays(X, y).discretize(method, bins)

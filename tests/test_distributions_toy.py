@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from fslab.convergence import criterion_picks, optimum_rate
 from fslab.criteria import bayes_value
-from fslab.distributions import Distribution, example1, from_joint_frame, joint_frame
+from fslab.data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from fslab.errors import DataError, ParameterError
-from fslab.toy import (
+from fslab.pena_nilsson.toy import (
     PRESETS,
     naive_bayes_frame,
     naive_bayes_from_frame,
@@ -191,7 +191,7 @@ def _dist_json(states, probs) -> str:
 
 
 def test_json_probabilities_must_sum_to_one_within_the_stated_tolerance():
-    from fslab.distributions import JSON_TOLERANCE
+    from fslab.data.distributions import JSON_TOLERANCE
 
     assert JSON_TOLERANCE == 1e-6
     with pytest.raises(DataError, match=r"the probabilities sum to 0\.9, not 1 \(tolerance 1e-06\); fix them so "

@@ -7,8 +7,8 @@ import pytest
 
 import fslab.curves as curves_module
 from fslab.curves import learning_curves
-from fslab.distributions import example1
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import example1
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import DataError, FslabError, ParameterError
 from fslab.learners import LEARNERS, PAPER_LEARNER, best_threshold, empirical_value
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.measures import _fast
 from fslab.measures._fast import FastCounter
 from fslab.selectors import select

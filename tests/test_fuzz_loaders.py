@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from fslab import safe_json
 from fslab.data import Dataset, read_csv, read_table
-from fslab.distributions import Distribution
+from fslab.data.distributions import Distribution
 from fslab.errors import FslabError
 from fslab.limits import Limits
 

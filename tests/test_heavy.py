@@ -11,7 +11,7 @@ import types
 import numpy as np
 import pytest
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError
 from fslab.npfs import npfs
 from ui import heavy

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fslab.data import read_csv
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from tests.conftest import ROOT
 from ui.text import md
 

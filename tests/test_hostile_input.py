@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from fslab.data import Dataset, read_csv, read_table
-from fslab.data_checks import (
+from fslab.data.data_checks import (
     BinaryFileError,
     DataLimitError,
     DuplicateColumnError,
@@ -25,13 +25,13 @@ from fslab.data_checks import (
     MalformedFileError,
     NoHeaderError,
 )
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
+from fslab.data.safe_json import JSONInputError
 from fslab.errors import DataError, TooLargeError
 from fslab.export import escape_cell, safe_csv, safe_frame
 from fslab.limits import LIMITS, Limits
 from fslab.plots.data import class_balance_figure
 from fslab.plots.selection import trace_heatmap_figure
-from fslab.safe_json import JSONInputError
 from fslab.selectors import select
 
 SCRIPT = "<script>alert(1)</script>"

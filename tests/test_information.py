@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from fslab.errors import ParameterError
 from fslab.information import (
     cell_entropy,

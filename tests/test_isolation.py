@@ -14,10 +14,10 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from fslab.data import Dataset
-from fslab.distributions import Distribution, example1
-from fslab.encoded import EncodedDataset
-from fslab.orderings import subset_risks
-from fslab.toy import PRESETS, xor_distribution
+from fslab.data.distributions import Distribution, example1
+from fslab.data.encoded import EncodedDataset
+from fslab.pena_nilsson.orderings import subset_risks
+from fslab.pena_nilsson.toy import PRESETS, xor_distribution
 from ui import state
 from ui.compare import token
 from ui.selection import RESULTS, source_key

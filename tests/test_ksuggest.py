@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
+from fslab.data.synthetic import uniform_dataset
 from fslab.errors import ParameterError
 from fslab.ksuggest import permutation_k_test, suggest_k, within_cell_permutation
-from fslab.synthetic import uniform_dataset
 
 
 @settings(max_examples=50, deadline=None)
@@ -76,7 +76,7 @@ def test_errors():
         permutation_k_test(data, [0, 0])
     with pytest.raises(ParameterError, match="n_permutations"):
         permutation_k_test(data, [0], n_permutations=0)
-    from fslab.distributions import example1
+    from fslab.data.distributions import example1
 
     with pytest.raises(ParameterError, match="sample"):
         permutation_k_test(example1(), [0])

@@ -15,18 +15,18 @@ import pytest
 
 from fslab.curves import count_fits, learning_curves
 from fslab.data import Dataset, read_table
-from fslab.data_checks import LIMITS as CHECKS_LIMITS
-from fslab.data_checks import DataLimitError
-from fslab.data_checks import Limits as ChecksLimits
-from fslab.distributions import Distribution, example1
+from fslab.data.data_checks import LIMITS as CHECKS_LIMITS
+from fslab.data.data_checks import DataLimitError
+from fslab.data.data_checks import Limits as ChecksLimits
+from fslab.data.distributions import Distribution, example1
+from fslab.data.safe_json import JSONInputError, loads
+from fslab.data.synthetic import uniform_dataset
 from fslab.errors import FslabError, ParameterError, TooLargeError
 from fslab.limits import LIMITS, MB, Limits, limits_table, setting
 from fslab.npfs import npfs
-from fslab.orderings import check_enumerable, subset_risks
-from fslab.safe_json import JSONInputError, loads
+from fslab.pena_nilsson.orderings import check_enumerable, subset_risks
 from fslab.selectors import select
 from fslab.selectors._exhaustive import DEFAULT_MAX_SUBSETS, exhaustive_search
-from fslab.synthetic import uniform_dataset
 
 
 def table(rows: int, cols: int) -> bytes:
@@ -204,7 +204,7 @@ def test_over_limit_large_json_is_refused_before_parsing():
 
 
 def test_shipped_samples_fit_whatever_the_table_limits(monkeypatch):
-    import fslab.samples as samples
+    import fslab.data.samples as samples
 
     monkeypatch.setattr(samples, "LIMITS", Limits(max_rows=10, max_columns=3, max_cells=30))
     frame = samples.read_sample_frame("mushroom")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fslab.criteria import bayes_value
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
 from fslab.errors import ParameterError, UnsupportedTargetError
 from fslab.measures import MEASURES, Measure, measure
 from fslab.tables import JointTable
@@ -183,7 +183,7 @@ def test_supported_measures_follow_the_target():
     import pandas as pd
 
     from fslab.data import Dataset
-    from fslab.distributions import example1
+    from fslab.data.distributions import example1
     from fslab.measures import MEASURES, supported_measures
 
     assert supported_measures(example1()) == list(MEASURES)

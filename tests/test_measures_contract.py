@@ -17,11 +17,11 @@ import fslab
 from fslab.compare import compare_selectors
 from fslab.convergence import criterion_picks
 from fslab.criteria import bayes_value, criterion
-from fslab.distributions import Distribution
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution
+from fslab.data.encoded import EncodedDataset
 from fslab.ksuggest import permutation_k_test
 from fslab.measures import MEASURES
-from fslab.orderings import greedy_path, k_optimal, subset_risks
+from fslab.pena_nilsson.orderings import greedy_path, k_optimal, subset_risks
 from fslab.selectors import select
 
 CASES = [(name, {}) for name in MEASURES] + [

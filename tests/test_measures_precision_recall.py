@@ -20,8 +20,8 @@ import math
 import numpy as np
 import pytest
 
-from fslab.distributions import Distribution, example1
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution, example1
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError, UnsupportedTargetError
 from fslab.measures import measure, precision_criterion, precision_gain, recall_criterion, recall_gain
 

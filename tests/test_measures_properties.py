@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from fslab.criteria import bayes_value
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
 from fslab.information import class_entropy, mutual_information
 from fslab.measures import MEASURES, measure
 from fslab.tables import JointTable

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from sklearn.metrics import f1_score, roc_auc_score
 
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from fslab.measures import measure
 from fslab.measures._ranking import rank_cells
 from fslab.measures.auc import auc_score

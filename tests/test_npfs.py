@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError, UnsupportedTargetError
 from fslab.npfs import NPFSCancelled, hoeffding_bound, hoeffding_n, npfs, npfs_p_values, npfs_threshold
-from fslab.npfs_result import NPFSResult
+from fslab.npfs.result import NPFSResult
 
 
 def _threshold_by_summation(n: int, p0: float, alpha: float) -> int:
@@ -170,7 +170,7 @@ def test_errors_name_the_parameter():
             npfs(data, _top_mi, n_bootstraps=args.pop("n_bootstraps", 3), **args)
     with pytest.raises(ParameterError, match="p0"):
         npfs(data, lambda boot, k: [0, 1, 2][: 1 + boot.y[0]], k=2, n_bootstraps=5, seed=0)
-    from fslab.distributions import example1
+    from fslab.data.distributions import example1
 
     with pytest.raises(FslabError, match="sample"):
         npfs(example1(), "jmi", k=1, n_bootstraps=3)

@@ -17,10 +17,10 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="dask[distributed] is not installed: pip install 'fslab[dask]'")
 
 from fslab.curves import learning_curves  # noqa: E402
-from fslab.distributed import ClusterError  # noqa: E402
-from fslab.encoded import EncodedDataset  # noqa: E402
+from fslab.data.distributed import ClusterError  # noqa: E402
+from fslab.data.encoded import EncodedDataset  # noqa: E402
+from fslab.data.synthetic import uniform_dataset  # noqa: E402
 from fslab.npfs import npfs  # noqa: E402
-from fslab.synthetic import uniform_dataset  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: not in the inner loop
 
@@ -104,7 +104,7 @@ def test_bootstrap_data_is_scattered_once_not_pickled_per_task():
     from dask.sizeof import sizeof
 
     from fslab.npfs import Shared
-    from fslab.npfs_weighted import WeightedBootstraps
+    from fslab.npfs.weighted import WeightedBootstraps
 
     data = _duni()
     engine = WeightedBootstraps(data)

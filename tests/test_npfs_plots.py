@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fslab.npfs_result import NPFSResult
+from fslab.npfs.result import NPFSResult
 from fslab.plots.npfs import (
     counts_figure,
     feature_order,

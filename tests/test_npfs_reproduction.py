@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fslab.data.synthetic import digits_in_noise, uniform_dataset, window_mask
 from fslab.npfs import npfs
-from fslab.synthetic import digits_in_noise, uniform_dataset, window_mask
 
 FIVE = {0, 1, 2, 3, 4}
 

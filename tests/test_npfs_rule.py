@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
+from fslab.data.synthetic import uniform_dataset
 from fslab.errors import ParameterError
 from fslab.npfs import npfs, npfs_threshold
-from fslab.npfs_result import NPFSResult, relevant_path
-from fslab.synthetic import uniform_dataset
+from fslab.npfs.result import NPFSResult, relevant_path
 
 
 def _matrix(counts, n):

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.stability import kuncheva_consistency, kuncheva_index, overlap_counts
+from fslab.npfs.stability import kuncheva_consistency, kuncheva_index, overlap_counts
 
 
 def _runs(seed, M, d, k, repeat=0):

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
+from fslab.data.synthetic import uniform_dataset
 from fslab.errors import ParameterError
 from fslab.npfs import npfs
-from fslab.npfs_weighted import WeightedBootstraps, bootstrap_weights, supports
+from fslab.npfs.weighted import WeightedBootstraps, bootstrap_weights, supports
 from fslab.selectors import select
-from fslab.synthetic import uniform_dataset
 
 SELECTORS = ["jmi", "mrmr", "cmim", "mi-score"]
 
@@ -127,7 +127,7 @@ def test_library_takes_any_number_of_bootstraps_and_the_server_caps_them():
 def test_predicted_seconds_by_hand():
     """Adult-shaped JMI, k = 10: 2 classes x 48,842 rows x 123 columns x (1 + 9) = 120.1 M multiply-adds x 3e-11
     + 10 steps x 1.5e-5 = 3.75 ms per bootstrap (measured 3.3-3.6 ms of CPU)."""
-    from fslab.npfs_weighted import predicted_seconds
+    from fslab.npfs.weighted import predicted_seconds
 
     assert predicted_seconds(48_842, 123, 2, 2, 10, 1) == pytest.approx(2 * 48_842 * 123 * 10 * 3e-11 + 1.5e-4)
     assert predicted_seconds(48_842, 123, 2, 2, 10, 10_000) == pytest.approx(37.5, rel=0.01)

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
 from fslab.errors import ParameterError, TooLargeError
-from fslab.minimal import check_assumptions
-from fslab.orderings import (
+from fslab.pena_nilsson.minimal import check_assumptions
+from fslab.pena_nilsson.orderings import (
     all_subsets,
     check_ordering,
     distribution_from_ordering,
@@ -34,8 +34,8 @@ from fslab.orderings import (
     random_valid_ordering,
     subset_risks,
 )
+from fslab.pena_nilsson.toy import random_dirichlet
 from fslab.selectors import select
-from fslab.toy import random_dirichlet
 
 
 def test_subset_risks_of_example1_by_hand():

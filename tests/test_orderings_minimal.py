@@ -10,10 +10,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
 from fslab.errors import ParameterError, TooLargeError
-from fslab.finite import fbs, fos
-from fslab.minimal import (
+from fslab.pena_nilsson.finite import fbs, fos
+from fslab.pena_nilsson.minimal import (
     backward_search,
     check_assumptions,
     markov_boundary,
@@ -21,7 +21,7 @@ from fslab.minimal import (
     one_shot,
     strongly_relevant,
 )
-from fslab.toy import pena_nilsson_example1, preset, s_star_vs_markov_boundary
+from fslab.pena_nilsson.toy import pena_nilsson_example1, preset, s_star_vs_markov_boundary
 
 
 def _with_irrelevant(seed: int, n_rel: int, n_irr: int, arity: int) -> Distribution:

@@ -6,12 +6,12 @@ import pandas as pd
 import pytest
 
 from fslab.convergence import optimum_rate
-from fslab.distributions import example1
-from fslab.minimal import backward_search
-from fslab.orderings import greedy_gaps, greedy_path, k_optimal, subset_risks
+from fslab.data.distributions import example1
+from fslab.pena_nilsson.minimal import backward_search
+from fslab.pena_nilsson.orderings import greedy_gaps, greedy_path, k_optimal, subset_risks
+from fslab.pena_nilsson.toy import preset, random_dirichlet
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
 from fslab.plots.toy import convergence_figure, joint_figure
-from fslab.toy import preset, random_dirichlet
 
 
 def test_hasse_figure_draws_edges_greedy_path_and_rings():
@@ -88,7 +88,7 @@ def test_hasse_figure_prints_values_and_a_second_path():
 
 def test_gap_figure_labels_a_perfect_subset_too():
     """On XOR the pair is perfect (0-1 error 0): its zero-height bar still carries its name and its value."""
-    from fslab.toy import xor_distribution
+    from fslab.pena_nilsson.toy import xor_distribution
 
     fig = gap_figure(greedy_gaps(subset_risks(xor_distribution())), "0-1 error")
     for trace in fig.data:

@@ -10,9 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fslab.data import read_csv
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
+from fslab.data.samples import load_sample
 from fslab.measures import MEASURES
-from fslab.samples import load_sample
 from tests.conftest import ROOT
 from ui import state
 

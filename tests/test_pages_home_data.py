@@ -164,7 +164,7 @@ def test_data_page_on_a_wide_sample_lists_some_columns_and_finds_others(at):
 
 def test_gisette_like_is_not_offered_by_the_pickers(at):
     """The synthetic 6,000 x 5,000 timing generator stays in fslab.SAMPLES but not in the app's pickers."""
-    from fslab.samples import SAMPLES
+    from fslab.data.samples import SAMPLES
 
     assert "gisette-like" in SAMPLES
     offered = [o.split(":")[0] for o in at.selectbox(key="home_sample").options]  # "name: title"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fslab.samples import load_sample
+from fslab.data.samples import load_sample
 from ui import state
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -117,7 +117,7 @@ def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
 
 
 def _panel(kind: str):
-    from fslab.synthetic import uniform_dataset
+    from fslab.data.synthetic import uniform_dataset
     from ui.k_suggestion import render_k_suggestion
 
     source = uniform_dataset().discretize(method="uniform", bins=3)
@@ -143,7 +143,7 @@ def test_downloads_escape_formula_cells():
     """Feature names such as '=cmd' or '-1' must not become spreadsheet formulas in the exported CSV files."""
     import numpy as np
 
-    from fslab.npfs_result import NPFSResult
+    from fslab.npfs.result import NPFSResult
     from ui.npfs import downloads
 
     m = np.array([[1, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=bool)
@@ -226,7 +226,7 @@ def test_real_valued_target_refuses_mi_selectors_and_offers_only_squared(npfs_pa
 
 
 def _backward_panel():
-    from fslab.synthetic import uniform_dataset
+    from fslab.data.synthetic import uniform_dataset
     from ui.k_suggestion import render_k_suggestion
 
     source = uniform_dataset().discretize(method="uniform", bins=3)

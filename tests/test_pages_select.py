@@ -133,7 +133,7 @@ def test_exhaustive_small_k_lists_best_subsets(at):
 
 
 def test_exports_escape_formula_cells():
-    from fslab.distributions import Distribution
+    from fslab.data.distributions import Distribution
     from fslab.selectors import select
     from ui.selection import safe_csv, selection_json, trace_json
 
@@ -151,7 +151,7 @@ def test_exports_escape_formula_cells():
 def test_ties_are_reported_on_the_page(at):
     """Two identically distributed features A, B (same conditionals): BayesGreedy's step 1 ties them (n_tied = 2),
     A has the lower index and wins, and the page says so."""
-    from fslab.distributions import Distribution
+    from fslab.data.distributions import Distribution
     from ui import state
 
     twin = Distribution.naive_bayes([0.5, 0.5], [[[0.8, 0.2], [0.3, 0.7]]] * 2, feature_names=["A", "B"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fslab.toy import PRESETS, pena_nilsson_example1, xor_distribution
+from fslab.pena_nilsson.toy import PRESETS, pena_nilsson_example1, xor_distribution
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 DIST_NAME = "fslab.distribution_name"
@@ -237,7 +237,7 @@ def _regression_dataset():
 def test_measures_offered_fit_the_target():
     import numpy as np
 
-    from fslab.distributions import Distribution
+    from fslab.data.distributions import Distribution
     # a real-valued target: only the squared error, even if another measure was chosen before
     at = _page("pages/orderings.py", **{"fslab.dataset": _regression_dataset(), "fslab.dataset_name": "reg",
                                         "orderings.measure": "mi"})

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 from fslab.measures import MEASURES
+from fslab.pena_nilsson.toy import PRESETS
 from fslab.recipe import (
     ALL_CLASSES,
     CHOICES,
@@ -25,7 +26,6 @@ from fslab.recipe import (
     load_distribution,
 )
 from fslab.selectors import SELECTORS
-from fslab.toy import PRESETS
 
 PATIENTS = Path(__file__).parent / "fixtures" / "patients.csv"
 

@@ -7,7 +7,7 @@ import pytest
 
 from fslab.criteria import bayes_value
 from fslab.data import Dataset
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import UnsupportedTargetError
 from fslab.selectors import select
 

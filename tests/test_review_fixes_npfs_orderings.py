@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from fslab.distributions import Distribution
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError
-from fslab.finite import fbs
-from fslab.minimal import check_assumptions
 from fslab.npfs import npfs
-from fslab.npfs_result import NPFSResult, npfs_threshold
-from fslab.orderings import subset_risks
+from fslab.npfs.result import NPFSResult, npfs_threshold
+from fslab.pena_nilsson.finite import fbs
+from fslab.pena_nilsson.minimal import check_assumptions
+from fslab.pena_nilsson.orderings import subset_risks
 
 
 def _direct_threshold(n, p0, alpha):

@@ -2,9 +2,9 @@
 
 import pytest
 
+from fslab.data.safe_json import JSONInputError, loads, nesting_depth
 from fslab.errors import DataError
 from fslab.limits import Limits
-from fslab.safe_json import JSONInputError, loads, nesting_depth
 
 SMALL = Limits(max_json_bytes=1_000, max_json_depth=4)
 

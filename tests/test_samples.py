@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fslab.data.samples import SAMPLE_DIR, SAMPLES, load_optdigits_images, load_sample, read_sample_frame
 from fslab.errors import FslabError, ParameterError
-from fslab.samples import SAMPLE_DIR, SAMPLES, load_optdigits_images, load_sample, read_sample_frame
 
 RAW = Path("/work/shared/datasets")
 REPO = Path(__file__).resolve().parents[1]
@@ -230,7 +230,7 @@ def test_wide_text_samples_match_the_mat_file(name, rel):
 
 @pytest.mark.parametrize("name", list(WIDE))
 def test_selectors_and_npfs_run_on_a_column_subset_of_the_wide_samples(name):
-    from fslab.encoded import EncodedDataset
+    from fslab.data.encoded import EncodedDataset
     from fslab.npfs import npfs
     from fslab.selectors import select
 
@@ -251,7 +251,7 @@ def test_every_shipped_sample_has_uint8_codes():
 
 
 def test_gisette_like_is_seeded_synthetic_in_gisettes_shape():
-    from fslab.synthetic import gisette_like_data
+    from fslab.data.synthetic import gisette_like_data
 
     rec = SAMPLES["gisette-like"]
     assert rec.generated and rec.licence == "generated" and "SYNTHETIC" in rec.encoding

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from fslab.distributions import Distribution, example1
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution, example1
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError, TooLargeError
 from fslab.selectors import SELECTORS, Selection, select
 

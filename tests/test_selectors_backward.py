@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import Distribution, example1
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution, example1
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import TooLargeError
 from fslab.measures import Evaluator, measure
 from fslab.selectors import select

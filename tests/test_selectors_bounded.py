@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import fslab
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.measures import measure
 from fslab.selectors import SelectionCancelled, _exhaustive, select
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import Distribution
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError
 from fslab.measures import MEASURES
 from fslab.selectors import SELECTORS, select

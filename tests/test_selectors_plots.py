@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fslab.encoded import EncodedDataset
+from fslab.data.encoded import EncodedDataset
 from fslab.plots.selection import trace_heatmap_figure
 from fslab.selectors import select
 

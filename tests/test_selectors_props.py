@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fslab.criteria import criterion
-from fslab.distributions import Distribution
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution
+from fslab.data.encoded import EncodedDataset
 from fslab.measures import MEASURES
 from fslab.selectors import select
 

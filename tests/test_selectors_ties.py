@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fslab.orderings import subset_risks
+from fslab.pena_nilsson.orderings import subset_risks
+from fslab.pena_nilsson.toy import random_dirichlet
 from fslab.selectors import select
 from fslab.selectors.ties import pick_best, ranks, tied_mask, ties_with
-from fslab.toy import random_dirichlet
 
 
 def test_relative_tolerance_first_wins_and_nan_never_ties():

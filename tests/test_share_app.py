@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
-from fslab.distributions import Distribution
+from fslab.data.distributions import Distribution
 from fslab.recipe import Recipe, RecipeError, load_dataset
 from fslab.selectors import select
 from tests.conftest import ROOT

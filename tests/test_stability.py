@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fslab.errors import ParameterError
-from fslab.stability import kuncheva_consistency, kuncheva_index, nogueira_stability
+from fslab.npfs.stability import kuncheva_consistency, kuncheva_index, nogueira_stability
 
 
 def test_kuncheva_index_by_hand():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fslab.data.synthetic import digits_in_noise, embed_in_noise, uniform_data, uniform_dataset, window_mask
 from fslab.errors import ParameterError
-from fslab.synthetic import digits_in_noise, embed_in_noise, uniform_data, uniform_dataset, window_mask
 
 
 def test_uniform_data_follows_the_labelling_rule():
@@ -79,6 +79,6 @@ def test_samples_and_synthetic_import_one_way():
         assert out.stdout.strip() == "(10, 25)"
     import inspect
 
-    import fslab.samples
+    import fslab.data.samples
 
     assert "from .synthetic" not in inspect.getsource(fslab.samples)

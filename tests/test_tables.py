@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fslab.distributions import Distribution, example1
+from fslab.data.distributions import Distribution, example1
 from fslab.errors import DataError, ParameterError
 from fslab.tables import CodedSource, JointTable
 

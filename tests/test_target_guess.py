@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fslab.target_guess import guess_target, id_like_columns
+from fslab.data.target_guess import guess_target, id_like_columns
 
 
 def test_conventional_name_wins_over_position():

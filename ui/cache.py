@@ -16,8 +16,8 @@ from collections import OrderedDict
 
 import streamlit as st
 
+from fslab.data.samples import load_sample
 from fslab.limits import LIMITS
-from fslab.samples import load_sample
 
 from . import state
 

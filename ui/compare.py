@@ -22,8 +22,8 @@ from fslab.binning import BinningResult, binning_sensitivity
 from fslab.compare import Comparison, compare_selectors
 from fslab.cost import binning_cost, check, compare_cost, curves_cost
 from fslab.curves import CurveResult, learning_curves
+from fslab.data.samples import SAMPLES, load_sample
 from fslab.learners import LEARNERS
-from fslab.samples import SAMPLES, load_sample
 
 from . import state
 from .cache import BOUNDED

@@ -13,9 +13,9 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from fslab.data import Dataset, read_table
-from fslab.discretize import bin_edges, check_method, numeric_values
+from fslab.data.discretize import bin_edges, check_method, numeric_values
+from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.limits import LIMITS
-from fslab.samples import SAMPLES, load_sample, sample_limits
 
 from . import state
 from .cache import BOUNDED, sample_encoded

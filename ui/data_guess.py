@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from fslab.target_guess import TargetGuess, guess_target, id_like_columns
+from fslab.data.target_guess import TargetGuess, guess_target, id_like_columns
 
 from .cache import BOUNDED
 

@@ -15,10 +15,10 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from fslab.distributed import npfs_on, scheduler_from_env
+from fslab.data.distributed import npfs_on, scheduler_from_env
+from fslab.data.samples import SAMPLES
 from fslab.export import safe_csv
-from fslab.npfs_result import NPFSResult
-from fslab.samples import SAMPLES
+from fslab.npfs.result import NPFSResult
 from fslab.selectors import SELECTORS
 
 from . import heavy, state

@@ -13,14 +13,14 @@ import pandas as pd
 import streamlit as st
 
 from fslab.cost import check, finite_cost, lattice_cost, minimal_cost, needs_confirmation
-from fslab.distributions import Distribution
-from fslab.encoded import EncodedDataset
+from fslab.data.distributions import Distribution
+from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError
-from fslab.finite import fbs, fos
 from fslab.measures import measure as get_measure
 from fslab.measures import supported_measures
-from fslab.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
-from fslab.orderings import (
+from fslab.pena_nilsson.finite import fbs, fos
+from fslab.pena_nilsson.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
+from fslab.pena_nilsson.orderings import (
     MAX_FEATURES,
     check_enumerable,
     check_ordering,

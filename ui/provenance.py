@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fslab import export
-from fslab.samples import SAMPLES
+from fslab.data.samples import SAMPLES
 
 from . import state
 from .compare import token

@@ -9,14 +9,14 @@ import math
 
 import streamlit as st
 
+from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.learners import EVAL_MEASURES
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
+from fslab.pena_nilsson.toy import PRESETS
 from fslab.recipe import ALL_CLASSES, CHOICES, Recipe, RecipeError, load_dataset, load_distribution, sha256_hex
-from fslab.samples import SAMPLES
 from fslab.selectors import SELECTORS
-from fslab.toy import PRESETS
 
 from . import state
 from .cache import sample_encoded

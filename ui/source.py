@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from fslab.distributions import example1
+from fslab.data.distributions import example1
 
 from . import state
 from .text import md

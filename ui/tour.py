@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from fslab import bayes_value
-from fslab.distributions import example1
-from fslab.toy import PRESETS
+from fslab.data.distributions import example1
+from fslab.pena_nilsson.toy import PRESETS
 
 from . import toy
 from .state import DISTRIBUTION_NAME

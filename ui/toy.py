@@ -10,12 +10,19 @@ import streamlit as st
 
 from fslab import terms
 from fslab.convergence import criterion_picks, optimum_rate
-from fslab.distributions import Distribution, from_joint_frame, joint_frame
+from fslab.data.distributions import Distribution, from_joint_frame, joint_frame
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES
-from fslab.minimal import check_assumptions
-from fslab.toy import PRESETS, naive_bayes_frame, naive_bayes_from_frame, random_dirichlet, with_copy, xor_distribution
+from fslab.pena_nilsson.minimal import check_assumptions
+from fslab.pena_nilsson.toy import (
+    PRESETS,
+    naive_bayes_frame,
+    naive_bayes_from_frame,
+    random_dirichlet,
+    with_copy,
+    xor_distribution,
+)
 
 from . import state
 from .cache import BOUNDED

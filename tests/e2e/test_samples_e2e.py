@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from fslab.samples import SAMPLES
+from fslab.data.samples import SAMPLES
 from tests.conftest import choose, screenshot
 
 
