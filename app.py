@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import share, state, theme
 from ui.cache import ensure_default_dataset
+from ui.pages import navigation
 from ui.source import current_distribution
 from ui.text import md
 
@@ -12,26 +13,8 @@ st.set_page_config(page_title="fslab", page_icon=":material/filter_alt:", layout
 ensure_default_dataset()
 current_distribution()
 
-recipe_pages = {  # the pages a link or recipe can open (fslab.recipe.PAGES)
-    "select": st.Page("pages/selection.py", title="Select", icon=":material/checklist:"),
-    "compare": st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
-    "npfs": st.Page("pages/npfs.py", title="NPFS", icon=":material/grid_on:"),
-    "toy": st.Page("pages/toy.py", title="Toy distribution", icon=":material/casino:"),
-    "orderings": st.Page("pages/orderings.py", title="Orderings", icon=":material/account_tree:"),
-}
-pages = {
-    "Start": [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/tour.py", title="Example 1 tour", icon=":material/school:"),
-        st.Page("pages/data.py", title="Data", icon=":material/table:"),
-    ],
-    "Select": [recipe_pages["select"],
-               st.Page("pages/by_measure.py", title="By measure", icon=":material/view_column:"),
-               recipe_pages["compare"], recipe_pages["npfs"]],
-    "Theory": [recipe_pages["toy"], recipe_pages["orderings"],
-               st.Page("pages/papers.py", title="Papers", icon=":material/menu_book:")],
-}
-nav = st.navigation(pages)
+sections, recipe_pages = navigation()  # ui.pages.PAGES: every page, declared once
+nav = st.navigation(sections)
 shared_page = share.page_of(nav, recipe_pages)
 share.restore(shared_page)  # a shared link or a loaded recipe sets data and widgets before the page draws
 waiting = share.awaiting_file()  # a link made on an uploaded file: ask for that file before any page runs

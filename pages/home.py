@@ -9,29 +9,9 @@ from fslab.errors import FslabError
 from fslab.limits import limits_table
 from ui import state
 from ui.data import APP_SAMPLES, HIDDEN_NOTE, use_sample
+from ui.pages import home_links
 from ui.text import md
 from ui.tour import start as start_tour
-
-PAGES = [
-    ("pages/tour.py", "Example 1 tour", ":material/school:",
-     "four short steps: the 0-1 error and mutual information disagree, the subset lattice, Theorem 1, NPFS."),
-    ("pages/data.py", "Data", ":material/table:",
-     "upload a CSV or pick a sample, name the target and positive class, see how every column is coded."),
-    ("pages/selection.py", "Select", ":material/checklist:",
-     "pick features greedily (or exhaustively) for the performance measure you care about; see every step."),
-    ("pages/by_measure.py", "By measure", ":material/view_column:",
-     "one selector, several measures, the same data: where their picks part, and what each choice costs."),
-    ("pages/compare.py", "Compare", ":material/compare_arrows:",
-     "put selectors side by side and check the chosen features with cross-validated classifiers."),
-    ("pages/npfs.py", "NPFS", ":material/grid_on:",
-     "run any selector on bootstrap resamples and keep the features chosen more often than chance."),
-    ("pages/toy.py", "Toy distribution", ":material/casino:",
-     "build a small exact distribution (the Bayes paper's Example 1 by default) and compute criteria exactly."),
-    ("pages/orderings.py", "Orderings", ":material/account_tree:",
-     "Pena and Nilsson: every subset's Bayes risk, why the best k features need exhaustive search."),
-    ("pages/papers.py", "Papers", ":material/menu_book:",
-     "every figure, table and numbered claim of the papers, the paper's statement beside fslab's number."),
-]
 
 PAPERS = [
     "**Ahmed, Narasimhan, Agarwal** (2015). *Bayes Optimal Feature Selection for Supervised Learning with General "
@@ -116,11 +96,11 @@ st.subheader("Data set")
 sample_picker()
 
 st.subheader("Pages")
-for path, title, icon, what in PAGES:
+for page in home_links():
     c1, c2 = st.columns([2, 5])  # room for "Toy distribution" on a 1024 px screen
     with c1:
-        st.page_link(path, label=title, icon=icon)
-    c2.markdown(what)
+        st.page_link(page.file, label=page.title, icon=page.icon)
+    c2.markdown(page.about)
 
 st.subheader("The papers")
 for paper in PAPERS:

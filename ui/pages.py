@@ -1,0 +1,73 @@
+"""The app's pages, declared once: app.py's navigation, the Home page's list of pages and the pages a share link
+or recipe can open (``recipe``: the page's name in :data:`fslab.recipe.PAGES`) are all derived from :data:`PAGES`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    file: str            # the script, relative to app.py
+    title: str
+    icon: str
+    section: str         # the navigation's group
+    about: str           # one line for the Home page's list
+    recipe: str | None = None  # its name in links and recipes (fslab.recipe.PAGES); None: no link state
+    default: bool = False      # the page "/" opens
+
+    @property
+    def url_path(self) -> str:
+        """The page's name in the URL (Streamlit's default: the file's stem); "" for the default page."""
+        return "" if self.default else Path(self.file).stem
+
+
+PAGES = (
+    PageInfo("pages/home.py", "Home", ":material/home:", "Start",
+             "what fslab is, the sample data picker, this list of pages and the papers.", default=True),
+    PageInfo("pages/tour.py", "Example 1 tour", ":material/school:", "Start",
+             "four short steps: the 0-1 error and mutual information disagree, the subset lattice, Theorem 1, "
+             "NPFS."),
+    PageInfo("pages/data.py", "Data", ":material/table:", "Start",
+             "upload a CSV or pick a sample, name the target and positive class, see how every column is coded."),
+    PageInfo("pages/selection.py", "Select", ":material/checklist:", "Select",
+             "pick features greedily (or exhaustively) for the performance measure you care about; see every "
+             "step.", recipe="select"),
+    PageInfo("pages/by_measure.py", "By measure", ":material/view_column:", "Select",
+             "one selector, several measures, the same data: where their picks part, and what each choice costs."),
+    PageInfo("pages/compare.py", "Compare", ":material/compare_arrows:", "Select",
+             "put selectors side by side and check the chosen features with cross-validated classifiers.",
+             recipe="compare"),
+    PageInfo("pages/npfs.py", "NPFS", ":material/grid_on:", "Select",
+             "run any selector on bootstrap resamples and keep the features chosen more often than chance.",
+             recipe="npfs"),
+    PageInfo("pages/toy.py", "Toy distribution", ":material/casino:", "Theory",
+             "build a small exact distribution (the Bayes paper's Example 1 by default) and compute criteria "
+             "exactly.", recipe="toy"),
+    PageInfo("pages/orderings.py", "Orderings", ":material/account_tree:", "Theory",
+             "Pena and Nilsson: every subset's Bayes risk, why the best k features need exhaustive search.",
+             recipe="orderings"),
+    PageInfo("pages/papers.py", "Papers", ":material/menu_book:", "Theory",
+             "every figure, table and numbered claim of the papers, the paper's statement beside fslab's number."),
+)
+RECIPE_PAGES = tuple(p.recipe for p in PAGES if p.recipe is not None)  # equals fslab.recipe.PAGES (tested)
+
+
+def navigation() -> tuple[dict[str, list], dict[str, object]]:
+    """The ``st.Page`` objects of :data:`PAGES`: by section (for ``st.navigation``) and by recipe name."""
+    sections: dict[str, list] = {}
+    by_recipe: dict[str, object] = {}
+    for info in PAGES:
+        page = st.Page(info.file, title=info.title, icon=info.icon, default=info.default)
+        sections.setdefault(info.section, []).append(page)
+        if info.recipe is not None:
+            by_recipe[info.recipe] = page
+    return sections, by_recipe
+
+
+def home_links() -> tuple[PageInfo, ...]:
+    """The pages the Home page lists: every page but Home itself."""
+    return tuple(p for p in PAGES if not p.default)
