@@ -27,6 +27,7 @@ from fslab.learners import LEARNERS
 
 from . import state
 from .cache import BOUNDED
+from .memo import remember
 
 # id -> (weak reference, digest) of recently digested objects (a weak reference: an id can be reused)
 _DIGESTS: OrderedDict[int, tuple] = OrderedDict()
@@ -107,10 +108,7 @@ def token(source) -> str:
     digest = h.hexdigest()
     if ref is not None:  # fslab sources are never changed in place, so an object's digest can be remembered
         with _LOCK:
-            _DIGESTS[id(source)] = (ref, digest)
-            _DIGESTS.move_to_end(id(source))
-            while len(_DIGESTS) > _DIGESTS_SIZE:
-                _DIGESTS.popitem(last=False)
+            remember(_DIGESTS, id(source), (ref, digest), _DIGESTS_SIZE)
     return digest
 
 

@@ -16,7 +16,6 @@ Pages call :func:`require` before the work and hold :func:`slot` around it::
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 
 import streamlit as st
@@ -24,14 +23,11 @@ import streamlit as st
 from fslab.cost import Cost, needs_confirmation, over_limit_message
 
 from . import heavy
+from .memo import recall, remember, session_memo
 from .text import md
 
 CONFIRMED = "fslab.guard.confirmed"
 _CONFIRMED_SIZE = 32
-
-
-def _confirmed() -> OrderedDict:
-    return st.session_state.setdefault(CONFIRMED, OrderedDict())
 
 
 def estimate_text(cost: Cost) -> str:
@@ -51,19 +47,15 @@ def allowed(cost: Cost, job_key, container=None) -> bool:
     if not needs_confirmation(cost):
         return True
     key = repr(job_key)
-    confirmed = _confirmed()
-    if key in confirmed:
-        confirmed.move_to_end(key)
+    confirmed = session_memo(CONFIRMED)
+    if recall(confirmed, key):
         return True
     box.warning(estimate_text(cost) + " It runs only when you press *Run*; it takes a heavy-work slot of the "
                 "server meanwhile, and you can stop it by changing a setting or closing the tab.",
                 icon=":material/hourglass_top:")
     if box.button("Run", key=f"guard.run.{hashlib.blake2b(key.encode(), digest_size=8).hexdigest()}",
                   type="primary"):
-        confirmed[key] = True
-        while len(confirmed) > _CONFIRMED_SIZE:
-            confirmed.popitem(last=False)
-        return True
+        return remember(confirmed, key, True, _CONFIRMED_SIZE)
     return False
 
 

@@ -9,8 +9,6 @@ also keeps the few it showed.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import streamlit as st
 
 from fslab.cost import ksuggest_cost, over_limit_message
@@ -23,6 +21,7 @@ from fslab.selectors import SELECTORS
 from . import heavy
 from .cache import result_key, shared_results
 from .compare import token
+from .memo import remember, session_memo
 from .npfs import SLOW_KINDS, Reporter
 from .text import md
 
@@ -101,7 +100,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
         n_boot = int(c2.number_input("NPFS bootstraps (0 = skip)", 0, 1000, 30, step=10,
                                      key=f"{key_prefix}.kboot"))
     alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha"))
-    memo = st.session_state.setdefault(MEMO, OrderedDict())
+    memo = session_memo(MEMO)
     key = (token(source), selector, measure_name, tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
     cost = ksuggest_cost(source, selector, k, n_perm, n_boot, measure_name)
     refusal = over_limit_message(cost)
@@ -111,16 +110,14 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     if st.button("Suggest k", key=f"{key_prefix}.ksuggest", help="Runs the test and NPFS on this dataset"):
         bar = st.progress(0.0, text="Permutation test of each step...")
         try:
-            _, memo[key] = run_suggestion(source, selector, measure_name, measure_params, k, n_perm, n_boot, alpha,
-                                          Reporter(bar))
+            _, found = run_suggestion(source, selector, measure_name, measure_params, k, n_perm, n_boot, alpha,
+                                      Reporter(bar))
         except FslabError as err:
             bar.empty()
             st.error(md(err))
             return
         bar.empty()
-        memo.move_to_end(key)
-        while len(memo) > _MEMO_SIZE:
-            memo.popitem(last=False)
+        remember(memo, key, found, _MEMO_SIZE)
     found = memo.get(key)
     if found is None:
         npfs_part = f" and run NPFS with {n_boot} bootstraps" if n_boot else ""

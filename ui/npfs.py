@@ -11,7 +11,6 @@ hold the server's GIL, and at most ``cores - 1`` runs go at once).
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 
 import streamlit as st
 
@@ -24,6 +23,7 @@ from fslab.selectors import SELECTORS
 from . import heavy, state
 from .cache import result_key, sample_encoded, shared_results
 from .compare import token
+from .memo import remember, session_memo
 
 RESULTS = "fslab.npfs.results"
 LAST = "fslab.npfs.last"
@@ -43,8 +43,8 @@ def base_selectors() -> list[str]:
     return [name for name, spec in SELECTORS.items() if spec.cost_class != "heavy"]
 
 
-def _memo() -> OrderedDict:
-    return st.session_state.setdefault(RESULTS, OrderedDict())
+def _memo():
+    return session_memo(RESULTS)
 
 
 def run_key(source_name: str, source, selector: str, measure: str | None, params: dict, k: int, n: int,
@@ -118,9 +118,7 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
                                             sample_fraction=fraction, **extra)
             if not getattr(found, "cancelled", False):
                 shared.put(shared_key, found)
-        memo[key] = found
-        while len(memo) > _MEMO_SIZE:
-            memo.popitem(last=False)
+        remember(memo, key, found, _MEMO_SIZE)
     memo.move_to_end(key)
     st.session_state[LAST] = key
     return memo[key]

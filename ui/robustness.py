@@ -10,8 +10,6 @@ with the estimate shown first, a progress bar, in a worker process under a heavy
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import pandas as pd
 import streamlit as st
 
@@ -25,6 +23,7 @@ from . import compare as uc
 from . import heavy
 from . import npfs as un
 from .cache import result_key, shared_results
+from .memo import remember, session_memo
 from .text import md
 
 N_BOOTSTRAPS = 50
@@ -89,14 +88,12 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
         st.error(md(refusal), icon=":material/block:")
         return
     request = repr((uc.token(source), selector, measure_used, sorted(params_used.items()), int(k)))
-    asked = st.session_state.setdefault(ASKED, OrderedDict())
+    asked = session_memo(ASKED)
     cheap = cost.seconds <= AUTO_SECONDS
     if not cheap and request not in asked:
         if st.button(f"Check the pick (about {cost.seconds:.0f} s)", key="select.robust.run",
                      help=f"{N_BOOTSTRAPS} NPFS bootstraps" + ("" if raw is None else " and seven binnings")):
-            asked[request] = True
-            while len(asked) > _ASKED_SIZE:
-                asked.popitem(last=False)
+            remember(asked, request, True, _ASKED_SIZE)
         else:
             st.caption(f"Press **Check the pick** to run it: {md(cost.describe())}.")
             return

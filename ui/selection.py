@@ -19,6 +19,7 @@ from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
 from .compare import token
+from .memo import recall, remember, session_memo
 from .text import md
 
 RESULTS = "fslab.select.results"
@@ -83,8 +84,8 @@ def measure_params(container, measure_name: str, key: str) -> dict:
             for name, param in MEASURES[measure_name].parameters.items()}
 
 
-def _memo() -> OrderedDict:
-    return st.session_state.setdefault(RESULTS, OrderedDict())
+def _memo():
+    return session_memo(RESULTS)
 
 
 def source_key(kind: str, name: str, source) -> tuple:
@@ -98,15 +99,11 @@ def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: in
     memo = _memo()
     full = (key, int(k), selector, measure, s, tuple(sorted(params.items())))
     if full in memo:
-        memo.move_to_end(full)
-        return memo[full]
+        return recall(memo, full)
     spec = SELECTORS[selector]
     result = select(source, k, selector, measure=measure, s=s, progress=progress,
                     **(params if spec.uses_measure else {}))
-    memo[full] = result
-    while len(memo) > _MEMO_SIZE:
-        memo.popitem(last=False)
-    return result
+    return remember(memo, full, result, _MEMO_SIZE)
 
 
 def curve_frame(source, features, measure: str, params: dict) -> pd.DataFrame:
