@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, screenshot, wait_idle
+from tests.conftest import choose, goto_page, screenshot, wait_idle
 
 
 def test_npfs_on_duni_heatmap_progress_and_cancel(page):
@@ -32,9 +32,11 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     heatmap.locator("g.heatmaplayer image, g.heatmaplayer path").first.wait_for()  # plotly.js drew the heatmap
     expect(heatmap.locator(".gtitle")).to_contain_text("Selection matrix: 25 features x 100 bootstraps")
 
-    # A long run: the progress bar shows the remaining time; then cancel it.
+    # A long run: the progress bar shows the remaining time; then cancel it. MIGreedy resamples every bootstrap
+    # (5,000 take seconds); JMI's bootstraps are counted as row weights, 4,000 of them before a click on Cancel lands.
+    choose(page, "Base selector", "MIGreedy")
     n_input = page.get_by_role("spinbutton", name="n (bootstraps)")
-    n_input.fill("4000")
+    n_input.fill("5000")
     n_input.press("Enter")
     wait_idle(page)
     page.get_by_role("button", name="Run NPFS").click()
@@ -47,7 +49,8 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     expect(main.get_by_text("Run cancelled after")).to_be_visible()
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
-    # Back to n = 100: the memoised run is shown again, with its heatmap.
+    # Back to JMI and n = 100: the memoised run is shown again, with its heatmap.
+    choose(page, "Base selector", "JMI")
     n_input.fill("100")
     n_input.press("Enter")
     wait_idle(page)
