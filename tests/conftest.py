@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.request
 from fnmatch import fnmatch
 from pathlib import Path
@@ -150,3 +151,25 @@ def choose(page, label: str, option: str) -> None:
     box.locator("input").fill(option)
     page.get_by_role("option", name=option, exact=True).click()
     wait_idle(page)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A Dask client on a LocalCluster of two worker processes on 127.0.0.1 (issue 14's tests; one per module).
+
+    Workers (and a nanny's restart of a killed one) are spawned, and spawn re-runs the parent's ``__main__`` from
+    its file: after an AppTest in the same pytest process that is a page script, so they get a blank one.
+    """
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is not installed: "
+                                      "pip install 'fslab[dask]'")
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+        sys.modules["__main__"] = main

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import types
 
 import numpy as np
 import pandas as pd
@@ -43,21 +42,7 @@ ROW_MEASURES = {"precision", "recall"}   # the same per-row criteria, as measure
 PLAIN = "engine" in inspect.signature(fslab.select).parameters   # the evaluation seam's oracle, once it exists
 
 
-@pytest.fixture(scope="module")
-def client():
-    # Workers (and the nanny's restart of a killed one) are spawned, and spawn re-runs the parent's __main__; after
-    # an AppTest in the same pytest process that is a page script: give them a blank one (as test_npfs_dask).
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-        sys.modules["__main__"] = main
+# the `client` fixture (a two-worker LocalCluster on 127.0.0.1) is in tests/conftest.py
 
 
 def random_frame(seed: int, m: int = 400) -> pd.DataFrame:

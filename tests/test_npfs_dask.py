@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
-import types
 
 import joblib
 import numpy as np
@@ -25,21 +23,7 @@ from fslab.npfs import npfs  # noqa: E402
 pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: not in the inner loop
 
 
-@pytest.fixture(scope="module")
-def client():
-    # Worker processes are spawned, and spawn re-runs the parent's __main__ from its file. After an AppTest in
-    # the same pytest process, __main__ is a page script (NameError in the child): give the workers a blank one.
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-        sys.modules["__main__"] = main
+# the `client` fixture (a two-worker LocalCluster on 127.0.0.1) is in tests/conftest.py
 
 
 def _duni():
