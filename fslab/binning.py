@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .compare import overlap_matrix, overlap_table, step_grid
-from .data.encoded import EncodedDataset
+from .data.dataset import Dataset
 from .errors import ParameterError
 from .selectors import select
 
@@ -65,7 +65,7 @@ def binning_sensitivity(dataset, k: int, selector: str = "bayes-greedy", measure
     ``dataset`` is a ``fslab.data.Dataset`` (raw values kept); categorical and few-valued integer columns
     keep their own codes under every binning, so only real-valued columns move.
     """
-    if isinstance(dataset, EncodedDataset) or not hasattr(dataset, "discretize"):
+    if not isinstance(dataset, Dataset):
         raise ParameterError("binning sensitivity needs the raw Dataset (an encoded one has lost its values)")
     if not binnings:
         raise ParameterError("choose at least one binning")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from .errors import TooLargeError
 from .limits import LIMITS, Limits
+from .tables import CodedSource, TableSource
 
 # Seconds per row-table on each counting path (medians of bench/bench_cost.py on this project's 2 shared cores,
 # load average 2-7): the fast engine on a greedy path (samples, arities and classes <= 16), the fast engine over
@@ -62,10 +63,11 @@ class Shape:
     @classmethod
     def of(cls, source) -> Shape:
         """The shape of a coded source (sample or distribution) or a raw Dataset (levels from its columns)."""
-        if hasattr(source, "arities"):
-            arities = source.arities
+        if isinstance(source, TableSource):
+            arities = source.arities  # sample: rows in memory (the fast and removal paths need a CodedSource)
             return cls(int(source.n_features), int(source.n_rows), len(source.labels),
-                       int(arities.max()) if len(arities) else 1, getattr(source, "y", None) is not None)
+                       int(arities.max()) if len(arities) else 1,
+                       isinstance(source, CodedSource) and source.is_sample)
         features = source.features  # a raw fslab.Dataset: binning keeps at most its distinct values
         levels = int(features.nunique().max()) if features.shape[1] else 1
         return cls(features.shape[1], features.shape[0], len(source.encoded_target.labels), levels, True)

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from .data.dataset import Dataset
 from .data.encoded import EncodedDataset
 from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
@@ -236,10 +237,10 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     (``with joblib.parallel_config(backend="dask"): learning_curves(...)``); progress then comes after each
     split. Each split's seed is drawn up front, so the result is the same however many workers run it.
     """
-    if not isinstance(data, EncodedDataset):
-        if not hasattr(data, "discretize") or hasattr(data, "probs"):
-            raise ParameterError("learning curves need a data sample (a dataset); sample a distribution first")
+    if isinstance(data, Dataset):
         data = data.discretize()
+    if not isinstance(data, EncodedDataset):
+        raise ParameterError("learning curves need a data sample (a dataset); sample a distribution first")
     if measure not in EVAL_MEASURES:
         raise ParameterError(f"learning curves support the measures {', '.join(EVAL_MEASURES)}; got '{measure}'")
     spec = get_learner(learner or PAPER_LEARNER[measure])

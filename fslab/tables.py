@@ -105,7 +105,15 @@ class TableSource(Protocol):
       and learners apply), False for an exact law (a Distribution).
     - Row codes: a :class:`CodedSource` (``X``, ``arities``, ``y`` or ``weights``, ``subsample``) also lets
       evaluators use the fast counting engine and one-pass removal steps; any other source gets the generic
-      per-subset path through ``table`` / ``extension_tables`` (same numbers).
+      per-subset path through ``table`` / ``extension_tables`` (same numbers). Test it with
+      ``isinstance(source, CodedSource)``; rows to resample are ``isinstance(source, CodedSource) and
+      source.is_sample``.
+    - ``task`` and ``target`` (declared by every fslab source: :class:`CodedSource` and its subclasses, the Dask
+      source; not required of other table sources): ``task`` is ``"binary"``, ``"multiclass"`` or
+      ``"regression"`` (a real-valued target whose ``labels`` are its values); ``target`` names the target
+      column. A plain CodedSource or Distribution says ``"binary"`` / ``"multiclass"`` from its number of
+      labels and ``target = "y"``; an encoded dataset says what its target is.
+    - Raw values (Fisher's score): only an ``EncodedDataset`` keeps them; ask ``has_values``.
     """
 
     feature_names: tuple[str, ...]
@@ -164,6 +172,8 @@ class CodedSource:
             if weights.shape != (self.X.shape[0], n_labels):
                 raise DataError(f"weights need shape (rows, classes) = {(self.X.shape[0], n_labels)}")
             self.y, self.weights = None, weights
+        self.task = "binary" if n_labels == 2 else "multiclass"  # declared (TableSource); an encoded dataset overrides
+        self.target = "y"
         names = feature_names if feature_names is not None else [f"X{j + 1}" for j in range(self.X.shape[1])]
         self.feature_names = tuple(str(name) for name in names)
         if len(self.feature_names) != self.X.shape[1]:
@@ -299,9 +309,11 @@ class CodedSource:
 
 def as_source(obj) -> TableSource:
     """The table source behind a Dataset (discretised with its defaults), an encoded dataset or a Distribution."""
+    from .data.dataset import Dataset  # late import: fslab.data builds on this module
+
     if isinstance(obj, TableSource):
         return obj
-    if hasattr(obj, "discretize"):
+    if isinstance(obj, Dataset):
         return obj.discretize()
     raise ParameterError(
         f"expected a Dataset, an encoded dataset or a Distribution; got {type(obj).__name__}"

@@ -148,7 +148,7 @@ def check_fits_target(job: Job) -> None:
     """A real-valued target has no classes: the selectors that count classes (MI family, Fisher) would treat each
     value as one, so they are refused (the app does not offer them either) instead of running silently."""
     src = job.loaded.source
-    if getattr(src, "task", None) != "regression":
+    if src.task != "regression":  # every source declares its task (fslab.tables.TableSource)
         return
     chosen = job.selectors or ((job.selector,) if job.selector else ())
     counting = [name for name in chosen if not SELECTORS[name].uses_measure]

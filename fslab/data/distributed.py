@@ -342,12 +342,10 @@ def _part_extensions_bincount(X, y, base, n_base: int, candidates: np.ndarray, w
 class DaskSource:
     """A discretised sample kept as persisted partitions of codes on a Dask cluster (a TableSource).
 
-    Declares ``row_access = False``: it has no ``X``/``y`` on the client, so selectors use the generic
+    Not a :class:`~fslab.tables.CodedSource`: it has no ``X``/``y`` on the client, so selectors use the generic
     table path (``table`` / ``extension_tables``), whose counts are summed from the partitions.
     ``bytes_received`` counts the bytes of the count tables that came back to the client.
     """
-
-    row_access = False
 
     def __init__(self, parts: list, n_rows: int, arities, labels, feature_names, *, class_names=(), task="binary",
                  target="y", categories=None, notes=()):
@@ -756,6 +754,10 @@ def _pack(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def to_dask_source(encoded, npartitions: int | None = None, client=None) -> DaskSource:
     """Ship an in-memory encoded sample's codes to the cluster once (one partition per worker thread by default):
     the same codes, arities and labels, so every selection equals the in-memory one."""
+    from .encoded import EncodedDataset
+
+    if not isinstance(encoded, EncodedDataset):
+        raise ParameterError(f"the Dask source ships an encoded dataset's codes; got {type(encoded).__name__}")
     dask = require_dask()
     if npartitions is None:
         threads = sum(client.nthreads().values()) if client is not None else os.cpu_count() or 1
@@ -767,9 +769,8 @@ def to_dask_source(encoded, npartitions: int | None = None, client=None) -> Dask
     bounds = np.linspace(0, m, max(1, min(int(npartitions), m)) + 1).astype(np.int64)
     parts = dask.persist(*[dask.delayed(_pack)(X[a:b], y[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
     return DaskSource(list(parts), m, encoded.arities, encoded.labels, encoded.feature_names,
-                      class_names=getattr(encoded, "class_names", ()), task=getattr(encoded, "task", "binary"),
-                      target=getattr(encoded, "target", "y"), categories=getattr(encoded, "categories", None),
-                      notes=tuple(getattr(encoded, "notes", ())) + (
+                      class_names=encoded.class_names, task=encoded.task, target=encoded.target,
+                      categories=encoded.categories, notes=encoded.notes + (
                           f"Counted on the Dask cluster in {len(parts)} partitions.",))
 
 

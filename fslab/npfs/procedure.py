@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits
 from ..data.encoded import EncodedDataset
 from ..errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, over_limit
-from ..tables import as_source
+from ..tables import CodedSource, as_source
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .weighted import WeightedBootstraps, bootstrap_weights, supports
 
@@ -57,7 +57,7 @@ class NPFSCancelled(FslabError):
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
-    if getattr(source, "y", None) is None:
+    if not (isinstance(source, CodedSource) and source.is_sample):  # rows to resample (TableSource docstring)
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
             "Draw a sample from it first (Distribution.sample(m, seed))."
@@ -86,11 +86,11 @@ def check_base_selector(source, selector) -> None:
     each: every feature that splits the rows finely "explains" y, so a noise column can be relevant in every
     bootstrap. The Bayes selectors with the squared error use the values themselves.
     """
-    if getattr(source, "task", None) == "regression" and isinstance(selector, str) and selector in CLASS_SELECTORS:
-        n_values = len(getattr(source, "labels", ()))
+    if source.task == "regression" and isinstance(selector, str) and selector in CLASS_SELECTORS:
+        n_values = len(as_source(source).labels)  # a raw Dataset declares task and target, its codes the labels
         raise UnsupportedTargetError(
             f"The base selector '{selector}' treats each of the {n_values} distinct values of the real-valued "
-            f"target '{getattr(source, 'target', None) or 'y'}' as a class, so its choices say nothing about the "
+            f"target '{source.target or 'y'}' as a class, so its choices say nothing about the "
             "target. Use bayes-greedy (or bayes-score) with the squared error, or make the target categorical "
             "before loading (for example a column 'price > median') and name a positive class on the Data page."
         )
@@ -108,7 +108,7 @@ def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
 
 def _lean(source, selector):
     """The source without its raw value matrix unless the selector reads it (Fisher): bootstraps copy less."""
-    if not getattr(source, "has_values", False) or selector == "fisher" or callable(selector):
+    if not (isinstance(source, EncodedDataset) and source.has_values) or selector == "fisher" or callable(selector):
         return source
     return EncodedDataset(
         source.X, source.y, labels=source.labels, feature_names=source.feature_names, arities=source.arities,

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..tables import CodedSource
+
 WEIGHTED_SELECTORS = frozenset({"jmi", "mrmr", "cmim", "mi-score"})
 MAX_ARITY = 16
 MAX_CLASSES = 16
@@ -82,9 +84,9 @@ def indicator_bytes(source) -> int:
 def supports(source, selector, params: dict) -> bool:
     """True when :class:`WeightedBootstraps` gives exactly what ``select(boot, k, selector)`` gives."""
     return (isinstance(selector, str) and selector in WEIGHTED_SELECTORS and not params
-            and getattr(source, "y", None) is not None and getattr(source, "X", None) is not None
+            and isinstance(source, CodedSource) and source.is_sample
             and source.n_features > 0 and int(np.max(source.arities)) <= MAX_ARITY
-            and len(source.labels) <= MAX_CLASSES and getattr(source, "task", "binary") != "regression"
+            and len(source.labels) <= MAX_CLASSES and source.task != "regression"
             and work_per_cell(source) <= MAX_WORK_PER_CELL
             and indicator_bytes(source) <= MAX_INDICATOR_BYTES)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data.encoded import EncodedDataset
+
 _HUGE = np.finfo(np.float64).max  # a feature that separates the classes perfectly (zero within-class spread)
 
 
@@ -19,7 +21,7 @@ _BLOCK = 512  # features per block: bounds the float temporaries to a few (rows 
 
 def fisher_scores(source) -> np.ndarray:
     """Fisher score of every feature of a sample (rows with a class index) or an exact distribution."""
-    values = getattr(source, "values", None)
+    values = source.values if isinstance(source, EncodedDataset) else None  # only encoded data keeps raw values
     matrix = source.X if values is None else values
     if values is not None:  # text columns have no real values (all NaN): score their codes instead
         no_values = np.isnan(values).all(axis=0)
