@@ -264,7 +264,7 @@ def main() -> None:
                 "computed from the counts of each (feature values, class) pair.")
     st.latex(r"y=\begin{cases}1 & \text{target}=\text{positive class}\\ 0 & \text{otherwise}\end{cases}")
     name, encoded = state.get_dataset()
-    raw, applied = st.session_state.get(state.DATASET_RAW), st.session_state.get(APPLIED)
+    raw, applied = state.get_dataset_raw(), st.session_state.get(APPLIED)
     sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
     # set on this page earlier (an upload is gone once the page is left) and still the current dataset
     if raw is not None and applied is not None and applied[-1] == name:

@@ -149,7 +149,7 @@ for col, (suffix, mime, label) in zip(cols, (
         ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")), strict=False):
     col.download_button(label, files[suffix], f"{stem}_{suffix}", mime, key=f"select.dl.{suffix}", on_click="ignore")
 if kind == "dataset":
-    raw = st.session_state.get(state.DATASET_RAW)
+    raw = state.get_dataset_raw()
     cols[4].download_button("Data, selected columns (CSV)", on_click="ignore", key="select.dl.data",
                             data=lambda: export.csv_with_provenance(ui.selected_data(source, result, raw), prov),
                             file_name=f"{stem}_data.csv", mime="text/csv")

@@ -31,7 +31,7 @@ def select_page_names(sample: str, measure: str, k: int) -> list[str]:
     """The Select page's selection: the sample chosen on the Home page (as a user does), default selector."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=240).run()
     at.selectbox(key="home_sample").set_value(sample).run()
-    assert at.session_state["fslab.dataset_name"] == f"{sample} (sample)"
+    assert at.session_state["fslab.current_data"].name == f"{sample} (sample)"
     at.switch_page("pages/selection.py").run()
     at.selectbox(key="select.measure").set_value(measure).run()
     assert at.session_state["select.k"] == k and at.session_state["select.selector"] == "bayes-greedy"

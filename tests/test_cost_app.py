@@ -26,10 +26,7 @@ def session(page: str, sample: str, **widgets) -> AppTest:
     """A session on ``page`` with a shipped sample loaded and widget values set before the page first runs (so no
     intermediate job runs on the way to the one tested)."""
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.session_state[state.DATASET] = encoded(sample)
-    at.session_state[state.DATASET_NAME] = f"{sample} (sample)"
-    at.session_state[state.DATASET_RAW] = None
-    at.session_state[state.DATASET_SPEC] = {"sample": sample}
+    state.install(at.session_state, state.CurrentData(encoded(sample), f"{sample} (sample)", None, {"sample": sample}))
     for key, value in widgets.items():
         at.session_state[key] = value
     at.switch_page(page).run()

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from fslab.data import read_csv
 from fslab.data.distributions import example1
 from tests.conftest import ROOT
+from ui.state import CurrentData
 from ui.text import md
 
 APP = str(ROOT / "app.py")
@@ -84,7 +85,7 @@ def test_hostile_csv_upload_is_one_clear_error(at, name, data, fragment):
     shown = re.sub(r"\\(.)", r"\1", at.error[0].value)          # the text the user reads (escapes removed)
     assert shown.startswith(name + ": ") and fragment in shown
     assert "The current dataset (mushroom (sample)) is unchanged." in shown
-    assert at.session_state["fslab.dataset_name"] == "mushroom (sample)"
+    assert at.session_state["fslab.current_data"].name == "mushroom (sample)"
     assert_escaped(at)
 
 
@@ -98,7 +99,7 @@ def test_hostile_names_display_literally_on_the_data_page_and_after(at):
     assert any("Positive rate" in m.label and "\\<b>yes\\</b>" in m.label for m in at.metric)
     at.button(key="data_use").click().run()
     assert not at.exception
-    assert at.session_state["fslab.dataset"].feature_names == (SCRIPT, LINK, IMAGE)
+    assert at.session_state["fslab.current_data"].encoded.feature_names == (SCRIPT, LINK, IMAGE)
     assert_escaped(at.main)
     for page in ("pages/selection.py", "pages/npfs.py", "pages/home.py"):
         at.switch_page(page).run()
@@ -111,8 +112,8 @@ def test_hostile_names_display_literally_on_the_data_page_and_after(at):
 
 def test_sidebar_escapes_the_dataset_and_distribution_names():
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["fslab.dataset"] = read_csv(b"a,y\n1,0\n2,1\n1,0\n2,1\n", "y").discretize()
-    at.session_state["fslab.dataset_name"] = f"{SCRIPT}.csv"
+    at.session_state["fslab.current_data"] = CurrentData(read_csv(b"a,y\n1,0\n2,1\n1,0\n2,1\n", "y").discretize(),
+                                                         f"{SCRIPT}.csv")
     at.session_state["fslab.distribution"] = example1()
     at.session_state["fslab.distribution_name"] = LINK
     at.run()

@@ -91,9 +91,7 @@ def test_learning_curves_run_on_click_and_stay(at):
 
 
 def test_binning_on_real_valued_sample(at):
-    at.session_state[state.DATASET] = load_sample("waveform").discretize()
-    at.session_state[state.DATASET_NAME] = "waveform (sample)"
-    at.session_state[state.DATASET_RAW] = None
+    state.install(at.session_state, state.CurrentData(load_sample("waveform").discretize(), "waveform (sample)"))
     _tab(at, "Binning sensitivity")
     at.button(key="compare.run_bins").click().run()
     assert not at.exception and not at.error
@@ -135,9 +133,7 @@ def test_learning_curves_on_a_sampled_distribution(at):
 def _use_csv(app, name: str, text: str, target: str):
     """Put a QA CSV (tests/data/qa) in session state as the Data page's *Use this data* does."""
     raw = read_csv(io.StringIO(text), target)
-    app.session_state[state.DATASET] = raw.discretize()
-    app.session_state[state.DATASET_NAME] = name
-    app.session_state[state.DATASET_RAW] = raw
+    state.install(app.session_state, state.CurrentData(raw.discretize(), name, raw))
     app.run()
 
 
@@ -181,8 +177,7 @@ def test_measure_options_fit_the_target(at):
     assert at.selectbox(key="compare.measure").options == [MEASURES[n].label for n in names]
     at.selectbox(key="compare.measure").set_value("f-beta").run()
     multi = EncodedDataset(np.random.default_rng(0).integers(0, 3, (300, 4)), np.tile([0, 1, 2], 100))
-    at.session_state[state.DATASET] = multi
-    at.session_state[state.DATASET_NAME] = "three classes"
+    state.install(at.session_state, state.CurrentData(multi, "three classes"))
     at.run()
     assert not at.exception and not at.error
     box = at.selectbox(key="compare.measure")

@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
 FIXTURES = ROOT / "tests" / "fixtures"
-DATASET, DATASET_NAME, DATASET_RAW = "fslab.dataset", "fslab.dataset_name", "fslab.dataset_raw"
+CURRENT = "fslab.current_data"  # ui.state.CURRENT: the CurrentData record
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 
 def test_home_default_is_mushroom(at):
     assert not at.exception
-    assert at.session_state[DATASET_NAME] == "mushroom (sample)"
+    assert at.session_state[CURRENT].name == "mushroom (sample)"
     assert at.selectbox(key="home_sample").value == "mushroom"
     assert "Current dataset: **mushroom (sample)** (8,124 rows x 116 features)" in at.success[0].value
     assert len(at.latex) >= 1 and any("Ahmed, Narasimhan, Agarwal" in m.value for m in at.markdown)
@@ -44,8 +44,8 @@ def test_home_default_is_mushroom(at):
 def test_home_sample_picker_sets_the_dataset(at):
     at.selectbox(key="home_sample").set_value("waveform").run()
     assert not at.exception and not at.error
-    assert at.session_state[DATASET_NAME] == "waveform (sample)"
-    encoded = at.session_state[DATASET]
+    assert at.session_state[CURRENT].name == "waveform (sample)"
+    encoded = at.session_state[CURRENT].encoded
     assert encoded.shape == (5000, 40) and encoded.positive_rate() == pytest.approx(0.331, abs=5e-4)
 
 
@@ -74,12 +74,12 @@ def test_upload_then_target_and_positive_set_the_dataset(at):
     assert any("patient_id" in c.value and "like an ID" in c.value for c in at.caption)
     at.button(key="data_use").click().run()
     assert not at.exception
-    assert at.session_state[DATASET_NAME] == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id)"
-    encoded = at.session_state[DATASET]
+    assert at.session_state[CURRENT].name == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id)"
+    encoded = at.session_state[CURRENT].encoded
     assert encoded.shape == (58, 5) and "patient_id" not in encoded.feature_names
     assert encoded.class_names == ("healthy", "sick")
     assert encoded.y.sum() == 21                                   # 21 sick rows in the fixture
-    assert at.session_state[DATASET_RAW].target == "outcome"
+    assert at.session_state[CURRENT].raw.target == "outcome"
     # Other target: the flag column is rebuilt and the old positive class is reset, not kept stale.
     at.selectbox(key="data_target").set_value("smoker").run()
     assert not at.exception and at.selectbox(key="data_positive").value in ("yes", "no")
@@ -89,7 +89,7 @@ def test_malformed_upload_shows_an_error_and_the_app_keeps_working(at):
     data_page(at)
     upload(at, "malformed.csv", (FIXTURES / "malformed.csv").read_bytes())
     assert len(at.error) == 1 and "malformed.csv: could not read the file" in at.error[0].value
-    assert at.session_state[DATASET_NAME] == "mushroom (sample)"  # the current dataset is untouched
+    assert at.session_state[CURRENT].name == "mushroom (sample)"  # the current dataset is untouched
     upload(at, "binary.csv", b"PK\x03\x04 not a csv")
     assert "Excel" in at.error[0].value
     upload(at, "ok.csv", b"a,b,y\n1,x,0\n2,y,1\n3,x,1\n")

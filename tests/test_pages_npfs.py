@@ -91,8 +91,7 @@ def test_duni_button_reproduces_the_paper(npfs_page):
 def test_image_data_shows_relevant_pixels():
     at = AppTest.from_file(APP, default_timeout=90).run()
     encoded = load_sample("semeion").discretize()
-    at.session_state[state.DATASET] = encoded.subsample(list(range(400)))
-    at.session_state[state.DATASET_NAME] = "semeion (sample)"
+    state.install(at.session_state, state.CurrentData(encoded.subsample(list(range(400))), "semeion (sample)"))
     at.switch_page("pages/npfs.py").run()
     at.number_input(key="npfs.n").set_value(10).run()
     at.button(key="npfs.run").click().run()
@@ -104,8 +103,8 @@ def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
     """optdigits has ten classes: binary-only measures are not offered, and Precision greedy (whose measure is
     fixed to the binary precision) is refused with a message instead of a traceback."""
     at = npfs_page
-    at.session_state[state.DATASET] = load_sample("optdigits").discretize().subsample(list(range(300)))
-    at.session_state[state.DATASET_NAME] = "optdigits (sample)"
+    optdigits = load_sample("optdigits").discretize().subsample(list(range(300)))
+    state.install(at.session_state, state.CurrentData(optdigits, "optdigits (sample)"))
     at.run()
     at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
     assert at.selectbox(key="npfs.measure").options == ["0-1 error", "log-loss", "squared error",
@@ -201,8 +200,7 @@ def _regression_data():
 
 
 def _regression(at):
-    at.session_state[state.DATASET] = _regression_data()
-    at.session_state[state.DATASET_NAME] = "regression.csv"
+    state.install(at.session_state, state.CurrentData(_regression_data(), "regression.csv"))
 
 
 def test_real_valued_target_refuses_mi_selectors_and_offers_only_squared(npfs_page):

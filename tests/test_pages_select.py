@@ -110,9 +110,7 @@ def test_regression_target_offers_only_the_squared_error(at):
     frame = pd.DataFrame({"x1": rng.normal(size=200), "x2": rng.normal(size=200), "x3": rng.integers(0, 2, 200)})
     frame["price"] = frame["x1"] + 0.1 * rng.normal(size=200)
     raw = Dataset.from_frame(frame, "price")
-    at.session_state[state.DATASET] = raw.discretize()
-    at.session_state[state.DATASET_NAME] = "regression.csv"
-    at.session_state[state.DATASET_RAW] = raw
+    state.install(at.session_state, state.CurrentData(raw.discretize(), "regression.csv", raw))
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -218,7 +216,7 @@ def test_exports_carry_provenance_and_informative_names(at):
     assert not at.exception
     buttons = {b.label: b.proto for b in at.get("download_button")}
     assert "Data, selected columns (CSV)" in buttons
-    source = at.session_state["fslab.dataset"]
+    source = at.session_state["fslab.current_data"].encoded
     result = next(r for r in at.session_state["fslab.select.results"].values() if r.measure == "balanced")
     frame = selected_data(source, result)
     assert list(frame.columns) == [*result.names, "class"] and len(frame) == 8124
@@ -288,7 +286,7 @@ def test_wide_sample_pcmac_runs_and_matches_the_library(selector, k):
     app.selectbox(key="select.selector").set_value(selector).run()
     app.number_input(key="select.k").set_value(k).run()
     assert not app.exception and not app.error, [e.value for e in app.error]
-    data = app.session_state["fslab.dataset"]
+    data = app.session_state["fslab.current_data"].encoded
     expected = fslab.select(data, k=k, selector=selector, measure="zero-one")
     names = [data.feature_names[j] for j in expected.features]
     assert _selected(app) == "Selected: " + ", ".join(f"**{n}**" for n in names)
@@ -317,7 +315,7 @@ def test_robustness_section_matches_the_library(at):
     shown = next(d.value for d in at.dataframe if "NPFS frequency" in d.value.columns)
     names = _selected_table(at)["name"].tolist()
     assert shown["feature"].tolist() == names
-    expected = pick_robustness(at.session_state["fslab.dataset"], names, "bayes-greedy", 5,
+    expected = pick_robustness(at.session_state["fslab.current_data"].encoded, names, "bayes-greedy", 5,
                                raw=fslab.load_sample("mushroom"))
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
     caption = next(c.value for c in at.caption if "NPFS frequency z/n" in c.value)

@@ -47,8 +47,8 @@ def test_next_and_previous_walk_the_lattice_theorem1_and_npfs():
     assert at.button(key="tour.next").disabled
     at.button(key="tour.npfs").click().run()
     assert not at.exception
-    assert at.session_state["fslab.dataset_name"].startswith("D_uni") or "uniform" in at.session_state[
-        "fslab.dataset_name"].lower()
+    assert at.session_state["fslab.current_data"].name.startswith("D_uni") or "uniform" in at.session_state[
+        "fslab.current_data"].name.lower()
 
 
 def test_page_style_keeps_formulas_whole():

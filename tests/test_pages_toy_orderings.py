@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from fslab.pena_nilsson.toy import PRESETS, pena_nilsson_example1, xor_distribution
+from ui.state import CurrentData
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 DIST_NAME = "fslab.distribution_name"
@@ -125,8 +126,8 @@ def test_json_import_and_sampling():
     assert any("not a valid fslab distribution" in e.value for e in at.error)
     at.number_input(key="toy.sample_m").set_value(500).run()
     at.button(key="toy.sample").click().run()
-    assert "500 sampled rows" in at.session_state["fslab.dataset_name"]
-    assert at.session_state["fslab.dataset"].n_rows == 500
+    assert "500 sampled rows" in at.session_state["fslab.current_data"].name
+    assert at.session_state["fslab.current_data"].encoded.n_rows == 500
     assert any("Current dataset is now" in s.value for s in at.success)
 
 
@@ -239,7 +240,7 @@ def test_measures_offered_fit_the_target():
 
     from fslab.data.distributions import Distribution
     # a real-valued target: only the squared error, even if another measure was chosen before
-    at = _page("pages/orderings.py", **{"fslab.dataset": _regression_dataset(), "fslab.dataset_name": "reg",
+    at = _page("pages/orderings.py", **{"fslab.current_data": CurrentData(_regression_dataset(), "reg"),
                                         "orderings.measure": "mi"})
     at.radio(key="orderings.source").set_value("dataset").run()
     assert at.selectbox(key="orderings.measure").options == ["squared error"] and not at.error

@@ -139,8 +139,8 @@ def test_a_recipe_file_restores_data_choices_and_page(open_page):
     at.sidebar.file_uploader(key="share.upload").set_value(("r.json", recipe.to_json().encode(), "application/json"))
     rerun(at)
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["fslab.dataset_name"] == "adult (sample; quantile, 4 bins)"
-    assert at.session_state["fslab.dataset_spec"] == recipe.data
+    assert at.session_state["fslab.current_data"].name == "adult (sample; quantile, 4 bins)"
+    assert at.session_state["fslab.current_data"].spec == recipe.data
     assert at.session_state["select.selector"] == "jmi" and at.session_state["select.k"] == 2
     expected = select(load_dataset(recipe.data), 2, "jmi")
     assert selected_names(at) == list(expected.names)
@@ -160,7 +160,7 @@ def test_a_recipe_with_an_uploaded_file_asks_for_that_file_and_checks_it(open_pa
     at.sidebar.file_uploader(key="share.data_file").set_value(("patients.csv", raw, "text/csv"))
     rerun(at)
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["fslab.dataset_spec"] == data
+    assert at.session_state["fslab.current_data"].spec == data
     assert selected_names(at) == list(select(load_dataset(data, raw), 2, "bayes-greedy").names)
 
 
@@ -195,7 +195,7 @@ def test_every_page_opens_from_its_link_and_writes_the_same_link_back(open_page,
     page = page_file.removeprefix("pages/").removesuffix(".py").replace("selection", "select")
     recipe = Recipe.from_query(page, query)
     if recipe.data is not None:
-        assert at.session_state["fslab.dataset_spec"] == recipe.data
+        assert at.session_state["fslab.current_data"].spec == recipe.data
     for name, value in recipe.choices.items():
         assert at.session_state[f"{page}.{name}"] == value, name
 
@@ -212,18 +212,18 @@ def test_the_data_and_toy_pages_record_where_the_dataset_comes_from(open_page):
     rerun(at)
     at.button(key="data_use").click()
     rerun(at)
-    spec = at.session_state["fslab.dataset_spec"]
+    spec = at.session_state["fslab.current_data"].spec
     assert spec == {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome",
                     "positive": spec["positive"], "method": "quantile", "bins": 3,
                     "exclude": ["patient_id"]}  # the ID-like column the Data page leaves out by default
-    assert load_dataset(spec, raw).n_rows == at.session_state["fslab.dataset"].n_rows
+    assert load_dataset(spec, raw).n_rows == at.session_state["fslab.current_data"].encoded.n_rows
 
     at = open_page("pages/toy.py", {"dist": "xor"})
     at.number_input(key="toy.sample_m").set_value(300)
     at.number_input(key="toy.sample_seed").set_value(9)
     at.button(key="toy.sample").click()
     rerun(at)
-    assert at.session_state["fslab.dataset_spec"] == {"toy_sample": {"m": 300, "seed": 9}}
+    assert at.session_state["fslab.current_data"].spec == {"toy_sample": {"m": 300, "seed": 9}}
     assert dict(at.query_params)["toy_m"] == "300"
 
 
@@ -244,7 +244,7 @@ def test_a_link_on_an_uploaded_file_asks_for_the_file_before_anything_runs(open_
     assert "patients.csv is not the file this link was made with" in at.error[0].value
     at.file_uploader(key="share.link_file").set_value(("patients.csv", raw, "text/csv"))
     rerun(at)
-    assert at.session_state["fslab.dataset_spec"] == data and at.session_state["select.selector"] == "backward"
+    assert at.session_state["fslab.current_data"].spec == data and at.session_state["select.selector"] == "backward"
     assert selected_names(at) == list(select(load_dataset(data, raw), 2, "backward").names)
     assert dict(at.query_params)["file"] == "patients.csv"
 
@@ -255,7 +255,7 @@ def test_a_link_on_an_uploaded_file_can_be_opened_without_it(open_page):
     at.button(key="share.skip_file").click()
     rerun(at)
     assert not at.title or at.title[0].value != "This link needs its data file"
-    assert at.session_state["fslab.dataset_spec"] == {"sample": "mushroom"} and selected_names(at)
+    assert at.session_state["fslab.current_data"].spec == {"sample": "mushroom"} and selected_names(at)
 
 
 # --- what a link asks that this data cannot take: a visible note saying what is used instead (#18) -----------

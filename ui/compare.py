@@ -139,7 +139,7 @@ def _load_raw(name: str):
 
 def raw_dataset(name: str):
     """The raw Dataset behind the current dataset called ``name`` (for re-discretising), or None."""
-    current, raw = st.session_state.get(state.DATASET_NAME), st.session_state.get(state.DATASET_RAW)
+    current, raw = state.get_dataset()[0], state.get_dataset_raw()
     if current == name and raw is not None:
         return raw
     sample = name.removesuffix(" (sample)")
