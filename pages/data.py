@@ -11,20 +11,21 @@ from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.plots.data import bins_figure, class_balance_figure
-from fslab.recipe import DATA_FIELDS
 from ui import data_guess, state
 from ui.data import (
     ALL_CLASSES,
     APP_SAMPLES,
-    APPLIED,
     HIDDEN_NOTE,
     PREVIEW_COLUMNS,
     WIDE,
+    applied_current,
+    apply,
     binned_columns,
     coding_table,
     column_edges,
     find_rows,
     inspect,
+    is_applied,
     positive_options,
     prepare,
     preview_frame,
@@ -32,7 +33,6 @@ from ui.data import (
     sample_frame,
     upload_frame,
 )
-from ui.share import data_page_spec
 from ui.text import md
 
 METHOD_HELP = {
@@ -226,17 +226,12 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
 
 
 def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str]) -> None:
-    current, _ = state.get_dataset()
-    if current == name and (signature[0].startswith("sample:") or st.session_state.get(APPLIED) == signature):
+    if is_applied(name, signature):
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         return
-    st.warning(f"The pages use **{md(current)}**. Press the button to use this data instead.")
+    st.warning(f"The pages use **{md(state.get_dataset()[0])}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
-        spec = data_page_spec(signature, ds.task)
-        if exclude and spec is not None and "exclude" in DATA_FIELDS:  # links and recipes carry the exclusions
-            spec = spec | {"exclude": list(exclude)}
-        state.set_dataset(name, encoded, ds, spec=spec)
-        st.session_state[APPLIED] = signature
+        apply(name, ds, encoded, signature, exclude)
         st.rerun()
 
 
@@ -264,17 +259,16 @@ def main() -> None:
                 "computed from the counts of each (feature values, class) pair.")
     st.latex(r"y=\begin{cases}1 & \text{target}=\text{positive class}\\ 0 & \text{otherwise}\end{cases}")
     name, encoded = state.get_dataset()
-    raw, applied = state.get_dataset_raw(), st.session_state.get(APPLIED)
+    applied = applied_current()  # set on this page earlier and still the current dataset
     sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
-    # set on this page earlier (an upload is gone once the page is left) and still the current dataset
-    if raw is not None and applied is not None and applied[-1] == name:
+    if applied is not None:
         sources = {"current": f"Current: {md(name)}"} | sources
     reset_if_invalid("data_source", list(sources), next(iter(sources)))
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
     if kind == "current":
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
-        frame = raw.to_frame()
-        show_dataset(frame, raw, encoded, name, applied[3], applied[4])
+        raw = state.get_dataset_raw()
+        show_dataset(raw.to_frame(), raw, encoded, name, applied[3], applied[4])
         return
     chosen = choose_frame(kind)
     if chosen is None:

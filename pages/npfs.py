@@ -5,11 +5,10 @@ import os
 
 import streamlit as st
 
-from fslab.cost import npfs_cost
 from fslab.data.distributed import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
-from fslab.measures import MEASURES, PARAM_DEFAULTS, supported_measures
+from fslab.measures import MEASURES, supported_measures
 from fslab.npfs import check_base_selector, hoeffding_n
 from fslab.plots.npfs import (
     counts_figure,
@@ -20,8 +19,8 @@ from fslab.plots.npfs import (
     stability_figure,
 )
 from fslab.selectors import SELECTORS
-from ui import guard, state
 from ui import npfs as ui
+from ui import state
 from ui.cache import ensure_default_dataset
 from ui.selection import measure_params
 from ui.text import md
@@ -56,9 +55,7 @@ if K < 2:
 
 c1, c2, c3, c4 = st.columns(4)
 selectors = ui.base_selectors()
-# "is my pick robust?" is one click: a first visit takes the Select page's selector, measure and k
-from_select = st.session_state.get("select.selector")
-st.session_state.setdefault("npfs.selector", from_select if from_select in selectors else "jmi")
+ui.adopt_select_selector(selectors)  # "is my pick robust?" is one click: the Select page's selector, measure, k
 selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
                         format_func=lambda s: SELECTORS[s].label,
                         help="Exhaustive search and backward elimination are left out: NPFS reruns the selector "
@@ -69,13 +66,7 @@ if spec.uses_measure:
     fitting = supported_measures(data)
     options = [spec.fixed_measure] if spec.fixed_measure else fitting
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
-    if measure_key not in st.session_state and st.session_state.get("select.measure") in options:
-        st.session_state[measure_key] = st.session_state["select.measure"]
-        for name_ in PARAM_DEFAULTS:  # the Select page's measure parameters (c, beta, approach) come along
-            if f"select.{name_}" in st.session_state:
-                st.session_state.setdefault(f"npfs.{name_}", st.session_state[f"select.{name_}"])
-    if st.session_state.get(measure_key) not in options:  # e.g. a binary-only measure kept from binary data
-        st.session_state[measure_key] = options[0]
+    ui.adopt_select_measure(measure_key, options)
     measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
                            help="Only the measures that fit this target are offered.")
     params = measure_params(c1, measure, "npfs")
@@ -90,9 +81,7 @@ try:
 except FslabError as err:
     st.error(md(err))
     st.stop()
-if not 1 <= st.session_state.get("npfs.k", 1) <= K - 1:
-    st.session_state.pop("npfs.k")  # fewer features than the remembered k: the default again
-st.session_state.setdefault("npfs.k", min(st.session_state.get("select.k", 10), K - 1))
+ui.adopt_select_k(K)
 k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k"))
 n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
                         key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)"))
@@ -119,42 +108,7 @@ if p0**n > alpha and st.session_state.get("npfs.rule", "strict") == "strict":
                f"p0^n = {p0**n:.3g} > alpha = {alpha}: under the strict rule no feature can be relevant. Use "
                f"n >= {need} or a smaller k (the at-least rule would keep the features chosen every time).")
 
-key = ui.run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
-guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
-cancelled = ui.pop_cancelled()
-# runs by itself only on D_uni (a click on its button); anything else waits for "Run NPFS", as it takes seconds
-first_visit = ui.first_visit() and name == ui.UNIFORM_NAME
-clicked = st.button("Run NPFS", type="primary", key="npfs.run")
-if cancelled:
-    st.warning(f"Run cancelled after {cancelled[0]} of {cancelled[1]} bootstraps. Change the settings or run again.")
-elif (clicked or first_visit) and ui.cached_result(key) is None:
-    running = st.empty()  # holds the bar and the Cancel button only while the bootstraps run
-    bar_col, cancel_col = running.container().columns([5, 1])
-    bar = bar_col.progress(0.0, text="Starting...")
-    cancel_col.button("Cancel", key="npfs.cancel", on_click=ui.mark_cancelled)
-    try:
-        ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, ui.Reporter(bar))
-    except FslabError as err:
-        running.empty()
-        st.error(md(err))
-        st.stop()
-    running.empty()
-elif clicked:
-    ui.run(key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer, None)
-
-shown = ui.cached_result(key)
-if shown is None:
-    last = ui.last_result()
-    if last is None:
-        st.info(f"Press **Run NPFS** to draw the bootstraps: {n} runs of {SELECTORS[selector].label} with k = {k} "
-                f"on {md(name)} (a few seconds on the samples; a bar shows the time left, and Cancel stops it).")
-        st.stop()
-    if last[0][:4] != key[:4]:
-        st.info(f"Press **Run NPFS** to run on {md(name)}.")
-        st.stop()
-    shown = last[1]
-    st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
-            f"n = {shown.n_bootstraps}, alpha = {shown.alpha}). Press **Run NPFS** for the new settings.")
+shown = ui.run_panel(name, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer)
 rule = st.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizontal=True,
                 format_func={"strict": "strict: z > zeta (equation (3))", "at-least": "at least: z >= zeta"}.get,
                 help="Equation (3) of the paper declares a feature relevant when its count z exceeds zeta (the "

@@ -16,9 +16,11 @@ from fslab.data import Dataset, read_table
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.limits import LIMITS
+from fslab.recipe import DATA_FIELDS
 
 from . import state
 from .cache import BOUNDED, sample_encoded
+from .share import data_page_spec
 
 ALL_CLASSES = "(keep all classes)"
 # gisette-like is a synthetic 6,000 x 5,000 timing generator (bench/, fslab.load_sample), not data to explore here
@@ -122,6 +124,33 @@ def positive_options(ds: Dataset, preferred=None) -> tuple[list[str], int]:
     if preferred is not None and str(preferred) in options:
         return options, options.index(str(preferred))
     return options, options.index(t.positive) if t.positive in options else 0
+
+
+def is_applied(name: str, signature: tuple) -> bool:
+    """Whether the data set ``name`` built from ``signature`` (frame key, target, positive, method, bins, label)
+    is the current dataset: a sample by its name, an upload only if this page applied the same choices."""
+    return state.get_dataset()[0] == name and (signature[0].startswith("sample:")
+                                               or st.session_state.get(APPLIED) == signature)
+
+
+def apply(name: str, ds: Dataset, encoded, signature: tuple, exclude: list[str]) -> None:
+    """Make the Data page's choice the current dataset, with the descriptor a link or recipe names it by, and
+    remember the choices that built it (APPLIED)."""
+    spec = data_page_spec(signature, ds.task)
+    if exclude and spec is not None and "exclude" in DATA_FIELDS:  # links and recipes carry the exclusions
+        spec = spec | {"exclude": list(exclude)}
+    state.set_dataset(name, encoded, ds, spec=spec)
+    st.session_state[APPLIED] = signature
+
+
+def applied_current() -> tuple | None:
+    """The choices behind the current dataset when this page set it and it is still current (an upload is gone
+    once the page is left, so the page offers it again as "Current"), else None."""
+    current = state.current_data()
+    applied = st.session_state.get(APPLIED)
+    if current is None or current.raw is None or applied is None or applied[-1] != current.name:
+        return None
+    return applied
 
 
 def use_sample(name: str) -> None:

@@ -14,16 +14,20 @@ import time
 
 import streamlit as st
 
+from fslab.cost import npfs_cost
 from fslab.data.distributed import npfs_on, scheduler_from_env
 from fslab.data.samples import SAMPLES
+from fslab.errors import FslabError
 from fslab.export import safe_csv
+from fslab.measures import PARAM_DEFAULTS
 from fslab.npfs.result import NPFSResult
 from fslab.selectors import SELECTORS
 
-from . import heavy, state
+from . import guard, heavy, state
 from .cache import result_key, sample_encoded, shared_results
 from .compare import token
 from .memo import remember, session_memo
+from .text import md
 
 RESULTS = "fslab.npfs.results"
 LAST = "fslab.npfs.last"
@@ -130,6 +134,88 @@ def image_shape(dataset_name: str | None, n_features: int) -> tuple[int, int] | 
     spec = SAMPLES.get(base)
     shape = getattr(spec, "image_shape", None)
     return tuple(shape) if shape and shape[0] * shape[1] == n_features else None
+
+
+def adopt_select_selector(selectors: list[str]) -> None:
+    """"Is my pick robust?" is one click: a first visit takes the Select page's selector (JMI otherwise)."""
+    from_select = st.session_state.get("select.selector")
+    st.session_state.setdefault("npfs.selector", from_select if from_select in selectors else "jmi")
+
+
+def adopt_select_measure(measure_key: str, options: list[str]) -> None:
+    """A first visit takes the Select page's measure and its parameters (c, beta, approach) when ``options`` has
+    it; a stale choice that does not fit (e.g. a binary-only measure kept from binary data) falls back to the
+    first option."""
+    if measure_key not in st.session_state and st.session_state.get("select.measure") in options:
+        st.session_state[measure_key] = st.session_state["select.measure"]
+        for name in PARAM_DEFAULTS:
+            if f"select.{name}" in st.session_state:
+                st.session_state.setdefault(f"npfs.{name}", st.session_state[f"select.{name}"])
+    if st.session_state.get(measure_key) not in options:
+        st.session_state[measure_key] = options[0]
+
+
+def adopt_select_k(n_features: int) -> None:
+    """k defaults to the Select page's k (10 otherwise), at most K - 1; a remembered k too large for the data
+    goes back to that default."""
+    if not 1 <= st.session_state.get("npfs.k", 1) <= n_features - 1:
+        st.session_state.pop("npfs.k")
+    st.session_state.setdefault("npfs.k", min(st.session_state.get("select.k", 10), n_features - 1))
+
+
+def run_panel(name: str, data, selector: str, measure: str | None, params: dict, k: int, n: int, alpha: float,
+              seed: int, fraction: float, n_jobs: int, prefer: str) -> NPFSResult:
+    """The "Run NPFS" button and what it does: refuse or ask before a costly run (ui.guard), report a cancelled
+    run, run with a progress bar and a Cancel button, and return the result to show (this run's, or the last
+    run's on the same data with a note). Stops the page with a hint when there is nothing to show yet.
+
+    Runs by itself only on D_uni (a click on its button); anything else waits for the click, as it takes seconds."""
+    key = run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
+    guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
+    cancelled = pop_cancelled()
+    first = first_visit() and name == UNIFORM_NAME
+    clicked = st.button("Run NPFS", type="primary", key="npfs.run")
+    args = (key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer)
+    if cancelled:
+        st.warning(f"Run cancelled after {cancelled[0]} of {cancelled[1]} bootstraps. Change the settings or run "
+                   "again.")
+    elif (clicked or first) and cached_result(key) is None:
+        _run_with_bar(*args)
+    elif clicked:
+        run(*args, None)
+    return _result_to_show(key, name, selector, k, n)
+
+
+def _run_with_bar(*args) -> None:
+    running = st.empty()  # holds the bar and the Cancel button only while the bootstraps run
+    bar_col, cancel_col = running.container().columns([5, 1])
+    bar = bar_col.progress(0.0, text="Starting...")
+    cancel_col.button("Cancel", key="npfs.cancel", on_click=mark_cancelled)
+    try:
+        run(*args, Reporter(bar))
+    except FslabError as err:
+        running.empty()
+        st.error(md(err))
+        st.stop()
+    running.empty()
+
+
+def _result_to_show(key: tuple, name: str, selector: str, k: int, n: int) -> NPFSResult:
+    shown = cached_result(key)
+    if shown is not None:
+        return shown
+    last = last_result()
+    if last is None:
+        st.info(f"Press **Run NPFS** to draw the bootstraps: {n} runs of {SELECTORS[selector].label} with k = {k} "
+                f"on {md(name)} (a few seconds on the samples; a bar shows the time left, and Cancel stops it).")
+        st.stop()
+    if last[0][:4] != key[:4]:
+        st.info(f"Press **Run NPFS** to run on {md(name)}.")
+        st.stop()
+    shown = last[1]
+    st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
+            f"n = {shown.n_bootstraps}, alpha = {shown.alpha}). Press **Run NPFS** for the new settings.")
+    return shown
 
 
 def load_uniform() -> None:
