@@ -20,9 +20,18 @@ def _titles(at) -> list[str]:
 
 @pytest.fixture
 def npfs_page():
-    """The NPFS page after one press of Run NPFS (a first visit waits for the click)."""
+    """The NPFS page opened on the default dataset (Mushroom), nothing run yet (a first visit waits for the click)."""
     at = AppTest.from_file(APP, default_timeout=90).run()
     at.switch_page("pages/npfs.py").run()
+    return at
+
+
+@pytest.fixture
+def npfs_ran(npfs_page):
+    """The NPFS page after one press of Run NPFS with n = 20 bootstraps of JMI, k = 10 on Mushroom: enough for
+    relevant features (zeta = 5 of 20 for p0 = 10/116), a fifth of the default 100."""
+    at = npfs_page
+    at.number_input(key="npfs.n").set_value(20).run()
     at.button(key="npfs.run").click().run()
     return at
 
@@ -61,8 +70,8 @@ def test_defaults_follow_the_select_page_and_k_star_goes_back():
     assert at.number_input(key="select.k").value == k_star  # the Select page opened with k = k*
 
 
-def test_run_on_the_default_dataset(npfs_page):
-    at = npfs_page
+def test_run_on_the_default_dataset(npfs_ran):
+    at = npfs_ran
     assert not at.exception and not at.error
     assert at.metric[0].label == "k* (relevant features)"
     assert at.success[0].value.startswith("Relevant (")
@@ -163,19 +172,19 @@ def test_warns_when_no_feature_can_be_relevant(npfs_page):
     assert any("no feature can be relevant" in w.value for w in at.warning)
 
 
-def test_cancel_button_only_while_running(npfs_page):
+def test_cancel_button_only_while_running(npfs_ran):
     """The run went to the end: the progress bar and its Cancel button are gone."""
-    at = npfs_page
+    at = npfs_ran
     assert at.metric[0].label == "k* (relevant features)"
     assert not [b for b in at.button if b.key == "npfs.cancel"]
     assert not at.get("progress")
 
 
-def test_matrix_caption_matches_the_colours_and_labels(npfs_page):
-    captions = [c.value for c in npfs_page.caption if c.value.startswith("The paper's Fig. 1")]
+def test_matrix_caption_matches_the_colours_and_labels(npfs_ran):
+    captions = [c.value for c in npfs_ran.caption if c.value.startswith("The paper's Fig. 1")]
     assert "orange = selected, dark brown = not" in captions[0]
     assert "Every row is labelled." in captions[0]  # Mushroom: 116 rows
-    fig = json.loads(npfs_page.get("plotly_chart")[0].proto.spec)
+    fig = json.loads(npfs_ran.get("plotly_chart")[0].proto.spec)
     assert len(fig["layout"]["yaxis"]["tickvals"]) == 116
 
 
