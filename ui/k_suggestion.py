@@ -17,6 +17,7 @@ from fslab.jobs import suggest_k
 from fslab.npfs import check_base_selector
 from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS
+from fslab.tables import CodedSource
 
 from . import heavy
 from .cache import result_key, shared_results
@@ -79,7 +80,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     )
     st.latex(r"p_t=\frac{1+\#\{b:\ \max_j \Delta^{(b)}_{t,j}\ \ge\ \Delta_t\}}{1+B},\qquad "
              r"\Delta_t=C(J_{t-1}\cup\{j_t\})-C(J_{t-1})")
-    if kind != "dataset" or getattr(source, "y", None) is None:
+    if kind != "dataset" or not (isinstance(source, CodedSource) and source.is_sample):
         st.info("Both suggestions resample or shuffle the rows of a sample. On an exact distribution there is no "
                 "sampling noise to test against: use a dataset (or a sample drawn from the toy distribution).")
         return

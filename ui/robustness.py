@@ -18,6 +18,7 @@ from fslab.errors import FslabError
 from fslab.npfs import check_base_selector, npfs
 from fslab.robustness import robustness_table
 from fslab.selectors import SELECTORS
+from fslab.tables import CodedSource
 
 from . import compare as uc
 from . import heavy
@@ -61,7 +62,7 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
                 f"back when the sample or the binning changes: **NPFS** reruns the selector on {N_BOOTSTRAPS} "
                 "bootstrap resamples and counts how often each feature is picked; **binning** reruns it after seven "
                 "discretisations of the real-valued columns.")
-    if kind != "dataset" or getattr(source, "y", None) is None:
+    if kind != "dataset" or not (isinstance(source, CodedSource) and source.is_sample):
         st.caption("An exact distribution has no sampling noise to resample: these checks need a dataset.")
         return
     spec = SELECTORS[selector]
