@@ -100,6 +100,13 @@ class Cost:
                 f"({self.work:,} row-tables, {_duration(self.seconds)}, {self.bytes / 1e6:,.0f} MB)")
 
 
+def _label(selector: str) -> str:
+    """The selector's name as the pages and messages show it (JMI, BayesGreedy), not its registry key."""
+    from .selectors import SELECTORS  # late: the selectors import the measures, which need nothing from here
+
+    return SELECTORS[selector].label if selector in SELECTORS else str(selector)
+
+
 def _duration(seconds: float) -> str:
     if seconds < 1:
         return "under a second"
@@ -180,7 +187,7 @@ def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | N
     path = _path(shape, fixed or (measure if selector in ("bayes-greedy", "bayes-score", "exhaustive", "backward")
                                   else "mi"))
     advice = "choose a smaller k"
-    label = f"{selector}, k = {k}" + (f", s = {s}" if s else "") + f" on {m:,} rows x {n:,} features"
+    label = f"{_label(selector)}, k = {k}" + (f", s = {s}" if s else "") + f" on {m:,} rows x {n:,} features"
     if selector == "fisher":
         return _cost(label, n, 1, m, path, 8 * m * n * 3, advice)
     if selector in _RANKING:
@@ -340,7 +347,7 @@ def by_measure_cost(source, k: int, selector: str, measures) -> Cost:
     for part in parts[1:]:
         total = total + part
     extra = _cost("prefix values", len(parts) ** 2 * int(k), len(parts) ** 2 * int(k), shape.n_rows, "plain", 0, "")
-    return replace(total + extra, job=f"{selector} with {len(parts)} measures, k = {k}",
+    return replace(total + extra, job=f"{_label(selector)} with {len(parts)} measures, k = {k}",
                    advice="choose a smaller k or fewer measures", refusal=parts[0].refusal)
 
 

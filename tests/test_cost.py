@@ -157,6 +157,7 @@ def test_weighted_npfs_is_predicted_from_its_own_engine():
     assert cost.seconds == pytest.approx(npfs_weighted.predicted_seconds(
         adult.n_rows, adult.n_features, int(adult.arities.max()), len(adult.labels), 10, 10_000))
     assert cost.seconds < npfs_cost(adult, "bayes-greedy", 10, 10_000).seconds / 10
+    assert "bootstraps of JMI, k = 10" in cost.describe()  # the selector as the pages name it, not its key
 
 
 def test_rows_squared_memory_is_refused():
