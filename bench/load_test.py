@@ -90,13 +90,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, log_path: Path) -> subprocess.Popen:
-    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+def start_server(port: int, log_path: Path, root: Path = ROOT) -> subprocess.Popen:
+    """``streamlit run app.py`` of the checkout ``root`` on 127.0.0.1:port, once its health check answers."""
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONPATH": str(root)}
     log = open(log_path, "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+         "--server.fileWatcherType", "none"], cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 90
     while True:
         if proc.poll() is not None:

@@ -22,21 +22,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("FSLAB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--disable-quic"]
+sys.path.insert(0, str(ROOT / "bench"))
+from load_test import CHROMIUM, CHROMIUM_ARGS, free_port, start_server, stop_server  # noqa: E402  (one server helper)
+
 QUIET_MS = 500
 XOR = "XOR of two features (plus a noise feature)"
 PCMAC, BASEHOCK = "PCMAC (20 Newsgroups: IBM PC vs Mac hardware)", "BASEHOCK (20 Newsgroups: baseball vs hockey)"
@@ -56,45 +51,6 @@ SETTLED = f"""(t0) => {{
 
 class Missing(Exception):
     """The checkout has no such page or widget: the step is reported as "-"."""
-
-
-# --- server ---------------------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(root: Path, port: int, log_path: Path) -> subprocess.Popen:
-    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONPATH": str(root)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=root, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 90
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log_path}")
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
-                return proc
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("streamlit did not become healthy within 90 s")
-        time.sleep(0.25)
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 # --- timing one interaction -------------------------------------------------------------------------
@@ -263,7 +219,7 @@ def main(argv=None) -> int:
         for root in roots:
             port = free_port()
             log_path = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{port}.log"
-            servers.append(start_server(root, port, log_path))
+            servers.append(start_server(port, log_path, root))
             urls.append(f"http://127.0.0.1:{port}")
         runs: list[list[dict]] = [[] for _ in roots]
         with sync_playwright() as p:
