@@ -275,6 +275,38 @@ async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int,
     return out
 
 
+async def link_session(browser, url: str, link: str, stop: asyncio.Event, timeout_ms: int) -> Outcome:
+    """Opens ``link`` (a share link, e.g. the worst legal one) again and again until ``stop`` is set, each time
+    with a new ``seed`` so no shared result can be reused, and clicks what a user must click to start its work
+    (the cost guard's "Run", then the page's own "Run ..." button); ``steps`` holds each opening's seconds."""
+    out = Outcome("link")
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    start = time.perf_counter()
+    try:
+        run = 0
+        while not stop.is_set():
+            run += 1
+            t0 = time.perf_counter()
+            await page.goto(f"{url}/{link}{'&' if '?' in link else '?'}seed={run}")
+            await wait_idle(page)
+            for name in ("Run", "Run NPFS"):
+                button = page.get_by_role("button", name=name, exact=True)
+                if await button.count():
+                    await button.first.click()
+                    await page.wait_for_timeout(500)
+                    await wait_idle(page)
+            out.steps[f"run {run}"] = time.perf_counter() - t0
+        await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-link.png"))
+        out.ok = True
+    except Exception as err:
+        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
+    out.seconds = time.perf_counter() - start
+    await ctx.close()
+    return out
+
+
 # --- one round: a fresh server, N light sessions, optionally one heavy one -------------------------
 
 @dataclass
@@ -293,7 +325,7 @@ async def run_round(args, label: str, with_heavy: bool) -> Round:
     plans = [make_plan(p, k) for p, k in PLANS]
     port = args.port or free_port()
     log_path = Path(tempfile.gettempdir()) / f"fslab-load-{port}.log"
-    server = start_server(port, log_path)
+    server = start_server(port, log_path, Path(args.root).resolve())
     url = f"http://127.0.0.1:{port}"
     timeout_ms = int(args.timeout * 1000)
     try:
@@ -302,7 +334,10 @@ async def run_round(args, label: str, with_heavy: bool) -> Round:
                                               args=CHROMIUM_ARGS if not args.headed else CHROMIUM_ARGS[1:])
             stop = asyncio.Event()
             heavy_task = None
-            if with_heavy:
+            if with_heavy and args.link:
+                heavy_task = asyncio.create_task(link_session(browser, url, args.link, stop, timeout_ms))
+                await asyncio.sleep(args.heavy_lead)
+            elif with_heavy:
                 heavy_task = asyncio.create_task(heavy_session(browser, url, stop, args.bootstraps, timeout_ms))
                 await asyncio.sleep(args.heavy_lead)  # the heavy job is under way before the class arrives
             start = time.perf_counter()
@@ -348,7 +383,7 @@ def report(rounds: list[Round]) -> None:
         print(f"  {r.label}: per step median/worst s: " + ", ".join(cells))
         if r.heavy is not None:
             runs = list(r.heavy.steps.values())
-            print(f"  {r.label}: heavy session {len(runs)} NPFS run(s), "
+            print(f"  {r.label}: {r.heavy.name} session {len(runs)} run(s), "
                   + (f"median {statistics.median(runs):.1f} s" if runs else "none finished")
                   + (f"; error: {r.heavy.error}" if r.heavy.error else ""))
         for o in r.outcomes:
@@ -368,16 +403,34 @@ def main(argv=None) -> int:
     parser.add_argument("--stagger", type=float, default=0.2, help="seconds between session starts")
     parser.add_argument("--heavy-lead", type=float, default=8.0, help="seconds the heavy session runs alone first")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds any one browser wait may take")
+    parser.add_argument("--link", default="",
+                        help="the heavy session opens this share link in a loop (e.g. 'npfs?data=adult&n=5000') "
+                             "instead of running NPFS from the page's widgets")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="alternate the rounds this many times (A B A B ...) and compare medians of medians")
+    parser.add_argument("--root", default=str(ROOT), help="checkout to serve (default: this one)")
     args = parser.parse_args(argv)
     print(f"{args.sessions} sessions, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
     plan = [("light only", False)] if not args.heavy_only else []
     if args.heavy or args.heavy_only:
-        plan.append(("light + 1 heavy NPFS", True))
+        plan.append((f"light + {'link' if args.link else '1 heavy NPFS'}", True))
+    plan = plan * args.repeat
     rounds = []
     for label, with_heavy in plan:
         print(f"round: {label}", flush=True)
         rounds.append(asyncio.run(run_round(args, label, with_heavy)))
     report(rounds)
+    if len({r.label for r in rounds}) == 2:
+        medians = {}
+        for r in rounds:
+            times = [o.seconds for o in r.outcomes if o.ok]
+            if times:
+                medians.setdefault(r.label, []).append(statistics.median(times))
+        if len(medians) == 2:
+            (a, am), (b, bm) = medians.items()
+            ratio = statistics.median(bm) / statistics.median(am)
+            print(f"median session time, {b} / {a}: {ratio:.3f} (medians of {len(am)} and {len(bm)} rounds; "
+                  f"load average now {os.getloadavg()[0]:.2f})")
     return 0 if all(o.ok for r in rounds for o in r.outcomes) else 1
 
 

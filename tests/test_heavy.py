@@ -100,6 +100,13 @@ def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
 
 
 @pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+def test_worker_runs_at_a_lower_priority_than_the_server(forkserver):
+    """The job yields the cores to the interactive sessions: its niceness is the server's plus WORKER_NICENESS."""
+    there = heavy.run_in_worker(os.nice, 0, context=forkserver)
+    assert there == min(19, os.nice(0) + heavy.WORKER_NICENESS)
+
+
+@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_reraises_the_job_error(forkserver):
     with pytest.raises(ParameterError, match="no-such-selector"):
         heavy.run_in_worker(npfs, _toy(), "no-such-selector", 1, n_bootstraps=2, context=forkserver)

@@ -6,9 +6,10 @@ holds the GIL that the other sessions and the websocket event loop need. Two too
 - :func:`heavy_slot`: a server-wide bounded slot (``max(1, cores - 1)`` jobs at once, one core left for the
   light work of everybody else). A session that must wait sees :data:`WAIT_MESSAGE` and can still rerun.
 - :func:`run_in_worker`: runs a function in a separate process (forked from a ``forkserver`` that has imported
-  fslab once), relays its ``progress`` calls to the caller's thread and returns its result; the server's GIL
-  stays free meanwhile. If the caller is interrupted (Streamlit stops a script at its next ``st`` call when the
-  user reruns or cancels), the worker is terminated.
+  fslab once, at a lower CPU priority, ``nice`` +10, so the interactive sessions keep their share), relays its
+  ``progress`` calls to the caller's thread and returns its result; the server's GIL stays free meanwhile. If the
+  caller is interrupted (Streamlit stops a script at its next ``st`` call when the user reruns or cancels), the
+  worker is terminated.
 """
 
 from __future__ import annotations
@@ -82,7 +83,14 @@ def _context():
     return ctx
 
 
+WORKER_NICENESS = 10  # heavy jobs yield the cores to the interactive sessions of everybody else
+
+
 def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool) -> None:
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # not on this platform: the job runs at normal priority
+        pass
     if with_progress:
         kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
     try:
