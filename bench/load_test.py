@@ -275,14 +275,20 @@ async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int,
     return out
 
 
-async def link_session(browser, url: str, link: str, stop: asyncio.Event, timeout_ms: int) -> Outcome:
+async def link_session(browser, url: str, link: str, done: str, stop: asyncio.Event, timeout_ms: int) -> Outcome:
     """Opens ``link`` (a share link, e.g. the worst legal one) again and again until ``stop`` is set, each time
-    with a new ``seed`` so no shared result can be reused, and clicks what a user must click to start its work
-    (the cost guard's "Run", then the page's own "Run ..." button); ``steps`` holds each opening's seconds."""
+    with a new ``seed`` so no shared result can be reused, presses the first "Run..." button it shows (the cost
+    guard's *Run* or the page's own, e.g. *Run NPFS*) and waits until ``done`` (a text of the finished result) is
+    on the page; ``steps`` holds each opening's seconds."""
+    import re
+
+    from playwright.async_api import expect
+
     out = Outcome("link")
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await ctx.new_page()
     page.set_default_timeout(timeout_ms)
+    main = page.locator('[data-testid="stMain"]')
     start = time.perf_counter()
     try:
         run = 0
@@ -290,14 +296,12 @@ async def link_session(browser, url: str, link: str, stop: asyncio.Event, timeou
             run += 1
             t0 = time.perf_counter()
             await page.goto(f"{url}/{link}{'&' if '?' in link else '?'}seed={run}")
-            await wait_idle(page)
-            for name in ("Run", "Run NPFS"):
-                button = page.get_by_role("button", name=name, exact=True)
-                if await button.count():
-                    await button.first.click()
-                    await page.wait_for_timeout(500)
-                    await wait_idle(page)
+            button = main.get_by_role("button", name=re.compile(r"^Run\b"))
+            await button.first.wait_for()
+            await button.first.click()
+            await expect(main.get_by_text(done).first).to_be_visible(timeout=timeout_ms)
             out.steps[f"run {run}"] = time.perf_counter() - t0
+            print(f"  link run {run}: {out.steps[f'run {run}']:.1f} s", flush=True)
         await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-link.png"))
         out.ok = True
     except Exception as err:
@@ -335,7 +339,8 @@ async def run_round(args, label: str, with_heavy: bool) -> Round:
             stop = asyncio.Event()
             heavy_task = None
             if with_heavy and args.link:
-                heavy_task = asyncio.create_task(link_session(browser, url, args.link, stop, timeout_ms))
+                heavy_task = asyncio.create_task(
+                    link_session(browser, url, args.link, args.link_done, stop, timeout_ms))
                 await asyncio.sleep(args.heavy_lead)
             elif with_heavy:
                 heavy_task = asyncio.create_task(heavy_session(browser, url, stop, args.bootstraps, timeout_ms))
@@ -406,6 +411,8 @@ def main(argv=None) -> int:
     parser.add_argument("--link", default="",
                         help="the heavy session opens this share link in a loop (e.g. 'npfs?data=adult&n=5000') "
                              "instead of running NPFS from the page's widgets")
+    parser.add_argument("--link-done", default="k* (relevant features)",
+                        help="text on the page once the link's job has finished (default: NPFS's result)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="alternate the rounds this many times (A B A B ...) and compare medians of medians")
     parser.add_argument("--root", default=str(ROOT), help="checkout to serve (default: this one)")

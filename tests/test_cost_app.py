@@ -133,8 +133,22 @@ def test_npfs_link_with_5000_bootstraps_is_refused_before_any_bootstrap():
     assert "work limit" in errors and "fewer bootstraps" in errors
     assert not at.metric  # no result: nothing ran
     at = session("pages/npfs.py", "adult", **{"npfs.n": 5000, "npfs.k": 10, "npfs.selector": "jmi"})
-    assert not at.error and run_buttons(at) and "This job is large" in " ".join(w.value for w in at.warning)
+    assert not at.error and "This job is large" in " ".join(w.value for w in at.warning)
+    assert not run_buttons(at) and at.button(key="npfs.run")  # one click, on the page's own button, starts it
     assert not at.metric
+
+
+def test_a_large_npfs_run_starts_with_one_click_on_run_npfs(monkeypatch):
+    """The estimate stands above *Run NPFS*, and that click alone runs the job (no second *Run* to confirm)."""
+    from ui import npfs as ui_npfs
+
+    monkeypatch.setattr(ui_npfs, "needs_confirmation", lambda cost: True)  # every job counts as large here
+    at = session("pages/npfs.py", "mushroom", **{"npfs.n": 20, "npfs.k": 3, "npfs.selector": "jmi"})
+    assert "This job is large" in " ".join(w.value for w in at.warning) and not at.metric
+    at.button(key="npfs.run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not run_buttons(at) and at.metric
+    assert "This job is large" not in " ".join(w.value for w in at.warning)  # the estimate goes with the result
 
 
 def _out_of_memory():

@@ -59,6 +59,16 @@ def allowed(cost: Cost, job_key, container=None) -> bool:
     return False
 
 
+def refuse_over_limit(cost: Cost, container=None) -> Cost:
+    """Stop the page with the refusal when ``cost`` is over a limit; for pages whose own button starts the job
+    (NPFS), so a large job needs one click, not a *Run* and then the page's button. Return the cost."""
+    message = over_limit_message(cost)
+    if message is not None:
+        (container or st).error(md(message), icon=":material/block:")
+        st.stop()
+    return cost
+
+
 def require(cost: Cost, job_key, container=None) -> Cost:
     """Stop the page (after the refusal or the *Run* button) unless the job may run now; return the cost."""
     if not allowed(cost, job_key, container):

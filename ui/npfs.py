@@ -14,7 +14,7 @@ import time
 
 import streamlit as st
 
-from fslab.cost import npfs_cost
+from fslab.cost import needs_confirmation, npfs_cost
 from fslab.data.distributed import npfs_on, scheduler_from_env
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
@@ -171,9 +171,13 @@ def run_panel(name: str, data, selector: str, measure: str | None, params: dict,
 
     Runs by itself only on D_uni (a click on its button); anything else waits for the click, as it takes seconds."""
     key = run_key(name, data, selector, measure, params, k, n, alpha, seed, fraction)
-    guard.require(npfs_cost(data, selector, k, n, fraction, measure), ("npfs", key))  # refused or asked before work
+    cost = guard.refuse_over_limit(npfs_cost(data, selector, k, n, fraction, measure))  # before any work
     cancelled = pop_cancelled()
-    first = first_visit() and name == UNIFORM_NAME
+    first = first_visit() and name == UNIFORM_NAME and not needs_confirmation(cost)
+    notice = st.empty()  # the estimate of a large run, until its result is there
+    if needs_confirmation(cost) and cached_result(key) is None:
+        notice.warning(guard.estimate_text(cost) + " It runs when you press *Run NPFS*, in a heavy-work slot of the "
+                   "server; Cancel stops it.", icon=":material/hourglass_top:")
     clicked = st.button("Run NPFS", type="primary", key="npfs.run")
     args = (key, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer)
     if cancelled:
@@ -181,6 +185,7 @@ def run_panel(name: str, data, selector: str, measure: str | None, params: dict,
                    "again.")
     elif (clicked or first) and cached_result(key) is None:
         _run_with_bar(*args)
+        notice.empty()
     elif clicked:
         run(*args, None)
     return _result_to_show(key, name, selector, k, n)
