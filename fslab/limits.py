@@ -54,6 +54,7 @@ class Limits:
     confirm_seconds: int = 5               # jobs predicted longer run only on a click (app)
     cache_entries: int = 32                # entries of one cached function in the app
     cache_mb: int = 256                    # memory of one cached function's entries in the app
+    session_mb: int = 200                  # memory of the results one app session keeps for its reruns
 
     @classmethod
     def from_env(cls, environ=None) -> Limits:
@@ -94,6 +95,7 @@ DESCRIPTIONS = {
     "confirm_seconds": ("confirmation", "predicted seconds above which a job runs only on a click"),
     "cache_entries": ("cached results", "entries kept per cached computation"),
     "cache_mb": ("cache memory", "MB kept per cached computation"),
+    "session_mb": ("session memory", "MB of results one app session keeps for its reruns"),
 }
 
 
