@@ -101,9 +101,22 @@ def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
 
 @pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_runs_at_a_lower_priority_than_the_server(forkserver):
-    """The job yields the cores to the interactive sessions: its niceness is the server's plus WORKER_NICENESS."""
-    there = heavy.run_in_worker(os.nice, 0, context=forkserver)
-    assert there == min(19, os.nice(0) + heavy.WORKER_NICENESS)
+    """The job yields the cores to the interactive sessions: its niceness is the server's plus WORKER_NICENESS, in a
+    session (and, under Linux autogroup scheduling, a scheduling group at nice 19) of its own."""
+    niceness, own_session, group = heavy.run_in_worker(_priority, context=forkserver)
+    assert niceness == min(19, os.nice(0) + heavy.WORKER_NICENESS)
+    assert own_session
+    if os.path.exists("/proc/self/autogroup"):
+        assert group.endswith("nice 19"), group
+
+
+def _priority() -> tuple[int, bool, str]:
+    try:
+        with open("/proc/self/autogroup", encoding="ascii") as fh:
+            group = fh.read().strip()
+    except OSError:
+        group = ""
+    return os.nice(0), os.getsid(0) == os.getpid(), group
 
 
 @pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)

@@ -6,7 +6,7 @@ holds the GIL that the other sessions and the websocket event loop need. Two too
 - :func:`heavy_slot`: a server-wide bounded slot (``max(1, cores - 1)`` jobs at once, one core left for the
   light work of everybody else). A session that must wait sees :data:`WAIT_MESSAGE` and can still rerun.
 - :func:`run_in_worker`: runs a function in a separate process (forked from a ``forkserver`` that has imported
-  fslab once, at a lower CPU priority, ``nice`` +10, so the interactive sessions keep their share), relays its
+  fslab once, at a lower CPU priority, :func:`lower_priority`, so the interactive sessions keep their share), relays its
   ``progress`` calls to the caller's thread and returns its result; the server's GIL stays free meanwhile. If the
   caller is interrupted (Streamlit stops a script at its next ``st`` call when the user reruns or cancels), the
   worker is terminated.
@@ -86,11 +86,28 @@ def _context():
 WORKER_NICENESS = 10  # heavy jobs yield the cores to the interactive sessions of everybody else
 
 
+def lower_priority() -> None:
+    """Make this process background work: ``nice`` +10, in a scheduling group of its own at nice 19.
+
+    With Linux's autogroup scheduling (on by default on most distributions), niceness only ranks processes within
+    one session's group, and the groups share the CPU equally; so the worker also starts a session of its own
+    (``setsid``) and lowers that group's weight (``/proc/self/autogroup``), else a heavy job would still take half
+    the machine from the server and everything else on it. Each step is skipped where the platform has no such thing.
+    """
+    for step in (lambda: os.nice(WORKER_NICENESS), os.setsid, _lower_autogroup):
+        try:
+            step()
+        except (AttributeError, OSError):
+            pass
+
+
+def _lower_autogroup() -> None:
+    with open("/proc/self/autogroup", "w", encoding="ascii") as fh:
+        fh.write("19")
+
+
 def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool) -> None:
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):  # not on this platform: the job runs at normal priority
-        pass
+    lower_priority()
     if with_progress:
         kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
     try:
