@@ -26,6 +26,37 @@ def _positions(subsets: Sequence[tuple[int, ...]]) -> dict[tuple[int, ...], tupl
     return pos
 
 
+def value_decimals(values, least: int = 3, most: int = 6) -> int:
+    """One number of decimals for every value of a figure: ``least`` (3 tells 0.185 from 0.190), more only when two
+    different neighbouring values would otherwise print alike (at most ``most``). Values closer than 1e-9 (relative)
+    count as equal: 0.1 + 0.2 and 0.3 need no more digits."""
+    v = np.sort(np.asarray(values, dtype=float).ravel())
+    v = v[np.isfinite(v)]
+    apart = np.diff(v) > 1e-9 * np.maximum(1.0, np.abs(v[1:]))
+    lo, hi = v[:-1][apart], v[1:][apart]
+    for d in range(least, most):
+        if not np.any(np.char.mod(f"%.{d}f", lo) == np.char.mod(f"%.{d}f", hi)):
+            return d
+    return most
+
+
+def _fixed(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals; a rounding-error negative zero (-1e-17) prints as 0.000, not -0.000."""
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+# label chips: dark text on a light, nearly opaque box, drawn above the lines (plotly draws annotations over every
+# trace), so a path through a label hides behind it instead of crossing its digits; legible on light and dark pages
+_CHIP = {"showarrow": False, "bgcolor": "rgba(255,255,255,0.9)", "borderpad": 1, "font": {"color": "#1a1a1a"}}
+
+
+def _chips(pos, subsets, texts, yshift: int, size: int, name: str) -> list[dict]:
+    """One annotation per subset, ``yshift`` pixels above (+) or below (-) its node, so it clears the node and ring."""
+    return [_CHIP | {"x": pos[s][0], "y": pos[s][1], "text": t, "yshift": yshift, "name": name,
+                     "font": _CHIP["font"] | {"size": size}} for s, t in zip(subsets, texts, strict=True)]
+
+
 def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None = None,
                  optimal: Sequence[tuple[int, ...]] | None = None, title: str | None = None,
                  other: Sequence[tuple[int, ...]] | None = None, other_label: str = "other criterion's path",
@@ -34,8 +65,10 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
 
     ``greedy`` (a path ∅, {a}, {a, b}, ...) is drawn as a thick orange line, ``other`` (another criterion's
     greedy path, e.g. MIGreedy's) as a dashed blue line beside it; ``optimal`` subsets (the k-optimal ones) get
-    a red ring. Up to 4 features each node's value is printed under it (colour alone cannot tell 0.185 from
-    0.19); with more, the values along the paths and at the rings. Hover shows the subset, value and rank.
+    a red ring. Up to 4 features each node's name is printed above it and its value below it (colour alone cannot
+    tell 0.185 from 0.19); with more, the values along the paths and at the rings. Every value has the same number
+    of decimals (``value_decimals``), and the labels are annotations named "subset" and "value" on light chips
+    over the lines. Hover shows the subset, value and rank.
     """
     subsets = list(risks["subset"])
     pos = _positions(subsets)
@@ -61,28 +94,22 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
                                  name=plain(other_label), hoverinfo="skip"))
     greater = bool(risks.attrs.get("greater_is_better", False))
     measure = risks.attrs.get("measure", "value")
-    if n <= 4:  # labels sit above the node (and above its k-optimal ring), so they never overlap it
-        fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] + 0.27 for s in subsets],
-                                 mode="text", text=plain_all(risks["names"]), textfont={"size": 14},
-                                 hoverinfo="skip", showlegend=False))
-        fig.add_trace(go.Scatter(x=[pos[s][0] for s in subsets], y=[pos[s][1] - 0.3 for s in subsets],
-                                 mode="text", text=[f"{v:.4g}" for v in risks["value"]],
-                                 textfont={"size": 12}, hoverinfo="skip", showlegend=False,
-                                 name="values"))
-    elif greedy or other or optimal:  # too many nodes to label all: print the values along the paths
-        marked = list(dict.fromkeys([*(greedy or ()), *(other or ()), *(optimal or ())]))
-        value_of = dict(zip(subsets, risks["value"], strict=True))
-        fig.add_trace(go.Scatter(x=[pos[s][0] for s in marked], y=[pos[s][1] - 0.3 for s in marked],
-                                 mode="text", text=[f"{value_of[s]:.4g}" for s in marked],
-                                 textfont={"size": 11}, hoverinfo="skip", showlegend=False,
-                                 name="values"))
+    value_of = dict(zip(subsets, risks["value"], strict=True))
+    if n <= 4:  # name above the node, value below it, both clear of the k-optimal ring (radius 17 px)
+        labelled, chips = subsets, _chips(pos, subsets, plain_all(risks["names"]), 28, 13, "subset")
+    else:  # too many nodes to label all: the values along the paths and at the rings
+        labelled, chips = list(dict.fromkeys([*(greedy or ()), *(other or ()), *(optimal or ())])), []
+    digits = value_decimals([value_of[s] for s in labelled])  # the printed values decide; hover uses the same
+    chips += _chips(pos, labelled, [_fixed(value_of[s], digits) for s in labelled], -28 if n <= 4 else -20,
+                    12 if n <= 4 else 11, "value")
     fig.add_trace(go.Scatter(
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
         marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
                 "colorscale": "Viridis" if greater else "Viridis_r", "showscale": True,
                 "colorbar": {"title": {"text": measure}}, "line": {"color": "white", "width": 1}},
         customdata=np.column_stack([plain_all(risks["names"]), risks["rank"]]),
-        hovertemplate="%{customdata[0]}<br>value %{marker.color:.4f}<br>rank %{customdata[1]}<extra></extra>",
+        hovertemplate=f"%{{customdata[0]}}<br>value %{{marker.color:.{digits}f}}<br>rank %{{customdata[1]}}"
+                      "<extra></extra>",
         name="subset", showlegend=False,
     ))
     if optimal:
@@ -91,7 +118,7 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
                                          "line": {"color": "#d62728", "width": 3}},
                                  name="k-optimal (exhaustive)", hoverinfo="skip"))
     fig.update_layout(
-        title=title or f"Subset lattice coloured by {measure}",
+        title=title or f"Subset lattice coloured by {measure}", annotations=chips,
         xaxis={"visible": False, "range": [-1.15, 1.15]},
         yaxis={"title": "subset size k", "dtick": 1, "range": [-0.6, n + 0.6]},
         legend={"orientation": "h", "y": -0.08}, margin={"t": 50, "b": 40}, height=460 + 40 * min(n, 6),
@@ -130,13 +157,14 @@ def ordering_figure(risks: pd.DataFrame, order: Sequence[tuple[int, ...]] | None
 def gap_figure(gaps: pd.DataFrame, measure: str = "value") -> go.Figure:
     """Per k: the value of greedy's subset and of the k-optimal subset (Theorem 1: the gap can be large)."""
     fig = go.Figure()
+    value = f"%{{y:.{value_decimals(gaps[['greedy_value', 'optimal_value']])}f}}"  # one precision, as the lattice's
     # labels above the bars: a subset of value 0 (a perfect one) still shows its name and its 0
     fig.add_trace(go.Bar(x=gaps["k"], y=gaps["greedy_value"], name="greedy", marker_color="#ff7f0e",
-                         text=gaps["greedy"], texttemplate="%{text}<br>%{y:.3~g}", textposition="outside",
-                         cliponaxis=False, hovertemplate="k=%{x}: %{text}<br>%{y:.4f}<extra>greedy</extra>"))
+                         text=gaps["greedy"], texttemplate="%{text}<br>" + value, textposition="outside",
+                         cliponaxis=False, hovertemplate=f"k=%{{x}}: %{{text}}<br>{value}<extra>greedy</extra>"))
     fig.add_trace(go.Bar(x=gaps["k"], y=gaps["optimal_value"], name="k-optimal", marker_color="#1f77b4",
-                         text=gaps["optimal"], texttemplate="%{text}<br>%{y:.3~g}", textposition="outside",
-                         cliponaxis=False, hovertemplate="k=%{x}: %{text}<br>%{y:.4f}<extra>optimal</extra>"))
+                         text=gaps["optimal"], texttemplate="%{text}<br>" + value, textposition="outside",
+                         cliponaxis=False, hovertemplate=f"k=%{{x}}: %{{text}}<br>{value}<extra>optimal</extra>"))
     fig.update_layout(barmode="group", title="Greedy forward search vs the best subset of each size",
                       xaxis={"title": "k (subset size)", "dtick": 1}, yaxis_title=measure, height=380,
                       margin={"t": 50})
