@@ -82,7 +82,7 @@ except FslabError as err:
     st.error(md(err))
     st.stop()
 ui.adopt_select_k(K)
-k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k"))
+k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k", on_change=ui.keep_k))
 n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
                         key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)"))
 alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))

@@ -70,6 +70,31 @@ def test_defaults_follow_the_select_page_and_k_star_goes_back():
     assert at.number_input(key="select.k").value == k_star  # the Select page opened with k = k*
 
 
+def test_k_box_gets_its_k_back_after_a_small_dataset(npfs_ran):
+    """Issue 16 item 4 (the k box showed 1 beside a result for k = 10): a run on Mushroom with k = 10, then a data set
+    of 2 features (k capped at K - 1 = 1), then Mushroom again. The cap was not the user's wish: the box shows 10
+    again, the k of the result on screen. A k the user types is kept the same way."""
+    from fslab.data.distributions import example1
+
+    at = npfs_ran
+    mushroom = at.session_state[state.CURRENT]
+    state.install(at.session_state, state.CurrentData(example1().sample(300, 0), "Example 1 (300 rows)"))
+    at.run()
+    box = at.number_input(key="npfs.k")
+    assert box.value == 1 and box.max == 1 and not at.exception
+    state.install(at.session_state, mushroom)
+    at.run()
+    assert at.number_input(key="npfs.k").value == 10
+    assert at.metric[0].delta.endswith("vs k = 10") and not any("settings changed" in i.value for i in at.info)
+    at.number_input(key="npfs.k").set_value(7).run()                        # typed: wanted from now on
+    state.install(at.session_state, state.CurrentData(example1().sample(300, 0), "Example 1 (300 rows)"))
+    at.run()
+    state.install(at.session_state, mushroom)
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/npfs.py").run()                                   # a page switch drops widget state
+    assert at.number_input(key="npfs.k").value == 7 and not at.exception
+
+
 def test_run_on_the_default_dataset(npfs_ran):
     at = npfs_ran
     assert not at.exception and not at.error

@@ -34,6 +34,8 @@ LAST = "fslab.npfs.last"
 PROGRESS = "fslab.npfs.progress"
 CANCELLED = "fslab.npfs.cancelled"
 AUTO = "fslab.npfs.auto_ran"
+K_WANTED = "fslab.npfs.k_wanted"  # the k the user asked for (the box shows it, capped at K - 1 of the data)
+K_SHOWN = "fslab.npfs.k_shown"    # the k adopt_select_k last put in the box
 UNIFORM_NAME = "uniform (sample, 3 equal-width bins)"
 _MEMO_SIZE = 8
 # Selectors NPFS does not offer: those the registry declares cost_class "heavy". NPFS reruns the selector n times,
@@ -156,11 +158,21 @@ def adopt_select_measure(measure_key: str, options: list[str]) -> None:
 
 
 def adopt_select_k(n_features: int) -> None:
-    """k defaults to the Select page's k (10 otherwise), at most K - 1; a remembered k too large for the data
-    goes back to that default."""
-    if not 1 <= st.session_state.get("npfs.k", 1) <= n_features - 1:
-        st.session_state.pop("npfs.k")
-    st.session_state.setdefault("npfs.k", min(st.session_state.get("select.k", 10), n_features - 1))
+    """Put in the k box the k the user wants (K_WANTED), at most K - 1 of this data.
+
+    The wanted k is the Select page's k on a first visit (10 otherwise), then whatever the user types (``keep_k``)
+    or a link or recipe puts in the box. A cap forced by small data is not a wish: after a 2-feature data set
+    (k = 1), the next larger one gets the wanted k back instead of keeping 1 beside a result for k = 10."""
+    box = st.session_state.get("npfs.k")
+    if box is not None and box != st.session_state.get(K_SHOWN):  # set since the last run by a link or a recipe
+        st.session_state[K_WANTED] = int(box)
+    wanted = st.session_state.setdefault(K_WANTED, int(st.session_state.get("select.k", 10)))
+    st.session_state["npfs.k"] = st.session_state[K_SHOWN] = min(max(1, wanted), n_features - 1)
+
+
+def keep_k() -> None:
+    """on_change of the k box: the typed k is the one wanted, on this data and the next."""
+    st.session_state[K_WANTED] = st.session_state[K_SHOWN] = int(st.session_state["npfs.k"])
 
 
 def run_panel(name: str, data, selector: str, measure: str | None, params: dict, k: int, n: int, alpha: float,
