@@ -23,13 +23,13 @@ from .data.data_checks import (
     TargetClassError,
     UnknownTargetError,
 )
-from .data.dataset import LIMITS, Dataset, Limits, read_csv, read_table
+from .data.dataset import Dataset, Limits, read_csv, read_table
 from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from .data.encoded import EncodedDataset
 from .data.samples import SAMPLES, load_sample
 from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
-from .limits import NotEnoughMemoryError
+from .limits import NotEnoughMemoryError, server_limits
 from .measures import MEASURES, Measure, MeasureSpec, measure, supported_measures
 from .npfs.procedure import NPFSCancelled, NPFSResult, check_base_selector, npfs, npfs_threshold
 from .npfs.stability import kuncheva_consistency, nogueira_stability
@@ -54,6 +54,8 @@ _LAZY = {"FeatureSelector": "evaluate", "INDUCERS": _FINITE, "fbs": _FINITE, "fo
 
 
 def __getattr__(name: str):
+    if name == "LIMITS":  # the old constant (kept for one release): the server's limits, read on first use
+        return server_limits()
     if name in _LAZY:
         from importlib import import_module
 
@@ -75,6 +77,7 @@ __all__ = [
     "Selection", "SelectionCancelled", "SelectorSpec", "WorkLimitError", "NotEnoughMemoryError", "TableSource",
     "TargetClassError", "TooLargeError", "UnknownTargetError",
     "UnsupportedTargetError",
+    "server_limits",
     "backward_search", "bayes_value", "check_assumptions", "criterion", "digits_in_noise", "distribution_from_ordering",
     "example1", "fbs", "fos", "from_joint_frame", "greedy_bad_ordering", "joint_frame", "kuncheva_consistency",
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",

@@ -5,7 +5,7 @@ of a job is counted in **subset tables** (one table of J + {j} per candidate j; 
 candidates) and **passes** (recodings of a subset's cells over the rows: one per evaluator call, per backward
 step, per prefix of an exhaustive enumeration). Each costs one pass over the ``rows``, so
 
-    work = (tables + passes) x rows        (row-table counts: the unit of ``LIMITS.max_work``)
+    work = (tables + passes) x rows        (row-table counts: the unit of ``max_work``)
 
 One function per family predicts it from k, s, the number of features n, rows, levels (arities, classes) and the
 selector: :func:`select_cost` (greedy, ranking, s-variate, exhaustive, backward), :func:`npfs_cost`,
@@ -17,7 +17,8 @@ costs of one row-table measured on the 2-core machine of this project (``bench/b
 
 :func:`check` raises :class:`WorkLimitError` naming the limit and what to change; :func:`needs_confirmation`
 says when a job below the limit should run only on an explicit click (predicted time over
-``LIMITS.confirm_seconds``). The module never imports streamlit.
+``confirm_seconds``). ``limits=None`` means the server's limits (:func:`fslab.limits.server_limits`, read when
+called). The module never imports streamlit.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from .errors import TooLargeError
-from .limits import LIMITS, Limits
+from .limits import Limits, limits_or_server, server_limits
 from .tables import CodedSource, TableSource
 
 # Seconds per row-table on each counting path (medians of bench/bench_cost.py on this project's 2 shared cores,
@@ -182,7 +183,7 @@ def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | N
     shape = shape or Shape.of(source)
     n, m = shape.n_features, shape.n_rows
     k = max(1, min(int(k), n))
-    max_subsets = LIMITS.max_exhaustive_subsets if max_subsets is None else int(max_subsets)
+    max_subsets = server_limits().max_exhaustive_subsets if max_subsets is None else int(max_subsets)
     fixed = {"precision-greedy": "precision", "recall-greedy": "recall"}.get(selector)
     path = _path(shape, fixed or (measure if selector in ("bayes-greedy", "bayes-score", "exhaustive", "backward")
                                   else "mi"))
@@ -270,12 +271,12 @@ def lattice_cost(source, n_features: int | None = None) -> Cost:
     n = shape.n_features if n_features is None else int(n_features)
     path = "deep" if _path(shape, "zero-one") == "fast" else "plain"
     frame = 2 ** n * (n * 40 + 300)
-    refusal = None
-    if n > LIMITS.max_lattice_features:  # the lattice's own limit, with its message (pick features)
+    refusal, max_features = None, server_limits().max_lattice_features
+    if n > max_features:  # the lattice's own limit, with its message (pick features)
         from .pena_nilsson.orderings import check_enumerable
 
         try:
-            check_enumerable(n, LIMITS.max_lattice_features)
+            check_enumerable(n, max_features)
         except TooLargeError as err:
             refusal = str(err)
     return replace(_cost(f"lattice of 2^{n} subsets over {shape.n_rows:,} rows", 2 ** n, 2 ** max(n - 1, 0) + 1,
@@ -372,7 +373,7 @@ def job_cost(job) -> Cost:
     if job.command == "lattice":
         features = getattr(job, "features", None)
         n = len(features) if features else None
-        if (n or source.n_features) > LIMITS.max_lattice_features:  # the command refuses at once, in its words
+        if (n or source.n_features) > server_limits().max_lattice_features:  # the command refuses at once, in its words
             return Cost("lattice", 0, 0, 0, 0.0, 0)
         return lattice_cost(source, n)
     if job.command == "compare":
@@ -384,8 +385,10 @@ def _limit(limits: Limits, name: str) -> int:
     return int(getattr(limits, name, _DEFAULTS[name]))
 
 
-def over_limit_message(cost: Cost, limits: Limits = LIMITS) -> str | None:
-    """The refusal of ``cost`` under ``limits`` (work first, then memory), or None when it fits."""
+def over_limit_message(cost: Cost, limits: Limits | None = None) -> str | None:
+    """The refusal of ``cost`` under ``limits`` (None: the server's; work first, then memory), or None when it
+    fits."""
+    limits = limits_or_server(limits)
     max_work, max_mb = _limit(limits, "max_work"), _limit(limits, "max_job_mb")
     if cost.refusal is not None:
         return cost.refusal
@@ -401,7 +404,7 @@ def over_limit_message(cost: Cost, limits: Limits = LIMITS) -> str | None:
             "(fslab.select, fslab.npfs, ... take no work limit), where it can take as long as it needs.")
 
 
-def check(cost: Cost, limits: Limits = LIMITS) -> Cost:
+def check(cost: Cost, limits: Limits | None = None) -> Cost:
     """Raise :class:`WorkLimitError` when ``cost`` is over the work or memory limit; return it otherwise."""
     message = over_limit_message(cost, limits)
     if message is not None:
@@ -409,16 +412,17 @@ def check(cost: Cost, limits: Limits = LIMITS) -> Cost:
     return cost
 
 
-def preflight(cost: Cost, limits: Limits = LIMITS) -> str | None:
+def preflight(cost: Cost, limits: Limits | None = None) -> str | None:
     """For callers that cannot ask (the command line): :func:`check`, then the estimate to print when the job is
     long enough that a click would be asked for in the app (None otherwise)."""
     check(cost, limits)
     return f"{cost.describe()}; starting now (Ctrl-C stops it)" if needs_confirmation(cost, limits) else None
 
 
-def needs_confirmation(cost: Cost, limits: Limits = LIMITS) -> bool:
-    """True when a job within the limits is predicted to take longer than ``limits.confirm_seconds``."""
-    return cost.seconds > _limit(limits, "confirm_seconds")
+def needs_confirmation(cost: Cost, limits: Limits | None = None) -> bool:
+    """True when a job within the limits is predicted to take longer than ``limits.confirm_seconds`` (None: the
+    server's)."""
+    return cost.seconds > _limit(limits_or_server(limits), "confirm_seconds")
 
 
 @dataclass

@@ -31,7 +31,7 @@ from .data.encoded import EncodedDataset
 from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
 from .learners import learner as get_learner
-from .limits import LIMITS, Limits, over_limit
+from .limits import Limits, limits_or_server, over_limit
 from .measures import DEFAULT_C, PARAM_DEFAULTS
 from .npfs.procedure import close_early
 from .selectors import SELECTORS, select
@@ -224,12 +224,13 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
                     beta: float = DEFAULT_BETA, learner: str | None = None, n_splits: int = 5,
                     train_size: float = 0.7, tune: bool = False,
                     subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
-                    limits: Limits = LIMITS, n_jobs: int | None = 1) -> CurveResult:
+                    limits: Limits | None = None, n_jobs: int | None = 1) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
     ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
     paper's learner for the measure (``PAPER_LEARNER``). ``subsample`` draws that many rows (stratified, seeded)
-    before splitting. The learner fits (:func:`count_fits`) are at most ``limits.max_curve_fits``.
+    before splitting. The learner fits (:func:`count_fits`) are at most ``limits.max_curve_fits`` (None: the
+    server's limits).
     ``progress(done, total, message)`` is called after every unit of work; returning False
     stops early and the result has ``complete=False``.
 
@@ -253,6 +254,7 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     if not ks or not selectors:
         raise ParameterError("choose at least one selector and one k between 1 and the number of features")
     fits = count_fits(int(n_splits), len(selectors), len(ks), len(spec.grid) if tune else 1)
+    limits = limits_or_server(limits)
     if fits > limits.max_curve_fits:
         raise TooLargeError(over_limit(
             "max_curve_fits", f"{int(n_splits)} splits x {len(selectors)} selectors x {len(ks)} values of k"

@@ -1,4 +1,4 @@
-"""Every size limit of fslab in one place: ``LIMITS`` (a frozen :class:`Limits`), and the memory check.
+"""Every size limit of fslab in one place: :class:`Limits`, the server's :func:`server_limits`, the memory check.
 
 Two kinds of caller, two policies:
 
@@ -10,9 +10,21 @@ Two kinds of caller, two policies:
   that cannot fit raises :class:`NotEnoughMemoryError` (a :class:`fslab.errors.TooLargeError`) with one
   sentence, never a half-built object or a MemoryError traceback.
 * **The server side** (the app's upload path, ``ui/``, and the command line, ``fslab.cli``) passes
-  ``limits=LIMITS`` explicitly, so a room of users sharing one process keeps the ceilings below, and every
-  refusal names its setting: an operator changes a limit with ``FSLAB_<FIELD>`` (e.g.
-  ``FSLAB_MAX_ROWS=500000``), read once at import; code passes ``limits=Limits(...)``.
+  ``limits=server_limits()`` explicitly, so a room of users sharing one process keeps the ceilings below, and
+  every refusal names its setting: an operator changes a limit with ``FSLAB_<FIELD>`` (e.g.
+  ``FSLAB_MAX_ROWS=500000``); code passes ``limits=Limits(...)``.
+
+**What** ``limits=None`` **means** (the one rule): in the data loaders above and the ``check_*`` refusals they
+call (``fslab.data``), None is *no caps*. Everywhere else a ``limits`` (or ``max_subsets``, ``max_features``)
+of None is *the server's limits*, :func:`server_limits`, read when the function runs: ``fslab.cost``,
+``fslab.recipe``, ``fslab.cli``, ``Distribution.from_json`` / ``.sample``, ``safe_json.loads``,
+``learning_curves``, exhaustive search, lattices, :func:`over_limit`, :func:`limits_table`. (``npfs`` is a
+loader-like exception kept from its documentation: None takes any number of bootstraps.)
+
+Nothing reads the environment when fslab is imported: :func:`server_limits` reads ``FSLAB_*`` on its first
+call and keeps the result (``server_limits.cache_clear()`` forgets it, for tests). The old module constant
+``LIMITS`` still works for one release: reading ``fslab.limits.LIMITS`` (or ``fslab.LIMITS``) returns
+``server_limits()``.
 
 Units: ``max_upload_mb`` counts megabytes of 1,000,000 bytes (:data:`MB`), the unit of Streamlit's
 ``server.maxUploadSize`` and of ``st.file_uploader(max_upload_size=...)``; fslab's own checks and messages
@@ -21,6 +33,7 @@ use the same unit, so the widget and fslab refuse the same files.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, fields, replace
 
@@ -75,7 +88,33 @@ class Limits:
         return replace(cls(), **changes)
 
 
-LIMITS = Limits.from_env()
+@functools.cache
+def server_limits() -> Limits:
+    """The server's limits: the defaults overridden by the ``FSLAB_<FIELD>`` environment variables, read on the
+    first call and kept (``server_limits.cache_clear()`` reads them again on the next call: tests)."""
+    return Limits.from_env()
+
+
+def limits_or_server(limits: Limits | None) -> Limits:
+    """``limits``, or the server's limits when it is None (the rule of this module's docstring)."""
+    return server_limits() if limits is None else limits
+
+
+def __getattr__(name: str):
+    """``LIMITS``: the old module constant, now :func:`server_limits` read on use (kept for one release)."""
+    if name == "LIMITS":
+        return server_limits()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def deprecated_limits(module: str):
+    """A module ``__getattr__`` serving the old re-exported name ``LIMITS`` as :func:`server_limits`."""
+    def __getattr__(name: str):
+        if name == "LIMITS":
+            return server_limits()
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    return __getattr__
+
 
 DESCRIPTIONS = {
     "max_upload_mb": ("upload size", "MB (1,000,000 bytes) per uploaded file"),
@@ -104,14 +143,18 @@ def setting(field: str) -> str:
     return f"FSLAB_{field.upper()}"
 
 
-def over_limit(field: str, got: str, limits: Limits = LIMITS) -> str:
-    """``"<got>; the limit is <value> <unit> (<name> limit: ... FSLAB_<FIELD> ...)"``: every limit message."""
+def over_limit(field: str, got: str, limits: Limits | None = None) -> str:
+    """``"<got>; the limit is <value> <unit> (<name> limit: ... FSLAB_<FIELD> ...)"``: every limit message
+    (``limits`` None: the server's)."""
+    limits = limits_or_server(limits)
     return (f"{got}; the limit is {getattr(limits, field):,} {DESCRIPTIONS[field][1]} ({DESCRIPTIONS[field][0]} "
             f"limit: a server sets it with {setting(field)}, code with limits=fslab.Limits({field}=...))")
 
 
-def limits_table(limits: Limits = LIMITS) -> list[dict]:
-    """One row per limit: what it bounds, its value, and the environment variable that changes it."""
+def limits_table(limits: Limits | None = None) -> list[dict]:
+    """One row per limit: what it bounds, its value, and the environment variable that changes it (``limits``
+    None: the server's)."""
+    limits = limits_or_server(limits)
     return [{"limit": DESCRIPTIONS[f.name][0], "value": getattr(limits, f.name), "bounds": DESCRIPTIONS[f.name][1],
              "setting": f"FSLAB_{f.name.upper()}"} for f in fields(limits)]
 

@@ -29,7 +29,7 @@ from .data.safe_json import loads
 from .data.samples import SAMPLES, load_sample
 from .errors import DataError, FslabError
 from .learners import EVAL_MEASURES
-from .limits import LIMITS
+from .limits import DESCRIPTIONS, server_limits, setting
 from .measures import MEASURES, Param
 from .npfs.result import RULES
 from .pena_nilsson.toy import PRESETS, preset
@@ -56,13 +56,17 @@ def _kind(kind: str) -> Callable:
     return mark
 
 
-def _int(low: int, high: int) -> Callable:
+def _int(low: int, high: int | str) -> Callable:
+    """A whole number in low .. high; ``high`` names a server limit (``"max_bootstraps"``) read at each check."""
     @_kind("number")
     def check(name: str, value):
         if isinstance(value, bool) or not isinstance(value, int):
             raise RecipeError(f"'{name}' must be a whole number; got {value!r}")
-        if not low <= value <= high:
-            raise RecipeError(f"'{name}' must be between {low} and {high}; got {value}")
+        top = getattr(server_limits(), high) if isinstance(high, str) else high
+        if not low <= value <= top:
+            why = (f" ({DESCRIPTIONS[high][0]} limit of this server: {setting(high)})"
+                   if isinstance(high, str) and value > top else "")
+            raise RecipeError(f"'{name}' must be between {low} and {top}; got {value}{why}")
         return value
     return check
 
@@ -117,9 +121,10 @@ def _text(name: str, value):
 @_kind("list")
 def _names(name: str, value):
     """A list of column names (the Data page's columns left out): each a non-empty text, no repeats."""
-    if (not isinstance(value, list) or len(value) > LIMITS.max_columns
+    max_columns = server_limits().max_columns
+    if (not isinstance(value, list) or len(value) > max_columns
             or not all(isinstance(v, str) and 0 < len(v) <= 1000 for v in value)):
-        raise RecipeError(f"'{name}' must be a list of at most {LIMITS.max_columns:,} column names; got {value!r}")
+        raise RecipeError(f"'{name}' must be a list of at most {max_columns:,} column names; got {value!r}")
     return list(dict.fromkeys(value))
 
 
@@ -130,13 +135,13 @@ def _param(param: Param) -> Callable:
 
 _SOURCE = _one_of(("dataset", "distribution"))
 _SELECTOR, _MEASURE = _one_of(SELECTORS), _one_of(MEASURES)
-_K = _int(1, LIMITS.max_columns)
+_K = _int(1, "max_columns")
 _MEASURE_PARAMS = {name: _param(p) for spec in MEASURES.values() for name, p in spec.parameters.items()}
 
 CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "select": {"source": _SOURCE, "selector": _SELECTOR, "measure": _MEASURE, "k": _K, "use_s": _bool,
                "s": _int(1, 6), **_MEASURE_PARAMS},
-    "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, LIMITS.max_bootstraps),
+    "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, "max_bootstraps"),
              "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
              "rule": _one_of(RULES), **_MEASURE_PARAMS},
     # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
@@ -182,7 +187,7 @@ def check_data(data) -> dict | None:
         spec = data["toy_sample"]
         if not isinstance(spec, dict) or set(spec) != {"m", "seed"}:
             raise RecipeError("'toy_sample' must be an object with exactly 'm' (rows) and 'seed'")
-        return {"toy_sample": {"m": _int(1, LIMITS.max_rows)("m", spec["m"]),
+        return {"toy_sample": {"m": _int(1, "max_rows")("m", spec["m"]),
                                "seed": _int(0, MAX_SEED)("seed", spec["seed"])}}
     if "sample" in data:
         head = {"sample": _one_of(SAMPLES)("sample", data["sample"])}

@@ -22,11 +22,11 @@ from fslab.data.distributions import Distribution, example1
 from fslab.data.safe_json import JSONInputError, loads
 from fslab.data.synthetic import uniform_dataset
 from fslab.errors import FslabError, ParameterError, TooLargeError
-from fslab.limits import LIMITS, MB, Limits, limits_table, setting
+from fslab.limits import LIMITS, MB, Limits, limits_table, server_limits, setting
 from fslab.npfs import npfs
 from fslab.pena_nilsson.orderings import check_enumerable, subset_risks
-from fslab.selectors import select
-from fslab.selectors._exhaustive import DEFAULT_MAX_SUBSETS, exhaustive_search
+from fslab.selectors import SELECTORS, select
+from fslab.selectors._exhaustive import exhaustive_search
 
 
 def table(rows: int, cols: int) -> bytes:
@@ -37,8 +37,8 @@ def table(rows: int, cols: int) -> bytes:
 
 
 def test_one_source_of_limits():
-    assert ChecksLimits is Limits and CHECKS_LIMITS is LIMITS
-    assert DEFAULT_MAX_SUBSETS == LIMITS.max_exhaustive_subsets
+    assert ChecksLimits is Limits and CHECKS_LIMITS == LIMITS == server_limits()  # old names: the server's limits
+    assert SELECTORS["exhaustive"].params["max_subsets"] is None                   # None: read when it runs
 
 
 @pytest.mark.parametrize("field", [f.name for f in fields(Limits)])
@@ -154,7 +154,7 @@ def test_exhaustive_subsets():
         select(data, 2, "exhaustive", max_subsets=14)
     assert "FSLAB_MAX_EXHAUSTIVE_SUBSETS" in str(info.value)
     assert len(select(data, 2, "exhaustive", max_subsets=15).features) == 2
-    assert exhaustive_search.__defaults__[0] == LIMITS.max_exhaustive_subsets
+    assert exhaustive_search.__defaults__[0] is None  # the server's max_exhaustive_subsets, read when called
 
 
 def test_lattice_size():
@@ -206,12 +206,17 @@ def test_over_limit_large_json_is_refused_before_parsing():
 def test_shipped_samples_fit_whatever_the_table_limits(monkeypatch):
     import fslab.data.samples as samples
 
-    monkeypatch.setattr(samples, "LIMITS", Limits(max_rows=10, max_columns=3, max_cells=30))
-    frame = samples.read_sample_frame("mushroom")
-    with pytest.raises(DataLimitError, match="the limit is 10 rows"):
-        Dataset.from_frame(frame, "class", limits=samples.LIMITS)
-    assert samples.load_sample("mushroom").n_rows == 8124
-    assert samples.sample_limits(frame).max_rows == 8124 and samples.sample_limits(frame).max_json_depth == 16
+    for name, value in (("FSLAB_MAX_ROWS", "10"), ("FSLAB_MAX_COLUMNS", "3"), ("FSLAB_MAX_CELLS", "30")):
+        monkeypatch.setenv(name, value)
+    server_limits.cache_clear()  # a server started with these settings
+    try:
+        frame = samples.read_sample_frame("mushroom")
+        with pytest.raises(DataLimitError, match="the limit is 10 rows"):
+            Dataset.from_frame(frame, "class", limits=server_limits())
+        assert samples.load_sample("mushroom").n_rows == 8124
+        assert samples.sample_limits(frame).max_rows == 8124 and samples.sample_limits(frame).max_json_depth == 16
+    finally:
+        server_limits.cache_clear()
 
 
 def test_every_app_cache_is_bounded_by_limits():

@@ -23,8 +23,8 @@ def test_an_old_path_is_the_moved_module_itself(old):
 def test_patching_through_an_old_path_patches_the_code_that_runs(monkeypatch):
     from fslab.data import samples
 
-    monkeypatch.setattr("fslab.samples.LIMITS", "patched")
-    assert samples.LIMITS == "patched"
+    monkeypatch.setattr("fslab.samples.SAMPLE_DIR", "patched")
+    assert samples.SAMPLE_DIR == "patched"
 
 
 def test_the_former_modules_data_and_npfs_keep_their_names():

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..compare import DEFAULT_SELECTORS
 from ..data.distributions import example1
 from ..errors import ParameterError
-from ..limits import LIMITS
+from ..limits import server_limits
 from ..measures import MEASURES, PARAM_DEFAULTS, supported_measures
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
@@ -57,7 +57,7 @@ class Job:
 
 def read_recipe(path: str) -> Recipe:
     """A recipe file, read within the JSON size limit and checked by :meth:`Recipe.from_json`."""
-    return Recipe.from_json(read_bytes(path, "recipe", max_bytes=LIMITS.max_json_bytes))
+    return Recipe.from_json(read_bytes(path, "recipe", max_bytes=server_limits().max_json_bytes))
 
 
 def recipe_choices(recipe: Recipe | None, command: str) -> dict:

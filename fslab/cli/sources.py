@@ -2,8 +2,8 @@
 
 Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
 then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive).discretize(method, bins)``
-with the last column as the default target, as on the Data page. Every file is read within
-``fslab.limits.LIMITS`` (a gzip file's decompressed size included, so a compression bomb fails cleanly).
+with the last column as the default target, as on the Data page. Every file is read within the server's limits,
+``fslab.limits.server_limits()`` (a gzip file's decompressed size included, so a compression bomb fails cleanly).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def read_bytes(path: str | os.PathLike, what: str = "file", max_bytes: int | Non
     A gzip file is decompressed only up to the limit, so a small file that inflates to gigabytes is refused
     after reading limit + 1 bytes.
     """
-    lim = _limits.LIMITS
+    lim = _limits.server_limits()
     field = "max_upload_mb" if max_bytes is None else "max_json_bytes"
     cap = lim.max_upload_mb * _MB if max_bytes is None else max_bytes
     shown = os.fspath(path)
@@ -68,7 +68,7 @@ def read_bytes(path: str | os.PathLike, what: str = "file", max_bytes: int | Non
         raise DataError(f"cannot open {shown!r}: {err.strerror or err}") from None
     if len(data) > cap:
         grows = "decompresses to" if head == b"\x1f\x8b" else "has"
-        raise DataLimitError(_limits.over_limit(field, f"the {what} {shown!r} {grows} more than {_size(cap)}"))
+        raise DataLimitError(_limits.over_limit(field, f"the {what} {shown!r} {grows} more than {_size(cap)}", lim))
     return data
 
 
@@ -113,9 +113,9 @@ def load_sample_source(name: str, target: str | None, positive: str | None, meth
 
 def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
     """An uploaded table: the last column is the target unless ``target`` names another."""
-    frame = read_table(read_bytes(path, "file"), limits=_limits.LIMITS)
+    frame = read_table(read_bytes(path, "file"), limits=_limits.server_limits())
     target = target if target is not None else str(frame.columns[-1])
-    ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.LIMITS)
+    ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits())
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes))
 
@@ -129,7 +129,7 @@ def parse_distribution(text: bytes, what: str) -> Distribution:
 
 
 def load_distribution_file(path: str) -> Loaded:
-    text = read_bytes(path, "JSON file", max_bytes=_limits.LIMITS.max_json_bytes)
+    text = read_bytes(path, "JSON file", max_bytes=_limits.server_limits().max_json_bytes)
     return Loaded(parse_distribution(text, f"JSON file {Path(path).name!r}"), "distribution", Path(path).name)
 
 

@@ -22,7 +22,6 @@ import pandas as pd
 from ..errors import DataError
 from ..limits import over_limit
 from .data_checks import (
-    LIMITS,
     MB,
     BinaryFileError,
     DataLimitError,
@@ -79,7 +78,7 @@ def _fields(line: str, delim: str) -> int:
         return line.count(delim) + 1
 
 
-def check_header_line(text: str, limits: Limits | None = LIMITS) -> None:
+def check_header_line(text: str, limits: Limits | None) -> None:
     """Refuse a header with too many columns or characters before pandas builds anything.
 
     Counting separators is linear and allocates nothing; only a header that might be too wide is split.
@@ -217,7 +216,7 @@ def _fix_decimal_commas(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     return frame
 
 
-def check_cells(frame: pd.DataFrame, limits: Limits | None = LIMITS) -> None:
+def check_cells(frame: pd.DataFrame, limits: Limits | None) -> None:
     """Refuse a text cell longer than ``max_field_chars`` (an enormous field would be copied into every view)."""
     if limits is None:
         return
@@ -268,7 +267,7 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
     or DataLimitError (file size, header width and length, rows, columns, cells, cell length: ``limits``)
     with a message a user can act on. ``limits``: None (the library's default) applies no size caps; the app
-    and the command line pass ``LIMITS``.
+    and the command line pass ``server_limits()``.
     """
     notes: list[str] = []
     data = _read_bytes(source, limits)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, TooLargeError
-from ..limits import LIMITS, MB, Limits, over_limit  # LIMITS, Limits re-exported: fslab.limits is their one source
+from ..limits import MB, Limits, deprecated_limits, over_limit  # Limits re-exported: fslab.limits is its one source
 from .column_stats import ColumnStats, NumericSource, scan
 from .discretize import distinct_values, numeric_values
 
@@ -52,10 +52,10 @@ class InfiniteValueError(DataError):
 
 
 class DataLimitError(DataError, TooLargeError):
-    """More rows, columns or cells than :data:`LIMITS` allows."""
+    """More rows, columns or cells than the limits (:mod:`fslab.limits`) allow."""
 
 
-def check_size(n_rows: int, n_columns: int, limits: Limits | None = LIMITS) -> None:
+def check_size(n_rows: int, n_columns: int, limits: Limits | None) -> None:
     """Raise DataLimitError when the table has more rows, columns or cells than ``limits`` (None: no cap)."""
     if limits is None:
         return
@@ -68,7 +68,7 @@ def check_size(n_rows: int, n_columns: int, limits: Limits | None = LIMITS) -> N
                                         limits))
 
 
-def check_bytes(n_bytes: int, limits: Limits | None = LIMITS) -> None:
+def check_bytes(n_bytes: int, limits: Limits | None) -> None:
     """Raise DataLimitError when a file of ``n_bytes`` is larger than the upload limit (MB of 10^6 bytes, as
     Streamlit's ``max_upload_size``); None: no cap."""
     if limits is not None and n_bytes > limits.max_upload_mb * MB:
@@ -76,8 +76,9 @@ def check_bytes(n_bytes: int, limits: Limits | None = LIMITS) -> None:
         raise DataLimitError(over_limit("max_upload_mb", got, limits))
 
 
-def check_field(what: str, n_chars: int, limits: Limits | None = LIMITS) -> None:
-    """Raise DataLimitError when ``what`` (the header line, a cell) has more than ``max_field_chars`` characters."""
+def check_field(what: str, n_chars: int, limits: Limits | None) -> None:
+    """Raise DataLimitError when ``what`` (the header line, a cell) has more than ``max_field_chars`` characters;
+    None: no cap."""
     if limits is not None and n_chars > limits.max_field_chars:
         raise DataLimitError(over_limit("max_field_chars", f"{what} has {n_chars:,} characters", limits))
 
@@ -207,3 +208,6 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
         sentences += said
     table = pd.DataFrame({"column": names, "type": kinds, "distinct": distinct, "missing": missing, "flags": flags})
     return table, tuple(sentences)
+
+
+__getattr__ = deprecated_limits(__name__)  # LIMITS, the old re-export: server_limits() read on use

@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
-from ..limits import check_memory
+from ..limits import check_memory, deprecated_limits
 from .column_stats import ColumnStats
 from .csv_io import read_table
 from .data_checks import (
-    LIMITS,
     BinaryFileError,
     DataLimitError,
     DuplicateColumnError,
@@ -147,7 +146,7 @@ class Dataset:
         """Validate ``df`` and encode its ``target`` column; every other column is a feature.
 
         ``limits``: None (the library's default) applies no size caps; the app and the command line pass
-        ``fslab.limits.LIMITS`` (see :mod:`fslab.limits`).
+        ``fslab.limits.server_limits()`` (see :mod:`fslab.limits`).
         """
         if not isinstance(df, pd.DataFrame):
             raise DataError(f"expected a pandas DataFrame; got {type(df).__name__}")
@@ -316,12 +315,13 @@ def single_block(frame: pd.DataFrame) -> np.ndarray | None:
 def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None) -> Dataset:
     """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
 
-    ``limits``: None (the library's default) applies no size caps; the app passes ``LIMITS``."""
+    ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``."""
     return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits)
 
 
 __all__ = [
-    "LIMITS", "BinaryFileError", "DataLimitError", "Dataset", "DuplicateColumnError", "EmptyFileError",
+    "BinaryFileError", "DataLimitError", "Dataset", "DuplicateColumnError", "EmptyFileError",
     "InfiniteValueError", "Limits", "MalformedFileError", "NoHeaderError", "Target", "TargetClassError",
     "UnknownTargetError", "check_method", "encode_target", "read_csv", "read_table",
 ]
+__getattr__ = deprecated_limits(__name__)  # LIMITS, the old re-export: server_limits() read on use

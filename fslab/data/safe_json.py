@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from ..errors import DataError
-from ..limits import LIMITS, Limits
+from ..limits import Limits, limits_or_server
 
 
 class JSONInputError(DataError):
@@ -44,8 +44,9 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-def loads(data: str | bytes, what: str = "JSON file", limits: Limits = LIMITS):
-    """Parse ``data`` as JSON within ``limits``; raise JSONInputError naming ``what`` otherwise."""
+def loads(data: str | bytes, what: str = "JSON file", limits: Limits | None = None):
+    """Parse ``data`` as JSON within ``limits`` (None: the server's); raise JSONInputError naming ``what`` otherwise."""
+    limits = limits_or_server(limits)
     size = len(data)
     if size > limits.max_json_bytes:
         raise JSONInputError(f"the {what} has {size:,} bytes; the limit is {limits.max_json_bytes:,} "

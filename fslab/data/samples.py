@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, ParameterError
-from ..limits import LIMITS, Limits
+from ..limits import Limits, server_limits
 
 if TYPE_CHECKING:
     from .dataset import Dataset
@@ -147,10 +147,12 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
 
 
 def sample_limits(frame: pd.DataFrame) -> Limits:
-    """``LIMITS`` widened to fit a shipped sample, for the app's re-targeting of a sample: the table limits guard
-    uploads, and a server that lowers them (``FSLAB_MAX_ROWS=...``) still offers every shipped data set."""
-    return replace(LIMITS, max_rows=max(LIMITS.max_rows, frame.shape[0]),
-                   max_columns=max(LIMITS.max_columns, frame.shape[1]), max_cells=max(LIMITS.max_cells, frame.size))
+    """The server's limits (:func:`fslab.limits.server_limits`) widened to fit a shipped sample, for the app's
+    re-targeting of a sample: the table limits guard uploads, and a server that lowers them
+    (``FSLAB_MAX_ROWS=...``) still offers every shipped data set."""
+    server = server_limits()
+    return replace(server, max_rows=max(server.max_rows, frame.shape[0]),
+                   max_columns=max(server.max_columns, frame.shape[1]), max_cells=max(server.max_cells, frame.size))
 
 
 def load_optdigits_images(split: str = "all") -> tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..measures import measure
 from ..tables import as_source
-from .orderings import MAX_FEATURES, check_enumerable, subset_label, subset_risks
+from .orderings import check_enumerable, subset_label, subset_risks
 
 TOL = 1e-10  # risks equal within this (exact risks are sums of a few floats)
 
@@ -178,7 +178,7 @@ def strongly_relevant(source, tol: float = 1e-9) -> tuple[int, ...]:
                  if _posterior_gap(source, [j for j in range(n) if j != i], full_post, occupied) > tol)
 
 
-def markov_boundary(source, tol: float = 1e-9, max_features: int = MAX_FEATURES) -> tuple[int, ...]:
+def markov_boundary(source, tol: float = 1e-9, max_features: int | None = None) -> tuple[int, ...]:
     """The smallest subset M (lexicographically first) with p(Y | M) = p(Y | X) wherever p(x) > 0
     (Pearl). With p(x) > 0 it equals the strongly relevant features (Pena and Nilsson, Section 4)."""
     source = as_source(source)

@@ -17,14 +17,25 @@ import pandas as pd
 
 from ..data.distributions import Distribution
 from ..errors import ParameterError, TooLargeError
-from ..limits import LIMITS, setting
+from ..limits import server_limits, setting
 from ..measures import Measure
 from ..measures import measure as get_measure
 from ..selectors._loop import run_search
 from ..selectors.ties import pick_best, ranks
 from ..tables import as_source
 
-MAX_FEATURES = LIMITS.max_lattice_features  # 2^n subsets; FSLAB_MAX_LATTICE_FEATURES on a server
+
+def max_lattice_features() -> int:
+    """The most features whose 2^n subsets are enumerated: the server's ``max_lattice_features``
+    (``FSLAB_MAX_LATTICE_FEATURES``), read when called."""
+    return server_limits().max_lattice_features
+
+
+def __getattr__(name: str):
+    """``MAX_FEATURES``, the old module constant (kept for one release): :func:`max_lattice_features`."""
+    if name == "MAX_FEATURES":
+        return max_lattice_features()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def subset_label(subset: Sequence[int], names: Sequence[str]) -> str:
@@ -37,7 +48,9 @@ def all_subsets(n: int) -> list[tuple[int, ...]]:
     return [s for k in range(n + 1) for s in itertools.combinations(range(n), k)]
 
 
-def check_enumerable(n: int, max_features: int) -> None:
+def check_enumerable(n: int, max_features: int | None = None) -> None:
+    """Raise TooLargeError when 2^n subsets are too many to enumerate (``max_features`` None: the server's)."""
+    max_features = max_lattice_features() if max_features is None else int(max_features)
     if n > max_features:
         count = f"{2 ** n:,}" if n <= 40 else f"about {2.0 ** n:.2e}"
         raise TooLargeError(
@@ -47,13 +60,14 @@ def check_enumerable(n: int, max_features: int) -> None:
         )
 
 
-def subset_risks(source, measure: str | Measure = "zero-one", max_features: int = MAX_FEATURES,
+def subset_risks(source, measure: str | Measure = "zero-one", max_features: int | None = None,
                  **params) -> pd.DataFrame:
     """The Bayes value of ``measure`` for every subset of the features.
 
     Columns: ``subset`` (tuple), ``names``, ``size``, ``value`` (the paper's quantity), ``criterion``
     (-error or +score, what selectors maximise) and ``rank`` (1 = best; ties share the best rank).
-    Exact on a Distribution, plug-in on a sample. Raises TooLargeError beyond ``max_features``.
+    Exact on a Distribution, plug-in on a sample. Raises TooLargeError beyond ``max_features`` (None: the
+    server's ``max_lattice_features``).
     """
     source = as_source(source)
     m = get_measure(measure, **params)
@@ -171,7 +185,7 @@ def check_ordering(ordering: Sequence[Sequence[int]], names: Sequence[str] | Non
     n = int(round(np.log2(max(len(subsets), 1))))
     if len(subsets) != 2 ** n or n < 1:
         raise ParameterError(f"an ordering lists all 2^n subsets of n features; got {len(subsets)} entries")
-    check_enumerable(n, MAX_FEATURES)
+    check_enumerable(n)
     names = list(names) if names is not None else [f"X{j + 1}" for j in range(n)]
     if any(j < 0 or j >= n for s in subsets for j in s) or any(len(set(s)) != len(s) for s in subsets):
         raise ParameterError(f"subsets of {n} features hold distinct indices in 0 .. {n - 1}")
@@ -195,7 +209,7 @@ def check_ordering(ordering: Sequence[Sequence[int]], names: Sequence[str] | Non
 def _check_complete(subsets: list[tuple[int, ...]], names: list[str], shown: int = 8) -> None:
     """Raise a ParameterError naming the subsets of ``len(names)`` features that the ordering misses or repeats."""
     n = len(names)
-    check_enumerable(n, MAX_FEATURES)
+    check_enumerable(n)
     if any(j < 0 or j >= n for s in subsets for j in s) or any(len(set(s)) != len(s) for s in subsets):
         raise ParameterError(f"subsets of {n} features hold distinct indices in 0 .. {n - 1}")
     listed = set(subsets)
@@ -277,8 +291,9 @@ def follows_ordering(source, ordering: Sequence[Sequence[int]]) -> bool:
 def random_valid_ordering(n: int, seed=None) -> list[tuple[int, ...]]:
     """A random ordering respecting monotonicity: repeatedly place a uniformly chosen subset among
     those whose supersets are all placed (a random linear extension, not uniform over all of them)."""
-    if not 1 <= int(n) <= MAX_FEATURES:
-        raise ParameterError(f"n must be between 1 and {MAX_FEATURES}; got {n}")
+    top = max_lattice_features()
+    if not 1 <= int(n) <= top:
+        raise ParameterError(f"n must be between 1 and {top}; got {n}")
     n = int(n)
     rng = np.random.default_rng(seed)
     full = (1 << n) - 1
@@ -303,8 +318,9 @@ def greedy_bad_ordering(n: int = 3) -> list[tuple[int, ...]]:
 
     Sizes are placed largest first, which always respects monotonicity.
     """
-    if not 3 <= int(n) <= MAX_FEATURES:
-        raise ParameterError(f"'make greedy bad' needs 3 to {MAX_FEATURES} features; got {n}")
+    top = max_lattice_features()
+    if not 3 <= int(n) <= top:
+        raise ParameterError(f"'make greedy bad' needs 3 to {top} features; got {n}")
     out = []
     for k in range(int(n), -1, -1):
         level = list(itertools.combinations(range(int(n)), k))

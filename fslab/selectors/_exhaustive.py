@@ -10,13 +10,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TooLargeError
-from ..limits import LIMITS, setting
+from ..limits import server_limits, setting
 from ._loop import Hooks
 from .ties import tied_mask
 
 _PREFIX_BLOCK = 256  # prefixes between two polls of the cancel hook
-
-DEFAULT_MAX_SUBSETS = LIMITS.max_exhaustive_subsets  # FSLAB_MAX_EXHAUSTIVE_SUBSETS on a server
 
 
 def largest_k(n: int, max_subsets: int) -> int:
@@ -40,7 +38,7 @@ def too_many_subsets_message(n: int, k: int, max_subsets: int) -> str:
                    "Lower k or use a greedy selector (BayesGreedy or backward).")
 
 
-def exhaustive_search(source, k: int, ev, max_subsets: int = DEFAULT_MAX_SUBSETS, hooks: Hooks | None = None):
+def exhaustive_search(source, k: int, ev, max_subsets: int | None = None, hooks: Hooks | None = None):
     """Score every k-subset in lexicographic order; return (best subset, its value, trace).
 
     Subsets sharing their first k-1 features are scored in one batched ``ev.extensions`` call. Only the
@@ -48,8 +46,10 @@ def exhaustive_search(source, k: int, ev, max_subsets: int = DEFAULT_MAX_SUBSETS
     <= C(n, k) of them, one at a time from ``itertools.combinations``, never a list), so both memory and
     the number of evaluator calls are bounded by C(n, k), the number the limit checks. ``hooks`` are
     polled between blocks of prefixes. The lexicographically first subset tied with the best wins
-    (:mod:`fslab.selectors.ties`).
+    (:mod:`fslab.selectors.ties`). ``max_subsets`` None: the server's ``max_exhaustive_subsets``
+    (``FSLAB_MAX_EXHAUSTIVE_SUBSETS``), read when called.
     """
+    max_subsets = server_limits().max_exhaustive_subsets if max_subsets is None else int(max_subsets)
     n = source.n_features
     total = comb(n, k)
     if total > max_subsets:

@@ -11,7 +11,6 @@ from types import MappingProxyType
 import numpy as np
 
 from ..measures import Evaluator
-from ._exhaustive import DEFAULT_MAX_SUBSETS
 from ._fisher import fisher_scores
 from ._loop import Hooks, Scorer
 from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
@@ -34,7 +33,8 @@ class SelectorSpec:
     maximises the Bayes criterion of the chosen measure (else it has its own criterion, named by
     ``criterion_name``, always evaluated with the ``mi`` measure or none). ``fixed_measure``: the measure it
     always uses. ``supports_s``: the s-variate approximation applies. ``params``: selector parameters with
-    their defaults. ``scorer(run)``: builds the scorer the shared loop drives (None for exhaustive search).
+    their defaults (exhaustive's ``max_subsets`` None: the server's limit, read when it runs). ``scorer(run)``:
+    builds the scorer the shared loop drives (None for exhaustive search).
     ``criterion_measure``: the measure whose evaluator a selector with its own criterion uses ("mi" for the
     MI family; None for Fisher, which reads raw values).
 
@@ -115,7 +115,7 @@ _SPECS = (
     SelectorSpec("exhaustive", "Exhaustive (best k-subset)", "exhaustive", True,
                  "Ahmed et al., Section 3.2; Pena & Nilsson",
                  r"\hat{\mathcal J} \in \arg\max_{|\mathcal J| = k} " + _C + r"(\mathcal J)",
-                 params=MappingProxyType({"max_subsets": DEFAULT_MAX_SUBSETS}), cost_class="heavy"),
+                 params=MappingProxyType({"max_subsets": None}), cost_class="heavy"),
     SelectorSpec("backward", "Backward elimination", "backward", True, "Ahmed et al., Section 3.2",
                  r"j_t = \arg\max_{j\in\mathcal J} " + _C + r"(\mathcal J\setminus\{j\})", supports_s=True,
                  scorer=_subset_scorer, cost_class="heavy"),

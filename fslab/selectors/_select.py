@@ -85,7 +85,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     names = src.feature_names
 
     if spec.scorer is None:  # exhaustive search: the best k-subset, scored in lexicographic order
-        best, _, trace = exhaustive_search(src, k, ev, max_subsets=int(sel_params["max_subsets"]), hooks=hooks)
+        best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
                          used)
