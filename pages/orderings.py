@@ -7,7 +7,7 @@ from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS
 from fslab.pena_nilsson.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
-from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure
+from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure, value_decimals
 from ui import orderings as ui
 from ui.source import current_distribution, pick_source
 from ui.text import md
@@ -39,9 +39,7 @@ if kind == "dataset" and source.n_features > MAX_FEATURES:
         source = None
 if source is None:
     st.warning("Choose at least one feature above: the subset tabs and FBS/FOS on the dataset need some.")
-tab_lattice, tab_t1, tab_min, tab_finite = st.tabs(
-    ["Subsets and Hasse diagram", "Theorem 1 constructor", "Minimal-optimal S* (BS, OS)", "On a sample (FBS, FOS)"],
-    key="orderings.tab", on_change="rerun")
+tab_lattice, tab_t1, tab_min, tab_finite = st.tabs(ui.TABS, key="orderings.tab", on_change="rerun")
 
 with tab_lattice:
     if tab_lattice.open is not False:  # only the open tab runs (on_change='rerun')
@@ -80,8 +78,8 @@ with tab_lattice:
                                          greedy_label=f"greedy path, {MEASURES[measure].label}"),
                             width="stretch", key="orderings.hasse")
             st.caption("Hasse diagram of the subset lattice: one row per subset size, an edge from S to S + one "
-                       "feature, colour = the Bayes value, printed under each node (with more than 4 features, "
-                       "along the paths and the rings; hover for value and rank)."
+                       "feature, colour = the Bayes value, printed under each node with the same number of decimals "
+                       "(with more than 4 features, along the paths and the rings; hover for value and rank)."
                        + (f" Dashed blue: {other_label}, the path another criterion takes through the same "
                           "subsets; where it leaves the orange line, the two criteria pick different features."
                           if other_path else ""))
@@ -93,9 +91,12 @@ with tab_lattice:
             st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit left.")
             st.plotly_chart(gap_figure(out["gaps"], MEASURES[measure].label), width="stretch", key="orderings.gaps")
             st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
-            st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table")
+            st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
+                         column_config=ui.gap_columns(out["gaps"]))
             with st.expander("Every subset as a table"):
-                st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch", key="orderings.table")
+                st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch", key="orderings.table",
+                             column_config={"value": st.column_config.NumberColumn(
+                                 format=f"%.{value_decimals(risks['value'])}f")})
 
 with tab_t1:
     if tab_t1.open is not False:  # only the open tab runs (on_change='rerun')

@@ -32,8 +32,12 @@ def test_next_and_previous_walk_the_lattice_theorem1_and_npfs():
     assert at.caption[0].value == "Example 1 tour · step 2 of 4"
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(charts) == 2 and "0-1 error" in charts[0]["layout"]["title"]["text"]
-    values = next(t for t in charts[0]["data"] if t.get("name") == "values")
-    assert sorted(values["text"]) == ["0.22", "0.25", "0.3", "0.3"]
+    # every node's value with one precision (0.22 sat next to 0.08189 before), on chips drawn over the paths
+    for chart, expected in zip(charts, (["0.220", "0.250", "0.300", "0.300"], ["0.000", "0.082", "0.172", "0.235"]),
+                               strict=True):
+        values = [a for a in chart["layout"]["annotations"] if a.get("name") == "value"]
+        assert sorted(a["text"] for a in values) == expected
+        assert all(a["yshift"] < 0 and a["bgcolor"] for a in values)
     at.button(key="tour.next").click().run()
     assert at.caption[0].value == "Example 1 tour · step 3 of 4"
     assert at.session_state["fslab.distribution_name"] == "Greedy made bad (Theorem 1)"

@@ -144,23 +144,23 @@ def test_orderings_page_defaults_on_example1():
     greedy = next(t for t in hasse["data"] if t.get("name") == "greedy path, 0-1 error")
     assert mi_path["x"][1] > 0 > greedy["x"][1]  # {X2} is drawn right of {X1}
     assert not at.metric  # the other tabs do not run until opened
-    _tab(at, "Minimal-optimal S* (BS, OS)")
+    _tab(at, "Minimal S* (BS, OS)")
     values = {m.label: m.value for m in at.metric}
     assert values["BS"] == values["OS"] == values["S* (exhaustive)"] == "{X1, X2}"
-    _tab(at, "Theorem 1 constructor")
+    _tab(at, "Theorem 1")
     assert any("Verified: the Bayes risks increase strictly" in s.value for s in at.success)
 
 
 def test_orderings_page_shows_pena_nilsson_example1():
     at = _tab(_page("pages/orderings.py", **{"fslab.distribution": pena_nilsson_example1(), DIST_NAME: "PN1"}),
-              "Minimal-optimal S* (BS, OS)")
+              "Minimal S* (BS, OS)")
     values = {m.label: m.value for m in at.metric}
     assert values["BS"] == values["OS"] == values["S* (exhaustive)"] == "∅"
     assert values["Strongly relevant"] == values["Markov boundary"] == "{X}"
 
 
 def test_theorem1_constructor_refuses_invalid_and_builds_random():
-    at = _tab(_page("pages/orderings.py"), "Theorem 1 constructor")
+    at = _tab(_page("pages/orderings.py"), "Theorem 1")
     at.text_area(key="orderings.t1_text").set_value("X1 X2 X3\nX1\nX1 X2\nX1 X3\nX2 X3\nX2\nX3\n∅").run()
     assert any("{X1} (position 2) comes before its superset {X1, X2} (position 3)" in e.value for e in at.error)
     at.number_input(key="orderings.t1_n").set_value(4).run()
@@ -171,7 +171,7 @@ def test_theorem1_constructor_refuses_invalid_and_builds_random():
 
 
 def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
-    at = _tab(_page("pages/orderings.py"), "On a sample (FBS, FOS)")
+    at = _tab(_page("pages/orderings.py"), "Sample (FBS, FOS)")
     # FBS/FOS ran once on the tab's first visit (default: 20,000 rows of Example 1, decision tree, hold-out)
     assert "FBS: keeps {X1, X2}" in [s.value for s in at.subheader]
     at.radio(key="orderings.source").set_value("dataset").run()
@@ -181,16 +181,16 @@ def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
     assert len(info) == 1 and "switch to the toy distribution" in info[0]
     (chosen,) = [w for w in at.multiselect if w.key.startswith("orderings.features")]
     assert len(chosen.value) == 6 and "odor=none" in chosen.value
-    _tab(at, "Minimal-optimal S* (BS, OS)")
+    _tab(at, "Minimal S* (BS, OS)")
     assert len({m.label: m.value for m in at.metric}) == 5  # BS, OS, S*, strongly relevant, Markov boundary
-    _tab(at, "Subsets and Hasse diagram")
+    _tab(at, "Hasse diagram")
     (chosen,) = [w for w in at.multiselect if w.key.startswith("orderings.features")]
     chosen.set_value(["odor=none", "odor=foul"]).run()
     assert at.dataframe[0].value["best k-subset"].iloc[-1] == "{odor=foul, odor=none}"
     chosen.set_value([]).run()
     assert any("Choose at least one feature" in w.value for w in at.warning)
     at.radio(key="orderings.source").set_value("distribution").run()
-    _tab(at, "On a sample (FBS, FOS)")
+    _tab(at, "Sample (FBS, FOS)")
     at.number_input(key="orderings.fin_m").set_value(5000).run()
     at.button(key="orderings.fin_run").click().run()
     heads = [s.value for s in at.subheader]
@@ -204,7 +204,7 @@ def test_orderings_restricts_a_wide_dataset_to_chosen_features_and_runs_fbs():
 
 
 def test_theorem1_new_n_regenerates_the_ordering_and_names_missing_subsets():
-    at = _tab(_page("pages/orderings.py"), "Theorem 1 constructor")
+    at = _tab(_page("pages/orderings.py"), "Theorem 1")
     at.number_input(key="orderings.t1_n").set_value(4).run()
     # QA: the 3-feature text used to give "need one arity >= 2 per feature for 3 features"
     assert not at.error and any("n is now 4" in i.value for i in at.info)

@@ -33,6 +33,7 @@ from fslab.pena_nilsson.orderings import (
     subset_label,
     subset_risks,
 )
+from fslab.plots.orderings import value_decimals
 from fslab.selectors import select
 
 from . import heavy
@@ -40,6 +41,8 @@ from .cache import BOUNDED
 from .compare import token
 
 fingerprint = token  # the pages key lattices and widgets by content (one digest for every cache key)
+# the page's tabs: short enough that all four show on a 1024 px projector, in presentation mode too
+TABS = ("Hasse diagram", "Theorem 1", "Minimal S* (BS, OS)", "Sample (FBS, FOS)")
 
 
 @st.cache_data(**BOUNDED, show_spinner="Evaluating every subset...")
@@ -95,13 +98,7 @@ def top_features(key: str, _source, k: int) -> list[str]:
 
 def restrict(source: EncodedDataset, names: list[str]) -> EncodedDataset:
     """The same sample with only the named feature columns (in the dataset's order)."""
-    cols = [j for j, f in enumerate(source.feature_names) if f in set(names)]
-    pick = lambda seq: None if seq is None else [seq[j] for j in cols]  # noqa: E731
-    return EncodedDataset(
-        source.X[:, cols], source.y, labels=source.labels, feature_names=pick(list(source.feature_names)),
-        arities=source.arities[cols], class_names=source.class_names, categories=pick(source.categories),
-        values=None if source.values is None else source.values[:, cols], target=source.target,
-        task=source.task, notes=source.notes)
+    return source.keep_features([j for j, f in enumerate(source.feature_names) if f in set(names)])
 
 
 GAP_HEADERS = {"k": "size k", "greedy": "greedy's subset", "greedy_value": "greedy's value",
@@ -112,6 +109,12 @@ GAP_HEADERS = {"k": "size k", "greedy": "greedy's subset", "greedy_value": "gree
 def gap_table(gaps: pd.DataFrame) -> pd.DataFrame:
     """greedy_gaps with readable column headers."""
     return gaps.rename(columns=GAP_HEADERS)
+
+
+def gap_columns(gaps: pd.DataFrame) -> dict:
+    """column_config of ``gap_table``: its values with the Hasse diagram's one number of decimals (value_decimals)."""
+    fmt = f"%.{value_decimals(gaps[['greedy_value', 'optimal_value']])}f"
+    return {GAP_HEADERS[c]: st.column_config.NumberColumn(format=fmt) for c in ("greedy_value", "optimal_value", "gap")}
 
 
 # --- Theorem 1 orderings as editable text: one subset per line, best (lowest risk) first ---------------
