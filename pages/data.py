@@ -28,6 +28,7 @@ from ui.data import (
     is_applied,
     positive_options,
     prepare,
+    preview_columns,
     preview_frame,
     sample_default_target,
     sample_frame,
@@ -162,7 +163,29 @@ def shown_caption(shown: int, matches: int, total: int, query: str, what: str = 
                    "others.")
 
 
-def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
+def show_preview(frame, ds, listed, exclude) -> None:
+    """The first rows, target first (pinned) and left-out columns last; of a wide table (``listed``: the columns
+    the table above lists), the target and PREVIEW_COLUMNS of the listed features."""
+    st.subheader("Preview")
+    left_out = [c for c in exclude if c in frame.columns]
+    names, what = None, "every column"
+    if listed is not None:
+        names = listed.loc[listed["role"] == "feature", "column"].head(PREVIEW_COLUMNS).tolist()
+        what = f"the target and {len(names)} of the {ds.n_features:,} feature columns (the first ones listed above)"
+    shown_out = left_out if listed is None else left_out[:PREVIEW_COLUMNS]  # a wide table: some of them
+    st.dataframe(preview_frame(frame, ds.target, names, shown_out), width="stretch", height=250, key="data_preview",
+                 column_config=preview_columns(ds.target, shown_out))
+    if len(left_out) == 1:
+        last = "; the column left out of the features comes last, marked *left out*"
+    elif left_out:
+        some = f"the first {len(shown_out)} of " if len(shown_out) < len(left_out) else ""
+        last = f"; {some}the {len(left_out):,} columns left out of the features come last, marked *left out*"
+    else:
+        last = ""
+    st.caption(f"First 50 rows of {what}. The target **{md(ds.target)}** comes first, pinned at the left{last}.")
+
+
+def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=()) -> None:
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Rows", f"{ds.n_rows:,}")
     m2.metric("Features", f"{ds.n_features:,}")
@@ -185,14 +208,7 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int) -> None:
         st.dataframe(shown, hide_index=True, width="stretch", height=min(330, 35 * (len(shown) + 1) + 3),
                      key="data_summary")
         shown_caption(len(shown), matches, len(summary), query)
-    st.subheader("Preview")
-    if len(summary) > WIDE:  # a wide table: the target and the first matching feature columns
-        names = shown.loc[shown["role"] == "feature", "column"].head(PREVIEW_COLUMNS).tolist()
-        st.dataframe(preview_frame(frame, ds.target, names), width="stretch", height=250, key="data_preview")
-        st.caption(f"First 50 rows of the target and {len(names)} of the {ds.n_features:,} feature columns "
-                   "(the first ones listed above).")
-    else:
-        st.dataframe(frame.head(50), width="stretch", height=250, key="data_preview")
+    show_preview(frame, ds, shown if len(summary) > WIDE else None, exclude)
     st.subheader("How the features are coded")
     st.markdown("Every measure in fslab works on counts of (feature cell, class), so every feature becomes a few "
                 "integer codes: numeric columns are cut into bins, text columns keep their categories, columns "
@@ -284,7 +300,7 @@ def main() -> None:
         return
     label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude)
     apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude)
-    show_dataset(frame, ds, encoded, name, method, bins)
+    show_dataset(frame, ds, encoded, name, method, bins, exclude)
 
 
 main()

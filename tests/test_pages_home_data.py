@@ -85,6 +85,27 @@ def test_upload_then_target_and_positive_set_the_dataset(at):
     assert not at.exception and at.selectbox(key="data_positive").value in ("yes", "no")
 
 
+def _preview(at: AppTest) -> tuple[list[str], dict]:
+    """The Data page's preview (tables: summary, preview, codes): its columns and its column_config."""
+    table = at.dataframe[1]
+    return list(table.value.columns), json.loads(table.proto.columns)
+
+
+def test_preview_shows_the_target_first_and_left_out_columns_last(at):
+    """Mushroom's target 'class' is its 117th and last column, off the first screen: the preview puts it first,
+    pinned and labelled, and says so. An upload's left-out ID column comes last, marked."""
+    data_page(at)
+    columns, config = _preview(at)
+    assert columns[0] == "class" and len(columns) == 117
+    assert config["class"] == {"label": "class (target)", "pinned": True, "help": "The column to predict"}
+    assert any("The target **class** comes first, pinned at the left." in c.value for c in at.caption)
+    upload(at, "patients.csv", (FIXTURES / "patients.csv").read_bytes())
+    columns, config = _preview(at)
+    assert columns[0] == "outcome" and columns[-1] == "patient_id"
+    assert config["patient_id"]["label"] == "patient_id (left out)" and config["outcome"]["pinned"]
+    assert any("the column left out of the features comes last" in c.value for c in at.caption)
+
+
 def test_malformed_upload_shows_an_error_and_the_app_keeps_working(at):
     data_page(at)
     upload(at, "malformed.csv", (FIXTURES / "malformed.csv").read_bytes())

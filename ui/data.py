@@ -194,7 +194,20 @@ def binned_columns(encoded) -> list[str]:
             if c and str(c[0]).startswith("(-inf")]
 
 
-def preview_frame(frame: pd.DataFrame, target: str, names: list[str], rows: int = 50) -> pd.DataFrame:
-    """The first ``rows`` rows of the target and the feature columns ``names`` (in that order)."""
-    keep = ([target] if target in frame.columns else []) + [n for n in names if n != target]
-    return frame.loc[:, keep].head(rows) if len(keep) < frame.shape[1] else frame.head(rows)
+def preview_frame(frame: pd.DataFrame, target: str, names: list[str] | None = None, excluded=(),
+                  rows: int = 50) -> pd.DataFrame:
+    """The first ``rows`` rows with the target column first, then the feature columns ``names`` (every other column
+    when None), then the ``excluded`` columns (left out of the features) last."""
+    left_out = [c for c in excluded if c in frame.columns and c != target]
+    if names is None:
+        names = [c for c in frame.columns if c != target]
+    keep = ([target] if target in frame.columns else []) + [n for n in names if n != target and n not in left_out]
+    return frame.loc[:, keep + left_out].head(rows)
+
+
+def preview_columns(target: str, excluded=()) -> dict:
+    """column_config of the preview: the target pinned at the left and labelled as the target; left-out columns
+    labelled as such, so a wide table still shows what is predicted and what is not used."""
+    config = {target: st.column_config.Column(f"{target} (target)", pinned=True, help="The column to predict")}
+    return config | {c: st.column_config.Column(f"{c} (left out)", help="Not a feature: left out above")
+                     for c in excluded if c != target}
