@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -131,6 +131,44 @@ class TableSource(Protocol):
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable: ...
 
 
+def readonly(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array``: no copy, and the caller's own array keeps its flags (it stays writable)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _same(a, b) -> bool:
+    """Equal field values: arrays element by element (NaN equals NaN), frames by ``equals``, others by ``==``."""
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc" and b.dtype.kind in "fc"))
+    if hasattr(a, "equals") and type(a) is type(b):  # pandas frames
+        return bool(a.equals(b))
+    return type(a) is type(b) and a == b
+
+
+class _Memo(OrderedDict):
+    """The bounded cell-code memo: a cache (the one part of a frozen source that changes). A shared sample is
+    read by several sessions' threads at once: a key evicted between a hit and ``move_to_end`` is a miss, never
+    an error."""
+
+    def move_to_end(self, key, last: bool = True) -> None:
+        try:
+            super().move_to_end(key, last)
+        except KeyError:
+            pass
+
+    def popitem(self, last: bool = True):
+        try:
+            return super().popitem(last)
+        except KeyError:
+            return None, None
+
+
 class CodedSource:
     """Rows of integer feature codes, each with a class index (a sample) or class weights (a distribution).
 
@@ -144,6 +182,13 @@ class CodedSource:
     weights : (r, L) non-negative mass of each (row, class), for a distribution.
 
     Cell codes of subsets are memoised on the instance (a bounded per-object cache, never module state).
+
+    A frozen record: assigning an attribute raises ``dataclasses.FrozenInstanceError`` (an AttributeError), and
+    its arrays are read-only. The row arrays (``X``, ``y``, ``weights``) are read-only *views* of what the caller
+    passed (no copy: an encoded sample's uint8 codes are its largest object; the caller's own array keeps its
+    flags, so a caller that keeps writing into an array it handed over changes the record: pass a copy then);
+    ``arities`` and ``labels`` (one value per feature or class) are copied. Derive a changed source with
+    :meth:`replace`. Only the memo of cell codes (``_memo``, a cache) changes after construction.
     """
 
     def __init__(self, X, arities, labels, *, y=None, weights=None, feature_names=None):
@@ -152,33 +197,82 @@ class CodedSource:
             raise DataError(f"feature codes need a 2-d array; got shape {X.shape}")
         if not np.issubdtype(X.dtype, np.integer):
             raise DataError("feature codes must be integers; discretise real-valued features first")
-        self.X = np.ascontiguousarray(X if X.dtype.kind == "u" else X.astype(np.int64, copy=False))
-        self.arities = np.asarray(arities, dtype=np.int64)
-        self.labels = np.asarray(labels)
-        if self.arities.shape != (self.X.shape[1],):
-            raise DataError(f"need one arity per feature: {self.X.shape[1]} features, {self.arities.size} arities")
-        if self.X.size and (self.X.min() < 0 or np.any(self.X.max(axis=0) >= self.arities)):
+        X = readonly(np.ascontiguousarray(X if X.dtype.kind == "u" else X.astype(np.int64, copy=False)))
+        arities = np.array(arities, dtype=np.int64)
+        labels = np.array(labels)
+        if arities.shape != (X.shape[1],):
+            raise DataError(f"need one arity per feature: {X.shape[1]} features, {arities.size} arities")
+        if X.size and (X.min() < 0 or np.any(X.max(axis=0) >= arities)):
             raise DataError("feature codes must lie in 0 .. arity-1")
         if (y is None) == (weights is None):
             raise ParameterError("give exactly one of y (a sample) or weights (a distribution)")
-        n_labels = self.labels.shape[0]
+        n_labels = labels.shape[0]
         if y is not None:
             y = np.asarray(y, dtype=np.int64)
-            if y.shape != (self.X.shape[0],) or (y.size and (y.min() < 0 or y.max() >= n_labels)):
+            if y.shape != (X.shape[0],) or (y.size and (y.min() < 0 or y.max() >= n_labels)):
                 raise DataError("class indices must be one per row, in 0 .. L-1")
-            self.y, self.weights = y, None
+            y = readonly(y)
         else:
             weights = np.asarray(weights, dtype=np.float64)
-            if weights.shape != (self.X.shape[0], n_labels):
-                raise DataError(f"weights need shape (rows, classes) = {(self.X.shape[0], n_labels)}")
-            self.y, self.weights = None, weights
-        self.task = "binary" if n_labels == 2 else "multiclass"  # declared (TableSource); an encoded dataset overrides
-        self.target = "y"
-        names = feature_names if feature_names is not None else [f"X{j + 1}" for j in range(self.X.shape[1])]
-        self.feature_names = tuple(str(name) for name in names)
-        if len(self.feature_names) != self.X.shape[1]:
-            raise DataError(f"need one name per feature: {self.X.shape[1]} features, {len(self.feature_names)} names")
-        self._memo: OrderedDict[tuple[int, ...], tuple[np.ndarray, int]] = OrderedDict()
+            if weights.shape != (X.shape[0], n_labels):
+                raise DataError(f"weights need shape (rows, classes) = {(X.shape[0], n_labels)}")
+            weights = readonly(weights)
+        names = feature_names if feature_names is not None else [f"X{j + 1}" for j in range(X.shape[1])]
+        names = tuple(str(name) for name in names)
+        if len(names) != X.shape[1]:
+            raise DataError(f"need one name per feature: {X.shape[1]} features, {len(names)} names")
+        arities.flags.writeable = labels.flags.writeable = False  # fresh copies: fslab's own
+        # task and target are declared (TableSource); an encoded dataset overrides them
+        self._set(X=X, arities=arities, labels=labels, y=y, weights=weights, feature_names=names,
+                  task="binary" if n_labels == 2 else "multiclass", target="y", _memo=_Memo())
+
+    # --- the frozen record ---------------------------------------------------------------------------------
+
+    def _set(self, **fields) -> None:
+        """Set fields during construction (the only writes a frozen source takes)."""
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: {type(self).__name__} is a frozen record; "
+                                  "derive a changed copy with .replace(...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: {type(self).__name__} is a frozen record")
+
+    def _fields(self) -> dict:
+        """The constructor's arguments that rebuild this source (what :meth:`replace` starts from)."""
+        return {"X": self.X, "arities": self.arities, "labels": self.labels, "y": self.y, "weights": self.weights,
+                "feature_names": self.feature_names}
+
+    def replace(self, **changes):
+        """A new source of the same type with ``changes`` applied to the constructor's arguments, validated as
+        the constructor validates them; the original is unchanged (``dataclasses.replace`` for sources)."""
+        fields = self._fields()
+        unknown = sorted(set(changes) - set(fields))
+        if unknown:
+            raise ParameterError(f"{type(self).__name__}.replace takes {', '.join(fields)}; got {', '.join(unknown)}")
+        return type(self)(**{**fields, **changes})
+
+    def __eq__(self, other) -> bool:
+        """Equal type and equal fields (arrays element by element); the memo is not compared."""
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = self._fields(), other._fields()
+        return all(_same(mine[name], theirs[name]) for name in mine)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.X.shape, self.feature_names))
+
+    def __getstate__(self) -> dict:
+        """Pickled without the memo (a cache: rebuilt on use)."""
+        return {name: value for name, value in vars(self).items() if name != "_memo"}
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled arrays are read-only again (pickle does not keep the flag)."""
+        for name, value in state.items():
+            object.__setattr__(self, name, readonly(value) if isinstance(value, np.ndarray) else value)
+        object.__setattr__(self, "_memo", _Memo())
 
     @property
     def n_features(self) -> int:
@@ -216,6 +310,7 @@ class CodedSource:
             if n_cells > max(self.n_rows, 1):  # more cells than rows: keep only the occupied ones
                 uniques, codes = np.unique(codes, return_inverse=True)
                 codes, n_cells = codes.astype(np.int64), len(uniques)
+        codes.flags.writeable = False  # memoised, so shared by every caller (and every session of a shared sample)
         result = (codes, n_cells)
         self._memo[key] = result
         if len(self._memo) > _MEMO_SIZE:
@@ -297,14 +392,13 @@ class CodedSource:
         return JointTable(counts, self.labels)
 
     def subsample(self, rows: np.ndarray) -> CodedSource:
-        """A source over the given rows (with repeats, as a bootstrap resample)."""
+        """A source over the given rows (with repeats, as a bootstrap resample): a plain CodedSource of the taken
+        rows (its class indices or weights), whatever the subclass (an encoded dataset keeps its type)."""
         rows = np.asarray(rows)
-        return CodedSource(
-            self.X[rows], self.arities, self.labels,
-            y=None if self.y is None else self.y[rows],
-            weights=None if self.weights is None else self.weights[rows],
-            feature_names=self.feature_names,
-        )
+        fields = CodedSource._fields(self) | {
+            "X": self.X[rows], "y": None if self.y is None else self.y[rows],
+            "weights": None if self.weights is None else self.weights[rows]}
+        return CodedSource(**fields)
 
 
 def as_source(obj) -> TableSource:

@@ -175,6 +175,7 @@ def test_raw_values_are_kept_by_reference_and_only_when_codes_lose_them():
     counts = np.arange(40, dtype=np.int16).reshape(20, 2)
     ds = Dataset.from_arrays(counts, np.arange(20) % 2)
     enc = ds.discretize()
-    assert enc.has_values and enc._raw is counts and ds.array is counts
+    assert enc.has_values and np.shares_memory(enc._raw, counts) and ds.array is counts  # a read-only view, no copy
+    assert counts.flags.writeable  # the caller's array keeps its flag
     assert enc.values.dtype == np.float32 and np.array_equal(enc.values, counts)
     assert enc.subsample(np.array([3, 1])).values.tolist() == counts[[3, 1]].tolist()

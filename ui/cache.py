@@ -24,32 +24,13 @@ from . import state
 BOUNDED = {"max_entries": LIMITS.cache_entries, "max_size": f"{LIMITS.cache_mb}MB"}
 
 
-class _SharedMemo(OrderedDict):
-    """The cell-code memo of a sample shared by every session: two sessions' threads may touch one key at once
-    (``CodedSource.cell_codes`` reads a hit and then moves it to the end), so a key evicted in between is a miss,
-    never an error."""
-
-    def move_to_end(self, key, last: bool = True) -> None:
-        try:
-            super().move_to_end(key, last)
-        except KeyError:
-            pass
-
-    def popitem(self, last: bool = True):
-        try:
-            return super().popitem(last)
-        except KeyError:
-            return None, None
-
-
 @st.cache_resource(show_spinner="Loading sample data...", max_entries=8)
 def sample_encoded(name: str, method: str = "mean-std", bins: int = 3):
     """A shipped sample data set in the paper's encoding, discretised: ONE object shared by every session (a
     resource, not a per-session copy: Adult is ~60 MB of codes and raw values, and its bounded memo of cell codes up
-    to 50 MB more). fslab never changes a source in place; the memo is made safe to share."""
-    encoded = load_sample(name).discretize(method=method, bins=bins)
-    encoded._memo = _SharedMemo(encoded._memo)
-    return encoded
+    to 50 MB more). A source is a frozen record with read-only arrays, and its memo of cell codes is safe to share
+    between threads (fslab.tables), so no session can change what another reads."""
+    return load_sample(name).discretize(method=method, bins=bins)
 
 
 TRIM_SECONDS = 30

@@ -11,7 +11,7 @@ from ..compare import compare_selectors, overlap_matrix
 from ..cost import job_cost, preflight
 from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
-from ..limits import LIMITS
+from ..limits import server_limits
 from ..measures import MEASURES
 from ..npfs.procedure import npfs
 from ..pena_nilsson.orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
@@ -120,22 +120,18 @@ def restrict(source, names: tuple[str, ...]):
         raise ParameterError(f"--features: no feature named {unknown[0]!r}")
     if not isinstance(source, EncodedDataset):
         raise ParameterError("--features applies to a data set; a distribution's lattice has all its features")
-    cols = [j for j, f in enumerate(source.feature_names) if f in set(names)]
-    pick = lambda seq: None if seq is None else [seq[j] for j in cols]  # noqa: E731
-    return EncodedDataset(source.X[:, cols], source.y, labels=source.labels,
-                          feature_names=pick(list(source.feature_names)), arities=source.arities[cols],
-                          class_names=source.class_names, categories=pick(source.categories), target=source.target,
-                          task=source.task)
+    return source.keep_features([j for j, f in enumerate(source.feature_names) if f in set(names)])
 
 
 def run_lattice(job: Job, bar: ProgressBar) -> str:
     src = job.loaded.source if job.features is None else restrict(job.loaded.source, job.features)
+    max_features = server_limits().max_lattice_features
     try:
-        risks = subset_risks(src, job.measure, max_features=LIMITS.max_lattice_features, **job.params)
+        risks = subset_risks(src, job.measure, max_features=max_features, **job.params)
     except TooLargeError as err:
         if not isinstance(src, EncodedDataset):
             raise
-        raise TooLargeError(f"{err} Pick up to {LIMITS.max_lattice_features} of them with --features a,b,c "
+        raise TooLargeError(f"{err} Pick up to {max_features} of them with --features a,b,c "
                             "(the Orderings page restricts a wide data set the same way).") from None
     names = src.feature_names
     best = k_optimal(risks)
@@ -196,7 +192,7 @@ RUNNERS = {"select": run_select, "npfs": run_npfs, "lattice": run_lattice, "comp
 
 def run(job: Job, progress: bool = False) -> str:
     """Run ``job`` and return its text (or JSON); a progress bar on stderr when ``progress``."""
-    note = preflight(job_cost(job))  # predicted work and memory against LIMITS (fslab.cost) before anything runs
+    note = preflight(job_cost(job))  # predicted work and memory against the server's limits before anything runs
     if note:
         print(f"fslab: {note}", file=sys.stderr)
     bar = ProgressBar(job.command, progress)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, ParameterError, TooLargeError
-from ..limits import LIMITS, Limits, over_limit
+from ..limits import Limits, limits_or_server, over_limit
 from ..tables import CodedSource
 from . import safe_json
 from .data_checks import check_size
@@ -28,7 +28,8 @@ class Distribution(CodedSource):
     ``states`` (C x n ints): the feature vectors with mass; ``probs`` (C x L):
     ``probs[c, l] = Pr(X = states[c], Y = labels[l])``, normalised here to sum to 1; ``labels`` the
     values of Y (default 0..L-1; real values for the squared-error measure). The table of a subset J
-    is the marginal of (X_J, Y), computed by summing ``probs`` over states with equal X_J.
+    is the marginal of (X_J, Y), computed by summing ``probs`` over states with equal X_J. A frozen record
+    (:class:`~fslab.tables.CodedSource`): derive a changed law with ``replace(probs=..., ...)``.
     """
 
     def __init__(self, states, probs, feature_names=None, labels=None, arities=None):
@@ -51,7 +52,13 @@ class Distribution(CodedSource):
             labels = np.arange(probs.shape[1])
         if arities is None:
             arities = states.max(axis=0) + 1 if states.size else np.ones(states.shape[1], dtype=np.int64)
-        super().__init__(states, arities, labels, weights=probs / total, feature_names=feature_names)
+        normalised = abs(total - 1.0) <= 1e-12  # so replace() rebuilds the same record (no second rounding)
+        super().__init__(states, arities, labels, weights=probs if normalised else probs / total,
+                         feature_names=feature_names)
+
+    def _fields(self) -> dict:
+        return {"states": self.states, "probs": self.probs, "feature_names": self.feature_names, "labels": self.labels,
+                "arities": self.arities}
 
     @property
     def states(self) -> np.ndarray:
@@ -85,11 +92,12 @@ class Distribution(CodedSource):
             probs *= c[:, states[:, j]].T
         return cls(states, probs, feature_names=feature_names, labels=labels, arities=arities)
 
-    def sample(self, m: int, seed=None, limits: Limits = LIMITS) -> EncodedDataset:
-        """Draw m iid rows (X, Y) from the distribution as an encoded dataset (a table within ``limits``)."""
+    def sample(self, m: int, seed=None, limits: Limits | None = None) -> EncodedDataset:
+        """Draw m iid rows (X, Y) from the distribution as an encoded dataset (a table within ``limits``; None:
+        the server's, :func:`fslab.limits.server_limits`)."""
         if int(m) < 1:
             raise ParameterError(f"m must be a positive number of rows; got {m}")
-        check_size(int(m), self.n_features + 1, limits)
+        check_size(int(m), self.n_features + 1, limits_or_server(limits))
         rng = np.random.default_rng(seed)
         flat = self.probs.ravel()
         draws = rng.choice(flat.size, size=int(m), p=flat / flat.sum())
@@ -108,9 +116,11 @@ class Distribution(CodedSource):
         })
 
     @classmethod
-    def from_json(cls, text: str | bytes, limits: Limits = LIMITS) -> Distribution:
+    def from_json(cls, text: str | bytes, limits: Limits | None = None) -> Distribution:
         """Parse the output of :meth:`to_json` within ``limits`` (JSON size and depth through
-        :func:`fslab.safe_json.loads`, at most ``max_states`` states); raises DataError on anything else."""
+        :func:`fslab.safe_json.loads`, at most ``max_states`` states; None: the server's); raises DataError on
+        anything else."""
+        limits = limits_or_server(limits)
         data = safe_json.loads(text, "distribution JSON", limits)
         if not isinstance(data, dict) or "states" not in data or "probs" not in data:
             raise DataError("not a valid fslab distribution JSON: it needs an object with 'states' and 'probs' "

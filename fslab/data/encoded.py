@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError
-from ..tables import CodedSource
+from ..errors import DataError, ParameterError
+from ..tables import CodedSource, readonly
 from .discretize import raw_matrix
 
 
@@ -20,7 +22,12 @@ class EncodedDataset(CodedSource):
     ``categories[j]`` names the values of feature j (a category or a bin such as ``[1.2, 3.4)``);
     ``values`` is the raw numeric matrix (float; NaN for text and missing cells) when some column's codes
     are not an affine image of its values (the Fisher score needs it), else None. It is built on first use
-    from the raw source given as ``values=`` (an array, kept without a copy, or the features frame).
+    from the raw source given as ``values=`` (an array, kept as a read-only view without a copy, or the features
+    frame, kept by reference and only read).
+
+    A frozen record (see :class:`~fslab.tables.CodedSource`): one shipped sample is shared by every session of
+    the app, so nothing may change it. Every derivation is a :meth:`replace`: :meth:`subsample`,
+    :meth:`keep_features`, ``replace(notes=...)``, ``replace(values=None)``.
     """
 
     def __init__(self, X, y, *, labels=None, feature_names=None, arities=None, class_names=None,
@@ -36,18 +43,20 @@ class EncodedDataset(CodedSource):
         if arities is None:
             arities = X.max(axis=0) + 1 if X.size else np.ones(X.shape[1], dtype=np.int64)
         super().__init__(X, arities, labels, y=y, feature_names=feature_names)
-        self.class_names = tuple(str(c) for c in (class_names if class_names is not None else labels))
-        self.categories = tuple(tuple(str(v) for v in c) for c in categories) if categories is not None else None
         if values is not None and not isinstance(values, pd.DataFrame):
-            values = np.asarray(values)
+            values = readonly(np.asarray(values))
             if values.shape != self.X.shape:
                 raise DataError(f"values need the shape of X {self.X.shape}; got {values.shape}")
-        self._raw = values
-        self.target = target
         if task is None:
             task = "binary" if len(labels) == 2 else "multiclass"
-        self.task = task
-        self.notes = tuple(notes)
+        self._set(class_names=tuple(str(c) for c in (class_names if class_names is not None else labels)),
+                  categories=tuple(tuple(str(v) for v in c) for c in categories) if categories is not None else None,
+                  _raw=values, target=target, task=task, notes=tuple(notes))
+
+    def _fields(self) -> dict:
+        return {"X": self.X, "y": self.y, "labels": self.labels, "feature_names": self.feature_names,
+                "arities": self.arities, "class_names": self.class_names, "categories": self.categories,
+                "values": self._raw, "target": self.target, "task": self.task, "notes": self.notes}
 
     @property
     def values(self) -> np.ndarray | None:
@@ -72,12 +81,22 @@ class EncodedDataset(CodedSource):
         return float(np.mean(self.y == 1)) if self.task == "binary" else float("nan")
 
     def subsample(self, rows: np.ndarray) -> EncodedDataset:
+        """The same dataset on the given rows (with repeats, as a bootstrap resample)."""
         rows = np.asarray(rows)
-        return EncodedDataset(
-            self.X[rows], self.y[rows], labels=self.labels, feature_names=self.feature_names,
-            arities=self.arities, class_names=self.class_names, categories=self.categories,
-            values=None if self._raw is None else _take_rows(self._raw, rows), target=self.target, task=self.task,
-        )
+        return self.replace(X=self.X[rows], y=self.y[rows],
+                            values=None if self._raw is None else _take_rows(self._raw, rows))
+
+    def keep_features(self, columns: Sequence[int]) -> EncodedDataset:
+        """The same rows with only the feature columns ``columns`` (indices, in the order given): codes, arities,
+        names, categories and raw values alike."""
+        cols = np.asarray([int(j) for j in columns], dtype=np.int64)
+        if len(set(cols.tolist())) != cols.size or np.any((cols < 0) | (cols >= self.n_features)):
+            raise ParameterError(f"columns must be distinct feature indices in 0 .. {self.n_features - 1}; "
+                                 f"got {cols.tolist()}")
+        pick = lambda seq: None if seq is None else tuple(seq[j] for j in cols)  # noqa: E731
+        return self.replace(X=self.X[:, cols], arities=self.arities[cols], feature_names=pick(self.feature_names),
+                            categories=pick(self.categories),
+                            values=None if self._raw is None else _take_columns(self._raw, cols))
 
     def discretize(self, *args, **kwargs) -> EncodedDataset:
         """Already encoded: returns itself, so an EncodedDataset can stand wherever a Dataset can."""
@@ -86,3 +105,7 @@ class EncodedDataset(CodedSource):
 
 def _take_rows(raw, rows: np.ndarray):
     return raw.iloc[rows].reset_index(drop=True) if isinstance(raw, pd.DataFrame) else raw[rows]
+
+
+def _take_columns(raw, cols: np.ndarray):
+    return raw.iloc[:, cols] if isinstance(raw, pd.DataFrame) else raw[:, cols]

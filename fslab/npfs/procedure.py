@@ -110,10 +110,7 @@ def _lean(source, selector):
     """The source without its raw value matrix unless the selector reads it (Fisher): bootstraps copy less."""
     if not (isinstance(source, EncodedDataset) and source.has_values) or selector == "fisher" or callable(selector):
         return source
-    return EncodedDataset(
-        source.X, source.y, labels=source.labels, feature_names=source.feature_names, arities=source.arities,
-        class_names=source.class_names, categories=source.categories, target=source.target, task=source.task,
-    )
+    return source.replace(values=None)
 
 
 COUNTING = ("auto", "weights", "resample")
@@ -192,7 +189,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         set size varies needs an explicit p0).
     n_bootstraps, alpha : n resamples and the size of the test. ``limits``: None (the library's default, as for
         the loaders in ``fslab.limits``) takes any n, e.g. the paper's 10,000; the server side passes
-        ``limits=LIMITS`` to cap n at ``max_bootstraps`` (``FSLAB_MAX_BOOTSTRAPS``).
+        ``limits=server_limits()`` to cap n at ``max_bootstraps`` (``FSLAB_MAX_BOOTSTRAPS``).
     seed : bootstrap l draws its rows from ``SeedSequence(seed).spawn(n)[l]``: the same seed gives the same matrix
         whatever ``n_jobs``, ``prefer`` and ``batch_size`` are (``result.seed`` holds the entropy used, also when
         seed=None).
