@@ -53,7 +53,7 @@ elif t == 1:
     for col, measure, label in ((cols[0], "zero-one", "0-1 error"), (cols[1], "mi", "mutual information")):
         out = uo.lattice(f"tour:{uo.fingerprint(dist)}", dist, measure)
         col.plotly_chart(hasse_figure(out["risks"], greedy_path(out["risks"]), out["optimal"],
-                                      title=f"{label}: greedy path in orange"),
+                                      title=label),
                          width="stretch", key=f"tour.hasse.{measure}")
     st.caption(f"Subsets of {name}, exact values printed under each node; orange = greedy forward search, red "
                "rings = the best subset of each size (exhaustive). The **Orderings** page draws any measure's "

@@ -15,13 +15,14 @@ _EDGE_LIMIT = 6  # draw every cover edge up to 6 features (192 edges); beyond, o
 
 
 def _positions(subsets: Sequence[tuple[int, ...]]) -> dict[tuple[int, ...], tuple[float, float]]:
-    """Level k (subset size) at height k; subsets of a level spread evenly on [-1, 1], in lexicographic order."""
+    """Level k (subset size) at height k; the L subsets of a level in lexicographic order, each in the middle of its
+    own 1/L-th of [-1, 1] (x = -1 + (2i + 1)/L), so the two singletons of 2 features stand a whole unit apart."""
     levels: dict[int, list[tuple[int, ...]]] = {}
     for s in subsets:
         levels.setdefault(len(s), []).append(s)
     pos = {}
     for k, level in levels.items():
-        xs = np.linspace(-1, 1, len(level) + 2)[1:-1] if len(level) > 1 else [0.0]
+        xs = -1 + (2 * np.arange(len(level)) + 1) / len(level)
         pos.update({s: (float(x), float(k)) for s, x in zip(sorted(level), xs, strict=True)})
     return pos
 
@@ -106,7 +107,8 @@ def hasse_figure(risks: pd.DataFrame, greedy: Sequence[tuple[int, ...]] | None =
         x=[pos[s][0] for s in subsets], y=[pos[s][1] for s in subsets], mode="markers",
         marker={"size": 22 if n <= 4 else max(6, 18 - 2 * n), "color": risks["value"],
                 "colorscale": "Viridis" if greater else "Viridis_r", "showscale": True,
-                "colorbar": {"title": {"text": measure}}, "line": {"color": "white", "width": 1}},
+                "colorbar": {"title": {"text": measure, "side": "right"}, "thickness": 14},  # narrow: more lattice
+                "line": {"color": "white", "width": 1}},
         customdata=np.column_stack([plain_all(risks["names"]), risks["rank"]]),
         hovertemplate=f"%{{customdata[0]}}<br>value %{{marker.color:.{digits}f}}<br>rank %{{customdata[1]}}"
                       "<extra></extra>",

@@ -24,7 +24,7 @@ def test_example1_preset_then_hasse_diagram(page):
 
     goto_page(page, "Orderings")
     expect(main.get_by_text("Bayes-risk orderings").first).to_be_visible()
-    page.get_by_role("tab", name="Subsets and Hasse diagram").click()
+    page.get_by_role("tab", name="Hasse diagram").click()
     hasse = main.locator('[data-testid="stPlotlyChart"]').first
     hasse.locator("g.scatterlayer g.trace").first.wait_for()
     expect(hasse.locator(".gtitle")).to_contain_text("Subset lattice coloured by 0-1 error")
@@ -45,15 +45,43 @@ def test_orderings_on_a_wide_dataset_and_fbs_tab(page):
     expect(main.locator('[data-testid="stMultiSelect"]').first).to_contain_text("odor=none")
     main.locator('[data-testid="stMultiSelect"]').first.scroll_into_view_if_needed()
     screenshot(page, "orderings-wide-dataset")
-    page.get_by_role("tab", name="Minimal-optimal S* (BS, OS)").click()  # only the open tab runs
+    page.get_by_role("tab", name="Minimal S* (BS, OS)").click()  # only the open tab runs
     wait_idle(page)
     expect(main.locator('[data-testid="stMetric"]').first).to_contain_text("BS")
-    page.get_by_role("tab", name="On a sample (FBS, FOS)").click()
+    page.get_by_role("tab", name="Sample (FBS, FOS)").click()
     expect(main.get_by_text("FBS: keeps").first).to_be_visible()
     main.get_by_text("FBS: keeps").first.scroll_into_view_if_needed()
     page.mouse.wheel(0, -250)
     page.wait_for_timeout(300)
     screenshot(page, "orderings-fbs")
+
+
+def _tabs_fit(page) -> None:
+    """All four Orderings tabs lie inside their tab bar: none hides behind a scroll arrow."""
+    tabs = page.locator('[data-testid="stMain"]').get_by_role("tab")
+    expect(tabs).to_have_count(4)
+    bar = page.locator('[data-testid="stMain"]').get_by_role("tablist").first.bounding_box()
+    for i in range(4):
+        box = tabs.nth(i).bounding_box()
+        inside = box["x"] >= bar["x"] - 1 and box["x"] + box["width"] <= bar["x"] + bar["width"] + 1
+        assert inside, (i, box, bar)
+
+
+def test_orderings_tabs_all_show_on_a_1024_projector(page):
+    """Issue 16: at 1024 x 768 the fourth tab hid behind a scroll arrow; also in presentation mode (19 px text)."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    goto_page(page, "Orderings")
+    _tabs_fit(page)
+    screenshot(page, "orderings-tabs-1024")
+    page.get_by_text("Presentation mode").click()
+    wait_idle(page)
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
+    _tabs_fit(page)
+    screenshot(page, "orderings-tabs-1024-presentation")
+    hasse = page.locator('[data-testid="stMain"]').locator('[data-testid="stPlotlyChart"]').first
+    hasse.locator("g.annotation").first.wait_for()
+    hasse.scroll_into_view_if_needed()
+    screenshot(page, "orderings-hasse-1024-presentation")
 
 
 def test_toy_convergence_legend_shows_selector_names(page):
