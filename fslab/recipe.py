@@ -29,7 +29,7 @@ from .data.safe_json import loads
 from .data.samples import SAMPLES, load_sample
 from .errors import DataError, FslabError
 from .learners import EVAL_MEASURES
-from .limits import DESCRIPTIONS, server_limits, setting
+from .limits import DESCRIPTIONS, Limits, limits_or_server, server_limits, setting
 from .measures import MEASURES, Param
 from .npfs.result import RULES
 from .pena_nilsson.toy import PRESETS, preset
@@ -360,11 +360,12 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
+def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None = None) -> EncodedDataset:
     """The encoded dataset a recipe's ``data`` describes, built as the app builds it.
 
-    ``path`` (a path or the bytes) is the file of a ``{"file": ...}`` recipe: its SHA-256 must match.
-    ``distribution`` (a Distribution or a recipe ``distribution`` entry) is sampled for ``toy_sample``.
+    ``path`` (a path or the bytes) is the file of a ``{"file": ...}`` recipe: its SHA-256 must match, and it is
+    read within ``limits`` (None: the server's, as the Data page reads an upload). ``distribution`` (a
+    Distribution or a recipe ``distribution`` entry) is sampled for ``toy_sample``. Shipped samples take no caps.
     """
     data = check_data(data)
     if data is None:
@@ -393,7 +394,8 @@ def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
             if sha256_hex(raw) != data["sha256"]:
                 raise RecipeError(f"this is not the file the recipe was made with: {data['file']!r} had SHA-256 "
                                   f"{data['sha256'][:12]}..., the upload has {sha256_hex(raw)[:12]}...")
-            frame, target = read_table(raw), data.get("target")
+            limits = limits_or_server(limits)
+            frame, target = read_table(raw, limits=limits), data.get("target")
             if target is None:
                 target = str(frame.columns[-1])
         if positive == ALL_CLASSES:
@@ -404,7 +406,8 @@ def load_dataset(data: dict, path=None, distribution=None) -> EncodedDataset:
                 raise RecipeError(f"the recipe leaves out {', '.join(map(repr, unknown or [target]))}, "
                                   + ("which this data does not have" if unknown else "the target"))
             frame = frame.drop(columns=exclude)
-        return Dataset.from_frame(frame, target, positive=positive).discretize(method, bins)
+        caps = None if "sample" in data else limits  # a shipped sample always fits (as fslab.samples.sample_limits)
+        return Dataset.from_frame(frame, target, positive=positive, limits=caps).discretize(method, bins)
     except RecipeError:
         raise
     except FslabError as err:

@@ -201,6 +201,19 @@ def test_an_uploaded_file_is_checked_against_its_hash():
         load_dataset(data, raw + b"\n1,2,3\n")
 
 
+def test_a_recipes_file_is_read_within_the_limits_as_an_upload_is():
+    """The file of a recipe is an upload: the server's limits apply (a shipped sample always fits)."""
+    from fslab.limits import Limits
+
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest()}
+    rows = load_dataset(data, raw).n_rows
+    with pytest.raises(RecipeError, match=f"rows; the limit is {rows - 1:,} rows.*FSLAB_MAX_ROWS"):
+        load_dataset(data, raw, limits=Limits(max_rows=rows - 1))
+    assert load_dataset(data, raw, limits=Limits(max_rows=100)).n_rows == rows
+    assert load_dataset({"sample": "mushroom", "target": "class"}, limits=Limits(max_rows=10)).n_rows == 8124
+
+
 def test_toy_sample_rows_are_reproducible_from_m_and_seed():
     data = {"toy_sample": {"m": 300, "seed": 4}}
     rows = load_dataset(data, distribution={"preset": "xor"})
