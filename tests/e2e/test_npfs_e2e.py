@@ -58,3 +58,27 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     heatmap.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     screenshot(page, "npfs-page")
+
+
+def test_k_box_gets_its_k_back_after_a_two_feature_sample(page):
+    """Issue 16 item 4: NPFS on D_uni (k = 10); a 2-feature sample of the toy distribution caps k at K - 1 = 1; D_uni
+    again: the box shows 10 beside the result for k = 10 (it kept 1, and this button then ran NPFS with k = 1)."""
+    goto_page(page, "NPFS")
+    main = page.locator('[data-testid="stMain"]')
+    load = page.get_by_role("button", name="Load D_uni (the paper's synthetic data)")
+    load.click()
+    wait_idle(page)
+    expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
+    k_box = page.get_by_role("spinbutton", name="k (features per bootstrap)")
+    expect(k_box).to_have_value("10")
+    goto_page(page, "Toy distribution")
+    page.get_by_role("button", name="Sample m rows and use them as the dataset").click()
+    wait_idle(page)
+    goto_page(page, "NPFS")
+    expect(k_box).to_have_value("1")
+    load.click()
+    wait_idle(page)
+    expect(k_box).to_have_value("10")
+    expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
+    expect(main.get_by_text("The settings changed")).to_have_count(0)
+    screenshot(page, "npfs-k-back")
