@@ -93,7 +93,7 @@ def test_a_link_is_a_view_within_the_limits_or_one_message(tmp_path_factory, lin
         event("work refused")
         return
     event("within the limits")
-    server = limits.LIMITS
+    server = limits.server_limits()
     assert predicted.refusal is None
     assert predicted.work <= server.max_work and predicted.bytes <= server.max_job_mb * limits.MB
 
@@ -116,7 +116,7 @@ def test_the_issues_unbounded_links_are_refused_before_work(page, query):
 def test_a_legal_link_fits():
     """The property is not vacuous: a small link's job is within the limits."""
     _, small = _check("select", {"data": "mushroom", "selector": "jmi", "k": "3"})
-    assert small.work <= limits.LIMITS.max_work
+    assert small.work <= limits.server_limits().max_work
 
 
 def _check(page: str, query: dict):

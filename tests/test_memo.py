@@ -18,7 +18,7 @@ def session(monkeypatch):
     """A bare session state and a session budget of 1 MB."""
     state: dict = {}
     monkeypatch.setattr(memo, "st", types.SimpleNamespace(session_state=state))
-    monkeypatch.setattr(memo.limits, "LIMITS", Limits(session_mb=1))
+    monkeypatch.setattr(memo.limits, "server_limits", lambda: Limits(session_mb=1))
     return state
 
 

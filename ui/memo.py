@@ -1,10 +1,10 @@
 """Bounded memos: an ``OrderedDict`` that keeps its ``max_entries`` most recently used entries (the least recently
 used goes first), one per session in ``st.session_state`` or one per process.
 
-A session's memos together also keep within a byte budget, ``LIMITS.session_mb`` (``FSLAB_SESSION_MB``): when a new
-result takes the session over it, the session's least recently used results, whichever memo holds them, go first
-(the newest result always stays, so the page can show it). Streamlit drops ``st.session_state``, and with it every
-session memo, when the session ends.
+A session's memos together also keep within a byte budget, the server limits' ``session_mb``
+(``FSLAB_SESSION_MB``): when a new result takes the session over it, the session's least recently used results,
+whichever memo holds them, go first (the newest result always stays, so the page can show it). Streamlit drops
+``st.session_state``, and with it every session memo, when the session ends.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def remember(memo: OrderedDict, key: Hashable, value, max_entries: int):
     while len(memo) > max_entries:
         _drop(memo, next(iter(memo)))
     if isinstance(memo, SessionMemo):
-        _keep_within(limits.LIMITS.session_mb * limits.MB, memo, key)
+        _keep_within(limits.server_limits().session_mb * limits.MB, memo, key)
     return value
 
 
