@@ -131,6 +131,20 @@ class TableSource(Protocol):
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable: ...
 
 
+def recall_prefix(cache: OrderedDict, key: tuple) -> tuple[object | None, int]:
+    """LRU lookup for a prefix-extension cache: ``(cache[key], len(key))`` on a hit (now most recently used), else
+    ``(None, s)`` with ``s`` the length of the longest proper prefix of ``key`` held in ``cache`` (0 if none),
+    found in a loop, so any length of subset is safe (no recursion limit)."""
+    hit = cache.get(key)
+    if hit is not None:
+        cache.move_to_end(key)
+        return hit, len(key)
+    start = max(len(key) - 1, 0)
+    while start > 0 and key[:start] not in cache:
+        start -= 1
+    return None, start
+
+
 def readonly(array: np.ndarray) -> np.ndarray:
     """A read-only view of ``array``: no copy, and the caller's own array keeps its flags (it stays writable)."""
     view = array.view()
@@ -296,13 +310,9 @@ class CodedSource:
     def cell_codes(self, subset: Sequence[int]) -> tuple[np.ndarray, int]:
         """One integer cell code per row for the features in ``subset``, and the number of cells."""
         key = self._check_subset(subset)
-        hit = self._memo.get(key)
+        hit, start = recall_prefix(self._memo, key)  # a hit, or the longest memoised prefix to extend
         if hit is not None:
-            self._memo.move_to_end(key)
             return hit
-        start = max(len(key) - 1, 0)  # extend the longest memoised prefix in a loop: no recursion limit
-        while start > 0 and key[:start] not in self._memo:
-            start -= 1
         codes, n_cells = self._memo.get(key[:start], (np.zeros(self.n_rows, dtype=np.int64), 1))
         for j in key[start:]:
             codes = codes * self.arities[j] + self.X[:, j]
