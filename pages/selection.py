@@ -44,7 +44,7 @@ if st.session_state.get("select.k", n + 1) > n:  # first visit, or fewer feature
 k = int(right.number_input("k (features to select)", 1, n, key="select.k"))
 s = None
 if spec.supports_s:
-    if right.checkbox("s-variate approximation", key="select.use_s",
+    if right.checkbox("s-variate approximation", key="select.use_s", wrap=True,
                       help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)"):
         s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s"))
 
@@ -94,8 +94,8 @@ tie_note = ui.tie_note(result)
 if tie_note:
     st.info(tie_note)
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
-st.plotly_chart(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
-                                    title=f"Bayes {terms.label(measure_name, params)} after each step"),
+st.plotly_chart(ui.for_screen(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
+                                                  title=f"Bayes {terms.label(measure_name, params)} after each step")),
                 width="stretch", key="select.curves")
 overlays = " and ".join(f"{SELECTORS[o].label}'s" for o in ui.overlay_selectors(source))
 st.caption(("Criterion of the remaining set after each elimination, starting from all features (right), "
@@ -122,13 +122,15 @@ elif result.trace.empty:
 else:
     value_title = ("gain" if spec.kind == "forward" else "score") if not spec.uses_measure \
         else terms.label(result.measure, params)
-    st.plotly_chart(trace_heatmap_figure(ui.own_trace(result), value_title=value_title,
-                                         lower_is_better=spec.uses_measure and terms.lower_is_better(result.measure)),
-                    width="stretch",
-                    key="select.heatmap")
+    projected = {"max_columns": 25, "tick_font": 13} if ui.presenting() else {}  # a projector: fewer, larger
+    st.plotly_chart(ui.for_screen(trace_heatmap_figure(
+        ui.own_trace(result), value_title=value_title,
+        lower_is_better=spec.uses_measure and terms.lower_is_better(result.measure), **projected)),
+        width="stretch", key="select.heatmap")
     st.caption("Each row is a step, each column a candidate; colour places the candidate's value between the "
-               "step's worst (0) and best (1) candidate (hover for the value; blank once chosen). The star marks "
-               "the pick, orange circles candidates that tied with it (the lowest index wins).")
+               "step's worst (0) and best (1) candidate (hover for the feature and its value; blank once chosen; "
+               "a narrow screen labels every second or third column). The star marks the pick, orange circles "
+               "candidates that tied with it (the lowest index wins).")
 
 st.subheader("Selected features")
 own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
@@ -140,19 +142,20 @@ st.caption("Step value = the value of the subset the selector chose at that step
            "scores as scores; the sign C = -error appears only in the formula above.")
 render_robustness(kind, source_name, source, selector, measure_name, params, k, list(result.names), s)
 
-cols = st.columns(5)
 prov = provenance.record(kind, source_name, source, measure_name, params, selector=selector, k=k, s=s)
 stem = export.file_stem(source_name, selector, terms.label(measure_name, params), f"k{k}")
 files = ui.exports(result, prov)
-for col, (suffix, mime, label) in zip(cols, (
+downloads = st.container(horizontal=True, key="select.downloads")  # buttons as wide as their labels, wrapping
+for suffix, mime, label in (
         ("selection.csv", "text/csv", "Selection (CSV)"), ("selection.json", "application/json", "Selection (JSON)"),
-        ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")), strict=False):
-    col.download_button(label, files[suffix], f"{stem}_{suffix}", mime, key=f"select.dl.{suffix}", on_click="ignore")
+        ("trace.csv", "text/csv", "Trace (CSV)"), ("trace.json", "application/json", "Trace (JSON)")):
+    downloads.download_button(label, files[suffix], f"{stem}_{suffix}", mime, key=f"select.dl.{suffix}",
+                              on_click="ignore")
 if kind == "dataset":
     raw = state.get_dataset_raw()
-    cols[4].download_button("Data, selected columns (CSV)", on_click="ignore", key="select.dl.data",
-                            data=lambda: export.csv_with_provenance(ui.selected_data(source, result, raw), prov),
-                            file_name=f"{stem}_data.csv", mime="text/csv")
+    downloads.download_button("Data, selected columns (CSV)", on_click="ignore", key="select.dl.data",
+                              data=lambda: export.csv_with_provenance(ui.selected_data(source, result, raw), prov),
+                              file_name=f"{stem}_data.csv", mime="text/csv")
 st.caption("Every file starts with its provenance (data, hash, target, positive class, binning, measure, fslab "
            "version; '#' lines in a CSV). Text cells that begin with =, +, - or @ are prefixed with ' so a "
            "spreadsheet does not run them. The data file holds the selected columns and the target (raw values "

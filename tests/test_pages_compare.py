@@ -14,7 +14,7 @@ from fslab.data.encoded import EncodedDataset
 from fslab.data.samples import load_sample
 from fslab.measures import MEASURES
 from tests.conftest import ROOT
-from ui import state
+from ui import state, theme
 
 # QA's small CSVs (/work/briefs), inline: one feature; three rows with class 'no' once; a real-valued target.
 ONEFEAT = "x,y\n1,a\n2,b\n3,a\n"
@@ -185,3 +185,27 @@ def test_measure_options_fit_the_target(at):
     _use_csv(at, "regression.csv", _regression_csv(), "price")
     assert not at.exception and not at.selectbox
     assert "real-valued target" in at.error[0].value
+
+
+def _chart_keys(block) -> set[str]:
+    return {json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "") for c in block.get("plotly_chart")}
+
+
+OVERLAP_TITLES = {"Jaccard overlap of the selected sets", "Rank correlation (Kendall tau-b)"}
+
+
+def test_overlap_charts_share_a_row_only_where_both_fit(at):
+    """The Jaccard and Kendall charts sit in a two-column st.grid that drops to one column below 400 px a cell
+    (1024 px with the sidebar open), never in a fixed st.columns pair; presentation mode stacks them outright."""
+    grids = [g for g in at.grid if _chart_keys(g) >= OVERLAP_TITLES]
+    assert len(grids) == 1 and grids[0].column_count == 2 and grids[0].wrap
+    assert grids[0].min_column_width == 400
+    assert not any(_chart_keys(c) & OVERLAP_TITLES for c in at.columns)
+    rows = [c for c in at.container if len(c.get("download_button")) >= 4]
+    assert rows and not any(c.get("download_button") for c in at.columns)  # a wrapping row, not cut-off columns
+    at.session_state[theme.CHOSEN] = at.session_state[theme.PRESENT] = True  # the sidebar toggle (ui/theme.py)
+    at.run()
+    assert not at.exception
+    assert not any(_chart_keys(g) & OVERLAP_TITLES for g in at.grid)
+    assert not any(_chart_keys(c) & OVERLAP_TITLES for c in at.columns)
+    assert OVERLAP_TITLES <= set(_titles(at))

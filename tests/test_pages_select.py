@@ -364,3 +364,44 @@ def test_robustness_names_the_features_that_depend_on_the_binning():
     assert moved
     verdict = next(m.value for m in app.markdown if "Depends on the binning" in m.value)
     assert all(name in verdict for name in moved)
+
+
+def test_a_second_session_finds_the_selection_instead_of_running_it(monkeypatch):
+    """Two sessions, the same data and settings (Mushroom, JMI, k = 4): fslab.select runs once on the server, the
+    second session takes the first's result from the shared store (keyed by content, like NPFS's), and both pages
+    show the same pick; another k is a new run."""
+    from ui import selection
+    from ui.cache import SharedResults
+
+    store, runs, real = SharedResults(), [], selection.select
+    monkeypatch.setattr(selection, "shared_results", lambda: store)
+    monkeypatch.setattr(selection, "select", lambda source, k, name, **kw: runs.append((name, k)) or
+                        real(source, k, name, **kw))
+    shown = []
+    for k in (4, 4, 3):
+        app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        app.switch_page("pages/selection.py").run()
+        app.selectbox(key="select.selector").set_value("jmi")
+        app.number_input(key="select.k").set_value(k).run()
+        assert not app.exception and not app.error
+        shown.append(_selected(app))
+    assert runs.count(("jmi", 4)) == 1 and runs.count(("jmi", 3)) == 1
+    assert shown[0] == shown[1] != shown[2]
+
+
+def test_presentation_mode_draws_fewer_larger_heatmap_columns(at):
+    """Mushroom, 116 candidates: 60 heatmap columns at 10 px labels on a screen; in presentation mode (a 1024 x 768
+    projector) 25 columns at 13 px, which all keep their labels in the ~420 px plot a 1024 px window leaves, and
+    every chart's text at 15 px."""
+    from ui import theme
+
+    def heatmap():
+        return next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                    if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith("Every candidate"))
+
+    assert len(heatmap()["data"][0]["x"]) == 60 and heatmap()["layout"]["xaxis"]["tickfont"]["size"] == 10
+    at.session_state[theme.CHOSEN] = at.session_state[theme.PRESENT] = True
+    at.run()
+    assert not at.exception
+    assert len(heatmap()["data"][0]["x"]) == 25 and heatmap()["layout"]["xaxis"]["tickfont"]["size"] == 13
+    assert all(json.loads(c.proto.spec)["layout"]["font"]["size"] == 15 for c in at.get("plotly_chart"))

@@ -17,14 +17,36 @@ def _trace(n_features: int, k: int):
     return select(ds, k, "bayes-greedy").trace
 
 
-def test_every_shown_column_has_its_label_and_steps_are_whole_numbers():
-    """80 candidates, 5 steps: 60 columns shown, 60 tick labels; ticks 1..5 and the axis spans 0.5..5.5."""
+def test_every_shown_column_is_a_category_the_browser_labels_without_overprinting():
+    """80 candidates, 5 steps: 60 columns, 60 distinct categories in their order; the ticks are plotly's 'auto' for
+    a category axis, which labels every column while each gets 1.2 x 10 px and every 2nd, 3rd, ... on a narrower plot
+    (a 1024 px window), so labels never overprint; the hover names each cell's feature. Steps 1..5 over 0.5..5.5."""
     fig = trace_heatmap_figure(_trace(80, 5))
-    heat = fig.data[0]
-    assert len(heat.x) == 60 and list(fig.layout.xaxis.tickvals) == list(heat.x)
+    heat, axis = fig.data[0], fig.layout.xaxis
+    assert len(heat.x) == 60 == len(set(heat.x)) and list(axis.categoryarray) == list(heat.x)
+    assert axis.type == "category" and axis.tickmode == "auto" and axis.nticks is None and axis.tickfont.size == 10
+    assert "%{text}" in heat.hovertemplate and [row[0] for row in heat.text] == [heat.x[0]] * 5
     assert list(fig.layout.yaxis.tickvals) == [1, 2, 3, 4, 5]
     assert sorted(fig.layout.yaxis.range) == [0.5, 5.5]
     assert fig.layout.coloraxis.colorbar.len is None and heat.colorbar.len == 1.0
+    big = trace_heatmap_figure(_trace(80, 5), max_columns=30, tick_font=13)  # the page's presentation mode
+    assert len(big.data[0].x) == 30 and big.layout.xaxis.tickfont.size == 13
+
+
+def test_long_names_are_cut_to_distinct_labels_and_named_in_full_in_the_hover():
+    """Two 50-character names that share their first 45 characters, with '&' in them: the labels are at most 40
+    characters, distinct, cut before escaping (no half '&amp;'), and the hover text keeps each whole name."""
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, (300, 3))
+    stem = "a&b" * 15
+    ds = EncodedDataset(X, X[:, 0], feature_names=[stem + "-left", stem + "-right", "short"])
+    fig = trace_heatmap_figure(select(ds, 2, "bayes-greedy").trace)
+    labels = list(fig.data[0].x)
+    assert len(set(labels)) == 3 and "short" in labels
+    assert all(len(label.replace("&amp;", "&")) <= 40 for label in labels)
+    assert not any("&" in label.replace("&amp;", "") for label in labels)  # every '&' escaped whole
+    assert {stem.replace("&", "&amp;") + "-left", stem.replace("&", "&amp;") + "-right"} <= set(fig.data[0].text[0])
+    assert set(fig.data[-1].x) <= set(labels)  # the stars sit on the shown columns
 
 
 def test_height_grows_with_the_steps_and_leaves_room_for_the_rows():

@@ -25,12 +25,14 @@ from fslab.selectors import SELECTORS
 
 from . import compare as uc
 from . import guard, heavy
+from .selection import for_screen, presenting
 from .text import md
 
 SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
 CURVES_DONE = "compare.curves_done"  # the request this session last computed
+OVERLAP_MIN_WIDTH = 400  # px: 7 selectors' cells still hold "-0.33" legibly
 
 
 def selector_names(text: str) -> str:
@@ -39,8 +41,11 @@ def selector_names(text: str) -> str:
 
 
 def _downloads(files: list[tuple[str, bytes, str]], prefix: str) -> None:
-    for col, (label, data, name) in zip(st.columns(len(files)), files, strict=True):
-        col.download_button(label, data, name, "text/csv", on_click="ignore", key=f"{prefix}.{name}")
+    """One row of download buttons as wide as their labels, wrapping onto a second row on a narrow page (buttons in
+    equal columns cut their labels off at 1024 px)."""
+    row = st.container(horizontal=True, key=f"{prefix}.buttons")
+    for label, data, name in files:
+        row.download_button(label, data, name, "text/csv", on_click="ignore", key=f"{prefix}.{name}")
 
 
 def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, params: dict, k: int) -> None:
@@ -75,23 +80,29 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     elif cmp.note:
         st.info(cmp.note)
     grid = cmp.grid()
-    st.plotly_chart(step_grid_figure(grid), width="stretch", key="compare.grid_chart")
+    st.plotly_chart(for_screen(step_grid_figure(grid)), width="stretch", key="compare.grid_chart")
     st.caption("Each cell is the step (1 = first) at which a selector picked the feature; blank = not picked.")
-    left, right = st.columns(2)
-    left.plotly_chart(overlap_figure(overlap_matrix(cmp.orders(), "jaccard")), width="stretch",
-                      key="compare.jaccard_chart")
-    left.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
-    right.plotly_chart(overlap_figure(overlap_matrix(cmp.orders(), "rank_correlation"), "rank_correlation"),
-                       width="stretch", key="compare.tau_chart")
-    right.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
-                  "1 = the same features in the same order, negative = opposite orders.")
+    # the two overlap charts side by side where each gets OVERLAP_MIN_WIDTH px, else (a 1024 px screen with the
+    # sidebar open) one under the other; always stacked in presentation mode, where the projector wants big cells
+    pair = st.container(key="compare.overlaps") if presenting() else \
+        st.grid(2, min_column_width=OVERLAP_MIN_WIDTH, key="compare.overlaps")
+    with pair.container():
+        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(cmp.orders(), "jaccard"))), width="stretch",
+                        key="compare.jaccard_chart")
+        st.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
+    with pair.container():
+        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(cmp.orders(), "rank_correlation"),
+                                                   "rank_correlation")),
+                        width="stretch", key="compare.tau_chart")
+        st.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
+                   "1 = the same features in the same order, negative = opposite orders.")
     dis = cmp.disagreements()
     if dis.empty:
         st.info("Every selector chose the same features: there is no disagreement to explain.")
     else:
         st.markdown("**Where they disagree, and why.** A feature with a better single-feature Bayes value but a "
                     "lower MI is one the measure wants and MI passes over, and the other way round.")
-        st.plotly_chart(disagreement_figure(dis, m.label), width="stretch", key="compare.disagree_chart")
+        st.plotly_chart(for_screen(disagreement_figure(dis, m.label)), width="stretch", key="compare.disagree_chart")
         better = "longer" if m.greater_is_better else "shorter"
         st.caption(f"{m.label} of the Bayes classifier on the feature alone (left; {better} is better) and "
                    "I(X_j; Y) in bits (right; longer is more informative), for each feature some but not all "

@@ -1,14 +1,14 @@
-"""Select page helpers: measure-parameter widgets, the per-session result memo, curves and safe exports.
+"""Select page helpers: measure-parameter widgets, the selection memo, curves and safe exports.
 
-Selections are memoised per session (``st.session_state``) rather than with ``st.cache_data``: the
-run reports its progress to an ``st.progress`` bar created by the page, and a cached function may not
-write to an element created outside it (Streamlit cannot replay that on a cache hit).
+Selections are kept per session (``st.session_state``) and server-wide by content (``ui.cache.shared_results``)
+rather than with ``st.cache_data``: the run reports its progress to an ``st.progress`` bar created by the page, and
+a cached function may not write to an element created outside it (Streamlit cannot replay that on a cache hit).
 """
 
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -18,13 +18,26 @@ from fslab import export, terms
 from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 
+from . import theme
+from .cache import result_key, shared_results
 from .compare import token
 from .memo import recall, remember, session_memo
 from .text import md
 
 RESULTS = "fslab.select.results"
-EXPORTS = "fslab.select.exports"
 _MEMO_SIZE = 12
+
+
+def presenting() -> bool:
+    """The sidebar's presentation mode is on (``ui.theme``: larger text for a 1024 x 768 projector)."""
+    return bool(st.session_state.get(theme.PRESENT, False))
+
+
+def for_screen(fig):
+    """The figure, its text at 15 px in presentation mode (plotly's 12 px is unreadable from a projector's back row)."""
+    if presenting():
+        fig.update_layout(font={"size": 15})
+    return fig
 
 
 def is_regression(source) -> bool:
@@ -95,14 +108,21 @@ def source_key(kind: str, name: str, source) -> tuple:
 
 def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: int | None, params: dict,
                   progress=None) -> Selection:
-    """``fslab.selectors.select`` memoised per session; ``progress(step, total)`` is called on a fresh run."""
+    """``fslab.select`` computed once per server for the same content and settings: the session's memo, then the
+    server-wide store of results (``ui.cache.shared_results``, keyed by the data's content token, never its name),
+    else a run (``progress(step, total)`` is called on it) stored in both: a class of thirty opening one link runs
+    one selection."""
     memo = _memo()
     full = (key, int(k), selector, measure, s, tuple(sorted(params.items())))
     if full in memo:
         return recall(memo, full)
-    spec = SELECTORS[selector]
-    result = select(source, k, selector, measure=measure, s=s, progress=progress,
-                    **(params if spec.uses_measure else {}))
+    shared, shared_key = shared_results(), result_key("select", *full[0][2:], *full[1:])
+    result = shared.get(shared_key)
+    if result is None:
+        spec = SELECTORS[selector]
+        result = select(source, k, selector, measure=measure, s=s, progress=progress,
+                        **(params if spec.uses_measure else {}))
+        shared.put(shared_key, result)
     return remember(memo, full, result, _MEMO_SIZE)
 
 
@@ -252,18 +272,13 @@ def selected_data(source, result: Selection, raw=None) -> pd.DataFrame:
     return pd.DataFrame(columns | {target: classes[source.y] if source.y.dtype.kind in "iu" else source.y})
 
 
-def exports(result: Selection, prov: dict | None = None) -> dict[str, bytes]:
-    """CSV and JSON bytes of the selection and its trace with their provenance, built once per (result, provenance)
-    (a long trace takes a while)."""
-    memo = st.session_state.setdefault(EXPORTS, OrderedDict())
-    key = (id(result), json.dumps(prov, sort_keys=True, default=str))
-    if key not in memo or memo[key][0] is not result:  # the entry keeps its result alive, so ids cannot repeat
-        memo[key] = result, {
-            "selection.csv": _with(own_summary(result), prov),
-            "selection.json": selection_json(result, prov),
-            "trace.csv": _with(own_trace(result), prov),
-            "trace.json": trace_json(result, prov),
-        }
-        while len(memo) > 4:
-            memo.popitem(last=False)
-    return memo[key][1]
+def exports(result: Selection, prov: dict | None = None) -> dict[str, Callable[[], bytes]]:
+    """CSV and JSON of the selection and its trace with their provenance, each built only when its download button
+    is clicked (a deferred ``st.download_button`` data callable): a long trace takes a while to write out, and
+    drawing the page should not pay for files nobody downloads."""
+    return {
+        "selection.csv": lambda: _with(own_summary(result), prov),
+        "selection.json": lambda: selection_json(result, prov),
+        "trace.csv": lambda: _with(own_trace(result), prov),
+        "trace.json": lambda: trace_json(result, prov),
+    }

@@ -39,8 +39,19 @@ def trace_curves_figure(curves: Mapping[str, pd.DataFrame], y_title: str, x_titl
     return fig
 
 
+def _column_labels(names: list[str], limit: int = 40) -> list[str]:
+    """Tick labels of at most ``limit`` characters (cut before escaping, so no entity is cut in half), distinct even
+    when two long names share their first characters."""
+    labels: list[str] = []
+    for i, name in enumerate(names):
+        label = name if len(name) <= limit else name[: limit - 1] + "…"
+        labels.append(label if label not in labels else f"{name[: limit - 8]}… #{i + 1}")
+    return [plain(label) for label in labels]
+
+
 def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str = "Every candidate at every step",
-                         value_title: str = "value", lower_is_better: bool = False) -> go.Figure:
+                         value_title: str = "value", lower_is_better: bool = False,
+                         tick_font: int | None = None) -> go.Figure:
     """Heatmap of steps (rows) x candidate features (columns); the chosen cell is starred, ties are circled.
 
     ``value`` is what the hover shows: the measure's own value (``lower_is_better`` for an error) or a gain; the
@@ -49,6 +60,10 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     With more than ``max_columns`` candidates, the columns kept are the chosen features and the
     candidates with the highest best value over the steps (the title says how many are shown); when
     more features were chosen than fit (backward elimination), the last ones chosen.
+
+    The column labels are vertical, ``tick_font`` px (10 above 30 columns, else 12), and thinned by the browser:
+    plotly labels every column while each gets 1.2 x ``tick_font`` px of width and every 2nd, 3rd, ... column on a
+    narrower screen (a 1024 px window), so the labels never overprint; the hover names every cell's feature in full.
     """
     trace = trace[trace["candidate"] >= 0]
     shown = trace["value"]
@@ -65,7 +80,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
         title = f"{title} ({len(columns)} of {best_per_feature.size} candidates: chosen + best)"
     else:
         columns += sorted(set(best_per_feature.index) - set(columns))
-    names = trace.drop_duplicates("candidate").set_index("candidate")["name"].map(plain)
+    names = trace.drop_duplicates("candidate").set_index("candidate")["name"].astype(str)
     # colour = position between the step's worst (0) and best (1) candidate, so the contenders of every step
     # stand out even when early steps span a much wider range of values than late ones
     by_step = trace.groupby("step")["value"]
@@ -75,19 +90,21 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     grid = trace.assign(rel=relative).pivot(index="step", columns="candidate", values="rel").reindex(columns=columns)
     raw = trace.assign(value=shown).pivot(index="step", columns="candidate", values="value").reindex(columns=columns)
     steps = grid.index.to_numpy()
-    labels = [str(names[c]) for c in columns]
+    labels = _column_labels([names[c] for c in columns])
+    label_of = dict(zip(columns, labels, strict=True))
+    full = np.tile(np.array([plain(names[c]) for c in columns], dtype=object), (len(grid.index), 1))
     fig = go.Figure(go.Heatmap(
-        z=grid.to_numpy(), x=labels, y=steps, customdata=raw.to_numpy(), colorscale="Viridis",
+        z=grid.to_numpy(), x=labels, y=steps, customdata=raw.to_numpy(), text=full, colorscale="Viridis",
         zmin=0.0, zmax=1.0,
-        colorbar={"title": {"text": "within step<br>0 worst, 1 best"}, "len": 1.0, "thickness": 16, "y": 0.5,
-                  "yanchor": "middle", "tickvals": [0, 0.5, 1]},
-        hovertemplate="step %{y}<br>%{x}<br>" + value_title + "=%{customdata:.5g}<br>relative=%{z:.3f}"
+        colorbar={"title": {"text": "within<br>step"}, "len": 1.0, "thickness": 12, "y": 0.5,
+                  "yanchor": "middle", "tickvals": [0, 0.5, 1], "ticktext": ["0 worst", "0.5", "1 best"]},
+        hovertemplate="step %{y}<br>%{text}<br>" + value_title + "=%{customdata:.5g}<br>relative=%{z:.3f}"
                       "<extra></extra>", xgap=1, ygap=1,
     ))
-    # every column gets its label (vertical text fits a column of ~12 px), every step its integer tick, and the
-    # plot area a height that grows with the steps, so neither the labels nor the colour bar squeeze the rows
+    # the plot area's height grows with the steps so neither the labels nor the colour bar squeeze the rows; the
+    # bottom margin holds the longest (vertical) label
+    font = tick_font or (10 if len(columns) > 30 else 12)
     longest = max((len(label) for label in labels), default=1)
-    font = 10 if len(columns) > 30 else 12
     label_px = int(min(longest, 40) * 0.6 * font) + 36  # ~0.6 em per rotated character, plus the tick gap
     rows_px = int(np.clip(28 * len(steps), 200, 1400))
     ticks = steps if len(steps) <= 30 else steps[(steps % 5 == 0) | (steps == steps.min())]
@@ -100,23 +117,22 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
         title = f"{title}<br><sup>{len(tied):,} cells tied with the chosen one (not circled; see the trace)</sup>"
     elif len(tied):
         fig.add_trace(go.Scatter(
-            x=[str(names[c]) for c in tied["candidate"]], y=tied["step"], mode="markers", name="tied with the best",
+            x=[label_of[c] for c in tied["candidate"]], y=tied["step"], mode="markers", name="tied with the best",
             marker={"symbol": "circle-open", "size": size, "color": "#ff7f0e", "line": {"width": 2}},
             hovertemplate="step %{y}<br>%{x}: tied with the chosen feature<extra></extra>",
         ))
     picked = trace[trace["chosen"] & trace["candidate"].isin(columns)]
     fig.add_trace(go.Scatter(
-        x=[str(names[c]) for c in picked["candidate"]], y=picked["step"], mode="markers", name="chosen",
+        x=[label_of[c] for c in picked["candidate"]], y=picked["step"], mode="markers", name="chosen",
         marker={"symbol": "star", "size": size + 1, "color": "white", "line": {"width": 1.5, "color": "black"}},
         hovertemplate="step %{y}: chose %{x}<extra></extra>",
     ))
     fig.update_layout(
         title=title, height=70 + rows_px + label_px,
-        xaxis={"tickangle": -90 if len(columns) > 12 else -45, "tickmode": "array", "tickvals": labels,
-               "ticktext": [label if len(label) <= 40 else label[:39] + "…" for label in labels],
-               "tickfont": {"size": font}, "automargin": False},
+        xaxis={"type": "category", "categoryorder": "array", "categoryarray": labels, "tickmode": "auto",
+               "tickangle": -90 if len(columns) > 12 else -45, "tickfont": {"size": font}, "automargin": False},
         yaxis={"title": "step", "tickmode": "array", "tickvals": ticks,
                "range": [float(steps.max()) + 0.5, float(steps.min()) - 0.5] if len(steps) else None},
         legend={"orientation": "h", "y": 1.0, "x": 1, "xanchor": "right", "yanchor": "bottom"},
-        margin={"l": 60, "r": 10, "t": 70, "b": label_px})
+        margin={"l": 44, "r": 4, "t": 70, "b": label_px})
     return fig

@@ -57,3 +57,30 @@ def test_compare_on_example1_shows_the_disagreement(page):
     assert ticks and all(t.isdigit() for t in ticks)  # integer steps, no 1.5 / 2.5
     grid.scroll_into_view_if_needed()
     screenshot(page, "compare-example1")
+
+
+def _overlap_boxes(page):
+    charts = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".gtitle"))
+    jaccard = charts.filter(has_text="Jaccard overlap").first
+    tau = charts.filter(has_text="Kendall tau-b").first
+    jaccard.locator("g.hm, image").first.wait_for()
+    tau.locator("g.hm, image").first.wait_for()
+    return jaccard.bounding_box(), tau.bounding_box()
+
+
+def test_overlap_charts_side_by_side_at_1400_and_stacked_at_1024(page):
+    """Mushroom, 7 selectors: at 1400 px the Jaccard and Kendall charts share a row; at 1024 px (sidebar open) each
+    takes the full width, one under the other, so their cell numbers stay readable; download labels are whole."""
+    goto_page(page, "Compare")
+    jaccard, tau = _overlap_boxes(page)
+    assert abs(jaccard["y"] - tau["y"]) < 2 and tau["x"] > jaccard["x"] + jaccard["width"] - 2
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_timeout(1000)  # the grid reflows and plotly redraws at the new width
+    jaccard, tau = _overlap_boxes(page)
+    assert tau["y"] >= jaccard["y"] + jaccard["height"] - 2 and tau["width"] > 500
+    buttons = page.locator('[data-testid="stDownloadButton"]')
+    whole = ("el => [el, ...el.querySelectorAll('*')].filter(e => e.clientWidth > 1 && (e.innerText || '').trim())"
+             ".every(e => e.scrollWidth <= e.clientWidth + 1)")
+    assert buttons.count() >= 4 and all(b.evaluate(whole) for b in buttons.all())
+    page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Jaccard overlap").first.scroll_into_view_if_needed()
+    screenshot(page, "compare-overlaps-1024")

@@ -78,3 +78,37 @@ def test_robustness_section_on_the_default_selection(page):
     expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
     expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
     screenshot(page, "select-robustness")
+
+
+# every element that shows text is as wide as its text (an ellipsis would make scrollWidth > clientWidth); the
+# screen-reader-only span of a checkbox (1 px wide, no text) is not a label
+NOT_CUT = ("el => [el, ...el.querySelectorAll('*')].filter(e => e.clientWidth > 1 && (e.innerText || '').trim())"
+           ".every(e => e.scrollWidth <= e.clientWidth + 1)")
+
+
+def test_select_at_1024_keeps_labels_whole_and_apart(page):
+    """A 1024 x 768 window (sidebar open), Mushroom default: plotly labels as many heatmap columns as fit and no two
+    labels overprint; every download button and the s-variate checkbox show their whole label (no ellipsis)."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    goto_page(page, "Select")
+    heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
+    heatmap.locator("g.hm, image").first.wait_for()
+    spans = sorted(heatmap.locator("g.xtick text").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])"))
+    assert 10 <= len(spans) <= 60
+    assert all(left[1] <= right[0] + 0.5 for left, right in zip(spans, spans[1:], strict=False)), spans
+    heatmap.scroll_into_view_if_needed()
+    screenshot(page, "select-heatmap-1024")
+    buttons = page.locator('[data-testid="stMain"] [data-testid="stDownloadButton"]')
+    expect(buttons.filter(has_text="Data, selected columns (CSV)")).to_have_count(1)
+    assert buttons.count() >= 5 and all(button.evaluate(NOT_CUT) for button in buttons.all())
+    checkbox = page.locator('[data-testid="stCheckbox"]').filter(has_text="s-variate")
+    assert checkbox.evaluate(NOT_CUT)
+    page.get_by_text("Presentation mode").click()  # 19 px text: the label wraps instead of being cut
+    wait_idle(page)
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
+    assert checkbox.evaluate(NOT_CUT) and all(button.evaluate(NOT_CUT) for button in buttons.all())
+    heatmap.scroll_into_view_if_needed()
+    screenshot(page, "select-heatmap-1024-presentation")
+    buttons.first.scroll_into_view_if_needed()
+    screenshot(page, "select-downloads-1024-presentation")
