@@ -85,12 +85,17 @@ st.markdown(
     "with the measure, and for anyone checking the papers' examples by hand. Everything runs on the dataset chosen "
     "below or on the Data page."
 )
-st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big)")
-st.latex(r"\text{e.g. 0-1 error: }\ \mathrm{er}^\ast(S)=\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],"
-         r"\qquad \eta_S(x)=P(Y=1\mid X_S=x)")
-st.caption("The Bayes criterion of a subset S (Ahmed et al., Section 3): the performance of the best possible "
-           "classifier that sees only the features in S; for an error such as the 0-1 error, P = -er, so the best "
-           "subset has the smallest Bayes error.")
+st.markdown("The **Bayes criterion** of a subset S is the performance of the best possible classifier that sees only "
+            "the features in S (Ahmed et al., Section 3); fslab picks the k features whose criterion is best.")
+# drawn only when opened: KaTeX and its fonts are a large share of this page's first paint (issue 16)
+with st.expander("The formula: the best k-subset by the Bayes criterion", key="home.formula",
+                 on_change="rerun") as formula:
+    if formula.open:
+        st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big)")
+        st.latex(r"\text{e.g. 0-1 error: }\ \mathrm{er}^\ast(S)="
+                 r"\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],\qquad \eta_S(x)=P(Y=1\mid X_S=x)")
+        st.caption("h*_S is the Bayes-optimal classifier on X_S and P the performance measure (Ahmed et al., eq. (3)); "
+                   "for an error such as the 0-1 error, P = -er, so the best subset has the smallest Bayes error.")
 
 st.subheader("Data set")
 sample_picker()
@@ -106,8 +111,9 @@ st.subheader("The papers")
 for paper in PAPERS:
     st.markdown(f"- {paper}")
 
-with st.expander("Limits of this server"):
-    st.dataframe(limits_table(), hide_index=True, width="stretch", key="home_limits")
+with st.expander("Limits of this server", key="home.limits", on_change="rerun") as limits:
+    if limits.open:  # the table is drawn only when opened: it would load the table renderer on every first paint
+        st.dataframe(limits_table(), hide_index=True, width="stretch", key="home_limits")
     st.caption("Every upload and every long job has a ceiling so that one user cannot slow the room down; an "
                "operator changes one by setting its environment variable (e.g. FSLAB_MAX_ROWS=500000) before "
                "starting the server.")

@@ -238,6 +238,8 @@ def test_app_shows_the_limits_and_bounds_the_widgets():
 
     at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=60).run()
     assert not at.exception
+    at.session_state["home.limits"] = True  # Home draws the table only when its expander is opened (issue 16)
+    at.run()
     box = next(e for e in at.expander if e.label == "Limits of this server")
     shown = box.dataframe[0].value
     assert list(shown["setting"]) == [row["setting"] for row in limits_table()]

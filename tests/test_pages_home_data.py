@@ -38,7 +38,17 @@ def test_home_default_is_mushroom(at):
     assert at.session_state[CURRENT].name == "mushroom (sample)"
     assert at.selectbox(key="home_sample").value == "mushroom"
     assert "Current dataset: **mushroom (sample)** (8,124 rows x 116 features)" in at.success[0].value
-    assert len(at.latex) >= 1 and any("Ahmed, Narasimhan, Agarwal" in m.value for m in at.markdown)
+    assert any("Ahmed, Narasimhan, Agarwal" in m.value for m in at.markdown)
+
+
+def test_home_formula_and_limits_are_drawn_when_opened(at):
+    """The formulas (KaTeX) and the limits table run only when their expander is opened (issue 16: first paint)."""
+    assert not at.latex and not [d for d in at.dataframe if "setting" in d.value.columns]
+    at.session_state["home.formula"] = True
+    at.session_state["home.limits"] = True
+    at.run()
+    assert any(r"\arg\max_{|S|=k}" in x.value for x in at.latex) and len(at.latex) == 2
+    assert any("setting" in d.value.columns for d in at.dataframe) and not at.exception
 
 
 def test_home_sample_picker_sets_the_dataset(at):
