@@ -37,14 +37,16 @@ if st.session_state.get("bym.selector") not in selectors:
     st.session_state["bym.selector"] = "bayes-greedy"
 left, right = st.columns([3, 1])
 selector = left.selectbox("Selector", selectors, key="bym.selector", format_func=lambda s: SELECTORS[s].label,
-                          help="Only selectors that take a measure: MI-family selectors would give one path.")
+                          help="Only selectors that take a measure: MI-family selectors would give one path.",
+                          persist_state="session")
 if st.session_state.get("bym.k", n + 1) > n:
     st.session_state["bym.k"] = min(ui.default_k(kind), n)
-k = int(right.number_input("k (steps)", 1, n, key="bym.k"))
+k = int(right.number_input("k (steps)", 1, n, key="bym.k", persist_state="session"))
 offered = ui.measure_options(source)
 if "bym.measures" not in st.session_state or not set(st.session_state["bym.measures"]) <= set(offered):
     st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
-names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label)
+names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label,
+                       persist_state="session")
 p1, p2 = st.columns(2)
 c = param_widget(p1, "c", MEASURES["cost-sensitive"].parameters["c"], "bym.c",
                  "cost c of a false positive (cost-sensitive error)", disabled="cost-sensitive" not in names)
@@ -74,7 +76,8 @@ st.caption(f"{SELECTORS[selector].label}, k = {k}, on *{md(source_name)}* ({exac
            "the same feature, or at least holds the same set of features so far.")
 
 st.subheader("Each measure's choice, judged by every measure")
-step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step"))
+step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step",
+                                             persist_state="session"))
 values = view.table(step)
 st.plotly_chart(cross_figure(values, ui.regret(view, step), view.best(step), step), width="stretch",
                 key="bym.cross")

@@ -59,7 +59,8 @@ ui.adopt_select_selector(selectors)  # "is my pick robust?" is one click: the Se
 selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
                         format_func=lambda s: SELECTORS[s].label,
                         help="Exhaustive search and backward elimination are left out: NPFS reruns the selector "
-                             "n times, and one backward run on Mushroom already takes about 20 s.")
+                             "n times, and one backward run on Mushroom already takes about 20 s.",
+                        persist_state="session")
 spec = SELECTORS[selector]
 measure, params = None, {}
 if spec.uses_measure:
@@ -68,7 +69,7 @@ if spec.uses_measure:
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
     ui.adopt_select_measure(measure_key, options)
     measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
-                           help="Only the measures that fit this target are offered.")
+                           help="Only the measures that fit this target are offered.", persist_state="session")
     params = measure_params(c1, measure, "npfs")
     if measure not in fitting:
         st.error(f"{spec.label} always uses the {MEASURES[measure].label} measure, which does not fit this "
@@ -82,20 +83,26 @@ except FslabError as err:
     st.error(md(err))
     st.stop()
 ui.adopt_select_k(K)
-k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k", on_change=ui.keep_k))
+k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k", on_change=ui.keep_k,
+                        persist_state="session"))
 n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
-                        key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)"))
-alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha"))
-seed = int(c3.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed"))
-fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction"))
+                        key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)",
+                        persist_state="session"))
+alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha",
+                               persist_state="session"))
+seed = int(c3.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed", persist_state="session"))
+fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction",
+                           persist_state="session"))
 cores = os.cpu_count() or 1
 n_jobs = int(c4.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",
-                             help="The same seed gives the same matrix whatever the number of workers."))
+                             help="The same seed gives the same matrix whatever the number of workers.",
+                             persist_state="session"))
 prefer = "auto"
 if n_jobs > 1:
     prefer = c4.radio("workers are", ["auto", "processes", "threads"], key="npfs.prefer", horizontal=True,
                       help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
-                           "selector loop. auto: processes from a million values (rows x features) up.")
+                           "selector loop. auto: processes from a million values (rows x features) up.",
+                      persist_state="session")
 
 if note := cluster_note(scheduler_from_env()):  # FSLAB_DASK_SCHEDULER, read at run time
     st.info(note, icon=":material/hub:")
@@ -114,7 +121,7 @@ rule = st.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizo
                 help="Equation (3) of the paper declares a feature relevant when its count z exceeds zeta (the "
                      "test's size stays <= alpha). The authors' released MATLAB code uses z >= zeta: the two differ "
                      "only for a count equal to zeta, e.g. Fig. 1(d) (k = 24 of 25, n = 100), where zeta = 100. "
-                     "Switching needs no new run.")
+                     "Switching needs no new run.", persist_state="session")
 result = shown.with_rule(rule)
 
 m1, m2, m3, m4 = st.columns(4)
@@ -146,7 +153,7 @@ elif result.k_star > result.k:
                "take turns (Section IV-B, Fig. 2).")
 
 order = st.radio("Order features by", ["count", "index"], key="npfs.order", horizontal=True,
-                 format_func=lambda o: "times selected" if o == "count" else "column order")
+                 format_func=lambda o: "times selected" if o == "count" else "column order", persist_state="session")
 st.subheader("Selection matrix")
 st.plotly_chart(selection_matrix_figure(result, order), width="stretch", key="npfs.matrix")
 st.caption("The paper's Fig. 1: one row per feature (times selected in brackets), one column per bootstrap. "

@@ -31,7 +31,8 @@ if kind == "dataset" and source.n_features > MAX_FEATURES:
             f"{MAX_FEATURES} features on the Data page.")
     chosen = st.multiselect(f"Features to study (at most {MAX_FEATURES})", list(source.feature_names),
                             default=ui.top_features(ui.fingerprint(source), source, 6),
-                            max_selections=MAX_FEATURES, key=f"orderings.features:{ui.fingerprint(source)}")
+                            max_selections=MAX_FEATURES, key=f"orderings.features:{ui.fingerprint(source)}",
+                            persist_state="session")
     if chosen:
         source_name = f"{source_name} ({len(chosen)} chosen features)"
         source = ui.restrict(source, chosen)
@@ -48,14 +49,15 @@ with tab_lattice:
             st.session_state["orderings.measure"] = measures[0]  # a measure this target refuses is never offered
         left, right = st.columns(2)
         measure = left.selectbox("Measure", measures, key="orderings.measure",
-                                 format_func=lambda n: MEASURES[n].label)
+                                 format_func=lambda n: MEASURES[n].label, persist_state="session")
         others = ["none"] + [m for m in measures if m != measure and m not in ("precision", "recall")]
         if st.session_state.get("orderings.other") not in others:
             st.session_state["orderings.other"] = "mi" if "mi" in others else "none"
         other = right.selectbox("Also draw the greedy path of", others, key="orderings.other",
                                 format_func=lambda n: "nothing else" if n == "none" else
                                 ("MIGreedy (mutual information)" if n == "mi" else f"BayesGreedy, {MEASURES[n].label}"),
-                                help="Greedy forward search under another criterion, dashed blue, on the same lattice")
+                                help="Greedy forward search under another criterion, dashed blue, on the same lattice",
+                                persist_state="session")
         st.latex(MEASURES[measure].formula)
         try:
             if source is None:
@@ -109,10 +111,10 @@ with tab_t1:
         st.latex(r"p(X{=}0, Y{=}0) = \alpha \in (\tfrac12, 1),\quad R(g^*(S)) = p(S{=}0, Y{=}1) = "
                  r"\sum_{T \supseteq S}\ \sum_{\neg t \ge 1} p(T{=}0, \neg t, Y{=}1)")
         c1, c2, c3, c4 = st.columns(4)
-        n = c1.number_input("features n", 2, 5, 3, key="orderings.t1_n")
-        arity1 = c2.selectbox("values of X1", [2, 3], key="orderings.t1_arity")
-        alpha = c3.slider("α", 0.55, 0.95, 0.6, 0.05, key="orderings.t1_alpha")
-        seed = c4.number_input("seed", 0, 10**6, 0, key="orderings.t1_seed")
+        n = c1.number_input("features n", 2, 5, 3, key="orderings.t1_n", persist_state="session")
+        arity1 = c2.selectbox("values of X1", [2, 3], key="orderings.t1_arity", persist_state="session")
+        alpha = c3.slider("α", 0.55, 0.95, 0.6, 0.05, key="orderings.t1_alpha", persist_state="session")
+        seed = c4.number_input("seed", 0, 10**6, 0, key="orderings.t1_seed", persist_state="session")
         names = [f"X{j + 1}" for j in range(int(n))]
         m1, m2 = st.columns(2)
         if m1.button("Random valid ordering", key="orderings.t1_random"):
@@ -131,9 +133,10 @@ with tab_t1:
                 st.info(f"n is now {int(n)}: the ordering below was replaced by a valid one of the {2 ** int(n)} "
                         f"subsets of {', '.join(names)} ({mode} ordering). Edit it or press a button.")
             st.session_state["orderings.t1_text_n"] = int(n)
-        text = st.text_area("Ordering (lowest risk first)", key="orderings.t1_text", height=220)
+        text = st.text_area("Ordering (lowest risk first)", key="orderings.t1_text", height=220,
+                            persist_state="session")
         spread = st.slider("step after the best pair (1 = equal steps)", 1.0, 20.0, 10.0, 1.0,
-                           key="orderings.t1_spread")
+                           key="orderings.t1_spread", persist_state="session")
         try:
             ordering = ui.parse_ordering(text, names)
             built = ui.construct(tuple(ordering), tuple([int(arity1)] + [2] * (int(n) - 1)), float(alpha),
@@ -213,21 +216,24 @@ with tab_finite:
         st.latex(r"\widehat R\big(I(D^l_{S\setminus X_i})\big) \le \widehat R\big(I(D^l_S)\big) + \tau")
         f1, f2, f3, f4 = st.columns(4)
         options = ["sample from the toy distribution"] + (["current dataset"] if kind == "dataset" else [])
-        data_kind = f1.radio("data", options, key="orderings.fin_data")
+        data_kind = f1.radio("data", options, key="orderings.fin_data", persist_state="session")
         inducer = f2.selectbox("inducer", list(INDUCERS), index=list(INDUCERS).index("tree"),
                                key="orderings.fin_inducer",
                                format_func=lambda k: INDUCERS[k][0],
-                               help="  \n".join(f"**{v[0]}**: {INDUCER_NOTES[k]}" for k, v in INDUCERS.items()))
+                               help="  \n".join(f"**{v[0]}**: {INDUCER_NOTES[k]}" for k, v in INDUCERS.items()),
+                               persist_state="session")
         estimator = f3.selectbox("risk estimator", list(ESTIMATORS), key="orderings.fin_estimator",
                                  format_func=ESTIMATORS.get,
-                                 help="  \n".join(f"**{v}**: {ESTIMATOR_NOTES[k]}" for k, v in ESTIMATORS.items()))
-        tau = f4.number_input("τ", 0.001, 0.5, 0.02, 0.005, format="%.3f", key="orderings.fin_tau")
+                                 help="  \n".join(f"**{v}**: {ESTIMATOR_NOTES[k]}" for k, v in ESTIMATORS.items()),
+                                 persist_state="session")
+        tau = f4.number_input("τ", 0.001, 0.5, 0.02, 0.005, format="%.3f", key="orderings.fin_tau",
+                              persist_state="session")
         g1, g2, g3 = st.columns(3)
         m = g1.number_input("rows m", 100, 200_000, 20_000, 1000, key="orderings.fin_m",
-                            disabled=data_kind != "sample from the toy distribution")
+                            disabled=data_kind != "sample from the toy distribution", persist_state="session")
         folds = g2.number_input("folds (cross-validation)", 2, 10, 5, key="orderings.fin_folds",
-                                disabled=estimator != "cv")
-        seed_f = g3.number_input("seed", 0, 10**6, 0, key="orderings.fin_seed")
+                                disabled=estimator != "cv", persist_state="session")
+        seed_f = g3.number_input("seed", 0, 10**6, 0, key="orderings.fin_seed", persist_state="session")
         st.caption(f"{INDUCERS[inducer][0]}: {INDUCER_NOTES[inducer]} {ESTIMATORS[estimator]}: "
                    f"{ESTIMATOR_NOTES[estimator]}")
         first_visit = "orderings.fin_auto" not in st.session_state  # run the fast default once so the tab is not empty

@@ -19,7 +19,7 @@ st.caption("Reduced scale: this machine cannot afford the papers' full protocol 
            "stable under the reduction.")
 
 profile = st.radio("Results", ["scale", "quick"], format_func=lambda p: ui.PROFILE_LABELS[p], horizontal=True,
-                   key="papers.profile")
+                   key="papers.profile", persist_state="session")
 ledger = ui.ledger(profile)
 if ledger is None:
     st.stop()

@@ -95,12 +95,14 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
                    "index order, so read its steps as one possible path through the set. NPFS is not run for it: "
                    "it would rerun the whole search on every bootstrap (backward on Mushroom: about 20 s each).")
     c1, c2, c3 = st.columns(3)
-    n_perm = int(c1.number_input("permutations per step (B)", 9, 999, 49, step=10, key=f"{key_prefix}.kperm"))
+    n_perm = int(c1.number_input("permutations per step (B)", 9, 999, 49, step=10, key=f"{key_prefix}.kperm",
+                                 persist_state="session"))
     n_boot = 0
     if not slow:
         n_boot = int(c2.number_input("NPFS bootstraps (0 = skip)", 0, 1000, 30, step=10,
-                                     key=f"{key_prefix}.kboot"))
-    alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha"))
+                                     key=f"{key_prefix}.kboot", persist_state="session"))
+    alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha",
+                                   persist_state="session"))
     memo = session_memo(MEMO)
     key = (token(source), selector, measure_name, tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
     cost = ksuggest_cost(source, selector, k, n_perm, n_boot, measure_name)

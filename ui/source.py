@@ -29,7 +29,8 @@ def pick_source(key: str, default: str = "dataset"):
     options = ["dataset", "distribution"] if encoded is not None else ["distribution"]
     labels = {"dataset": f"Dataset: {md(ds_name)}", "distribution": f"Toy distribution: {md(dist_name)} (exact)"}
     index = options.index(default) if default in options else 0
-    kind = st.radio("Run on", options, index=index, format_func=labels.get, key=key, horizontal=True)
+    kind = st.radio("Run on", options, index=index, format_func=labels.get, key=key, horizontal=True,
+                    persist_state="session")
     if kind == "dataset":
         return kind, ds_name, encoded
     return kind, dist_name, dist
