@@ -93,30 +93,39 @@ if s3.button("Sample m rows and use them as the dataset", key="toy.sample", type
     else:
         st.success(f"Current dataset is now '{md(label)}'. Open Select, Compare or NPFS to use it.")
 
-st.subheader("How much data does plug-in selection need?")
-st.markdown("For each sample size m, draw repeated samples, run each selector on the plug-in estimates "
-            "(counts / m) and count how often it returns the **exact** best k-subset of the chosen measure.")
-f1, f2, f3 = st.columns(3)
-measures = supported_measures(dist)
-if st.session_state.get("toy.conv_measure") not in measures:
-    st.session_state["toy.conv_measure"] = measures[0]  # a measure this class variable refuses is never offered
-measure = f1.selectbox("measure", measures, key="toy.conv_measure", format_func=lambda n: MEASURES[n].label)
-k_conv = toy.k_box(f2, "k", "toy.conv_k", dist.n_features)
-repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats")
-g1, g2 = st.columns(2)
-sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
-                       default=[20, 50, 100, 200, 500, 1000, 2000], key="toy.conv_sizes")
-selectors = g2.multiselect("selectors", list(SELECTORS), default=["bayes-greedy", "mi-greedy", "exhaustive"],
-                           key="toy.conv_selectors", format_func=lambda n: SELECTORS[n].label)
-if sizes and selectors:
-    try:
-        rates = toy.rates(dist_json, tuple(sorted(sizes)), int(k_conv), tuple(selectors), measure, int(repeats), 0)
-    except FslabError as err:
-        st.error(md(err))
-    else:
-        st.plotly_chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()}), width="stretch",
-                        key="toy.conv_chart")
-        st.caption("Fraction of samples (with binomial standard errors) on which each selector returns the exact "
-                   "k-optimal subset; a selector whose own criterion prefers other features levels off at 0.")
-else:
-    st.info("Choose at least one sample size and one selector.")
+# drawn only when opened: its controls and chart were about a third of this page's drawing (issue 16); the choices
+# persist while it is closed, so a link's or a preset's k and measure are kept for when it opens
+with st.expander("How much data does plug-in selection need? (a convergence study on samples)", key="toy.conv_open",
+                 on_change="rerun") as study:
+    if study.open:
+        st.markdown("For each sample size m, draw repeated samples, run each selector on the plug-in estimates "
+                    "(counts / m) and count how often it returns the **exact** best k-subset of the chosen measure.")
+        f1, f2, f3 = st.columns(3)
+        measures = supported_measures(dist)
+        if st.session_state.get("toy.conv_measure") not in measures:
+            st.session_state["toy.conv_measure"] = measures[0]  # a measure this class variable refuses is never offered
+        measure = f1.selectbox("measure", measures, key="toy.conv_measure", format_func=lambda n: MEASURES[n].label,
+                               persist_state="session")
+        k_conv = toy.k_box(f2, "k", "toy.conv_k", dist.n_features)
+        repeats = f3.slider("samples per m", 5, 100, 20, 5, key="toy.conv_repeats", persist_state="session")
+        g1, g2 = st.columns(2)
+        sizes = g1.multiselect("sample sizes m", [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+                               default=[20, 50, 100, 200, 500, 1000, 2000], key="toy.conv_sizes",
+                               persist_state="session")
+        selectors = g2.multiselect("selectors", list(SELECTORS), default=["bayes-greedy", "mi-greedy", "exhaustive"],
+                                   key="toy.conv_selectors", format_func=lambda n: SELECTORS[n].label,
+                                   persist_state="session")
+        if sizes and selectors:
+            try:
+                rates = toy.rates(dist_json, tuple(sorted(sizes)), int(k_conv), tuple(selectors), measure,
+                                  int(repeats), 0)
+            except FslabError as err:
+                st.error(md(err))
+            else:
+                st.plotly_chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()}),
+                                width="stretch", key="toy.conv_chart")
+                st.caption("Fraction of samples (with binomial standard errors) on which each selector returns the "
+                           "exact k-optimal subset; a selector whose own criterion prefers other features levels off "
+                           "at 0.")
+        else:
+            st.info("Choose at least one sample size and one selector.")

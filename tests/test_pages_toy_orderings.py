@@ -49,9 +49,32 @@ def _texts(at) -> str:
     return " ".join(str(m.value) for m in at.markdown)
 
 
+CONV_OPEN = {"toy.conv_open": True}  # the convergence study runs only in its opened expander
+
+
 @pytest.fixture(scope="module")
 def toy() -> AppTest:
-    return _page("pages/toy.py")
+    return _page("pages/toy.py", **CONV_OPEN)
+
+
+def test_toy_convergence_study_runs_only_when_opened():
+    """Closed by default (issue 16: the page's first paint); opening it draws its chart; the choices made in it
+    (and a preset's k) are kept while it is closed."""
+    at = _page("pages/toy.py")
+    assert len(at.get("plotly_chart")) == 1 and not at.multiselect  # the joint law only
+    at.session_state["toy.conv_open"] = True
+    at.run()
+    assert len(at.get("plotly_chart")) == 2
+    at.selectbox(key="toy.conv_measure").set_value("mi").run()
+    at.session_state["toy.conv_open"] = False
+    at.run()
+    assert len(at.get("plotly_chart")) == 1
+    at.selectbox(key="toy.preset").set_value("xor").run()
+    at.button(key="toy.load_preset").click().run()
+    at.session_state["toy.conv_open"] = True
+    at.run()
+    assert at.selectbox(key="toy.conv_measure").value == "mi" and at.number_input(key="toy.conv_k").value == 2
+    assert not at.exception
 
 
 def test_toy_page_defaults_show_example1_criteria_disagree(toy):
@@ -74,7 +97,7 @@ def test_toy_picks_table_says_which_way_each_value_is_better(toy):
 
 
 def test_load_preset_and_generator():
-    at = _page("pages/toy.py")
+    at = _page("pages/toy.py", **CONV_OPEN)
     at.selectbox(key="toy.preset").set_value("xor").run()
     assert PRESETS["xor"].teaches[:30] in " ".join(i.value for i in at.info)
     at.button(key="toy.load_preset").click().run()
@@ -246,7 +269,8 @@ def test_measures_offered_fit_the_target():
     assert at.selectbox(key="orderings.measure").options == ["squared error"] and not at.error
     # three text classes: 0-1, log-loss and MI only; a stale binary-only choice falls back to the first
     three = Distribution(np.array([[0], [1]]), np.array([[0.2, 0.1, 0.1], [0.1, 0.2, 0.3]]), labels=["a", "b", "c"])
-    at = _page("pages/toy.py", **{"fslab.distribution": three, DIST_NAME: "three", "toy.conv_measure": "auc"})
+    at = _page("pages/toy.py", **{"fslab.distribution": three, DIST_NAME: "three", "toy.conv_measure": "auc"},
+               **CONV_OPEN)
     assert at.selectbox(key="toy.conv_measure").options == ["0-1 error", "log-loss", "mutual information"]
     assert at.selectbox(key="toy.conv_measure").value == "zero-one" and not at.exception
 

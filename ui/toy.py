@@ -62,7 +62,7 @@ def k_box(container, label: str, key: str, n_features: int) -> int:
     if not 1 <= st.session_state.get(key, 1) <= max(1, n_features):
         st.session_state[key] = 1
     st.session_state.setdefault(key, 1)
-    return int(container.number_input(label, 1, max(1, n_features), key=key))
+    return int(container.number_input(label, 1, max(1, n_features), key=key, persist_state="session"))
 
 
 def version() -> int:

@@ -87,6 +87,9 @@ def test_orderings_tabs_all_show_on_a_1024_projector(page):
 def test_toy_convergence_legend_shows_selector_names(page):
     goto_page(page, "Toy distribution")
     main = page.locator('[data-testid="stMain"]')
+    expect(main.locator('[data-testid="stPlotlyChart"]')).to_have_count(1)  # the study runs only when opened
+    main.get_by_text("How much data does plug-in selection need?").click()
+    wait_idle(page)
     chart = main.locator('[data-testid="stPlotlyChart"]').nth(1)
     chart.locator("g.legend").wait_for()
     expect(chart.locator("g.legend")).to_contain_text("BayesGreedy")
