@@ -49,12 +49,21 @@ def _titles(app) -> list[str]:
     return [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "") for c in app.get("plotly_chart")]
 
 
+def _open_overlaps(app):
+    """Open the folded overlap charts (st.expander(on_change="rerun"): its content runs only when open)."""
+    app.session_state["compare.overlaps_open"] = True
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+
+
 def test_default_view_shows_the_side_by_side_panel(at):
     assert not at.error
     assert any("7 selectors, k = 5, 0-1 error" in m.value for m in at.markdown)
     titles = _titles(at)
     assert "Step at which each selector picked each feature" in titles
-    assert "Jaccard overlap of the selected sets" in titles
+    assert "Jaccard overlap of the selected sets" not in titles  # folded: drawn when its expander opens
+    _open_overlaps(at)
+    assert "Jaccard overlap of the selected sets" in _titles(at)
     assert len(at.get("download_button")) >= 4
     assert len(at.latex) >= 3
 
@@ -197,6 +206,8 @@ OVERLAP_TITLES = {"Jaccard overlap of the selected sets", "Rank correlation (Ken
 def test_overlap_charts_share_a_row_only_where_both_fit(at):
     """The Jaccard and Kendall charts sit in a two-column st.grid that drops to one column below 400 px a cell
     (1024 px with the sidebar open), never in a fixed st.columns pair; presentation mode stacks them outright."""
+    assert not at.grid  # folded and not drawn until opened
+    _open_overlaps(at)
     grids = [g for g in at.grid if _chart_keys(g) >= OVERLAP_TITLES]
     assert len(grids) == 1 and grids[0].column_count == 2 and grids[0].wrap
     assert grids[0].min_column_width == 400

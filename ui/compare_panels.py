@@ -48,6 +48,20 @@ def _downloads(files: list[tuple[str, bytes, str]], prefix: str) -> None:
         row.download_button(label, data, name, "text/csv", on_click="ignore", key=f"{prefix}.{name}")
 
 
+def _overlap_charts(orders) -> None:
+    pair = st.container(key="compare.overlaps") if presenting() else \
+        st.grid(2, min_column_width=OVERLAP_MIN_WIDTH, key="compare.overlaps")
+    with pair.container():
+        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(orders, "jaccard"))), width="stretch",
+                        key="compare.jaccard_chart")
+        st.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
+    with pair.container():
+        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(orders, "rank_correlation"), "rank_correlation")),
+                        width="stretch", key="compare.tau_chart")
+        st.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
+                   "1 = the same features in the same order, negative = opposite orders.")
+
+
 def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, params: dict, k: int) -> None:
     """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI)."""
     m = get_measure(measure_name, **params)
@@ -82,20 +96,14 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     grid = cmp.grid()
     st.plotly_chart(for_screen(step_grid_figure(grid)), width="stretch", key="compare.grid_chart")
     st.caption("Each cell is the step (1 = first) at which a selector picked the feature; blank = not picked.")
-    # the two overlap charts side by side where each gets OVERLAP_MIN_WIDTH px, else (a 1024 px screen with the
-    # sidebar open) one under the other; always stacked in presentation mode, where the projector wants big cells
-    pair = st.container(key="compare.overlaps") if presenting() else \
-        st.grid(2, min_column_width=OVERLAP_MIN_WIDTH, key="compare.overlaps")
-    with pair.container():
-        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(cmp.orders(), "jaccard"))), width="stretch",
-                        key="compare.jaccard_chart")
-        st.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
-    with pair.container():
-        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(cmp.orders(), "rank_correlation"),
-                                                   "rank_correlation")),
-                        width="stretch", key="compare.tau_chart")
-        st.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
-                   "1 = the same features in the same order, negative = opposite orders.")
+    # the pairwise overlaps summarise the grid above: folded, and drawn only when opened (two charts less on every
+    # visit); inside, side by side where each gets OVERLAP_MIN_WIDTH px, else (a 1024 px screen with the sidebar open)
+    # one under the other; always stacked in presentation mode, where the projector wants big cells
+    overlaps = st.expander("How much do the selections overlap? Jaccard and Kendall tau of every pair",
+                           key="compare.overlaps_open", on_change="rerun")
+    if overlaps.open:
+        with overlaps:
+            _overlap_charts(cmp.orders())
     dis = cmp.disagreements()
     if dis.empty:
         st.info("Every selector chose the same features: there is no disagreement to explain.")

@@ -72,6 +72,8 @@ def test_overlap_charts_side_by_side_at_1400_and_stacked_at_1024(page):
     """Mushroom, 7 selectors: at 1400 px the Jaccard and Kendall charts share a row; at 1024 px (sidebar open) each
     takes the full width, one under the other, so their cell numbers stay readable; download labels are whole."""
     goto_page(page, "Compare")
+    page.locator('[data-testid="stExpander"]').filter(has_text="How much do the selections overlap").click()
+    wait_idle(page)
     jaccard, tau = _overlap_boxes(page)
     assert abs(jaccard["y"] - tau["y"]) < 2 and tau["x"] > jaccard["x"] + jaccard["width"] - 2
     page.set_viewport_size({"width": 1024, "height": 768})
