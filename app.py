@@ -27,6 +27,7 @@ with st.sidebar:
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
 share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may end with st.stop()
+theme.warm_charts()  # the browser loads the Plotly renderer once this page has settled
 
 if waiting:
     st.stop()

@@ -51,6 +51,22 @@ def test_home_formula_and_limits_are_drawn_when_opened(at):
     assert any("setting" in d.value.columns for d in at.dataframe) and not at.exception
 
 
+def test_every_page_has_the_browser_load_the_chart_renderer_ahead(at):
+    """app.py's sidebar holds one constant script importing Streamlit's bundled Plotly renderer (a file that exists)
+    once the page has settled (issue 16: Home -> Toy paid ~1 s for it); no other text enters the script."""
+    import re
+
+    import streamlit as st
+
+    from ui.theme import _WARM
+
+    bodies = [h.proto.body for h in at.sidebar.get("html")]
+    assert len(bodies) == 1
+    name = re.search(r'new URL\("([^"]+)"', bodies[0]).group(1)
+    assert (Path(st.__file__).parent / "static" / "static" / "js" / name).is_file()
+    assert bodies[0] == _WARM % name and 'notRunning' in bodies[0]
+
+
 def test_home_sample_picker_sets_the_dataset(at):
     at.selectbox(key="home_sample").set_value("waveform").run()
     assert not at.exception and not at.error
