@@ -44,9 +44,9 @@ new MutationObserver(() => { window.__fslabLastChange = performance.now(); })
 SETTLED = f"""(t0) => {{
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  const now = performance.now();
-  return now - t0 > {QUIET_MS} && now - window.__fslabLastChange > {QUIET_MS};
-}}"""
+  const now = performance.now(), last = window.__fslabLastChange;
+  return now - t0 > {QUIET_MS} && now - last > {QUIET_MS} ? Math.max(last, t0 + 1e-3) : false;
+}}"""  # the last change as seen when the quiet period is detected (a later change cannot slip into the time)
 
 
 class Missing(Exception):
@@ -57,8 +57,8 @@ class Missing(Exception):
 
 def settle(page, t0: float, timeout_ms: int) -> float:
     """Seconds from ``t0`` (the page's performance.now() at the click) to the page's last change."""
-    page.wait_for_function(SETTLED, arg=t0, timeout=timeout_ms, polling=100)
-    return (page.evaluate("window.__fslabLastChange") - t0) / 1000
+    last = page.wait_for_function(SETTLED, arg=t0, timeout=timeout_ms, polling=100).json_value()
+    return (last - t0) / 1000
 
 
 def timed(page, action: Callable[[], None], timeout_ms: int) -> float:
