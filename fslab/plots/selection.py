@@ -105,7 +105,7 @@ def trace_heatmap_figure(trace: pd.DataFrame, max_columns: int = 60, title: str 
     # bottom margin holds the longest (vertical) label
     font = tick_font or (10 if len(columns) > 30 else 12)
     longest = max((len(label) for label in labels), default=1)
-    label_px = int(min(longest, 40) * 0.6 * font) + 36  # ~0.6 em per rotated character, plus the tick gap
+    label_px = int(min(longest, 40) * 0.5 * font) + 36  # ~0.4-0.5 em per rotated character, plus the tick gap
     rows_px = int(np.clip(28 * len(steps), 200, 1400))
     ticks = steps if len(steps) <= 30 else steps[(steps % 5 == 0) | (steps == steps.min())]
     # markers no larger than a cell (~900 px of plot width on a wide page), so long runs stay readable
