@@ -2,9 +2,10 @@
 
 Starts ``streamlit run app.py`` on 127.0.0.1 (headless, a free port), opens one Debian chromium (Playwright) and
 drives, in one session per repetition, the flows below. Each interaction is timed from the click (or the
-navigation) to the moment the page has **settled**: the script is not running and nothing in the page has changed
-for 0.5 s (a MutationObserver records the time of the last change; that time, not the end of the quiet period,
-is reported). So the time includes drawing: Plotly charts, KaTeX formulas and tables.
+navigation) to the moment the page has **settled**: the script is not running and nothing in the page's body has
+changed for 0.5 s (a MutationObserver records the time of the last change outside <head>; that time, as seen when the
+quiet period is detected, is reported, not the end of the quiet period). So the time includes drawing: Plotly charts,
+KaTeX formulas and tables.
 
     .venv/bin/python bench/ui_timings.py                 # 3 repetitions, this checkout
     .venv/bin/python bench/ui_timings.py --root /tmp/old  # another checkout (its app.py and pages)
@@ -35,11 +36,15 @@ from load_test import CHROMIUM, CHROMIUM_ARGS, free_port, start_server, stop_ser
 QUIET_MS = 500
 XOR = "XOR of two features (plus a noise feature)"
 PCMAC, BASEHOCK = "PCMAC (20 Newsgroups: IBM PC vs Mac hardware)", "BASEHOCK (20 Newsgroups: baseball vs hockey)"
-# installed before any page script: remembers when the document last changed
+# installed before any page script: remembers when the visible document last changed (changes inside <head>, such
+# as the style sheet a script injects when it loads, are not drawing)
 OBSERVER = """
 window.__fslabLastChange = performance.now();
-new MutationObserver(() => { window.__fslabLastChange = performance.now(); })
-  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+new MutationObserver((changes) => {
+  if (changes.some((c) => !(document.head && document.head.contains(c.target)))) {
+    window.__fslabLastChange = performance.now();
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 SETTLED = f"""(t0) => {{
   const app = document.querySelector('[data-testid="stApp"]');
@@ -164,6 +169,7 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
     try:
         page.goto(url)
         times["open Home (first paint)"] = settle(page, 0.0, timeout_ms)
+        print(f"    open Home (first paint): {times['open Home (first paint)']:.2f}", flush=True)
         for flow, steps in flows(page).items():
             if only and flow != only:
                 continue
@@ -173,7 +179,7 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
                 except Missing:
                     times[f"{flow}: {name}"] = None
                     page.keyboard.press("Escape")
-                print(f"    {flow}: {name}: {times[f'{flow}: {name}']}", flush=True)
+                print(f"    {flow}: {name}: {fmt(times[f'{flow}: {name}'])}", flush=True)
         if shots is not None:
             page.screenshot(path=str(shots))
     finally:
