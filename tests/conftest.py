@@ -14,6 +14,12 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests check invariants, never speed (performance lives in bench/): no per-example deadline, which a
+# loaded machine would otherwise turn into flaky DeadlineExceeded failures.
+settings.register_profile("fslab", deadline=None)
+settings.load_profile("fslab")
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
