@@ -43,7 +43,7 @@ def style() -> None:
 
 # Streamlit loads plotly.js (one 4.7 MB script) the first time a session draws a Plotly chart: about 1 s of the
 # browser's main thread on a 2-core machine, paid by the first page with a chart (Home -> Toy, issue 16). Once the
-# page a session opened on has settled (script idle, no change for 0.6 s), the browser loads it while the reader
+# page a session opened on has settled (script idle, no change for 0.4 s), the browser loads it while the reader
 # reads; a page that already drew a chart has it, and the import is then free. Nothing but the file name of
 # Streamlit's own bundled script enters this constant (see _chart_script).
 _WARM = """<script>
@@ -58,7 +58,7 @@ _WARM = """<script>
   seen.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
   const wait = () => {
     const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning" && performance.now() - last > 600) {
+    if (app && app.getAttribute("data-test-script-state") === "notRunning" && performance.now() - last > 400) {
       seen.disconnect();
       import(url).catch(() => {});
     } else {
