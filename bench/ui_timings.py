@@ -12,6 +12,7 @@ KaTeX formulas and tables.
     .venv/bin/python bench/ui_timings.py --reps 1 --only teaching
     .venv/bin/python bench/ui_timings.py --only wide --compare /tmp/before   # the wide samples on the Data page
     .venv/bin/python bench/ui_timings.py --compare /tmp/before   # A/B: alternate this checkout and another
+    .venv/bin/python bench/ui_timings.py --only teaching --dwell 2   # look at each page for 2 s before clicking
 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
@@ -160,7 +161,8 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
     }
 
 
-def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None) -> dict[str, float | None]:
+def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None,
+             dwell_ms: int = 0) -> dict[str, float | None]:
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.add_init_script(OBSERVER)
     page = ctx.new_page()
@@ -174,6 +176,7 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
             if only and flow != only:
                 continue
             for name, action in steps:
+                page.wait_for_timeout(dwell_ms)  # a reader looks at the page before the next click
                 try:
                     times[f"{flow}: {name}"] = timed(page, action, timeout_ms)
                 except Missing:
@@ -216,6 +219,9 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("teaching", "analyst", "wide"), help="one flow only")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
     parser.add_argument("--label", default="", help="a name for the table (e.g. before / after)")
+    parser.add_argument("--dwell", type=float, default=0.0,
+                        help="seconds on each settled page before the next click, as a reader would (default 0: "
+                             "click as soon as the page has settled)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -234,7 +240,8 @@ def main(argv=None) -> int:
                 for i, (root, url) in enumerate(zip(roots, urls, strict=True)):
                     print(f"  repetition {rep + 1}: {root}", flush=True)
                     shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
-                    runs[i].append(run_once(browser, url, args.only, int(args.timeout * 1000), shot))
+                    runs[i].append(run_once(browser, url, args.only, int(args.timeout * 1000), shot,
+                                            int(args.dwell * 1000)))
             browser.close()
     finally:
         for server in servers:
