@@ -4,7 +4,7 @@ import streamlit as st
 
 from fslab.measures import MEASURES, supported_measures
 from ui import compare_panels as panels
-from ui.selection import measure_params
+from ui.selection import keep_in_range, measure_params
 from ui.source import pick_source
 
 # The measures both halves of the page handle: a Bayes criterion for the selectors and a test-sample value for the
@@ -31,11 +31,13 @@ if st.session_state.get("compare.measure") not in options:  # e.g. f-beta chosen
     st.session_state["compare.measure"] = options[0]
 left, mid, right = st.columns([2, 1, 1])
 measure_name = left.selectbox("Measure", options, key="compare.measure",
-                              format_func=lambda n: MEASURES[n].label)
+                              format_func=lambda n: MEASURES[n].label, persist_state="session")
 params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
-    k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features - 1), key="compare.k")
+    keep_in_range("compare.k", 1, min(15, source.n_features), min(5, source.n_features - 1))
+    k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features - 1), key="compare.k",
+                     persist_state="session")
 else:
     k = 1
     right.caption("One feature: k = 1.")

@@ -31,22 +31,23 @@ left, mid, right = st.columns(3)
 selectors = ui.selector_options(source)
 ui.keep_choice("select.selector", selectors)
 selector = left.selectbox("Selector", selectors, key="select.selector",
-                          format_func=lambda name: SELECTORS[name].label)
+                          format_func=lambda name: SELECTORS[name].label, persist_state="session")
 spec = SELECTORS[selector]
 options = [spec.fixed_measure] if spec.fixed_measure else supported_measures(source)
 measure_key = "select.measure" + (".fixed" if spec.fixed_measure else "")
 ui.keep_choice(measure_key, options)
 measure_name = mid.selectbox("Measure", options, key=measure_key, format_func=lambda name: MEASURES[name].label,
-                             help="Only the measures that fit this target are offered.")
+                             help="Only the measures that fit this target are offered.", persist_state="session")
 params = ui.measure_params(mid, measure_name, "select")
 if st.session_state.get("select.k", n + 1) > n:  # first visit, or fewer features than the last k: default k
     st.session_state["select.k"] = min(5, n)  # set through the state so the box shows the k actually used
-k = int(right.number_input("k (features to select)", 1, n, key="select.k"))
+k = int(right.number_input("k (features to select)", 1, n, key="select.k", persist_state="session"))
 s = None
 if spec.supports_s:
     if right.checkbox("s-variate approximation", key="select.use_s", wrap=True,
-                      help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)"):
-        s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s"))
+                      help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)",
+                      persist_state="session"):
+        s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s", persist_state="session"))
 
 st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
          r"\qquad\text{with }\ " + MEASURES[measure_name].formula)

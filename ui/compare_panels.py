@@ -25,7 +25,7 @@ from fslab.selectors import SELECTORS
 
 from . import compare as uc
 from . import guard, heavy
-from .selection import for_screen, presenting
+from .selection import for_screen, keep_in_range, presenting
 from .text import md
 
 SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
@@ -66,7 +66,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI)."""
     m = get_measure(measure_name, **params)
     chosen = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_SELECTORS), key="compare.selectors",
-                            format_func=selector_label)
+                            format_func=selector_label, persist_state="session")
     try:
         if not chosen:
             raise FslabError("choose at least one selector")
@@ -139,28 +139,33 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
     data = source
     if kind == "distribution":
         rows = st.number_input("Rows to sample from the distribution", 200, 200_000, 5_000, 500,
-                               key="compare.curve_rows")
+                               key="compare.curve_rows", persist_state="session")
         data = uc.sampled(uc.token(source), source, int(rows))
-    full = st.toggle("Full protocol (5 splits, every row, tuned hyper-parameters)", key="compare.full")
+    full = st.toggle("Full protocol (5 splits, every row, tuned hyper-parameters)", key="compare.full",
+                     persist_state="session")
     selectors = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_CURVE_SELECTORS),
-                              key="compare.curve_selectors", format_func=selector_label)
+                              key="compare.curve_selectors", format_func=selector_label, persist_state="session")
     b, c = st.columns(2)
     n = data.n_features
     if n > 1:
-        k_max = b.slider("k up to", 1, min(15, n), min(8, n), key="compare.k_max")
+        keep_in_range("compare.k_max", 1, min(15, n), min(8, n))
+        k_max = b.slider("k up to", 1, min(15, n), min(8, n), key="compare.k_max", persist_state="session")
     else:  # a slider from 1 to 1 is refused by Streamlit
         k_max = 1
         b.caption("One feature: the curve has the single point k = 1.")
     learner_names = list(LEARNERS)
     learner = c.selectbox("Learner", learner_names, index=learner_names.index(PAPER_LEARNER[measure_name]),
-                          key=f"compare.learner.{measure_name}", format_func=lambda x: LEARNERS[x].label)
+                          key=f"compare.learner.{measure_name}", format_func=lambda x: LEARNERS[x].label,
+                          persist_state="session")
     d, e, f = st.columns(3)
-    splits = d.slider("Splits", 1, 10, 3, key="compare.splits", disabled=full)
+    splits = d.slider("Splits", 1, 10, 3, key="compare.splits", disabled=full, persist_state="session")
     adult = source_name.lower().startswith("adult")
-    train = e.slider("Training fraction", 0.1, 0.9, 0.2 if adult else 0.7, 0.05, key="compare.train")
+    train = e.slider("Training fraction", 0.1, 0.9, 0.2 if adult else 0.7, 0.05, key="compare.train",
+                     persist_state="session")
     subsample = f.number_input("Subsample rows (0 = all)", 0, 500_000, 2_000, 500, key="compare.subsample",
-                               disabled=full)
-    tune = st.checkbox("Tune hyper-parameters on 20% of the training part", key="compare.tune", disabled=full)
+                               disabled=full, persist_state="session")
+    tune = st.checkbox("Tune hyper-parameters on 20% of the training part", key="compare.tune", disabled=full,
+                       persist_state="session")
     if full:
         splits, subsample, tune = 5, 0, True
         fits = splits * len(selectors) * k_max * len(LEARNERS[learner].grid)
@@ -214,7 +219,8 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         st.info("Binning sensitivity needs a dataset with its raw values: pick a sample on the Home page or "
                 "upload a CSV on the Data page, and choose *Dataset* above.")
         return
-    selector = st.selectbox("Selector", SELECTOR_NAMES, key="compare.bin_selector", format_func=selector_label)
+    selector = st.selectbox("Selector", SELECTOR_NAMES, key="compare.bin_selector", format_func=selector_label,
+                            persist_state="session")
     request = (source_name, selector, measure_name, tuple(sorted(params.items())), k)
     if st.button("Run binning sensitivity", key="compare.run_bins"):
         st.session_state[BINS_KEY] = request

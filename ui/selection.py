@@ -60,6 +60,13 @@ def keep_choice(key: str, options: list) -> None:
         st.session_state[key] = options[0]
 
 
+def keep_in_range(key: str, low: int, high: int, default: int) -> None:
+    """Before a number box or slider whose range follows the data is drawn: a remembered value outside
+    ``[low, high]`` (kept from other data, settings persist across pages) goes back to ``default``."""
+    if not low <= st.session_state.get(key, default) <= high:
+        st.session_state[key] = default
+
+
 def work_note(selector: str, n: int, k: int, rows: int) -> str | None:
     """How much a backward run computes, said before it starts (it is quadratic in the number of features)."""
     if SELECTORS[selector].kind != "backward" or k >= n:
