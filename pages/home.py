@@ -42,7 +42,7 @@ def sample_picker() -> None:
     if st.session_state.get("home_sample") not in names:
         st.session_state["home_sample"] = guess if guess in names else state.DEFAULT_SAMPLE
     name = st.selectbox("Sample data set", names, key="home_sample", on_change=_apply_sample,
-                        format_func=lambda n: f"{n}: {SAMPLES[n].title}")
+                        format_func=lambda n: f"{n}: {SAMPLES[n].title}", persist_state="session")
     st.caption(HIDDEN_NOTE)
     error = st.session_state.pop("home_sample_error", None)
     if error:

@@ -82,8 +82,8 @@ st.markdown("Draw m rows (X, Y) from the distribution and make them the current 
             "Compare and NPFS pages work on a sample whose exact answer you know.")
 s1, s2, s3 = st.columns([1, 1, 2])
 m = s1.number_input("rows m", 10, max(10, LIMITS.max_rows), min(1000, LIMITS.max_rows), 100, key="toy.sample_m",
-                    help=f"at most {LIMITS.max_rows:,} rows (FSLAB_MAX_ROWS)")
-seed = s2.number_input("seed", 0, 10**6, 0, key="toy.sample_seed")
+                    help=f"at most {LIMITS.max_rows:,} rows (FSLAB_MAX_ROWS)", persist_state="session")
+seed = s2.number_input("seed", 0, 10**6, 0, key="toy.sample_seed", persist_state="session")
 s3.write("")
 if s3.button("Sample m rows and use them as the dataset", key="toy.sample", type="primary"):
     try:

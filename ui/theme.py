@@ -37,7 +37,7 @@ def style() -> None:
     st.session_state[PRESENT] = st.session_state.get(CHOSEN, False)
     present = st.sidebar.toggle("Presentation mode", key=PRESENT, on_change=_remember,
                                 help="Larger text and full-width pages for a projector (1024 x 768); collapse the "
-                                     "sidebar with the << button at its top.")
+                                     "sidebar with the << button at its top.", persist_state="session")
     st.html(f"<style>{_BASE}{_PRESENT if present else ''}</style>")
 
 

@@ -106,7 +106,8 @@ def preset_builder(current: str | None = None) -> None:
     """The preset picker, opened on the loaded preset (``current``: the distribution's name) when it is one."""
     if "toy.preset" not in st.session_state and preset_of(current) is not None:
         st.session_state["toy.preset"] = preset_of(current)  # e.g. a cold /toy?dist=xor link
-    name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label)
+    name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label,
+                        persist_state="session")
     st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches}")
     if st.button("Load preset", key="toy.load_preset", type="primary"):
         install_preset(name)
@@ -117,7 +118,7 @@ def naive_bayes_builder(current: Distribution) -> None:
     st.markdown("A class prior and, for each feature, its distribution given each class (pre-filled with the Bayes "
                 "paper's Example 1). Add rows for more "
                 "features or values (values 0, 1, ... for each feature); each class column must sum to 1 per feature.")
-    prior1 = st.number_input("P(Y=1)", 0.0, 1.0, 0.3, 0.05, key="toy.nb_prior", format="%.3f")
+    prior1 = st.number_input("P(Y=1)", 0.0, 1.0, 0.3, 0.05, key="toy.nb_prior", format="%.3f", persist_state="session")
     base = naive_bayes_frame([0.7, 0.3], [[[0.9, 0.1], [0.6, 0.4]], [[0.6, 0.4], [0.1, 0.9]]])
     config = {c: st.column_config.NumberColumn(c, min_value=0.0, max_value=1.0, format="%.4f")
               for c in base.columns if c.startswith("P(")}
@@ -146,7 +147,7 @@ def joint_builder(current: Distribution) -> None:
     edited = st.data_editor(frame, num_rows="dynamic", column_config=config, hide_index=True,
                             key=f"toy.joint_editor_{version()}")
     normalise = st.checkbox("Normalise automatically (divide every entry by the sum)", value=True,
-                            key="toy.normalise")
+                            key="toy.normalise", persist_state="session")
     prob_cols = [c for c in edited.columns if str(c).startswith("P(")]
     total = float(pd.to_numeric(edited[prob_cols].stack(), errors="coerce").sum())
     st.metric("Sum of all entries", f"{total:.4f}")
@@ -164,31 +165,35 @@ def joint_builder(current: Distribution) -> None:
 
 def generator_builder(current: Distribution) -> None:
     kind = st.radio("Generator", ["random Dirichlet", "XOR interaction", "redundant copy"], key="toy.generator",
-                    horizontal=True)
+                    horizontal=True, persist_state="session")
     cols = st.columns(3)
     try:
         if kind == "random Dirichlet":
-            n = cols[0].number_input("features", 1, 8, 3, key="toy.dir_n")
-            a = cols[1].number_input("values per feature", 2, 4, 2, key="toy.dir_a")
-            conc = cols[2].number_input("concentration", 0.05, 50.0, 1.0, 0.05, key="toy.dir_conc")
-            seed = cols[0].number_input("seed", 0, 10**6, 0, key="toy.dir_seed")
+            n = cols[0].number_input("features", 1, 8, 3, key="toy.dir_n", persist_state="session")
+            a = cols[1].number_input("values per feature", 2, 4, 2, key="toy.dir_a", persist_state="session")
+            conc = cols[2].number_input("concentration", 0.05, 50.0, 1.0, 0.05, key="toy.dir_conc",
+                                        persist_state="session")
+            seed = cols[0].number_input("seed", 0, 10**6, 0, key="toy.dir_seed", persist_state="session")
             st.caption("p(x, y) ~ Dirichlet(concentration): small values give peaked laws, large ones nearly uniform.")
             make = lambda: (f"random Dirichlet (n={n}, a={a}, c={conc:g}, seed={seed})",  # noqa: E731
                             random_dirichlet(int(n), int(a), 2, float(conc), int(seed)))
         elif kind == "XOR interaction":
-            n = cols[0].number_input("features", 2, 8, 3, key="toy.xor_n")
+            n = cols[0].number_input("features", 2, 8, 3, key="toy.xor_n", persist_state="session")
             # the XOR cannot involve more features than exist: clamp a remembered order, bound the input by n
             st.session_state["toy.xor_order"] = min(int(st.session_state.get("toy.xor_order", 2)), int(n))
             order = cols[1].number_input("order (features in the XOR)", 2, int(n), key="toy.xor_order",
-                                         help="how many of the features enter the XOR; at most the number of features")
-            noise = cols[2].number_input("label noise", 0.0, 0.49, 0.0, 0.01, key="toy.xor_noise")
+                                         help="how many of the features enter the XOR; at most the number of features",
+                                         persist_state="session")
+            noise = cols[2].number_input("label noise", 0.0, 0.49, 0.0, 0.01, key="toy.xor_noise",
+                                         persist_state="session")
             st.caption("Y = X1 xor ... xor X_order, flipped with probability noise; other features are noise.")
             make = lambda: (f"XOR (n={n}, order={order}, noise={noise:g})",  # noqa: E731
                             xor_distribution(int(n), int(order), float(noise)))
         else:
             j = cols[0].selectbox("feature to copy", range(current.n_features), key="toy.copy_feature",
-                                  format_func=lambda i: current.feature_names[i])
-            noise = cols[1].number_input("copy noise", 0.0, 1.0, 0.0, 0.05, key="toy.copy_noise")
+                                  format_func=lambda i: current.feature_names[i], persist_state="session")
+            noise = cols[1].number_input("copy noise", 0.0, 1.0, 0.0, 0.05, key="toy.copy_noise",
+                                         persist_state="session")
             st.caption("Appends X' = X_j (replaced by another value with probability noise) to the current law.")
             make = lambda: (f"{state.get_distribution()[0]} + copy of {current.feature_names[j]}",  # noqa: E731
                             with_copy(current, int(j), float(noise)))
