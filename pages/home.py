@@ -93,7 +93,8 @@ with st.expander("The formula: the best k-subset by the Bayes criterion", key="h
     if formula.open:
         st.latex(r"S^\ast_k=\arg\max_{|S|=k}\ \mathcal{P}\big(h^\ast_S\big)")
         st.latex(r"\text{e.g. 0-1 error: }\ \mathrm{er}^\ast(S)="
-                 r"\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big],\qquad \eta_S(x)=P(Y=1\mid X_S=x)")
+                 r"\mathbb{E}_{X_S}\big[\min\{\eta_S(X_S),\,1-\eta_S(X_S)\}\big]")
+        st.latex(r"\eta_S(x)=P(Y=1\mid X_S=x)")  # its own line: a 1024 px screen shows each whole
         st.caption("h*_S is the Bayes-optimal classifier on X_S and P the performance measure (Ahmed et al., eq. (3)); "
                    "for an error such as the 0-1 error, P = -er, so the best subset has the smallest Bayes error.")
 

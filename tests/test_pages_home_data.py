@@ -47,7 +47,7 @@ def test_home_formula_and_limits_are_drawn_when_opened(at):
     at.session_state["home.formula"] = True
     at.session_state["home.limits"] = True
     at.run()
-    assert any(r"\arg\max_{|S|=k}" in x.value for x in at.latex) and len(at.latex) == 2
+    assert any(r"\arg\max_{|S|=k}" in x.value for x in at.latex) and len(at.latex) == 3
     assert any("setting" in d.value.columns for d in at.dataframe) and not at.exception
 
 
