@@ -17,3 +17,13 @@ def test_scikit_learn_is_imported_only_when_used():
             "try:\n    fslab.no_such_name\nexcept AttributeError as err:\n    assert 'no_such_name' in str(err)\n"
             "else:\n    raise SystemExit('no AttributeError')\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_scipy_stats_is_imported_only_when_used():
+    """scipy.stats takes about 0.35 s to import, a third of `import fslab` (paid on the app's cold first paint):
+    the binomial test, Nogueira's interval and Kendall's tau import it when they run."""
+    code = ("import sys, fslab, fslab.npfs, fslab.compare\n"
+            "assert 'scipy.stats' not in sys.modules\n"
+            "from fslab.npfs.result import npfs_threshold\n"
+            "assert npfs_threshold(100, 0.1, 0.01) > 10 and 'scipy.stats' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binom
 
 from ..errors import ParameterError
 from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stability, overlap_counts
@@ -51,11 +50,13 @@ def npfs_threshold(n: int, p0: float, alpha: float) -> int:
     would round 1 - alpha away for tiny alpha), so ``count > zeta`` holds exactly when ``p_value <= alpha``.
     """
     z = np.arange(int(n) + 1)
+    from scipy.stats import binom  # on use: scipy.stats takes ~0.35 s to import
     return int(np.argmax(binom.sf(z, n, p0) <= alpha))  # sf(n) = 0, so a hit always exists
 
 
 def npfs_p_values(counts, n: int, p0: float) -> np.ndarray:
     """P(Z >= z | H0) for each observed count z, Z ~ Binomial(n, p0): the one-sided p-value of each feature."""
+    from scipy.stats import binom  # on use: scipy.stats takes ~0.35 s to import
     return binom.sf(np.asarray(counts) - 1, n, p0)
 
 
@@ -79,6 +80,7 @@ def relevant_path(matrix: np.ndarray, p0: float, alpha: float, rule: str = "stri
     n = matrix.shape[1]
     running = np.cumsum(matrix, axis=1)  # K x n counts after l bootstraps
     shift = 1 if check_rule(rule) == "strict" else 0
+    from scipy.stats import binom  # on use: scipy.stats takes ~0.35 s to import
     return (binom.sf(running - shift, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
 
 
