@@ -225,25 +225,36 @@ async def light_session(browser, url: str, number: int, plan: Plan, timeout_ms: 
     return out
 
 
-async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int, timeout_ms: int) -> Outcome:
-    """NPFS on the default data set (Mushroom, JMI, k = 10) with ``bootstraps`` bootstraps, a new seed per run,
-    until ``stop`` is set; ``steps`` holds each run's seconds."""
-    from playwright.async_api import expect
-
-    out = Outcome("heavy NPFS")
+async def looping_session(browser, name: str, timeout_ms: int, body) -> Outcome:
+    """A browser context that runs ``await body(page, out)`` (a loop until the round ends, recording each run's
+    seconds in ``out.steps``); a failure is counted in the outcome, and the last view is saved as a screenshot."""
+    out = Outcome(name)
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await ctx.new_page()
     page.set_default_timeout(timeout_ms)
     start = time.perf_counter()
     try:
+        await body(page, out)
+        await page.screenshot(path=str(Path(tempfile.gettempdir()) / f"fslab-load-{name.split()[0]}.png"))
+        out.ok = True
+    except Exception as err:
+        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
+    out.seconds = time.perf_counter() - start
+    await ctx.close()
+    return out
+
+
+async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int, timeout_ms: int) -> Outcome:
+    """NPFS on the default data set (Mushroom, JMI, k = 10) with ``bootstraps`` bootstraps, a new seed per run,
+    until ``stop`` is set; ``steps`` holds each run's seconds."""
+    from playwright.async_api import expect
+
+    async def body(page, out: Outcome) -> None:
         await page.goto(url)
         await wait_idle(page)
-        await goto_page(page, "NPFS")  # the first visit runs the defaults (100 bootstraps)
+        await goto_page(page, "NPFS")
         boxes = page.locator('[data-testid="stNumberInput"]')
         n_box = boxes.filter(has_text="n (bootstraps)").locator("input")
-        await n_box.fill(str(bootstraps))
-        await n_box.press("Enter")
-        await wait_idle(page)
         seed_box = boxes.filter(has_text="seed").locator("input")
         main = page.locator('[data-testid="stMain"]')
         run = 0
@@ -255,24 +266,15 @@ async def heavy_session(browser, url: str, stop: asyncio.Event, bootstraps: int,
                     await box.press("Enter")
                     await wait_idle(page)
             t0 = time.perf_counter()
-            confirm = page.get_by_role("button", name="Run", exact=True)  # ui/guard.py: a long job asks first
-            if await confirm.count():
-                await confirm.click()
-                await wait_idle(page)
-            await page.get_by_role("button", name="Run NPFS").click()
+            await page.get_by_role("button", name="Run NPFS").click()  # a large run shows its estimate above it
             await page.wait_for_timeout(500)  # under load the rerun may start after a first idle check
             await wait_idle(page)
             # the finished run of these settings is on the page (not an error, not the previous run)
             await expect(main.get_by_text("The settings changed")).to_have_count(0, timeout=timeout_ms)
             await expect(main.get_by_text("k* (relevant features)")).to_be_visible(timeout=timeout_ms)
             out.steps[f"run {run}"] = time.perf_counter() - t0
-        await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-heavy.png"))
-        out.ok = True
-    except Exception as err:
-        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
-    out.seconds = time.perf_counter() - start
-    await ctx.close()
-    return out
+
+    return await looping_session(browser, "heavy NPFS", timeout_ms, body)
 
 
 async def link_session(browser, url: str, link: str, done: str, stop: asyncio.Event, timeout_ms: int) -> Outcome:
@@ -284,13 +286,8 @@ async def link_session(browser, url: str, link: str, done: str, stop: asyncio.Ev
 
     from playwright.async_api import expect
 
-    out = Outcome("link")
-    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = await ctx.new_page()
-    page.set_default_timeout(timeout_ms)
-    main = page.locator('[data-testid="stMain"]')
-    start = time.perf_counter()
-    try:
+    async def body(page, out: Outcome) -> None:
+        main = page.locator('[data-testid="stMain"]')
         run = 0
         while not stop.is_set():
             run += 1
@@ -302,13 +299,8 @@ async def link_session(browser, url: str, link: str, done: str, stop: asyncio.Ev
             await expect(main.get_by_text(done).first).to_be_visible(timeout=timeout_ms)
             out.steps[f"run {run}"] = time.perf_counter() - t0
             print(f"  link run {run}: {out.steps[f'run {run}']:.1f} s", flush=True)
-        await page.screenshot(path=str(Path(tempfile.gettempdir()) / "fslab-load-link.png"))
-        out.ok = True
-    except Exception as err:
-        out.error = f"{type(err).__name__}: {' | '.join(str(err).splitlines()[:6])[:400]}"
-    out.seconds = time.perf_counter() - start
-    await ctx.close()
-    return out
+
+    return await looping_session(browser, "link", timeout_ms, body)
 
 
 # --- one round: a fresh server, N light sessions, optionally one heavy one -------------------------
