@@ -40,9 +40,7 @@ def allowed(cost: Cost, job_key, container=None) -> bool:
     ``job_key`` (hashable) names the job: a click on *Run* confirms that job only, for the rest of the session.
     """
     box = container or st
-    message = over_limit_message(cost)
-    if message is not None:
-        box.error(md(message), icon=":material/block:")
+    if _refused(cost, box):
         return False
     if not needs_confirmation(cost):
         return True
@@ -62,11 +60,17 @@ def allowed(cost: Cost, job_key, container=None) -> bool:
 def refuse_over_limit(cost: Cost, container=None) -> Cost:
     """Stop the page with the refusal when ``cost`` is over a limit; for pages whose own button starts the job
     (NPFS), so a large job needs one click, not a *Run* and then the page's button. Return the cost."""
-    message = over_limit_message(cost)
-    if message is not None:
-        (container or st).error(md(message), icon=":material/block:")
+    if _refused(cost, container or st):
         st.stop()
     return cost
+
+
+def _refused(cost: Cost, box) -> bool:
+    """Show the refusal when ``cost`` is over a limit (work, memory, or the job's own size limit); True if so."""
+    message = over_limit_message(cost)
+    if message is not None:
+        box.error(md(message), icon=":material/block:")
+    return message is not None
 
 
 def require(cost: Cost, job_key, container=None) -> Cost:
