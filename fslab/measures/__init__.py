@@ -20,10 +20,12 @@ import numpy as np
 
 from ..errors import ParameterError
 from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
+from ._folds import DEFAULT_FOLDS, ESTIMATES, LOG_SMOOTHING, check_estimate, describe_estimate
 from .auc import auc_score
 from .balanced import balanced_error
 from .base import Measure, MeasureSpec, MixedCellReducer, Param, bind
 from .cost_sensitive import DEFAULT_C, cost_sensitive_error
+from .cross_fit import CrossFittedEvaluator
 from .evaluator import ENGINES, Evaluator, TableEvaluator
 from .f_beta import f_beta_score
 from .log_loss import log_loss_error
@@ -73,7 +75,8 @@ def supported_measures(source) -> list[str]:
 
 
 __all__ = [
-    "DEFAULT_C", "ENGINES", "MEASURES", "PARAM_DEFAULTS", "Evaluator", "Measure", "MeasureSpec", "MixedCellReducer",
+    "DEFAULT_C", "DEFAULT_FOLDS", "ENGINES", "ESTIMATES", "LOG_SMOOTHING", "CrossFittedEvaluator", "check_estimate",
+    "describe_estimate", "MEASURES", "PARAM_DEFAULTS", "Evaluator", "Measure", "MeasureSpec", "MixedCellReducer",
     "Param", "TableEvaluator", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
     "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain", "recall_criterion",
     "recall_gain", "squared_error", "supported_measures", "zero_one_error",

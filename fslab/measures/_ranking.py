@@ -34,7 +34,7 @@ class RankedCells:
     last: np.ndarray
 
 
-def _sorted_order(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sorted_order(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-row ascending order of eta in [0, 1] (ties in any order) and the group boundaries.
 
     Returns ``order`` (rows, cells) and ``gap`` (rows, cells-1): True where the next cell's eta is more
@@ -64,7 +64,7 @@ def rank_cells(table: JointTable, descending: bool) -> RankedCells:
     pos = counts[..., 1]
     tot = counts[..., 0] + pos
     eta = np.divide(pos, tot, out=np.zeros_like(pos), where=tot > 0)
-    order, gap = _sorted_order(eta.reshape(-1, n_cells))
+    order, gap = sorted_order(eta.reshape(-1, n_cells))
     if descending:
         order, gap = order[:, ::-1], gap[:, ::-1]
     flat = (order + (np.arange(order.shape[0]) * n_cells)[:, None]).ravel()

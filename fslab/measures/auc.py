@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tables import JointTable
+from ._folds import binary_eta, scored_auc
 from ._ranking import rank_cells
 from .base import MeasureSpec
 
@@ -37,6 +38,13 @@ def auc_score(table: JointTable) -> np.ndarray:
     return auc.reshape(table.batch_shape) if table.batch_shape else auc[0]
 
 
+def held_out_auc(train: np.ndarray, test: np.ndarray, labels, **_) -> np.ndarray:
+    """Held-out AUC of scoring the test rows by eta_train of their cell (the prior for an unseen cell), ties
+    counted 1/2, per fold."""
+    eta, _ = binary_eta(train)
+    return scored_auc(eta, test)
+
+
 SPEC = MeasureSpec(
     name="auc",
     label="AUC",
@@ -46,4 +54,5 @@ SPEC = MeasureSpec(
              r"\,\alpha_J(X'_J,X_J)\big)\big]}{2p(1-p)},\\ \alpha_J(z,z') &= \eta_J(z)\,(1-\eta_J(z'))"
              r"\end{aligned}"),
     reference="Ahmed et al., Example 8",
+    held_out=held_out_auc,
 )

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..information import _sum_cells
 from ..tables import JointTable
+from ._folds import binary_eta
 from .base import MeasureSpec
 
 
@@ -25,6 +26,21 @@ def balanced_error(table: JointTable) -> np.ndarray:
     return 0.5 * np.minimum(pos, neg).sum(axis=-1)
 
 
+def held_out_balanced(train: np.ndarray, test: np.ndarray, labels, **_) -> np.ndarray:
+    """Held-out balanced error 1/2 (FNR + FPR) of the plug-in rule 1(eta_train(x) (1 - p) > (1 - eta_train(x)) p),
+    p the training prior (ties: 0; all 1 when the training folds hold positives only); a class absent from a
+    test fold adds 0, per fold."""
+    eta, p = binary_eta(train)
+    p = p[..., None]
+    positive = (eta * (1.0 - p) > (1.0 - eta) * p) | (p >= 1.0)   # a training fold of positives only: all 1
+    pos, neg = test[..., 1].sum(axis=-1), test[..., 0].sum(axis=-1)
+    fn = np.where(positive, 0.0, test[..., 1]).sum(axis=-1)
+    fp = np.where(positive, test[..., 0], 0.0).sum(axis=-1)
+    fnr = np.divide(fn, pos, out=np.zeros_like(fn), where=pos > 0)
+    fpr = np.divide(fp, neg, out=np.zeros_like(fp), where=neg > 0)
+    return 0.5 * (fnr + fpr)
+
+
 SPEC = MeasureSpec(
     name="balanced",
     label="balanced error",
@@ -33,4 +49,5 @@ SPEC = MeasureSpec(
     formula=(r"\mathrm{BER}^{*}_{D_J} = \tfrac12\,\mathbf{E}_X\Big[\min\Big(\frac{\eta_J(X_J)}{p},"
              r"\,\frac{1-\eta_J(X_J)}{1-p}\Big)\Big],\quad p = \mathbf{P}(Y=1)"),
     reference="Ahmed et al., Example 4 (the paper's value is twice this: FNR + FPR)",
+    held_out=held_out_balanced,
 )

@@ -11,6 +11,8 @@ import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
 from ..tables import CodedSource, JointTable, as_source
+from ._folds import check_estimate
+from .cross_fit import CrossFittedEvaluator
 from .evaluator import Evaluator, TableEvaluator
 
 
@@ -62,6 +64,9 @@ class MeasureSpec:
     per-feature predictors) brings its own :class:`~fslab.measures.evaluator.Evaluator`; ``func`` then
     reads a bare table as ONE compound feature; ``needs_rows``: that evaluator reads the rows' codes, so a
     source that only gives count tables (a Dask source) is refused with :func:`require_rows`.
+    ``held_out(train, test, labels, **params)``: the cross-fitted estimate (:mod:`fslab.measures._folds`): the
+    plug-in rule fitted on ``train`` counts scored on ``test`` counts, both (..., F, cells, L), one value per fold
+    (..., F). With ``train == test`` it is the plug-in value (log-loss and MI: up to their stated smoothing).
     """
 
     name: str
@@ -78,6 +83,8 @@ class MeasureSpec:
     mixed_cells: MixedCellReducer | None = None
     evaluator: Callable[..., Evaluator] | None = None
     needs_rows: bool = False
+    held_out: Callable[..., np.ndarray] | None = None
+    cross_fitted_evaluator: Callable[..., Evaluator] | None = None
 
     def __post_init__(self) -> None:
         # registry records are shared by every session: keep the parameter records read-only
@@ -147,13 +154,22 @@ class Measure:
         return v if self.greater_is_better else -v
 
 
-    def on(self, source, engine: str = "auto") -> Evaluator:
+    def on(self, source, engine: str = "auto", *, estimate: str = "plug-in", folds: int = 5, seed=0) -> Evaluator:
         """The one evaluator of this measure on ``source`` (a Dataset, encoded dataset or Distribution):
         ``value(J)``, ``criterion(J)``, ``extensions(J, candidates)``, ``removals(kept)``. Every number
-        fslab reports for C(J) comes from here. ``engine="plain"`` turns the fast counting engine off."""
+        fslab reports for C(J) comes from here. ``engine="plain"`` turns the fast counting engine off.
+
+        ``estimate="plug-in"`` (the papers' in-sample estimate, the default) or ``"cross-fitted"`` (held out:
+        the plug-in rule fitted on F - 1 stratified folds and scored on the remaining one, averaged over the
+        ``folds``; seeded by ``seed``; :mod:`fslab.measures.cross_fit`). The evaluator's ``estimate`` says which.
+        """
+        estimate, folds = check_estimate(estimate, folds)
         source = as_source(source)
         if self.spec.needs_rows:
             require_rows(self.spec.label, source)
+        if estimate == "cross-fitted":
+            make = self.spec.cross_fitted_evaluator or CrossFittedEvaluator
+            return make(self, source, engine, folds=folds, seed=seed)
         make = self.spec.evaluator or TableEvaluator
         return make(self, source, engine)
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..tables import JointTable
+from ._folds import binary_eta, test_total
 from .base import MeasureSpec, MixedCellReducer, Param
 
 
@@ -20,6 +21,16 @@ def cost_sensitive_error(table: JointTable, c: float = 0.25) -> np.ndarray:
     """
     p = table.probabilities()
     return np.minimum((1.0 - c) * p[..., 1], c * p[..., 0]).sum(axis=-1)
+
+
+def held_out_cost_sensitive(train: np.ndarray, test: np.ndarray, labels, c: float = 0.25, **_) -> np.ndarray:
+    """Held-out cost of the plug-in rule 1((1-c) eta_train(x) > c (1 - eta_train(x))) (ties: 0):
+    (c FP + (1-c) FN) / m_test, per fold."""
+    eta, _ = binary_eta(train)
+    positive = (1.0 - c) * eta > c * (1.0 - eta)
+    fp = np.where(positive, test[..., 0], 0.0).sum(axis=-1)
+    fn = np.where(positive, 0.0, test[..., 1]).sum(axis=-1)
+    return (c * fp + (1.0 - c) * fn) / test_total(test)
 
 
 def _check(params: dict) -> None:
@@ -51,4 +62,5 @@ SPEC = MeasureSpec(
                                       "0-1 error", low=0.05, high=0.95, step=0.05)},
     check=_check,
     mixed_cells=MixedCellReducer(_mixed_cell_costs),
+    held_out=held_out_cost_sensitive,
 )

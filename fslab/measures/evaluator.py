@@ -67,11 +67,15 @@ class Evaluator:
     the fast counting engine when this evaluator uses one (None otherwise)."""
 
     counter: FastCounter | None = None
+    estimate = "plug-in"
 
     def __init__(self, measure, source, engine: str = "auto"):
         self.measure, self.source, self.engine = measure, source, check_engine(engine)
         self.sign = 1.0 if measure.greater_is_better else -1.0
-        measure.check_labels(source.labels)
+        self._check_labels()
+
+    def _check_labels(self) -> None:
+        self.measure.check_labels(self.source.labels)
 
     @property
     def name(self) -> str:
@@ -110,6 +114,11 @@ class TableEvaluator(Evaluator):
         self.has_rows = isinstance(source, CodedSource)
         self.fast = (self.engine == "auto" and self.has_rows and source.is_sample and source.n_features > 0
                      and len(source.labels) <= MAX_FAST_CLASSES and _fits_fast(source))
+
+    @property
+    def mixed_cells(self):
+        """The measure's mixed-cell reducer for the fast engine (None: the engine builds joint tables)."""
+        return self.measure.spec.mixed_cells
 
     def table_criteria(self, table: JointTable) -> np.ndarray:
         """C of each table of a batch (the signed measure)."""
@@ -162,7 +171,7 @@ class TableEvaluator(Evaluator):
         candidates = np.asarray(candidates, dtype=np.int64)
         # the fast engine counts every feature at once: worth it when the candidates are a fair share of them
         if self.counter is not None and FAST_SHARE * candidates.size >= self.source.n_features:
-            reducer = self.measure.spec.mixed_cells
+            reducer = self.mixed_cells
             if reducer is not None and self.counter.merge_pure:
                 return self._from_mixed_cells(reducer, subset, candidates)
             return np.atleast_1d(self.table_criteria(self.extension_tables(subset, candidates)))

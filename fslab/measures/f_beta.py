@@ -6,6 +6,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..tables import JointTable
+from ._folds import threshold_fbeta
 from ._ranking import rank_cells
 from .base import MeasureSpec, Param
 
@@ -36,6 +37,12 @@ def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
     return np.maximum(np.maximum.reduceat(f, starts), 0.0).reshape(table.batch_shape)[()]
 
 
+def held_out_f_beta(train: np.ndarray, test: np.ndarray, labels, beta: float = 1.0, **_) -> np.ndarray:
+    """Held-out F-beta of the threshold on eta_train that maximises the training F-beta
+    (:func:`fslab.measures._folds.threshold_fbeta`), per fold."""
+    return threshold_fbeta(train, test, beta)
+
+
 def _check(params: dict) -> None:
     beta = params["beta"]
     if not isinstance(beta, (int, float, np.number)) or not 0.0 < float(beta) < np.inf:
@@ -54,4 +61,5 @@ SPEC = MeasureSpec(
     parameters={"beta": Param(1.0, "weight of recall against precision (beta = 1: the F1 score)",
                               low=0.25, high=4.0, step=0.25)},
     check=_check,
+    held_out=held_out_f_beta,
 )

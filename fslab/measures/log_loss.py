@@ -6,6 +6,7 @@ import numpy as np
 
 from ..information import conditional_entropy
 from ..tables import JointTable
+from ._folds import held_out_cross_entropy
 from .base import MeasureSpec, MixedCellReducer
 
 
@@ -28,6 +29,13 @@ def mixed_cell_entropy(counts: np.ndarray, params, nlogn: np.ndarray) -> np.ndar
     return (nlogn[whole.sum(axis=1)] - nlogn[whole].sum(axis=1)).sum(axis=(0, 1))
 
 
+def held_out_log_loss(train: np.ndarray, test: np.ndarray, labels, **_) -> np.ndarray:
+    """Held-out log-loss (nats) of the cell's training class probabilities smoothed towards the training prior,
+    (n_xy + a pi_y) / (n_x + a) with a = 1 pseudo-row and pi the add-1/2 prior: -mean ln p(y | x) over the test
+    rows, per fold (:data:`fslab.measures._folds.LOG_SMOOTHING`)."""
+    return held_out_cross_entropy(train, test)[0]
+
+
 SPEC = MeasureSpec(
     name="log-loss",
     label="log-loss",
@@ -38,4 +46,5 @@ SPEC = MeasureSpec(
              r"-(1-\eta_J)\ln(1-\eta_J)\big]\\ &= H(Y\mid X_J) = H(Y) - I(X_J;Y)\ \text{(nats)}\end{aligned}"),
     reference="Ahmed et al., Example 5",
     mixed_cells=MixedCellReducer(mixed_cell_entropy),
+    held_out=held_out_log_loss,
 )

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..information import _sum_classes
 from ..tables import JointTable
+from ._folds import test_total
 from .base import MeasureSpec
 
 
@@ -25,6 +26,16 @@ def squared_error(table: JointTable) -> np.ndarray:
     return (p * (y - mu[..., None]) ** 2).sum(axis=(-2, -1))
 
 
+def held_out_squared(train: np.ndarray, test: np.ndarray, labels, **_) -> np.ndarray:
+    """Held-out squared error of the training cell means mu(x) (the training mean for an unseen cell):
+    sum_{x,y} n_test(x, y) (y - mu(x))^2 / m_test, per fold."""
+    y = np.asarray(labels, dtype=np.float64)
+    n_cell = train.sum(axis=-1)
+    mean = (train.sum(axis=-2) @ y / np.maximum(train.sum(axis=(-2, -1)), 1e-300))[..., None]
+    mu = np.divide(train @ y, n_cell, out=np.broadcast_to(mean, n_cell.shape).copy(), where=n_cell > 0)
+    return (test * (y - mu[..., None]) ** 2).sum(axis=(-2, -1)) / test_total(test)
+
+
 SPEC = MeasureSpec(
     name="squared",
     label="squared error",
@@ -34,4 +45,5 @@ SPEC = MeasureSpec(
     real_target=True,
     formula=r"\mathrm{er}^{\mathrm{sq},*}_{D_J} = \mathbf{E}_X\big[\mathrm{Var}(Y\mid X_J)\big]",
     reference="Ahmed et al., Example 6",
+    held_out=held_out_squared,
 )

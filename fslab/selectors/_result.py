@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..export import json_ready
+from ..measures._folds import describe_estimate
 
 TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied", "tied")
 
@@ -30,6 +31,9 @@ class Selection:
     1e-12 * max(1, |best|) of the best at that step; the lowest index wins), tied (this candidate is one of
     them: :mod:`fslab.selectors.ties`, so plots need not recompute ties). Exhaustive search
     lists every subset it scored, with a ``subset`` column and ``candidate`` = -1.
+    ``estimate``: which estimate the scores and trace values are: ``"plug-in"`` (in-sample, the papers'),
+    ``"cross-fitted"`` (held out over ``folds`` stratified folds split by ``split_seed``), or ``"in-sample"``
+    for the Fisher score (a statistic of the raw values with no held-out version).
     """
 
     features: tuple[int, ...]
@@ -44,6 +48,14 @@ class Selection:
     eliminated: tuple[int, ...] = ()
     start_score: float | None = None
     notes: tuple[str, ...] = ()
+    estimate: str = "plug-in"
+    folds: int | None = None
+    split_seed: int | None = None
+
+    @property
+    def estimate_label(self) -> str:
+        """Which number the scores and trace values are, in words (:func:`fslab.measures.describe_estimate`)."""
+        return describe_estimate(self.estimate, self.folds)
 
     def support(self, n_features: int) -> np.ndarray:
         """Boolean mask of length ``n_features``, True on the selected features."""
@@ -76,6 +88,9 @@ class Selection:
             "eliminated": list(self.eliminated),
             "start_score": json_ready(self.start_score),
             "notes": list(self.notes),
+            "estimate": self.estimate,
+            "folds": self.folds,
+            "split_seed": json_ready(self.split_seed),
         }
 
     def to_json(self) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..measures import measure as get_measure
+from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate
 from ..measures.base import require_rows
 from ..measures.evaluator import check_engine
 from ..tables import as_source
@@ -47,7 +48,8 @@ def _validate(k, n: int, s, spec: SelectorSpec) -> tuple[int, int | None]:
 
 def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s: int | None = None,
            progress: Callable[[int, int], object] | None = None, *, engine: str = "auto",
-           cancel: Callable[[], bool] | None = None, **params) -> Selection:
+           cancel: Callable[[], bool] | None = None, estimate: str = "plug-in", folds: int = DEFAULT_FOLDS,
+           seed=DEFAULT_SEED, **params) -> Selection:
     """Select k features of ``source`` (a Dataset, an encoded dataset or a Distribution).
 
     ``measure`` (name or bound Measure) defines the Bayes criterion C(J) = -error or +score
@@ -57,11 +59,17 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     :class:`SelectionCancelled`. ``engine="plain"`` turns the fast counting engine off (same results; the
     oracle of the differential test). Other keyword arguments go to the selector (``max_subsets`` for
     exhaustive) or else to the measure (``c``, ``beta``, ``approach``).
+    ``estimate``: ``"plug-in"`` (the papers' in-sample estimate of every criterion, the default) or
+    ``"cross-fitted"`` (held out: ``folds`` stratified folds split by ``seed``; see
+    :mod:`fslab.measures.cross_fit`), recorded in ``Selection.estimate``. The Fisher score has no held-out
+    version (it reads raw values); it records ``"in-sample"`` and says so in ``notes``.
     Raises ParameterError on an unknown selector, k outside 1..n_features, a bad s, or a selector declared
     ``needs_rows`` on a source without rows (a Dask source).
     """
     spec = _spec(selector)
     check_engine(engine)
+    estimate, folds = check_estimate(estimate, folds)
+    how = {"estimate": estimate, "folds": folds, "seed": seed}
     src = as_source(source)
     if spec.needs_rows:
         require_rows(spec.label, src)
@@ -71,7 +79,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     sel_params = {**spec.params, **sel_params}
     if spec.uses_measure:
         m = get_measure(spec.fixed_measure or measure, **params)
-        ev, measure_name, used = m.on(src, engine), m.name, {**sel_params, **m.params}
+        ev, measure_name, used = m.on(src, engine, **how), m.name, {**sel_params, **m.params}
     else:
         if params:
             raise ParameterError(
@@ -79,16 +87,22 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
                 f"{sorted(params)}"
             )
         own = spec.criterion_measure
-        ev, measure_name, used = (get_measure(own).on(src, engine) if own else None), spec.criterion_name, dict(
+        ev, measure_name, used = (get_measure(own).on(src, engine, **how) if own else None), spec.criterion_name, dict(
             sel_params)
     hooks = Hooks(progress, cancel)
     names = src.feature_names
+    recorded = ev.estimate if ev is not None else "in-sample"
+    record = {"estimate": recorded, "folds": folds if recorded == "cross-fitted" else None,
+              "split_seed": seed if recorded == "cross-fitted" else None}
+    extra_notes = () if ev is not None or estimate == "plug-in" else (
+        f"The {spec.label} is a statistic of the raw values of all rows with no held-out version: the estimate "
+        "setting does not apply to it.",)
 
     if spec.scorer is None:  # exhaustive search: the best k-subset, scored in lexicographic order
         best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
-                         used)
+                         used, **record)
 
     backward = spec.kind == "backward"
     scorer = spec.scorer(Run(src, ev, s, backward, hooks))
@@ -103,7 +117,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
             f"the full set of {n} features.",)
         return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace,
                          spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
-                         notes=notes)
+                         notes=notes, **record)
     features = tuple(log.order)
     return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace, spec.name,
-                     measure_name, k, s, used)
+                     measure_name, k, s, used, notes=extra_notes, **record)
