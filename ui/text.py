@@ -5,6 +5,11 @@ labels read Markdown (links, images, emphasis, ``:red[...]`` directives, ``:emoj
 column named ``[x](javascript:alert(1))`` or ``![](http://x/y.png)`` must show as those characters, not as a link
 or an image fetched from elsewhere, and ``<script>`` must never be markup. Only the characters that start such
 syntax are escaped, so ordinary names (``odor=none``, ``stalk_root``, ``a (b), c.``) keep their text.
+
+Escaping is not enough for web addresses: Streamlit's Markdown (GitHub-flavoured) turns ``http://...``,
+``www.x.y`` and ``me@x.y`` in the text into live links after the escapes are resolved. An invisible word joiner
+(U+2060) inside ``://``, after ``www`` and before ``@`` breaks those patterns, so an address in a name shows as
+its characters and is never a link.
 """
 
 from __future__ import annotations
@@ -17,6 +22,13 @@ import re
 _SPECIAL = re.compile(r"[\\`*\[\]#$~|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=\S)|<(?=[A-Za-z/!?])|^>|&(?=#?\w+;)")
 
 
+# where GFM's autolink literals start: a scheme's "://" (also "mailto:"/"xmpp:" via the "@"), "www." and "x@y"
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
+JOINER = "\u2060"
+
+
 def md(text) -> str:
-    """``str(text)`` with Markdown/HTML syntax characters backslash-escaped and newlines as spaces."""
-    return _SPECIAL.sub(lambda m: "\\" + m.group(0), str(text).replace("\r", " ").replace("\n", " "))
+    """``str(text)`` with Markdown/HTML syntax characters backslash-escaped, web addresses defused (a word joiner,
+    see the module docstring) and newlines as spaces."""
+    text = _AUTOLINK.sub(JOINER, str(text).replace("\r", " ").replace("\n", " "))
+    return _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
