@@ -13,10 +13,12 @@ import pandas as pd
 from ..errors import DataError, TooLargeError
 from ..limits import MB, Limits, deprecated_limits, over_limit  # Limits re-exported: fslab.limits is its one source
 from .column_stats import ColumnStats, NumericSource, scan
-from .discretize import distinct_values, numeric_values
+from .discretize import DISCRETE_MAX, distinct_values, is_discrete, mean_std_block_edges, numeric_values
 
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
 MOSTLY_MISSING = 0.5
+OUTLIER_IQR = 3.0         # outliers: values beyond [Q1 - 3 IQR, Q3 + 3 IQR] (Tukey's "far out" fences)
+STRETCHED = 0.9           # ... that leave at least this share of the rows in one of the three mean-std bins
 
 
 class EmptyFileError(DataError):
@@ -161,6 +163,48 @@ def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, co
                 "treated as categories; fix those entries to bin it as a number."
             )
     return flags, sentences
+
+
+def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnStats) -> dict[int, str]:
+    """Numeric columns whose outliers stretch the mean-std bins: {feature position: sentence}.
+
+    A column is flagged when it would be binned (not kept as is), at least ``STRETCHED`` (90 %) of its non-missing
+    rows fall in one of the three bins (-inf, mu - sigma), [mu - sigma, mu + sigma), [mu + sigma, inf), and it has
+    values beyond Tukey's far-out fences [Q1 - 3 IQR, Q3 + 3 IQR]. Bin occupancy is one pass over blocks of rows;
+    only the few crowded columns are sorted for their quartiles.
+    """
+    source = NumericSource.of(frame, array)
+    cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, 3) & (stats.n_distinct > DISCRETE_MAX))
+    if not cols.size:
+        return {}
+    E = mean_std_block_edges(source, cols, stats)
+    low = np.zeros(cols.size, dtype=np.int64)
+    high = np.zeros(cols.size, dtype=np.int64)
+    for _, block in source.row_blocks():
+        part = block[:, cols]
+        with np.errstate(invalid="ignore"):
+            low += (part < E[:, 0]).sum(axis=0)
+            high += (part >= E[:, 1]).sum(axis=0)
+    n = source.n_rows - stats.n_missing[cols]
+    middle = n - low - high
+    crowded = np.flatnonzero(np.maximum(np.maximum(low, high), middle) >= STRETCHED * np.maximum(n, 1))
+    out = {}
+    names = [str(c) for c in frame.columns]
+    for idx, block in source.column_blocks(cols[crowded]):
+        for k, x in zip(idx, block.T, strict=True):
+            x = x[~np.isnan(x)] if x.dtype.kind == "f" else x
+            q1, q3 = np.percentile(x, [25, 75])
+            lo, hi = q1 - OUTLIER_IQR * (q3 - q1), q3 + OUTLIER_IQR * (q3 - q1)
+            far = (x < lo) | (x > hi)
+            if far.any():
+                i = int(cols[crowded[k]])
+                j = int(source.positions[i])
+                share = max(low[crowded[k]], middle[crowded[k]], high[crowded[k]]) / max(n[crowded[k]], 1)
+                shown = ", ".join(f"{v:g}" for v in np.unique(x[far])[:3]) + (", ..." if far.sum() > 3 else "")
+                out[j] = (f"Column {names[j]!r} has {int(far.sum())} outlier(s) ({shown}; "
+                          f"beyond [Q1 - 3 IQR, Q3 + 3 IQR] = [{lo:g}, {hi:g}]) that stretch the mean-std bins: "
+                          f"{share:.0%} of the rows fall in one bin. Use quantile bins, or fix the values.")
+    return out
 
 
 def column_stats(frame: pd.DataFrame, array: np.ndarray | None = None) -> ColumnStats:

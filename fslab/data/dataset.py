@@ -6,10 +6,19 @@ or else the less frequent class, and a note says which. A multiclass target keep
 ``positive`` is given (then one-vs-rest). A numeric target with more than
 ``REGRESSION_MIN_DISTINCT`` distinct values is real-valued (task "regression", for the squared error).
 Rows with a missing target are dropped and counted in a note.
+
+A user's table (``from_frame``, ``read_csv``) is read as a person reads it (:mod:`fslab.data.column_types`):
+dates, percentages, numbers with units or separators and yes/no text become numbers, near-unique columns (IDs,
+row numbers, free text) are left out with a warning (also a ``UserWarning``), outliers that stretch the
+mean-std bins are flagged, and missing feature values are counted; ``column_types=`` overrides the reading of
+any column, ``missing="drop"`` drops the rows with a missing feature value instead of coding "missing" as a
+level of its own. ``from_arrays`` on numeric arrays keeps every column (an array has no types; near-unique
+columns are flagged), unless ``near_unique="drop"``.
 """
 
 from __future__ import annotations
 
+import warnings as _warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,7 +26,9 @@ import pandas as pd
 
 from ..errors import DataError
 from ..limits import check_memory, deprecated_limits
-from .column_stats import ColumnStats
+from .column_stats import ColumnStats, NumericSource
+from .column_types import TYPES as COLUMN_TYPES
+from .column_types import ColumnType, ColumnTypeError, TypedFrame, id_message, infer_types, numeric_ids
 from .csv_io import read_table
 from .data_checks import (
     BinaryFileError,
@@ -37,6 +48,7 @@ from .data_checks import (
     column_stats,
     profile,
     profile_column,
+    stretched_columns,
 )
 from .discretize import check_method, distinct_values, encode_frame, numeric_values, value_name
 from .encoded import EncodedDataset
@@ -44,6 +56,8 @@ from .encoded import EncodedDataset
 REGRESSION_MIN_DISTINCT = 20
 POSITIVE_WORDS = ("1", "true", "yes", "y", "+1", "positive", "pos")
 TASKS = ("binary", "multiclass", "regression")
+MISSING_RULES = ("level", "drop")
+NEAR_UNIQUE_RULES = ("drop", "keep")
 
 
 @dataclass(frozen=True)
@@ -127,8 +141,10 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
 class Dataset:
     """A validated table: raw feature columns, the encoded target, per-column summary and messages.
 
-    ``notes`` say what was done (delimiter, dropped rows, positive class); ``warnings`` flag columns
-    that are kept but deserve a look (constant, all missing, ID-like, numbers stored as text).
+    ``notes`` say what was done (delimiter, dropped rows, positive class, columns read as dates or numbers,
+    missing values); ``warnings`` flag what deserves a look (near-unique columns left out, constant, all missing,
+    ID-like, numbers stored as text, outliers). ``column_types`` says how each column of the table was read
+    (:class:`fslab.data.column_types.ColumnType`), ``left_out`` names the near-unique columns that were left out.
     """
 
     features: pd.DataFrame
@@ -140,16 +156,28 @@ class Dataset:
     warnings: tuple[str, ...]
     array: np.ndarray | None = field(default=None, repr=False)   # the features as one numeric array (no copy)
     stats: ColumnStats | None = field(default=None, repr=False)  # numeric columns' statistics, for discretize
+    column_types: tuple[ColumnType, ...] = field(default=(), repr=False)   # how each column was read
+    left_out: tuple[str, ...] = ()   # near-unique columns left out of the features (see column_types)
 
     @classmethod
-    def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None) -> Dataset:
-        """Validate ``df`` and encode its ``target`` column; every other column is a feature.
+    def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
+                   column_types: dict[str, str] | None = None, missing: str = "level",
+                   near_unique: str = "drop") -> Dataset:
+        """Validate ``df`` and encode its ``target`` column; every other column is a feature, read as a person
+        reads it (see the module docstring).
 
         ``limits``: None (the library's default) applies no size caps; the app and the command line pass
         ``fslab.limits.server_limits()`` (see :mod:`fslab.limits`).
+        ``column_types``: {column: type} with type one of ``auto``, ``number``, ``date``, ``percent``,
+        ``boolean``, ``category`` (keep as text levels), ``drop`` (leave out); a given type that does not fit
+        the values raises :class:`ColumnTypeError` (column, first bad data row, value). Any given type keeps a
+        near-unique column. ``missing``: "level" (a missing value is a code of its own, "missing") or "drop"
+        (rows with a missing feature value are dropped, with a note). ``near_unique``: "drop" (the default:
+        IDs, row numbers and free text are left out, with a warning and a ``UserWarning``) or "keep".
         """
         if not isinstance(df, pd.DataFrame):
             raise DataError(f"expected a pandas DataFrame; got {type(df).__name__}")
+        check_rules(missing, near_unique)
         names = check_names(df.columns)
         if df.shape[0] == 0 or df.shape[1] == 0:
             raise EmptyFileError(f"the table is empty ({df.shape[0]} rows x {df.shape[1]} columns)")
@@ -162,37 +190,79 @@ class Dataset:
         if len(names) < 2:
             raise DataError(f"the data has only the target column {key!r}; it needs at least one feature column")
         frame = df.set_axis(list(names), axis=1)
-        features = frame.drop(columns=[key])
+        if column_types and key in {str(c).strip() for c in column_types}:
+            raise ColumnTypeError(f"column_types names the target {key!r}; types apply to feature columns")
+        typed = infer_types(frame.drop(columns=[key]), column_types, near_unique)
+        features = typed.frame
         features.attrs = {}
-        notes = tuple(df.attrs.get("fslab_notes", ()))
+        notes = tuple(df.attrs.get("fslab_notes", ())) + typed.notes
         return cls._build(features, frame[key], key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())),
-                          single_block(features))
+                          single_block(features), typed=typed, missing=missing, near_unique=near_unique)
 
     @classmethod
     def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive, notes: tuple[str, ...],
-               warnings: tuple[str, ...], array: np.ndarray | None = None) -> Dataset:
-        """Drop rows with a missing target, encode the target, profile the features (shared by both loaders)."""
+               warnings: tuple[str, ...], array: np.ndarray | None = None, *, typed: TypedFrame | None = None,
+               missing: str = "level", near_unique: str = "keep") -> Dataset:
+        """Drop rows with a missing target, encode the target, leave out numeric IDs, handle missing feature
+        values, profile the features (shared by both loaders; ``typed`` only for a user's table)."""
         notes = list(notes)
+        warnings = tuple(warnings)
         target_info = profile_column(key, target_column)
-        missing = target_column.isna().to_numpy()
-        if missing.all():
+        target_missing = target_column.isna().to_numpy()
+        if target_missing.all():
             raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
-        if missing.any():
-            keep = ~missing
-            features = features.loc[keep].reset_index(drop=True)
-            target_column = target_column.loc[keep].reset_index(drop=True)
-            array = None if array is None else array[keep]
-            if array is not None:
-                features = pd.DataFrame(array, columns=features.columns, copy=False)
-            notes.append(f"{int(missing.sum())} row(s) with a missing target were dropped; {len(features)} remain.")
+        if target_missing.any():
+            keep = ~target_missing
+            features, target_column, array = _rows(features, target_column, array, keep)
+            notes.append(f"{int(target_missing.sum())} row(s) with a missing target were dropped; "
+                         f"{len(features)} remain.")
         encoded = encode_target(target_column, key, positive)
         stats = column_stats(features, array)
+        types = list(typed.types) if typed is not None else []
+        if near_unique == "drop":
+            features, array, stats, types = _drop_numeric_ids(features, array, stats, types, typed)
+        left_out = tuple(t.column for t in types if t.dropped and t.why != "asked")
+        if left_out:
+            said = id_message(list(left_out), {t.column: t.why for t in types if t.dropped})
+            warnings += (said,)
+            _warnings.warn(said, UserWarning, stacklevel=3)
+        if features.shape[1] == 0:
+            raise DataError("every feature column was left out (near-unique or dropped as asked); keep one with "
+                            "column_types={name: 'category'} or near_unique='keep'")
+        if typed is not None:
+            counted = _missing_counts(features, stats)
+            if counted and missing == "drop":
+                rows = features.isna().any(axis=1).to_numpy()
+                if rows.all():
+                    raise DataError("every row has a missing feature value, so missing='drop' leaves no data; "
+                                    "use missing='level'")
+                features, target_column, array = _rows(features, target_column, array, ~rows)
+                encoded = encode_target(target_column, key, positive)
+                stats = column_stats(features, array)
+                notes.append(f"{int(rows.sum())} row(s) with a missing feature value were dropped (missing='drop'; "
+                             f"{_missing_text(counted, len(rows))}); {len(features)} remain.")
+            elif counted:
+                notes.append(f"Missing values: {_missing_text(counted, len(features))}. Each is a level of its own "
+                             "('missing' in the coding table); missing='drop' drops those rows instead.")
         table, flags = profile(features, array, stats)
+        if typed is not None and typed.converted:   # a date or an amount read from text is a number, not an ID
+            said = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
+            flags = tuple(f for f in flags if not f.startswith(said))
+            conv = table["column"].isin(list(typed.converted)).to_numpy()
+            table.loc[conv, "flags"] = table.loc[conv, "flags"].str.replace(r"(, )?ID-like", "", regex=True) \
+                .str.lstrip(", ")
+        if typed is not None:
+            stretched = stretched_columns(features, array, stats)
+            if stretched:
+                table.loc[list(stretched), "flags"] = [
+                    ", ".join(filter(None, [table.at[j, "flags"], "outliers: use quantile bins"])) for j in stretched]
+                flags += tuple(stretched.values())
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
+        table = _with_types(table, types, features)
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
-                   array, stats)
+                   array, stats, tuple(types), left_out)
 
     @staticmethod
     def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3):
@@ -205,11 +275,15 @@ class Dataset:
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
-                    limits: Limits | None = None) -> Dataset:
+                    limits: Limits | None = None, *, near_unique: str = "keep") -> Dataset:
         """A Dataset from a 2-d array of features and a 1-d array of targets.
 
         A numeric ``X`` is not copied: the dataset, its profile and its discretisation read it in blocks of
-        columns (so do not change ``X`` afterwards). ``limits`` as in :meth:`from_frame`.
+        columns (so do not change ``X`` afterwards). ``limits`` as in :meth:`from_frame`. ``near_unique``: "keep"
+        (the default: an array has no types, and a pipeline needs one output per input column; near-unique
+        columns are flagged) or "drop" (whole-number or evenly spaced columns with a different value in every
+        row are left out, found from the column statistics at no extra pass). Text arrays go through
+        :meth:`from_frame`'s reading of column types.
         """
         X, y = np.asarray(X), np.asarray(y)
         if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
@@ -222,14 +296,15 @@ class Dataset:
         if X.dtype.kind not in "biuf" or X.size == 0:   # text or object arrays: the general path
             frame = pd.DataFrame(X, columns=names)
             frame[target] = y
-            return cls.from_frame(frame, target, positive=positive, limits=limits)
+            return cls.from_frame(frame, target, positive=positive, limits=limits, near_unique=near_unique)
         names = check_names(names)
         check_size(X.shape[0], X.shape[1] + 1, limits)
         longest = max(names, key=len)
         check_field(f"column name {longest[:40]!r}...", len(longest), limits)
         key = str(target).strip()
         features = pd.DataFrame(X, columns=list(names), copy=False)
-        return cls._build(features, pd.Series(y, name=key), key, positive, (), (), X)
+        check_rules("level", near_unique)
+        return cls._build(features, pd.Series(y, name=key), key, positive, (), (), X, near_unique=near_unique)
 
     @property
     def messages(self) -> tuple[str, ...]:
@@ -303,6 +378,110 @@ class Dataset:
         )
 
 
+def check_rules(missing: str, near_unique: str) -> None:
+    if missing not in MISSING_RULES:
+        raise DataError(f"missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
+    if near_unique not in NEAR_UNIQUE_RULES:
+        raise DataError(f"near_unique must be one of {', '.join(NEAR_UNIQUE_RULES)}; got {near_unique!r}")
+
+
+def _rows(features: pd.DataFrame, target_column: pd.Series, array: np.ndarray | None, keep: np.ndarray):
+    """The rows ``keep`` of the features, the target and the array (one block again when there was one)."""
+    target_column = target_column.loc[keep].reset_index(drop=True)
+    if array is not None:
+        array = array[keep]
+        return pd.DataFrame(array, columns=features.columns, copy=False), target_column, array
+    return features.loc[keep].reset_index(drop=True), target_column, None
+
+
+def _drop_numeric_ids(features, array, stats: ColumnStats, types: list, typed: TypedFrame | None):
+    """Leave out numeric columns that are IDs (:func:`fslab.data.column_types.numeric_ids`) unless the user gave
+    their type or they were converted from text (a date is a number, not an ID)."""
+    source = NumericSource.of(features, array)
+    names = [str(c) for c in features.columns]
+    protected = set(typed.converted) | {t.column for t in typed.types if not t.inferred} if typed else set()
+    text = [t.column for t in types if t.dropped and t.why != "asked"]   # near-unique text (column_types)
+    candidates = (stats.n_distinct == source.n_rows) & (stats.n_missing == 0)
+    ids = np.zeros(source.n_columns, dtype=bool)
+    if candidates.any():
+        ids = numeric_ids(source.n_rows, stats.n_distinct, stats.n_missing, stats.integral,
+                          lambda i: next(source.column_blocks(np.array([i])))[1][:, 0])
+        ids &= np.array([names[j] not in protected for j in source.positions], dtype=bool)
+    if not ids.any() and not text:
+        return features, array, stats, types
+    gone = [names[j] for j in source.positions[ids]]
+    if len(gone) + len(text) == len(names):   # nothing else to select from: keep them (flagged)
+        return features, array, stats, [_kept(t) if t.column in text else t for t in types]
+    why = {names[j]: ("whole numbers, a different one in every row" if stats.integral[i]
+                      else "evenly spaced, a different value in every row") for i, j in
+           zip(np.flatnonzero(ids), source.positions[ids], strict=True)}
+    by_name = {t.column: t for t in types}
+    for name in gone:
+        old = by_name.get(name, ColumnType(name, "numeric", True))
+        by_name[name] = ColumnType(name, old.type, old.inferred, old.message, old.example, old.n_unparsed,
+                                   dropped=True, why=why[name], n_distinct=source.n_rows)
+    types = [by_name[t.column] for t in types] if types else [by_name[n] for n in gone]
+    features = features.drop(columns=gone + text)
+    array = single_block(features)
+    return features, array, column_stats(features, array), types
+
+
+def _kept(t: ColumnType) -> ColumnType:
+    return ColumnType(t.column, t.type, t.inferred, t.message, t.example, t.n_unparsed)
+
+
+def _missing_counts(features: pd.DataFrame, stats: ColumnStats) -> dict[str, int]:
+    """{column: missing count} of the feature columns with any (numeric ones from the statistics)."""
+    source = NumericSource.of(features, None)
+    counts = np.zeros(features.shape[1], dtype=np.int64)
+    if source.n_columns == stats.n_missing.size:
+        counts[source.positions] = stats.n_missing
+    text = np.setdiff1d(np.arange(features.shape[1]), source.positions)
+    for j in text:
+        counts[j] = int(features.iloc[:, j].isna().sum())
+    return {str(features.columns[j]): int(counts[j]) for j in np.flatnonzero(counts)}
+
+
+def _missing_text(counted: dict[str, int], n_rows: int) -> str:
+    items = list(counted.items())
+    shown = ", ".join(f"{name!r} {k} ({k / max(n_rows, 1):.1%})" for name, k in items[:10])
+    return shown + (f", ... ({len(items)} columns in all)" if len(items) > 10 else "")
+
+
+_READ_AS = {"date": "date", "percent": "percent", "number": "number", "boolean": "yes/no", "category": "category",
+            "text": "category", "numeric": "number", "dropped": "left out"}
+
+
+def _with_types(table: pd.DataFrame, types: list[ColumnType], features: pd.DataFrame) -> pd.DataFrame:
+    """The per-column table with ``read as`` and ``example`` columns, and a row per left-out column."""
+    if not types:
+        return table
+    by_name = {t.column: t for t in types}
+    read_as = []
+    for name in table["column"]:
+        t = by_name.get(name)
+        read_as.append("" if t is None else _READ_AS.get(t.type, t.type) + ("" if t.inferred else " (as asked)"))
+    table = table.copy()
+    table.insert(3, "read as", read_as)
+    table["example"] = [by_name[n].example if n in by_name else "" for n in table["column"]]
+    first = features.iloc[0] if len(features) else None
+    for i, name in enumerate(table["column"]):
+        if not table.at[i, "example"] and first is not None and name in features.columns:
+            table.at[i, "example"] = "" if pd.isna(first[name]) else value_name(first[name]) \
+                if isinstance(first[name], int | float | np.number) else str(first[name])
+    gone = [t for t in types if t.dropped]
+    if gone:
+        rows = pd.DataFrame({"column": [t.column for t in gone], "role": "left out",
+                             "type": [_READ_AS.get(t.type, t.type) for t in gone],
+                             "read as": ["left out" + ("" if t.why == "asked" else " (near-unique)") for t in gone],
+                             "distinct": [max(t.n_distinct, 0) for t in gone], "missing": 0,
+                             "flags": ["dropped as asked" if t.why == "asked" else f"near-unique: {t.why}"
+                                       for t in gone],
+                             "example": [t.example for t in gone]})
+        table = pd.concat([table, rows], ignore_index=True)
+    return table
+
+
 def single_block(frame: pd.DataFrame) -> np.ndarray | None:
     """The frame's values as one numeric array without a copy (a view of its one block), or None."""
     dtypes = set(frame.dtypes)
@@ -312,15 +491,19 @@ def single_block(frame: pd.DataFrame) -> np.ndarray | None:
     return values if frame.shape[1] and np.shares_memory(values, frame.iloc[:, 0].to_numpy()) else None
 
 
-def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None) -> Dataset:
+def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None, *,
+             column_types: dict[str, str] | None = None, missing: str = "level", near_unique: str = "drop") -> Dataset:
     """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
 
-    ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``."""
-    return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits)
+    ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``.
+    ``column_types``, ``missing`` and ``near_unique`` as in :meth:`Dataset.from_frame`."""
+    return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits,
+                              column_types=column_types, missing=missing, near_unique=near_unique)
 
 
 __all__ = [
-    "BinaryFileError", "DataLimitError", "Dataset", "DuplicateColumnError", "EmptyFileError",
+    "COLUMN_TYPES", "BinaryFileError", "ColumnTypeError", "DataLimitError", "Dataset", "DuplicateColumnError",
+    "EmptyFileError",
     "InfiniteValueError", "Limits", "MalformedFileError", "NoHeaderError", "Target", "TargetClassError",
     "UnknownTargetError", "check_method", "encode_target", "read_csv", "read_table",
 ]

@@ -276,6 +276,12 @@ def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats
         return np.stack([(mean - sigma) * scale, (mean + sigma) * scale], axis=1)
 
 
+def mean_std_block_edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
+    """(mu - sigma, mu + sigma) of the numeric columns ``cols`` of ``source``, exactly as :func:`encode_frame` bins
+    them (columns x 2)."""
+    return _mean_std_blocks(source, cols, stats)
+
+
 def _edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, method: str, bins: int) -> np.ndarray:
     """Sorted inner edges of the binned columns ``cols`` (ties marked +inf)."""
     if method == "mean-std":

@@ -1,0 +1,382 @@
+"""Column types as a person reads them: dates, percentages, numbers with units, booleans, IDs to leave out.
+
+A CSV export holds "2021-03-04", "62%", "1.86 mm/s", "$1,234.50", "6,243", "59,8" and "yes"/"no" as text;
+read as text they become hundreds of categories that fit the sample by sheer number. :func:`infer_types` reads
+each text column as a person would, vectorised over the column (pandas string operations and
+``pd.to_datetime(..., format=...)``, never a Python loop over rows):
+
+* ``date``: ISO dates and timestamps, d/m/Y or m/d/Y -> days since 1970-01-01 (dates) or seconds (timestamps);
+* ``percent``: "62%" -> 62.0;
+* ``number``: numbers with a currency sign or a unit ("$1,234.50", "€ 12", "1.86 mm/s"), thousands separators
+  ("6,243"), decimal commas ("59,8") -> floats;
+* ``boolean``: yes/no, true/false, y/n (any case) -> 1/0.
+
+A column is converted when at least :data:`MIN_PARSED` (95 %) of its non-missing values parse; the others
+become missing and the message counts them. Every conversion is one plain message.
+
+``column_types={"col": TYPE}`` overrides the inference, TYPE one of :data:`TYPES`: ``auto`` (the default rule),
+``number``, ``date``, ``percent``, ``boolean``, ``category`` (keep the values as text levels) or ``drop`` (leave
+the column out). A forced type must parse every non-missing value, else :class:`ColumnTypeError` names the
+column, the first bad data row (1-based) and its value. Any explicit type keeps a near-unique column.
+
+Near-unique columns (:func:`near_unique`) are left out by default: text with a distinct value in at least
+:data:`NEAR_UNIQUE` (50 %) of the rows (IDs, free text), and numbers with a different value in every row that are
+whole numbers or evenly spaced (row numbers, a float that is really an ID). A real-valued measurement that
+happens to be unique is kept, and so is every converted column (a date is a number, not an ID).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DataError
+
+TYPES = ("auto", "number", "date", "percent", "boolean", "category", "drop")
+MIN_PARSED = 0.95          # share of non-missing values that must parse for an inferred conversion
+NEAR_UNIQUE = 0.5          # text columns with distinct values in at least this share of rows are left out
+ID_MIN_ROWS = 10           # below this, "a distinct value per row" is too common to mean anything
+SAMPLE = 200               # values tried first, before a whole column is parsed
+TRUE_WORDS = ("yes", "true", "y")
+FALSE_WORDS = ("no", "false", "n")
+EPOCH = pd.Timestamp("1970-01-01")
+
+_NUM = r"[+-]?(?:\d{1,3}(?:[,.' ]\d{3})+|\d+)(?:[.,]\d+)?|[+-]?[.,]\d+"
+_CURRENCY = r"(?:[$€£¥₹]|USD|EUR|GBP|CHF)"
+_UNIT = r"[^\d\s+-][^\d]{0,15}?"
+# a unit right after the digits must be a usual one ("12kg", "5ms"): "274xx" or "12A" are codes, not quantities
+_TIGHT = r"(?:%|[kmcµμn]?[gmslLW]|[kmM]?Hz|h|hr?s?|min|mph|kph|kWh|[kKMG]B|°[CF]?|K|V|Pa|kPa|bar|psi|pts?)"
+_NUMBER_RE = re.compile(rf"^\s*(?P<cur>{_CURRENCY})?\s*(?P<num>{_NUM})(?:\s+(?P<unit>{_UNIT})|(?P<tight>{_TIGHT}))?"
+                        r"\s*$")
+_PERCENT_RE = rf"^\s*(?:{_NUM})\s*%\s*$"
+_DATE_RES = {   # a regex the whole value must match, then the formats tried for it (first parse wins)
+    "iso": (r"^\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?$",
+            ("ISO8601",)),
+    "slash": (r"^\d{1,2}/\d{1,2}/\d{4}(?: \d{1,2}:\d{2}(?::\d{2})?)?$",
+              ("%m/%d/%Y", "%d/%m/%Y", "%m/%d/%Y %H:%M", "%d/%m/%Y %H:%M", "%m/%d/%Y %H:%M:%S",
+               "%d/%m/%Y %H:%M:%S")),
+    "dot": (r"^\d{1,2}\.\d{1,2}\.\d{4}$", ("%d.%m.%Y",)),
+    "ymd-slash": (r"^\d{4}/\d{1,2}/\d{1,2}$", ("%Y/%m/%d",)),
+}
+
+
+class ColumnTypeError(DataError):
+    """A column type given by the user does not fit the column's values (or is not a known type)."""
+
+
+@dataclass(frozen=True)
+class ColumnType:
+    """How one feature column was read: ``type`` (one of TYPES but auto/drop, or "text"/"numeric" as given),
+    whether it was ``inferred`` or given, a plain ``message`` (empty when nothing was done), an ``example`` raw
+    value, values that became missing (``n_unparsed``) and whether it was left out (``dropped``, ``why``)."""
+
+    column: str
+    type: str
+    inferred: bool
+    message: str = ""
+    example: str = ""
+    n_unparsed: int = 0
+    dropped: bool = False
+    why: str = ""
+    n_distinct: int = -1   # distinct values of a left-out column (-1: not counted)
+
+
+@dataclass(frozen=True, eq=False)
+class TypedFrame:
+    """The features after typing: the new ``frame`` (converted columns are float64, columns dropped as asked are
+    gone; near-unique text columns are still there, marked ``dropped`` in their :class:`ColumnType`), one
+    :class:`ColumnType` per original column, notes (what was done) and warnings (what to look at)."""
+
+    frame: pd.DataFrame
+    types: tuple[ColumnType, ...]
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    converted: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def dropped(self) -> tuple[str, ...]:
+        return tuple(t.column for t in self.types if t.dropped)
+
+
+def check_column_types(column_types, columns) -> dict[str, str]:
+    """Validate a ``column_types`` mapping against the table's ``columns``; returns {column: type}."""
+    if column_types is None:
+        return {}
+    if not isinstance(column_types, dict):
+        raise ColumnTypeError(f"column_types must be a dict {{column: type}}; got {type(column_types).__name__}")
+    names = {str(c) for c in columns}
+    out = {}
+    for col, kind in column_types.items():
+        col, kind = str(col).strip(), str(kind).strip().lower()
+        if kind not in TYPES:
+            raise ColumnTypeError(f"unknown column type {kind!r} for column {col!r}; choose one of {', '.join(TYPES)}")
+        if col not in names:
+            raise ColumnTypeError(f"column_types names {col!r}, which is not a feature column of the data")
+        out[col] = kind
+    return out
+
+
+# ---- parsers: each takes the stripped text of the non-missing values and returns floats (NaN: did not parse)
+
+
+def parse_boolean(text: pd.Series) -> pd.Series:
+    low = text.str.lower()
+    out = pd.Series(np.nan, index=text.index)
+    out[low.isin(TRUE_WORDS).to_numpy()] = 1.0
+    out[low.isin(FALSE_WORDS).to_numpy()] = 0.0
+    return out
+
+
+def _decimal_comma(num: pd.Series) -> bool:
+    """Whether a comma is the decimal mark of this column: some value has a comma not followed by exactly three
+    digits ("59,8", "0,125 5"), or a European "1.234,5"."""
+    return bool(num.str.contains(r",\d{1,2}$|,\d{4,}$|\.\d{3},\d", regex=True).any())
+
+
+def _to_float(num: pd.Series) -> pd.Series:
+    """Number text (thousands separators, a decimal point or comma) as floats; the column decides the comma."""
+    num = num.str.replace(r"(?<=\d)['\s](?=\d{3})", "", regex=True)
+    if _decimal_comma(num):
+        num = num.str.replace(r"(?<=\d)\.(?=\d{3}(?:\D|$))(?=.*,)", "", regex=True).str.replace(",", ".")
+    else:
+        num = num.str.replace(r"(?<=\d),(?=\d{3})", "", regex=True)
+    return pd.to_numeric(num, errors="coerce").astype(np.float64)
+
+
+def parse_number(text: pd.Series) -> tuple[pd.Series, str]:
+    """Floats of "$1,234.50", "1.86 mm/s", "6,243", "59,8"; and the most common currency sign or unit."""
+    parts = text.str.extract(_NUMBER_RE)
+    unit = parts["unit"].fillna(parts["tight"]).fillna("").str.strip()
+    unit = parts["cur"].fillna("") + unit
+    common = str(unit.mode().iloc[0]) if len(unit) else ""
+    values = _to_float(parts["num"].fillna(""))
+    return values.where((unit == common).to_numpy(bool)), common   # one unit per column: "3 kg" vs "3 m" is not
+
+
+def parse_percent(text: pd.Series) -> pd.Series:
+    ok = text.str.match(_PERCENT_RE)
+    return _to_float(text.str.replace("%", "", regex=False).str.strip()).where(ok.to_numpy(bool))
+
+
+def parse_date(text: pd.Series) -> tuple[pd.Series, str]:
+    """Days (dates) or seconds (timestamps) since 1970-01-01 and the unit, by the format that parses most values."""
+    best, best_ok = None, -1
+    head = text.iloc[:SAMPLE]
+    for pattern, formats in _DATE_RES.values():
+        if not head.str.match(pattern).any():
+            continue
+        for fmt in formats:
+            got = pd.to_datetime(text, format=fmt, errors="coerce", utc=True)
+            ok = int(got.notna().sum())
+            if ok > best_ok:
+                best, best_ok = got, ok
+            if ok == len(text):
+                break
+        if best_ok == len(text):
+            break
+    if best is None:
+        return pd.Series(np.nan, index=text.index), "days"
+    delta = best.dt.tz_convert(None) - EPOCH
+    seconds = delta.dt.total_seconds()
+    timestamp = bool((seconds.dropna() % 86400 != 0).any())
+    return (seconds if timestamp else seconds / 86400.0).astype(np.float64), "seconds" if timestamp else "days"
+
+
+# ---- one column
+
+
+def _range(values: pd.Series, kind: str, unit: str = "") -> str:
+    lo, hi = values.min(), values.max()
+    if kind == "date":
+        scale = "s" if unit == "seconds" else "D"
+        shown = [str((EPOCH + pd.to_timedelta(v, unit=scale)).date() if scale == "D"
+                      else EPOCH + pd.to_timedelta(v, unit=scale)) for v in (lo, hi)]
+        return f"{shown[0]} .. {shown[1]}"
+    return f"{lo:g} .. {hi:g}"
+
+
+_WHAT = {"date": "dates", "percent": "percentages", "number": "numbers", "boolean": "yes/no values"}
+
+
+def _message(name: str, kind: str, values: pd.Series, detail: str, n_bad: int, forced: bool) -> str:
+    said = "set to" if forced else "read as"
+    if kind == "date":
+        what = f"{'timestamps' if detail == 'seconds' else 'dates'} ({_range(values, kind, detail)}), binned as " \
+               f"numbers ({detail} since 1970-01-01)"
+    elif kind == "boolean":
+        what = "yes/no values (yes, true, y -> 1; no, false, n -> 0)"
+    elif kind == "percent":
+        what = f"percentages ({_range(values, kind)}), binned as numbers"
+    else:
+        unit = f" in {detail}" if detail else ""
+        what = f"numbers{unit} ({_range(values, kind)}), binned as numbers"
+    bad = (f"; {n_bad} value(s) that do not read as {_WHAT[kind]} became missing" if n_bad else "")
+    return f"{name!r} {said} {what}{bad}."
+
+
+def _parse(kind: str, text: pd.Series) -> tuple[pd.Series, str]:
+    if kind == "date":
+        return parse_date(text)
+    if kind == "percent":
+        return parse_percent(text), ""
+    if kind == "boolean":
+        return parse_boolean(text), ""
+    return parse_number(text)
+
+
+def _first_bad(name: str, column: pd.Series, parsed: pd.Series, kind: str) -> ColumnTypeError:
+    present = column.notna().to_numpy()
+    bad = present & parsed.reindex(column.index).isna().to_numpy()
+    row = int(np.flatnonzero(bad)[0])
+    return ColumnTypeError(
+        f"column {name!r} was set to {kind} but data row {row + 1} holds {str(column.iloc[row])[:60]!r}, which "
+        f"does not read as {_WHAT[kind]} ({int(bad.sum())} such value(s)); fix the values or choose another type "
+        "(category keeps them as text)")
+
+
+def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Series | None, ColumnType]:
+    """The column converted to floats (or None: kept as it is) and how it was read (see the module docstring)."""
+    numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+    present = column.notna()
+    example = str(column[present].iloc[0]) if present.any() else ""
+    if kind == "category":
+        if not numeric:
+            return None, ColumnType(name, "category", False, f"{name!r} kept as text levels, as asked.", example)
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        whole = bool(np.all(values[~np.isnan(values)] % 1 == 0))
+        text = (column.astype("Int64") if whole else column).astype(str)
+        return (text.where(present.to_numpy(bool)).astype(object),
+                ColumnType(name, "category", False, f"{name!r} kept as levels of its values, as asked.", example))
+    if kind == "drop":
+        return None, ColumnType(name, "dropped", False, f"{name!r} left out, as asked.", example, dropped=True,
+                                why="asked")
+    if numeric:
+        if kind in ("auto", "number", "percent"):
+            return None, ColumnType(name, "numeric", kind == "auto", example=example)
+        text = column[present].astype(str).str.replace(r"\.0$", "", regex=True)
+    else:
+        text = column[present].astype(str).str.strip()
+    if kind != "auto":
+        parsed, detail = _parse(kind, text)
+        if parsed.isna().any():
+            raise _first_bad(name, column, parsed, kind)
+        return _full(parsed, column), ColumnType(name, kind, False, _message(name, kind, parsed, detail, 0, True),
+                                                 example)
+    if not len(text):
+        return None, ColumnType(name, "text", True, example=example)
+    head = text.iloc[:SAMPLE]
+    for candidate in ("boolean", "date", "percent", "number"):
+        need = 1.0 if candidate == "boolean" else MIN_PARSED   # a rare third word is a real level, not noise
+        if _parse(candidate, head)[0].notna().mean() < need:
+            continue
+        parsed, detail = _parse(candidate, text)
+        ok = parsed.notna()
+        if ok.mean() < need:
+            continue
+        n_bad = int((~ok).sum())
+        said = _message(name, candidate, parsed[ok], detail, n_bad, False)
+        if candidate == "number" and _decimal_comma(text):
+            said = said[:-1] + " (decimal commas read as decimal points)."
+        return _full(parsed, column), ColumnType(name, candidate, True, said, example, n_bad)
+    return None, ColumnType(name, "text", True, example=example)
+
+
+def _full(parsed: pd.Series, column: pd.Series) -> pd.Series:
+    """Parsed values of the non-missing rows back in a float column of every row (NaN: missing)."""
+    out = np.full(len(column), np.nan)
+    out[column.notna().to_numpy(bool)] = parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+    return pd.Series(out, index=column.index, name=column.name)
+
+
+# ---- near-unique columns
+
+
+def near_unique_text(n_distinct: int, n_rows: int) -> bool:
+    """Text with a distinct value in at least NEAR_UNIQUE of the rows (an ID, free text)."""
+    return n_rows >= ID_MIN_ROWS and n_distinct >= NEAR_UNIQUE * n_rows
+
+
+def evenly_spaced(values: np.ndarray) -> bool:
+    """Distinct values at one step from each other (sorted), as row numbers or generated IDs are."""
+    x = np.sort(values[~np.isnan(values)]) if values.dtype.kind == "f" else np.sort(values)
+    if x.size < 3:
+        return False
+    step = np.diff(x.astype(np.float64))
+    return bool(np.allclose(step, step[0], rtol=1e-9, atol=0.0) and step[0] > 0)
+
+
+def numeric_ids(n_rows: int, n_distinct: np.ndarray, n_missing: np.ndarray, integral: np.ndarray,
+                column=None) -> np.ndarray:
+    """Numeric columns that are IDs: a different value in every row (none missing) and whole numbers, or evenly
+    spaced reals (``column(i)`` gives column i's values; asked only for the few unique real columns)."""
+    if n_rows < ID_MIN_ROWS:
+        return np.zeros(n_distinct.size, dtype=bool)
+    unique = (n_distinct == n_rows) & (n_missing == 0)
+    ids = unique & integral
+    if column is not None:
+        for i in np.flatnonzero(unique & ~integral):
+            ids[i] = evenly_spaced(np.asarray(column(i)))
+    return ids
+
+
+KEEP_HINT = "column_types={{{name!r}: 'category'}} (command line: --column-type {name}=category)"
+
+
+def id_message(names: list[str], reasons: dict[str, str]) -> str:
+    listed = ", ".join(f"{n!r} ({reasons[n]})" for n in names[:10])
+    more = f", ... ({len(names)} in all)" if len(names) > 10 else ""
+    first = names[0]
+    return (f"Left out {len(names)} near-unique column(s): {listed}{more}. A column with (nearly) a different value "
+            "in every row fits the sample by sheer number of values and tells nothing about new rows. To keep one, "
+            f"pass {KEEP_HINT.format(name=first)}.")
+
+
+def infer_types(features: pd.DataFrame, column_types: dict[str, str] | None = None,
+                near_unique: str = "drop") -> TypedFrame:
+    """Type every text column of ``features`` (see the module docstring); ``column_types`` as checked by
+    :func:`check_column_types`; ``near_unique``: "drop" (the default) or "keep" text columns that are near-unique
+    (numeric IDs are found later from the column statistics, see :func:`numeric_ids`)."""
+    given = check_column_types(column_types, features.columns)
+    m = len(features)
+    new: dict[str, pd.Series] = {}
+    types, notes = [], []
+    converted = set()
+    for j, name in enumerate(str(c) for c in features.columns):
+        column = features.iloc[:, j]
+        kind = given.get(name, "auto")
+        numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+        if kind == "auto" and numeric:   # the common case of wide numeric tables: nothing to read
+            types.append(ColumnType(name, "numeric", True))
+            continue
+        values, info = type_column(name, column, kind)
+        if values is not None:
+            new[name] = values
+            if info.type not in ("category",):
+                converted.add(name)
+        if info.type == "text" and near_unique == "drop":
+            n_distinct = int(column.dropna().astype(str).nunique())
+            if near_unique_text(n_distinct, m):
+                share = n_distinct / max(m, 1)
+                why = "a different value in every row" if n_distinct == m else f"{share:.0%} of rows distinct"
+                info = ColumnType(name, "text", True, "", info.example, dropped=True, why=why, n_distinct=n_distinct)
+        types.append(info)
+        if info.message:
+            notes.append(info.message)
+    dropped = [t.column for t in types if t.dropped and t.why == "asked"]   # near-unique ones: by the caller
+    frame = features
+    if new:
+        frame = frame.assign(**new) if all(isinstance(c, str) for c in frame.columns) else _replace(frame, new)
+    if dropped:
+        frame = frame.drop(columns=dropped)
+    frame.attrs = {}
+    return TypedFrame(frame, tuple(types), tuple(notes), (), frozenset(converted))
+
+
+def _replace(frame: pd.DataFrame, new: dict[str, pd.Series]) -> pd.DataFrame:
+    frame = frame.copy()
+    for name, values in new.items():
+        frame[name] = values
+    return frame
