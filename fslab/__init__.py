@@ -12,6 +12,8 @@ Plain Python (numpy, scipy, pandas, scikit-learn, plotly); never imports Streaml
 from . import _moved
 from .cost import WorkLimitError
 from .criteria import bayes_value, criterion
+from .data.column_types import TYPES as COLUMN_TYPES
+from .data.column_types import ColumnTypeError
 from .data.data_checks import (
     BinaryFileError,
     DataLimitError,
@@ -76,7 +78,7 @@ __all__ = [
     "MalformedFileError", "Measure", "MeasureSpec", "NPFSCancelled", "NPFSResult", "NoHeaderError", "ParameterError",
     "Selection", "SelectionCancelled", "SelectorSpec", "WorkLimitError", "NotEnoughMemoryError", "TableSource",
     "TargetClassError", "TooLargeError", "UnknownTargetError",
-    "UnsupportedTargetError",
+    "UnsupportedTargetError", "COLUMN_TYPES", "ColumnTypeError",
     "server_limits",
     "backward_search", "bayes_value", "check_assumptions", "criterion", "digits_in_noise", "distribution_from_ordering",
     "example1", "fbs", "fos", "from_joint_frame", "greedy_bad_ordering", "joint_frame", "kuncheva_consistency",
