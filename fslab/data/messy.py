@@ -106,8 +106,8 @@ def loans(n: int = 2000, seed: int = 0) -> pd.DataFrame:
     grade = rng.choice(np.array(list("ABCDEFG")), size=n, p=[0.18, 0.24, 0.22, 0.16, 0.1, 0.06, 0.04])
     dti = np.round(rng.gamma(3.0, 6.0, size=n), 2)
     delinquencies = rng.poisson(0.5, size=n)
-    logit = 0.55 * (pd.Series(grade).map({g: i for i, g in enumerate("ABCDEFG")}).to_numpy() - 2) \
-        + 0.06 * (dti - 18.0) + 0.8 * delinquencies
+    logit = 0.75 * (pd.Series(grade).map({g: i for i, g in enumerate("ABCDEFG")}).to_numpy() - 2) \
+        + 0.08 * (dti - 18.0) + 0.9 * delinquencies
     default = _draw(rng, logit, 0.25)
     amount = np.round(rng.lognormal(9.0, 0.6, size=n)).astype(int)
     employers = np.array([f"{a} {b}" for a in ("Acme", "Globex", "Initech", "Umbrella", "Stark", "Wayne", "Hooli",
@@ -135,3 +135,15 @@ TABLES = {"customers": customers, "sensor_log": sensor_log, "loans": loans}
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
     """The table as UTF-8 CSV bytes (comma-separated, quoted where needed, no index), as an export holds it."""
     return df.to_csv(index=False).encode("utf-8")
+
+# what the data layer should do with each table's mess (tests/test_messy_tables.py)
+MESS_DROPPED: dict[str, tuple[str, ...]] = {
+    "customers": ("customer_id", "row", "notes"),
+    "sensor_log": ("reading_id",),
+    "loans": (),
+}
+CONVERTED: dict[str, dict[str, str]] = {
+    "customers": {"signup_date": "date", "discount": "percent"},
+    "sensor_log": {"timestamp": "date", "vibration": "number", "temperature": "number"},
+    "loans": {"amount": "number"},
+}
