@@ -166,3 +166,25 @@ def test_formatted_numbers_read_back(values, style):
     converted, info = type_column("c", text)
     assert info.type == ("percent" if style == "percent" else "number")
     np.testing.assert_allclose(converted.to_numpy(), values, rtol=0, atol=1e-9)
+
+
+def test_command_line_column_type_and_missing(tmp_path, capsys):
+    from fslab.cli.main import main
+
+    frame = _frame(id=[f"C{i:04d}" for i in range(N)], share=[f"{i % 5}%" for i in range(N)],
+                   age=[np.nan if i % 10 == 0 else i % 30 for i in range(N)])
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    assert main(["select", str(path), "--target", "t", "--k", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Left out 1 near-unique column(s): 'id'" in out and "'share' read as percentages" in out
+    assert main(["select", str(path), "--target", "t", "--k", "1", "-q", "--column-type", "id=category",
+                 "--missing", "drop"]) == 0
+    out = capsys.readouterr().out
+    assert "near-unique" not in out and "4 row(s) with a missing feature value were dropped" in out
+    assert main(["select", str(path), "--target", "t", "--column-type", "share=date", "-q"]) == 1
+    assert "column 'share' was set to date but data row 1 holds '0%'" in capsys.readouterr().err
+    assert main(["select", str(path), "--column-type", "share", "-q"]) == 1
+    assert "--column-type needs COL=TYPE" in capsys.readouterr().err
+    assert main(["select", "mushroom", "--missing", "drop", "-q"]) == 1
+    assert main(["select", str(path), "--missing", "zero", "-q"]) == 2   # argparse choices: a usage error

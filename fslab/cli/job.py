@@ -114,7 +114,8 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
         return recipe_source(recipe, args, source)
     if args.data is None:
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
-    return load_data(args.data, args.target, args.positive, args.method, args.bins)
+    return load_data(args.data, args.target, args.positive, args.method, args.bins,
+                     column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None))
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):

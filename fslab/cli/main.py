@@ -37,6 +37,11 @@ def _common() -> argparse.ArgumentParser:
     data.add_argument("--positive", help="positive class of a binary target (default: as the Data page)")
     data.add_argument("--method", choices=METHODS, help="discretisation of numeric columns (default mean-std)")
     data.add_argument("--bins", type=int, help="bins for quantile and equal-width (default 3)")
+    data.add_argument("--column-type", action="append", metavar="COL=TYPE", dest="column_type",
+                      help="read column COL of a CSV as TYPE: auto, number, date, percent, boolean, category (keep as "
+                      "text levels; keeps a near-unique column) or drop; repeatable")
+    data.add_argument("--missing", choices=("level", "drop"), help="missing feature values of a CSV: a level of "
+                      "their own (default) or drop those rows")
     out = common.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON document on stdout instead of text")
     out.add_argument("--progress", action="store_true", help="show the progress bar even when stderr is no TTY")

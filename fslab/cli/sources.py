@@ -1,8 +1,10 @@
 """DATA of the command line: a CSV (plain or gzip), a JSON distribution, a shipped sample or a toy preset.
 
 Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
-then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive).discretize(method, bins)``
-with the last column as the default target, as on the Data page. Every file is read within the server's limits,
+then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive, column_types=...,
+missing=...).discretize(method, bins)`` with the last column as the default target, as on the Data page: column
+types read as a person reads them, near-unique columns left out (``--column-type COL=TYPE`` overrides a column,
+``--missing drop`` drops rows with a missing feature value). Every file is read within the server's limits,
 ``fslab.limits.server_limits()`` (a gzip file's decompressed size included, so a compression bomb fails cleanly).
 """
 
@@ -10,13 +12,15 @@ from __future__ import annotations
 
 import gzip
 import os
+import warnings
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import limits as _limits
+from ..data.column_types import TYPES as COLUMN_TYPES
 from ..data.data_checks import DataLimitError
-from ..data.dataset import Dataset, read_table
+from ..data.dataset import MISSING_RULES, Dataset, read_table
 from ..data.distributions import Distribution
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
@@ -111,11 +115,30 @@ def load_sample_source(name: str, target: str | None, positive: str | None, meth
     return Loaded(encoded, "dataset", f"{name} (sample)", tuple(encoded.notes))
 
 
-def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
+def parse_column_types(items) -> dict[str, str]:
+    """``--column-type COL=TYPE`` options (repeatable) as {column: type}; a ParameterError names a bad one."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        col, sep, kind = str(item).rpartition("=")
+        col, kind = col.strip(), kind.strip().lower()
+        if not sep or not col:
+            raise ParameterError(f"--column-type needs COL=TYPE, e.g. customer_id=category; got {item!r}")
+        if kind not in COLUMN_TYPES:
+            raise ParameterError(f"--column-type {item!r}: unknown type {kind!r}; choose one of "
+                                 f"{', '.join(COLUMN_TYPES)}")
+        out[col] = kind
+    return out
+
+
+def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
+             column_types: dict[str, str] | None = None, missing: str = "level") -> Loaded:
     """An uploaded table: the last column is the target unless ``target`` names another."""
     frame = read_table(read_bytes(path, "file"), limits=_limits.server_limits())
     target = target if target is not None else str(frame.columns[-1])
-    ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits())
+    with warnings.catch_warnings():   # the left-out columns are said in the notes (stderr), once
+        warnings.simplefilter("ignore", UserWarning)
+        ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits(),
+                                column_types=column_types, missing=missing)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes))
 
@@ -134,9 +157,19 @@ def load_distribution_file(path: str) -> Loaded:
 
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
-              bins: int | None = None) -> Loaded:
-    """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3."""
+              bins: int | None = None, column_types=None, missing: str | None = None) -> Loaded:
+    """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
+    ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
+    CSV file only."""
+    types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
+    if missing is not None and missing not in MISSING_RULES:
+        raise ParameterError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
     name = sample_name(data)
+    not_csv = (name is not None or data.startswith("preset:") or data.lower().endswith(".json")
+               or (data in PRESETS and not os.path.exists(data)))
+    if (types or missing is not None) and not_csv:
+        raise ParameterError("--column-type and --missing apply to a CSV file, not to a shipped sample (its columns "
+                             "carry the paper's encoding), a toy or a JSON distribution")
     preset_name = data.removeprefix("preset:") if data.startswith("preset:") or not os.path.exists(data) else None
     if data.startswith("preset:") and preset_name not in PRESETS:
         raise ParameterError(f"unknown toy distribution {preset_name!r}; choose one of: {', '.join(PRESETS)}")
@@ -157,4 +190,4 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")
         raise DataError(f"no such file: {data!r}{hint}")
-    return load_csv(data, target, positive, method, bins)
+    return load_csv(data, target, positive, method, bins, types, missing or "level")

@@ -243,7 +243,8 @@ class Dataset:
                              f"{_missing_text(counted, len(rows))}); {len(features)} remain.")
             elif counted:
                 notes.append(f"Missing values: {_missing_text(counted, len(features))}. Each is a level of its own "
-                             "('missing' in the coding table); missing='drop' drops those rows instead.")
+                             "('missing' in the coding table); missing='drop' (command line: --missing drop) "
+                             "drops those rows instead.")
         table, flags = profile(features, array, stats)
         if typed is not None and typed.converted:   # a date or an amount read from text is a number, not an ID
             said = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
@@ -283,8 +284,13 @@ class Dataset:
         (the default: an array has no types, and a pipeline needs one output per input column; near-unique
         columns are flagged) or "drop" (whole-number or evenly spaced columns with a different value in every
         row are left out, found from the column statistics at no extra pass). Text arrays go through
-        :meth:`from_frame`'s reading of column types.
+        :meth:`from_frame`'s reading of column types. A scipy.sparse ``X`` gives a ``fslab.data.sparse.SparseDataset``,
+        counted from its non-zeros and never densified.
         """
+        from .sparse import from_sparse, is_sparse
+
+        if is_sparse(X):
+            return from_sparse(X, y, feature_names=feature_names, positive=positive, target=target, limits=limits)
         X, y = np.asarray(X), np.asarray(y)
         if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
             raise DataError(f"need X of shape (rows, features) and y of shape (rows,); got {X.shape} and {y.shape}")
