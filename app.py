@@ -1,16 +1,33 @@
 """fslab: explore feature-selection criteria. Entry point: navigation and the shared sidebar only."""
 
+import sys
+
 import streamlit as st
 
-from ui import share, state, theme
-from ui.cache import ensure_default_dataset
-from ui.pages import navigation
-from ui.source import current_distribution
-from ui.text import md
+from fslab.errors import FslabError
+from fslab.limits import check_server_settings
 
 st.set_page_config(page_title="fslab", page_icon=":material/filter_alt:", layout="wide")
 
-ensure_default_dataset()
+try:  # before ui/ is imported: its modules read the limits, and a bad FSLAB_* value would break every page
+    check_server_settings()
+except FslabError as err:
+    print(f"fslab: invalid server setting: {err}", file=sys.stderr)
+    st.error(f"This server's settings are invalid, so no page can run: {str(err).replace('$', '')}. The operator "
+             "fixes the environment variable and restarts the app.", icon=":material/error:")
+    st.stop()
+
+from ui import share, state, theme  # noqa: E402
+from ui.cache import ensure_default_dataset  # noqa: E402
+from ui.pages import navigation  # noqa: E402
+from ui.source import current_distribution  # noqa: E402
+from ui.text import md  # noqa: E402
+
+try:
+    ensure_default_dataset()
+except FslabError as err:  # a damaged shipped sample: say which file, and let the other pages run
+    st.error(f"The default data set could not be loaded: {md(err)}. Pick another sample or upload a file on the "
+             "Data page; the toy distribution pages work as usual.", icon=":material/error:")
 current_distribution()
 
 sections, recipe_pages = navigation()  # ui.pages.PAGES: every page, declared once

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from dataclasses import dataclass, fields, replace
 
 from .errors import ParameterError, TooLargeError
@@ -93,6 +94,27 @@ def server_limits() -> Limits:
     """The server's limits: the defaults overridden by the ``FSLAB_<FIELD>`` environment variables, read on the
     first call and kept (``server_limits.cache_clear()`` reads them again on the next call: tests)."""
     return Limits.from_env()
+
+
+SCHEDULER_SETTING = "FSLAB_DASK_SCHEDULER"   # fslab.data.distributed.SCHEDULER_ENV (not imported: no Dask here)
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss|inproc)://)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?/?")
+
+
+def check_server_settings(environ=None) -> Limits:
+    """Read and check every ``FSLAB_*`` setting a server runs with, for the app's start (before any page): the
+    limits (positive integers, :meth:`Limits.from_env`) and the Dask scheduler's address (``host:port`` or
+    ``tcp://host:port``). Raises ParameterError naming the setting and echoing its value; returns the limits.
+
+    Without this, ``FSLAB_MAX_ROWS=abc`` let the server start and then broke every page with an import error, and
+    a malformed scheduler address surfaced as a raw error from Dask on the first NPFS run."""
+    environ = os.environ if environ is None else environ
+    limits = Limits.from_env(environ)
+    address = environ.get(SCHEDULER_SETTING, "").strip()
+    match = _ADDRESS.fullmatch(address) if address else None
+    if address and (match is None or (match.group(1) is not None and not 0 < int(match.group(1)) < 65536)):
+        raise ParameterError(f"{SCHEDULER_SETTING} must be a Dask scheduler address such as tcp://host:8786 or "
+                             f"host:8786; got {address[:80]!r}")
+    return limits
 
 
 def limits_or_server(limits: Limits | None) -> Limits:

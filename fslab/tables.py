@@ -10,7 +10,7 @@ distributions (Ahmed et al., Section 3: all criteria are functionals of the join
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Protocol, runtime_checkable
 
@@ -183,6 +183,31 @@ class _Memo(OrderedDict):
             return None, None
 
 
+
+def _feature_index(j, n_features: int | None) -> int:
+    """``j`` as a feature index: an integer (a float only when whole, e.g. 1.0), never text or a bool."""
+    if isinstance(j, bool | np.bool_) or isinstance(j, str | bytes):
+        raise ParameterError(f"a subset holds feature indices (0-based integers), not {j!r}; for a feature's name "
+                             "use its index, e.g. source.feature_names.index(name)")
+    if isinstance(j, int | np.integer):
+        return int(j)
+    if isinstance(j, float | np.floating) and float(j).is_integer():
+        return int(j)
+    raise ParameterError(f"a subset holds feature indices (0-based integers); got {j!r}")
+
+
+def check_subset(subset, n_features: int | None = None) -> tuple[int, ...]:
+    """``subset`` as a tuple of distinct feature indices in ``0 .. n_features - 1`` (any range when
+    ``n_features`` is None); a ParameterError that says what is wrong otherwise (a bare index instead of a list,
+    a name, a fraction, a bool, a repeat, out of range)."""
+    if isinstance(subset, str | bytes) or not isinstance(subset, Iterable):
+        raise ParameterError(f"subset must be a list of feature indices, e.g. [0] for the first feature; got "
+                             f"{subset!r}")
+    index = tuple(_feature_index(j, n_features) for j in subset)
+    if n_features is not None and (len(set(index)) != len(index) or any(j < 0 or j >= n_features for j in index)):
+        raise ParameterError(f"subset {index} must hold distinct feature indices in 0 .. {n_features - 1}")
+    return index
+
 class CodedSource:
     """Rows of integer feature codes, each with a class index (a sample) or class weights (a distribution).
 
@@ -302,10 +327,7 @@ class CodedSource:
         return self.y is not None
 
     def _check_subset(self, subset: Sequence[int]) -> tuple[int, ...]:
-        subset = tuple(int(j) for j in subset)
-        if len(set(subset)) != len(subset) or any(j < 0 or j >= self.n_features for j in subset):
-            raise ParameterError(f"subset {subset} must hold distinct feature indices in 0 .. {self.n_features - 1}")
-        return subset
+        return check_subset(subset, self.n_features)
 
     def cell_codes(self, subset: Sequence[int]) -> tuple[np.ndarray, int]:
         """One integer cell code per row for the features in ``subset``, and the number of cells."""

@@ -11,8 +11,11 @@ through the same validation and discretisation as any other data.
 from __future__ import annotations
 
 import importlib
+import zipfile
+import zlib
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -99,12 +102,32 @@ def _existing_file(name: str) -> Path:
 
 
 NPZ_KEYS = {"X": "u", "y": "u", "feature_names": "U"}
+# what reading a truncated or overwritten .csv.gz / .npz raises (gzip, zlib, zip, the CSV parser, a dtype cast)
+_DAMAGE = (EOFError, OSError, zlib.error, zipfile.BadZipFile, UnicodeDecodeError, ValueError, KeyError,
+           pd.errors.ParserError, pd.errors.EmptyDataError)
+
+
+@contextmanager
+def _reading(name: str, path: Path):
+    """Turn a damaged shipped file's low-level error into a DataError that names the file (not the server's
+    directory) and says how to repair it."""
+    try:
+        yield
+    except DataError:
+        raise
+    except _DAMAGE as err:
+        detail = str(err).strip().splitlines()[0][:120] if str(err).strip() else ""
+        detail = "" if "pickle" in detail else detail  # np.load's advice to allow pickles is no repair
+        raise DataError(
+            f"the shipped sample file sample_data/{path.name} (sample {name!r}) is damaged and cannot be read "
+            f"({type(err).__name__}{': ' + detail if detail else ''}); reinstall fslab or rebuild the file with "
+            "tools/make_samples.py") from None
 
 
 def read_sample_arrays(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(codes X, labels y, feature names) of a sample shipped as ``.npz`` (no pickles are ever loaded)."""
     path = _existing_file(name)
-    with np.load(path, allow_pickle=False) as data:
+    with _reading(name, path), np.load(path, allow_pickle=False) as data:
         if set(data.files) != set(NPZ_KEYS) or any(data[k].dtype.kind != kind for k, kind in NPZ_KEYS.items()):
             raise DataError(f"sample file {path} does not hold X, y, feature_names; rebuild it with "
                             "tools/make_samples.py")
@@ -127,8 +150,9 @@ def read_sample_frame(name: str) -> pd.DataFrame:
         frame.insert(0, rec.target, y.astype(np.int64))
         return frame
     feature_type = np.float64 if name == "waveform" else np.int8
-    frame = pd.read_csv(path, dtype=defaultdict(lambda: feature_type, {rec.target: str}))
-    target = frame[rec.target]
+    with _reading(name, path):
+        frame = pd.read_csv(path, dtype=defaultdict(lambda: feature_type, {rec.target: str}))
+        target = frame[rec.target]
     if target.str.fullmatch(r"\d+").all():  # digits and waveform classes are integers, as in the raw files
         frame[rec.target] = target.astype(np.int64)
     return frame

@@ -25,16 +25,26 @@ def f_beta_score(table: JointTable, beta: float = 1.0) -> np.ndarray:
     Tiny table, beta = 1: p = [[.4, .1], [.2, .3]] (eta .2, .6; p = .4): top cell gives
     2*.3/(.4+.5) = 0.6667; both cells 2*.4/(.4+1) = 0.5714; so F*_1 = 2/3.
     """
-    b2 = float(beta) ** 2
+    w = _recall_weight(beta)
     r = rank_cells(table, descending=True)
     n_cells = r.last.shape[-1]
     # evaluate F only at group ends (one per distinct eta), then a per-table max by segments
     ends = np.flatnonzero(r.last)
     tp = r.cum_pos.ravel()[ends]
-    denom = b2 * r.cum_pos[..., -1].ravel()[ends // n_cells] + tp + r.cum_neg.ravel()[ends]
-    f = np.divide((1.0 + b2) * tp, denom, out=np.zeros_like(tp), where=denom > 0)
+    # (1+b^2) TP / (b^2 p + TP + FP), divided through by 1+b^2: no b^2 that overflows for a large beta
+    denom = w * r.cum_pos[..., -1].ravel()[ends // n_cells] + (1.0 - w) * (tp + r.cum_neg.ravel()[ends])
+    f = np.divide(tp, denom, out=np.zeros_like(tp), where=denom > 0)
     starts = np.searchsorted(ends, np.arange(0, r.last.size, n_cells))
     return np.maximum(np.maximum.reduceat(f, starts), 0.0).reshape(table.batch_shape)[()]
+
+
+def _recall_weight(beta: float) -> float:
+    """b^2 / (1 + b^2) without forming b^2 (which overflows past beta ~ 1.3e154)."""
+    beta = float(beta)
+    return 1.0 / (1.0 + (1.0 / beta) ** 2) if beta >= 1.0 else beta ** 2 / (1.0 + beta ** 2)
+
+
+BETA_RANGE = (1e-100, 1e100)  # beyond, F-beta is recall (precision) to double precision; b^2 stays finite
 
 
 def held_out_f_beta(train: np.ndarray, test: np.ndarray, labels, beta: float = 1.0, **_) -> np.ndarray:
@@ -45,8 +55,12 @@ def held_out_f_beta(train: np.ndarray, test: np.ndarray, labels, beta: float = 1
 
 def _check(params: dict) -> None:
     beta = params["beta"]
-    if not isinstance(beta, (int, float, np.number)) or not 0.0 < float(beta) < np.inf:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not 0.0 < float(beta) < np.inf:
         raise ParameterError(f"beta must be a positive finite number (beta > 1 favours recall); got {beta!r}")
+    if not BETA_RANGE[0] <= float(beta) <= BETA_RANGE[1]:
+        raise ParameterError(f"beta must lie in [{BETA_RANGE[0]:g}, {BETA_RANGE[1]:g}]; got {beta!r}. Far outside "
+                             "that range F-beta weighs only recall (large beta) or only precision (small beta) to "
+                             "machine precision, and beta^2 overflows")
 
 
 SPEC = MeasureSpec(

@@ -31,8 +31,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..data.encoded import EncodedDataset
+from ..data.sparse import SparseDataset
 from ..errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
-from ..limits import Limits, over_limit
+from ..limits import Limits, check_memory, over_limit
 from ..tables import CodedSource, as_source
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .weighted import WeightedBootstraps, bootstrap_weights, supports
@@ -57,7 +58,7 @@ class NPFSCancelled(FslabError):
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
-    if not (isinstance(source, CodedSource) and source.is_sample):  # rows to resample (TableSource docstring)
+    if not (isinstance(source, CodedSource | SparseDataset) and source.is_sample):  # rows to resample
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
             "Draw a sample from it first (Distribution.sample(m, seed))."
@@ -77,6 +78,26 @@ def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: flo
         raise ParameterError(f"p0 must lie in (0, 1); got {p0}")
     if not epsilon > 0:
         raise ParameterError(f"epsilon must be positive; got {epsilon}")
+
+
+SEED_BYTES = 400  # a spawned SeedSequence and its share of the bookkeeping, per bootstrap (measured: ~350)
+
+
+def _check_run(n_bootstraps, seed, n_jobs, n_features: int) -> None:
+    """The run's own arguments, before any allocation: a whole number of bootstraps whose seeds and matrix fit in
+    memory, a seed numpy accepts, a joblib n_jobs (never 0)."""
+    if isinstance(n_bootstraps, bool) or not isinstance(n_bootstraps, int | np.integer):
+        if not (isinstance(n_bootstraps, float | np.floating) and float(n_bootstraps).is_integer()):
+            raise ParameterError(f"n_bootstraps must be a whole number; got {n_bootstraps!r}")
+    if seed is not None and not isinstance(seed, np.random.Generator) and (
+            isinstance(seed, bool) or not isinstance(seed, int | np.integer) or int(seed) < 0):
+        raise ParameterError(f"seed must be a non-negative integer, a numpy Generator or None; got {seed!r}")
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer)
+                               or int(n_jobs) == 0):
+        raise ParameterError(f"n_jobs must be a non-zero integer (1: no parallelism, -1: every core); got {n_jobs!r}")
+    n = int(n_bootstraps)
+    check_memory(n * (SEED_BYTES + n_features), f"{n:,} bootstraps (their seeds and the {n:,} x {n_features} "
+                 "selection matrix)")
 
 
 def check_base_selector(source, selector) -> None:
@@ -219,6 +240,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     source = as_source(dataset)
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
+    _check_run(n_bootstraps, seed, n_jobs, source.n_features)
     _check(source, k, n_bootstraps, alpha, sample_fraction, p0, epsilon, limits)
     check_base_selector(source, selector)
     n, K = int(n_bootstraps), source.n_features
