@@ -29,6 +29,7 @@ from .data.dataset import Dataset, Limits, read_csv, read_table
 from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from .data.encoded import EncodedDataset
 from .data.samples import SAMPLES, load_sample
+from .data.sparse import SparseDataset, read_sparse, read_svmlight
 from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .limits import NotEnoughMemoryError, server_limits
@@ -85,4 +86,5 @@ __all__ = [
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
     "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
+    "SparseDataset", "read_sparse", "read_svmlight",
 ]

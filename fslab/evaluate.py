@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .curves import CurveResult, learning_curves
 from .data.discretize import DISCRETE_MAX, bin_edges, check_method
 from .data.encoded import EncodedDataset
+from .data.sparse import is_sparse, sparse_sample
 from .errors import DataError, ParameterError
 from .selectors import select
 
@@ -84,16 +85,19 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         return {name: value for name, value in (("c", self.c), ("beta", self.beta)) if value is not None}
 
     def fit(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=("csr", "csc"))
         check_classification_targets(y)
         if not isinstance(self.k, int | np.integer) or self.k < 1:
             raise ParameterError(f"k must be a positive integer; got {self.k!r}")
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
             raise DataError(f"the training target has one class ({self.classes_[0]!r}); selection needs two")
-        codes, arities = encode_columns(X, self.method, self.bins, self.codes)
-        data = EncodedDataset(codes, y_index, labels=np.arange(self.classes_.size), arities=arities,
-                              class_names=[str(v) for v in self.classes_], values=X)
+        if is_sparse(X):  # counted from its non-zeros, never densified; codes="always" reads values as codes
+            data = sparse_sample(X, y_index, self.classes_, "codes" if self.codes == "always" else self.method)
+        else:
+            codes, arities = encode_columns(X, self.method, self.bins, self.codes)
+            data = EncodedDataset(codes, y_index, labels=np.arange(self.classes_.size), arities=arities,
+                                  class_names=[str(v) for v in self.classes_], values=X)
         k = int(self.k)
         if k > X.shape[1]:
             warnings.warn(f"k = {k} is larger than the {X.shape[1]} features; all features are kept",

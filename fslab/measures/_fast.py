@@ -235,6 +235,13 @@ class FastCounter:
         counts[:, :, 0, :] = class_counts[:, :, None] - upper.sum(axis=2)
         return counts
 
+    def cell_sums(self, subset: Sequence[int], reducer, params) -> np.ndarray:
+        """Per feature j, the reducer's sum over the mixed cells (c, v) of J + {j} (see MixedCellReducer)."""
+        sums = np.zeros(self.n)
+        for block in self.mixed_count_blocks(subset):
+            sums += reducer.cell_sums(block, params, self.nlogn)
+        return sums
+
     def mixed_counts(self, subset: Sequence[int]) -> np.ndarray:
         """All blocks of :meth:`mixed_count_blocks` in one array (C, L, A, n)."""
         blocks = list(self.mixed_count_blocks(subset))

@@ -26,10 +26,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..data.sparse import SparseDataset
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable
 from ._fast import FastCounter
 from ._removal import dense_ids, removal_table_criteria
+from ._sparse import SparseCounter
 
 ENGINES = ("auto", "plain")
 MAX_FAST_ARITY = 16     # always fast up to this many values per feature; beyond it (up to WIDE_FAST_ARITY) only
@@ -66,7 +68,7 @@ class Evaluator:
     ``extensions`` and ``removals`` (the generic versions evaluate one subset at a time). ``counter`` is
     the fast counting engine when this evaluator uses one (None otherwise)."""
 
-    counter: FastCounter | None = None
+    counter: FastCounter | SparseCounter | None = None
     estimate = "plug-in"
 
     def __init__(self, measure, source, engine: str = "auto"):
@@ -109,11 +111,13 @@ class TableEvaluator(Evaluator):
     def __init__(self, measure, source, engine: str = "auto"):
         super().__init__(measure, source, engine)
         self._params = dict(measure.params)
-        self._counter: FastCounter | None = None
+        self._counter: FastCounter | SparseCounter | None = None
         self._cells: OrderedDict[tuple[int, ...], tuple[np.ndarray, int]] = OrderedDict()
         self.has_rows = isinstance(source, CodedSource)
-        self.fast = (self.engine == "auto" and self.has_rows and source.is_sample and source.n_features > 0
-                     and len(source.labels) <= MAX_FAST_CLASSES and _fits_fast(source))
+        self.sparse = isinstance(source, SparseDataset)  # counted from its non-zeros (fslab.measures._sparse)
+        self.fast = (self.engine == "auto" and (self.has_rows or self.sparse) and source.is_sample
+                     and source.n_features > 0 and len(source.labels) <= MAX_FAST_CLASSES
+                     and (self.sparse or _fits_fast(source)))
 
     @property
     def mixed_cells(self):
@@ -125,10 +129,11 @@ class TableEvaluator(Evaluator):
         return self.sign * np.asarray(self.measure.spec.func(table, **self._params), dtype=np.float64)
 
     @property
-    def counter(self) -> FastCounter | None:
+    def counter(self) -> FastCounter | SparseCounter | None:
         """The fast engine (built on first use) when this evaluator may use it, else None."""
         if self._counter is None and self.fast:
-            self._counter = FastCounter(self.source, merge_pure=self.measure.spec.law_of_eta)
+            engine = SparseCounter if self.sparse else FastCounter
+            self._counter = engine(self.source, merge_pure=self.measure.spec.law_of_eta)
         return self._counter
 
     def criterion(self, subset: Sequence[int]) -> float:
@@ -226,9 +231,7 @@ class TableEvaluator(Evaluator):
     def _from_mixed_cells(self, reducer, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """The measure's own reducer over the mixed-cell counts, without building the joint tables."""
         counter = self.counter
-        sums = np.zeros(counter.n)
-        for block in counter.mixed_count_blocks(_subset(subset)):
-            sums += reducer.cell_sums(block, self._params, counter.nlogn)
+        sums = counter.cell_sums(_subset(subset), reducer, self._params)
         class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
         return self.sign * np.asarray(reducer.value(sums[candidates], counter.m, class_counts, self._params))
 
