@@ -6,6 +6,7 @@ import hashlib
 
 import streamlit as st
 
+from fslab.data.column_types import ColumnTypeError
 from fslab.data.discretize import METHODS
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
@@ -16,7 +17,10 @@ from ui.data import (
     ALL_CLASSES,
     APP_SAMPLES,
     HIDDEN_NOTE,
+    MISSING_LABELS,
+    PAGE_TYPES,
     PREVIEW_COLUMNS,
+    TYPE_LABELS,
     WIDE,
     applied_current,
     apply,
@@ -30,8 +34,12 @@ from ui.data import (
     prepare,
     preview_columns,
     preview_frame,
+    rows_with_missing,
     sample_default_target,
     sample_frame,
+    set_type_override,
+    type_overrides,
+    types_key,
     upload_frame,
 )
 from ui.text import md
@@ -87,8 +95,8 @@ def choose_frame(kind: str):
 
 
 def choose_options(frame, frame_key: str, sample: str | None):
-    """Target, positive class, binning and exclusion widgets; returns (target, positive, method, bins, base
-    Dataset, excluded columns)."""
+    """Target, positive class, binning, exclusion, column-type and missing-value widgets; returns (target, positive,
+    method, bins, base Dataset, excluded columns, column types, missing rule)."""
     columns = [str(c) for c in frame.columns]
     if st.session_state.get("data_frame_key") != frame_key:   # new data: forget the old choices
         st.session_state["data_frame_key"] = frame_key
@@ -101,7 +109,13 @@ def choose_options(frame, frame_key: str, sample: str | None):
     target = c1.selectbox("Target column (what to predict)", columns, key="data_target")
     if guess is not None and target == guess.column:
         c1.caption(f"Guessed: {md(guess.reason)}.")
-    base = inspect(frame, frame_key, target)
+    overrides = {c: t for c, t in type_overrides(frame_key).items() if c != target}
+    try:
+        base = inspect(frame, frame_key, target, types_key(overrides))
+    except ColumnTypeError as err:   # an override that does not fit: say so and offer the types again
+        st.error(f"{md(err)}.")
+        choose_column_types(frame_key, [c for c in columns if c != target], None, overrides)
+        raise
     options, index = positive_options(base, SAMPLES[sample].positive if sample else None)
     if options:
         reset_if_invalid("data_positive", options, options[index])
@@ -116,25 +130,71 @@ def choose_options(frame, frame_key: str, sample: str | None):
                           help="; ".join(f"{m}: {h}" for m, h in METHOD_HELP.items()))
     bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
                            disabled=method == "mean-std", help="mean-std always makes three bins")
-    return target, positive, method, int(bins), base, choose_exclusions(frame, frame_key, columns, target)
+    exclude = choose_exclusions(frame_key, columns, target, base)
+    features = [c for c in columns if c != target and c not in exclude]
+    if not sample:   # a sample's columns carry the paper's encoding
+        overrides = choose_column_types(frame_key, features, base, overrides)
+    missing = choose_missing(base)
+    return target, positive, method, int(bins), base, exclude, {c: overrides[c] for c in overrides if c in features}, \
+        missing
 
 
-def choose_exclusions(frame, frame_key: str, columns: list[str], target: str) -> list[str]:
-    """Columns to leave out of the features; the ID-like ones are left out by default, with a note."""
-    ids = data_guess.id_columns(frame, frame_key, target)
+def choose_exclusions(frame_key: str, columns: list[str], target: str, base) -> list[str]:
+    """Columns to leave out of the features; the near-unique ones (IDs, row numbers, free text: ``Dataset.left_out``)
+    are left out by default, with a note."""
+    ids = list(base.left_out)
+    why = {t.column: t.why for t in base.column_types if t.dropped}
     others = [c for c in columns if c != target]
     if st.session_state.get("data_exclude_for") != (frame_key, target):  # new data or target: the default again
         st.session_state["data_exclude_for"] = (frame_key, target)
         st.session_state["data_exclude"] = ids
     st.session_state["data_exclude"] = [c for c in st.session_state["data_exclude"] if c in others]
     exclude = st.multiselect("Columns to leave out (not features)", others, key="data_exclude",
-                             help="An ID, a row number or a column computed from the target would fit the sample "
-                                  "perfectly and tell nothing about new rows.")
+                             help="An ID, a row number, free text or a column computed from the target would fit the "
+                                  "sample perfectly and tell nothing about new rows.")
     if ids:
-        st.caption("Left out by default: " + ", ".join(f"**{md(c)}**" for c in ids) + " (a different value in "
-                   "every row, like an ID; such a column fits the sample perfectly and says nothing about new "
-                   "rows). Remove it from the box to keep it as a feature.")
+        st.caption("Left out by default: " + ", ".join(f"**{md(c)}** ({md(why.get(c, 'near-unique'))})" for c in ids)
+                   + ". A column with (nearly) a different value in every row, like an ID, fits the sample perfectly "
+                   "and says nothing about new rows. Remove it from the box to keep it as a feature.")
     return exclude
+
+
+def choose_column_types(frame_key: str, features: list[str], base, overrides: dict[str, str]) -> dict[str, str]:
+    """A column and the type to read it as (the page's override of fslab's reading); returns the overrides."""
+    if not features:
+        return overrides
+    with st.expander("Column types: how each column is read", expanded=bool(overrides) or base is None):
+        st.markdown("fslab reads dates, percentages, numbers with units or thousands separators and yes/no text as "
+                    "numbers; the **read as** column of the table below says what it did. Pick a column to read it "
+                    "otherwise: *categories* keeps its values as text levels.")
+        reset_if_invalid("data_type_column", features, features[0])
+        t1, t2 = st.columns(2)
+        column = t1.selectbox("Column", features, key="data_type_column", persist_state="session")
+        if st.session_state.get("data_type_for") != (frame_key, column):   # show the chosen column's own type
+            st.session_state["data_type_for"] = (frame_key, column)
+            st.session_state["data_type_value"] = overrides.get(column, "auto")
+        t2.selectbox("Read it as", PAGE_TYPES, key="data_type_value", format_func=TYPE_LABELS.get,
+                     persist_state="session", on_change=_record_type, args=(frame_key, column))
+        if overrides:
+            st.caption("Your types: " + ", ".join(f"**{md(c)}** as {TYPE_LABELS[t]}" for c, t in overrides.items())
+                       + ". Set a column back to *as read* to undo.")
+    return type_overrides(frame_key) if base is not None else overrides
+
+
+def _record_type(frame_key: str, column: str) -> None:
+    set_type_override(frame_key, column, st.session_state["data_type_value"])
+
+
+def choose_missing(base) -> str:
+    """What a missing feature value becomes: a level of its own (the default) or a dropped row (with the count)."""
+    n = rows_with_missing(base)
+    if not n:
+        return "level"
+    labels = MISSING_LABELS | {"drop": f"drop those rows ({n:,} of {base.n_rows:,})"}
+    return st.radio(f"Missing feature values ({n:,} row(s) have at least one)", list(labels), key="data_missing",
+                    horizontal=True, format_func=labels.get, persist_state="session",
+                    help="As a level of its own, 'missing' is one more code of the column (see the coding table); "
+                         "dropping the rows keeps only complete rows.")
 
 
 def show_messages(ds) -> None:
@@ -203,7 +263,8 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
         st.caption("Rows per class of the target. A rare positive class makes the 0-1 error a poor guide "
                    "(always answering 'negative' already scores well); see the balanced and F-measures.")
     with right:
-        st.markdown("**Columns** (distinct and missing counts; flags mark columns to look at)")
+        st.markdown("**Columns** (how each was read, distinct and missing counts, an example; flags mark columns to "
+                    "look at)")
         shown, matches = find_rows(summary, "column", query)
         st.dataframe(shown, hide_index=True, width="stretch", height=min(330, 35 * (len(shown) + 1) + 3),
                      key="data_summary")
@@ -252,7 +313,7 @@ def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str]) -
 
 
 def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int,
-                  exclude=()) -> str:
+                  exclude=(), types=None, missing: str = "level") -> str:
     """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins;
     without id)"."""
     details = []
@@ -262,6 +323,11 @@ def dataset_label(name: str, sample: str | None, columns, target: str, positive,
         details.append(f"{method}, {bins} bins")
     if exclude:
         details.append("without " + (", ".join(exclude) if len(exclude) <= 3 else f"{len(exclude)} columns"))
+    if types:
+        details.append("types " + (", ".join(f"{c}={t}" for c, t in types.items()) if len(types) <= 3
+                                   else f"of {len(types)} columns set"))
+    if missing == "drop":
+        details.append("rows with missing values dropped")
     base = f"{name} (sample" if sample else f"{name} ("
     if sample:
         return base + (f"; {'; '.join(details)})" if details else ")")
@@ -291,14 +357,16 @@ def main() -> None:
         return
     frame, frame_key, name, sample = chosen
     try:
-        target, positive, method, bins, base, exclude = choose_options(frame, frame_key, sample)
+        target, positive, method, bins, base, exclude, types, missing = choose_options(frame, frame_key, sample)
         kept = frame.drop(columns=exclude) if exclude else frame
         ds, encoded = prepare(kept, frame_key + (f"|without:{exclude}" if exclude else ""), target, positive,
-                              method, bins)
+                              method, bins, types_key(types), missing)
+    except ColumnTypeError:
+        return   # said above, with the column types to change
     except FslabError as err:
         st.error(md(err))
         return
-    label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude)
+    label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude, types, missing)
     apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude)
     show_dataset(frame, ds, encoded, name, method, bins, exclude)
 

@@ -181,8 +181,10 @@ def test_real_valued_target_and_multiclass_sample(at):
 
 def test_target_guess_finds_a_text_target_in_the_middle_and_ids_can_be_kept(at):
     """A breast-cancer-like table: id first, text target 'diagnosis' in the middle, numeric features after it."""
-    lines = ["id,diagnosis,radius,texture"] + [f"{9000 + i},{'M' if i % 3 == 0 else 'B'},{10 + i * 0.31:.2f},"
-                                               f"{20 - i * 0.17:.2f}" for i in range(40)]
+    # measurements, not evenly spaced (an evenly spaced unique column reads as a generated ID: fslab.column_types)
+    lines = ["id,diagnosis,radius,texture"] + [f"{9000 + i},{'M' if i % 3 == 0 else 'B'},"
+                                               f"{10 + (i * i % 41) * 0.31:.2f},{20 - (i * 7 % 43) ** 1.5 * 0.17:.2f}"
+                                               for i in range(40)]
     data_page(at)
     upload(at, "cancer.csv", ("\n".join(lines) + "\n").encode())
     assert at.selectbox(key="data_target").value == "diagnosis"

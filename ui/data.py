@@ -7,12 +7,14 @@ Errors (FslabError) are not cached: the page catches them and shows the message.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from fslab.data import Dataset, read_table
+from fslab.data import COLUMN_TYPES, Dataset, read_table
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.limits import LIMITS
@@ -70,14 +72,23 @@ def sample_default_target(name: str, columns) -> str:
     return target if target in columns else str(list(columns)[-1])
 
 
-def _inspect(_frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
-    return Dataset.from_frame(_frame, target, limits=frame_limits(_frame, frame_key))
+def _inspect(_frame: pd.DataFrame, frame_key: str, target: str, types: tuple = ()) -> Dataset:
+    with warnings.catch_warnings():   # the page lists the left-out columns itself
+        warnings.simplefilter("ignore", UserWarning)
+        return Dataset.from_frame(_frame, target, limits=frame_limits(_frame, frame_key),
+                                  column_types=_types(_frame, types))
 
 
 def _prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
-             method: str, bins: int) -> tuple[Dataset, object]:
-    ds = Dataset.from_frame(_frame, target, positive=positive, limits=frame_limits(_frame, frame_key))
+             method: str, bins: int, types: tuple = (), missing: str = "level") -> tuple[Dataset, object]:
+    ds = Dataset.from_frame(_frame, target, positive=positive, limits=frame_limits(_frame, frame_key),
+                            column_types=_types(_frame, types), missing=missing, near_unique="keep")
     return ds, ds.discretize(method, bins)
+
+
+def _types(frame: pd.DataFrame, types: tuple) -> dict[str, str] | None:
+    """The overrides ((column, type) pairs) of the columns still in ``frame`` (left-out ones are gone)."""
+    return {c: t for c, t in types if c in frame.columns} or None
 
 
 _inspect_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_inspect)
@@ -93,17 +104,55 @@ def _cached(frame_key: str, sample_fn, upload_fn, plain_fn):
     return upload_fn if _in_session() else plain_fn
 
 
-def inspect(frame: pd.DataFrame, frame_key: str, target: str) -> Dataset:
-    """The Dataset with the default positive class: tells the page the task and the class names."""
-    return _cached(frame_key, _inspect_sample, _inspect_upload, _inspect)(frame, frame_key, target)
+def inspect(frame: pd.DataFrame, frame_key: str, target: str, types: tuple = ()) -> Dataset:
+    """The Dataset with the default positive class and the column types read (``types``: the user's overrides as
+    (column, type) pairs): tells the page the task, the class names and the near-unique columns (``left_out``)."""
+    return _cached(frame_key, _inspect_sample, _inspect_upload, _inspect)(frame, frame_key, target, types)
 
 
 def prepare(frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
-            method: str, bins: int) -> tuple[Dataset, object]:
-    """(Dataset, EncodedDataset) of a parsed frame; ``frame_key`` (the upload's hash or ``sample:<name>``)
-    stands for the unhashed frame in the cache key."""
+            method: str, bins: int, types: tuple = (), missing: str = "level") -> tuple[Dataset, object]:
+    """(Dataset, EncodedDataset) of a parsed frame whose left-out columns the page has already removed (so nothing
+    more is left out here); ``frame_key`` (the upload's hash or ``sample:<name>``) stands for the unhashed frame in
+    the cache key."""
     return _cached(frame_key, _prepare_sample, _prepare_upload, _prepare)(frame, frame_key, target, positive,
-                                                                         method, bins)
+                                                                         method, bins, types, missing)
+
+
+# The Data page's column-type overrides: {frame_key: {column: type}} in the session (a plain key, so it outlives a
+# visit to another page). "drop" is not offered: the page's "Columns to leave out" box does that.
+TYPE_OVERRIDES = "fslab.data.column_types"
+PAGE_TYPES = [t for t in COLUMN_TYPES if t != "drop"]
+TYPE_LABELS = {"auto": "as read (automatic)", "number": "number", "date": "date or timestamp",
+               "percent": "percentage", "boolean": "yes/no", "category": "categories (text levels)"}
+MISSING_LABELS = {"level": "a level of its own ('missing')", "drop": "drop those rows"}
+
+
+def type_overrides(frame_key: str) -> dict[str, str]:
+    """The user's column types for this data ({column: type}; empty when none)."""
+    return dict(st.session_state.get(TYPE_OVERRIDES, {}).get(frame_key, {}))
+
+
+def set_type_override(frame_key: str, column: str, kind: str) -> None:
+    """Record (or, for "auto", forget) the type of ``column``; other data keep theirs."""
+    every = dict(st.session_state.get(TYPE_OVERRIDES, {}))
+    mine = dict(every.get(frame_key, {}))
+    if kind == "auto":
+        mine.pop(column, None)
+    else:
+        mine[column] = kind
+    every[frame_key] = mine
+    st.session_state[TYPE_OVERRIDES] = every
+
+
+def types_key(overrides: dict[str, str]) -> tuple:
+    """The overrides as sorted (column, type) pairs: hashable, for the caches."""
+    return tuple(sorted(overrides.items()))
+
+
+def rows_with_missing(ds: Dataset) -> int:
+    """Rows with a missing value in any feature column."""
+    return int(ds.features.isna().any(axis=1).sum()) if ds.n_features else 0
 
 
 def frame_limits(frame: pd.DataFrame, frame_key: str):
