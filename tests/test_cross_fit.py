@@ -221,3 +221,18 @@ def test_selection_records_and_describes_its_estimate():
     assert (record["estimate"], record["folds"], record["split_seed"]) == ("cross-fitted", 4, 7)
     assert sel.estimate_label == "held-out (4-fold cross-fitted)"
     assert fslab.select(data, 2).estimate_label.startswith("in-sample")
+
+
+@pytest.mark.parametrize("name", ("zero-one", "cost-sensitive", "balanced", "log-loss", "mi"))
+def test_cell_shares_agree_with_the_whole_table_formula(name):
+    """The additive form (``held_out_cells``, used by the engines) equals ``held_out`` on whole tables."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, size=(300, 4)).astype(np.uint8)
+    y = (X[:, 0] + rng.integers(0, 2, 300) > 1).astype(int)
+    ds = _dataset(X, y)
+    ev = measure(name).on(ds, estimate="cross-fitted", folds=4, seed=3)
+    table = ev.extension_tables([1], np.array([0, 2, 3]))
+    spec = MEASURES[name]
+    train, test = split(table.counts, 4)
+    whole = spec.held_out(train, test, np.array([0, 1]), **spec.params).mean(axis=-1)
+    np.testing.assert_allclose(ev.sign * ev.table_criteria(table), whole, rtol=1e-12, atol=1e-12)

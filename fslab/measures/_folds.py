@@ -76,8 +76,9 @@ def stratified_folds(y: np.ndarray, folds: int, seed) -> np.ndarray:
 def split(counts: np.ndarray, folds: int) -> tuple[np.ndarray, np.ndarray]:
     """(train, test) of shape (..., F, cells, L) from counts (..., cells, F * L) of (cell, fold * L + class)."""
     shape = counts.shape[:-1] + (folds, counts.shape[-1] // folds)
-    test = np.moveaxis(counts.reshape(shape), -2, -3)
-    train = test.sum(axis=-3, keepdims=True) - test
+    folded = counts.reshape(shape)
+    test = np.ascontiguousarray(np.moveaxis(folded, -2, -3))   # one copy: every reduction after runs contiguous
+    train = folded.sum(axis=-2)[..., None, :, :] - test
     return train, test
 
 
@@ -89,6 +90,11 @@ def class_probabilities(train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     prior = class_totals / np.maximum(class_totals.sum(axis=-1, keepdims=True), 1e-300)
     eta = np.divide(train, n_cell, out=np.broadcast_to(prior, train.shape).copy(), where=n_cell > 0)
     return eta, prior
+
+
+def along_folds(per_fold: np.ndarray, ndim: int) -> np.ndarray:
+    """A per-fold array (F,) or (F, L) shaped to broadcast against (cells, F[, L], ...) arrays of ``ndim`` axes."""
+    return per_fold.reshape((1,) + per_fold.shape + (1,) * (ndim - 1 - per_fold.ndim))
 
 
 def fold_mean(per_fold: np.ndarray) -> np.ndarray:
@@ -108,14 +114,17 @@ def argmax_rule(train: np.ndarray) -> np.ndarray:
     return eta.argmax(axis=-1)
 
 
+def smoothed_prior(class_totals: np.ndarray) -> np.ndarray:
+    """The training prior of log-loss and MI from training class counts (classes on the last axis): N_l / N, or
+    add-1/2 (N_l + 1/2) / (N + L/2) when a class has no training row (see ``LOG_SMOOTHING``)."""
+    half = np.where((class_totals <= 0).any(axis=-1, keepdims=True), 0.5, 0.0)
+    return (class_totals + half) / (class_totals.sum(axis=-1, keepdims=True) + half * class_totals.shape[-1])
+
+
 def smoothed_log_probabilities(train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(ln P_smooth(y | cell), ln prior): the cell's training counts smoothed towards the training prior by
     ``LOG_SMOOTHING`` pseudo-rows (see the module constants)."""
-    n_labels = train.shape[-1]
-    class_totals = train.sum(axis=-2, keepdims=True)
-    missing = (class_totals <= 0).any(axis=-1, keepdims=True)
-    half = np.where(missing, 0.5, 0.0)
-    prior = (class_totals + half) / (class_totals.sum(axis=-1, keepdims=True) + half * n_labels)
+    prior = smoothed_prior(train.sum(axis=-2, keepdims=True))
     a = LOG_SMOOTHING
     p = (train + a * prior) / (train.sum(axis=-1, keepdims=True) + a)
     return np.log(p), np.log(prior)

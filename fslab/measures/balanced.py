@@ -6,8 +6,8 @@ import numpy as np
 
 from ..information import _sum_cells
 from ..tables import JointTable
-from ._folds import binary_eta
-from .base import MeasureSpec
+from ._folds import along_folds, binary_eta
+from .base import HeldOutCells, MeasureSpec
 
 
 def balanced_error(table: JointTable) -> np.ndarray:
@@ -41,6 +41,26 @@ def held_out_balanced(train: np.ndarray, test: np.ndarray, labels, **_) -> np.nd
     return 0.5 * (fnr + fpr)
 
 
+def _held_out_cells(train: np.ndarray, test: np.ndarray, rows: np.ndarray, params) -> np.ndarray:
+    """Each cell's share of its fold's held-out balanced error: counts (C, F, 2, ...) -> (C, F, ...)."""
+    class_train = rows.sum(axis=0) - rows
+    p = along_folds(class_train[:, 1] / class_train.sum(axis=-1), train.ndim - 1)
+    n = train.sum(axis=2)
+    eta = np.divide(train[:, :, 1], n, out=np.broadcast_to(p, n.shape).copy(), where=n > 0)
+    positive = (eta * (1.0 - p) > (1.0 - eta) * p) | (p >= 1.0)
+    pos, neg = (along_folds(np.maximum(rows[:, i], 1e-300), n.ndim) for i in (1, 0))
+    return 0.5 * np.where(positive, test[:, :, 0] / neg, test[:, :, 1] / pos)
+
+
+def _held_out_prior(rows: np.ndarray, params) -> np.ndarray:
+    """Share (F, 2) of one held-out row of each class in its fold's balanced error under the prior's rule."""
+    class_train = rows.sum(axis=0) - rows
+    p = class_train[:, 1] / class_train.sum(axis=-1)
+    positive = (p * (1.0 - p) > (1.0 - p) * p) | (p >= 1.0)   # eta = p: ties go to 0 unless p = 1
+    share = 0.5 / np.maximum(rows, 1e-300)
+    return np.stack([np.where(positive, share[:, 0], 0.0), np.where(positive, 0.0, share[:, 1])], axis=-1)
+
+
 SPEC = MeasureSpec(
     name="balanced",
     label="balanced error",
@@ -50,4 +70,5 @@ SPEC = MeasureSpec(
              r"\,\frac{1-\eta_J(X_J)}{1-p}\Big)\Big],\quad p = \mathbf{P}(Y=1)"),
     reference="Ahmed et al., Example 4 (the paper's value is twice this: FNR + FPR)",
     held_out=held_out_balanced,
+    held_out_cells=HeldOutCells(_held_out_cells, _held_out_prior),
 )

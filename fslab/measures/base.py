@@ -48,6 +48,23 @@ class MixedCellReducer:
 
 
 @dataclass(frozen=True)
+class HeldOutCells:
+    """A held-out loss that adds up over cells, for the fast engine's mixed cells (fslab.measures.cross_fit).
+
+    ``cell_loss(train, test, rows, params)``: counts (C, F, L, ...) of (cell, fold, class, ...) with the training
+    counts ``train`` (the other folds) and ``rows`` (F, L), the test folds' class counts -> each cell's share of
+    its fold's loss, (C, F, ...) (normalised: the shares of all cells add up to the fold's value);
+    ``prior_loss(rows, params)``: the share (F, L) of one held-out row of each class under the prior's rule (a
+    cell unseen in training, as every row of a cell pure in (fold, class) is). ``finish(rule, prior)``: the
+    measure from the per-fold values of the rule and of the prior alone (default: ``rule``).
+    """
+
+    cell_loss: Callable[..., np.ndarray]
+    prior_loss: Callable[..., np.ndarray]
+    finish: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
 class MeasureSpec:
     """Registry record of one performance measure.
 
@@ -67,6 +84,7 @@ class MeasureSpec:
     ``held_out(train, test, labels, **params)``: the cross-fitted estimate (:mod:`fslab.measures._folds`): the
     plug-in rule fitted on ``train`` counts scored on ``test`` counts, both (..., F, cells, L), one value per fold
     (..., F). With ``train == test`` it is the plug-in value (log-loss and MI: up to their stated smoothing).
+    ``held_out_cells``: the same held-out value as a :class:`HeldOutCells` sum over the fast engine's mixed cells.
     """
 
     name: str
@@ -84,6 +102,7 @@ class MeasureSpec:
     evaluator: Callable[..., Evaluator] | None = None
     needs_rows: bool = False
     held_out: Callable[..., np.ndarray] | None = None
+    held_out_cells: HeldOutCells | None = None
     cross_fitted_evaluator: Callable[..., Evaluator] | None = None
 
     def __post_init__(self) -> None:

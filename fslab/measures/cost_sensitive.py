@@ -6,8 +6,8 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..tables import JointTable
-from ._folds import binary_eta, test_total
-from .base import MeasureSpec, MixedCellReducer, Param
+from ._folds import along_folds, binary_eta, test_total
+from .base import HeldOutCells, MeasureSpec, MixedCellReducer, Param
 
 
 def cost_sensitive_error(table: JointTable, c: float = 0.25) -> np.ndarray:
@@ -31,6 +31,29 @@ def held_out_cost_sensitive(train: np.ndarray, test: np.ndarray, labels, c: floa
     fp = np.where(positive, test[..., 0], 0.0).sum(axis=-1)
     fn = np.where(positive, 0.0, test[..., 1]).sum(axis=-1)
     return (c * fp + (1.0 - c) * fn) / test_total(test)
+
+
+def _held_out_cells(train: np.ndarray, test: np.ndarray, rows: np.ndarray, params) -> np.ndarray:
+    """Each cell's held-out cost over its fold's rows: counts (C, F, L, ...), class axis 2 -> (C, F, ...)."""
+    c = float(params["c"])
+    n = train.sum(axis=2)
+    class_train = rows.sum(axis=0) - rows
+    pi = along_folds(class_train[:, 1] / class_train.sum(axis=-1), n.ndim)
+    eta = np.divide(train[:, :, 1], n, out=np.broadcast_to(pi, n.shape).copy(), where=n > 0)
+    positive = (1.0 - c) * eta > c * (1.0 - eta)
+    cost = np.where(positive, c * test[:, :, 0], (1.0 - c) * test[:, :, 1])
+    return cost / along_folds(rows.sum(axis=1), cost.ndim)
+
+
+def _held_out_prior(rows: np.ndarray, params) -> np.ndarray:
+    """Cost (F, 2) of one held-out row of each class under the prior's rule 1((1-c) pi > c (1 - pi)), over the
+    fold's rows."""
+    c = float(params["c"])
+    class_train = rows.sum(axis=0) - rows
+    pi = class_train[:, 1] / class_train.sum(axis=-1)
+    positive = (1.0 - c) * pi > c * (1.0 - pi)
+    cost = np.stack([np.where(positive, c, 0.0), np.where(positive, 0.0, 1.0 - c)], axis=-1)
+    return cost / rows.sum(axis=1, keepdims=True)
 
 
 def _check(params: dict) -> None:
@@ -63,4 +86,5 @@ SPEC = MeasureSpec(
     check=_check,
     mixed_cells=MixedCellReducer(_mixed_cell_costs),
     held_out=held_out_cost_sensitive,
+    held_out_cells=HeldOutCells(_held_out_cells, _held_out_prior),
 )

@@ -8,8 +8,10 @@ measure's ``held_out`` function (see :mod:`fslab.measures._folds` for the defini
 
 Why the fast engine's merging of pure cells stays exact: a cell pure in (fold, class) has rows in one fold
 only, so for that fold it is unseen in training (the prior's rule, the same for the merged cell) and for
-every other fold it has no test rows; merging such cells changes no held-out loss. The measures' mixed-cell
-reducers (plug-in sums) are not used.
+every other fold it has no test rows; merging such cells changes no held-out loss. Measures whose held-out
+loss adds up over cells (0-1, cost-sensitive, log-loss, MI: ``spec.held_out_cells``) are summed straight
+from the engine's mixed-cell counts, as their plug-in reducers are, with every pure row costing the loss of
+the prior's rule; the others go through batched tables.
 """
 
 from __future__ import annotations
@@ -64,10 +66,56 @@ class CrossFittedEvaluator(TableEvaluator):
 
     @property
     def mixed_cells(self):
-        return None
+        return self.measure.spec.held_out_cells
+
+    def _fold_rows(self) -> np.ndarray:
+        """Rows of every (test fold, class): (F, L)."""
+        F, L = self.n_folds, len(self.original.labels)
+        return np.bincount(self.source.y, minlength=F * L).reshape(F, L).astype(np.float64)
+
+    def _finish(self, cells, rule: np.ndarray, rows: np.ndarray, prior_loss: np.ndarray) -> np.ndarray:
+        """Signed fold mean of per-fold values (F, B) (``cells.finish`` against the prior alone first)."""
+        if cells.finish is not None:
+            rule = cells.finish(rule, (rows * prior_loss).sum(axis=1)[:, None])
+        return self.sign * rule.mean(axis=0)
+
+    def _from_mixed_cells(self, cells, subset, candidates: np.ndarray) -> np.ndarray:
+        """Per fold: the mixed cells' shares of the held-out loss (``cells.cell_loss``) plus every pure row's share
+        under the prior's rule (``cells.prior_loss``); then ``cells.finish`` and the fold mean."""
+        counter = self.counter
+        rows = self._fold_rows()
+        F, L = rows.shape
+        sums, mixed = np.zeros((F, counter.n)), np.zeros((F, L))
+        for block in counter.mixed_count_blocks([int(j) for j in subset]):
+            test = block.reshape((block.shape[0], F, L) + block.shape[2:])
+            train = test.sum(axis=1, keepdims=True) - test
+            sums += cells.cell_loss(train, test, rows, self._params).sum(axis=(0, 2))
+            mixed += test[..., 0].sum(axis=(0, 3))   # the mixed rows of each (fold, class), read off feature 0
+        prior_loss = cells.prior_loss(rows, self._params)
+        rule = sums[:, candidates] + ((rows - mixed) * prior_loss).sum(axis=1)[:, None]
+        return self._finish(cells, rule, rows, prior_loss)
 
     def table_criteria(self, table: JointTable) -> np.ndarray:
-        train, test = split(table.counts, self.n_folds)
-        labels = self.original.labels
-        per_fold = self.measure.spec.held_out(train, test, labels, **self._params)
-        return self.sign * np.asarray(per_fold, dtype=np.float64).mean(axis=-1)
+        cells = self.measure.spec.held_out_cells
+        if cells is None:   # F-beta, AUC, squared: the measure's held-out function on whole tables
+            train, test = split(table.counts, self.n_folds)
+            per_fold = self.measure.spec.held_out(train, test, self.original.labels, **self._params)
+            return self.sign * np.asarray(per_fold, dtype=np.float64).mean(axis=-1)
+        return self._occupied_criteria(cells, table.counts)
+
+    def _occupied_criteria(self, cells, counts: np.ndarray) -> np.ndarray:
+        """A loss that adds up over cells, from the occupied cells of every table only (batched tables are
+        mostly empty cells: padded values, deep subsets): shares summed per (table, fold) by ``np.bincount``."""
+        rows = self._fold_rows()
+        F, L = rows.shape
+        batch = counts.shape[:-2]
+        flat = counts.reshape(-1, counts.shape[-2], counts.shape[-1])
+        which, cell = np.nonzero(flat.sum(axis=-1) > 0)
+        test = flat[which, cell].reshape(-1, F, L)
+        train = test.sum(axis=1, keepdims=True) - test
+        share = cells.cell_loss(train, test, rows, self._params)              # (occupied cells, F)
+        n_tables = flat.shape[0]
+        index = (which[:, None] * F + np.arange(F)).ravel()
+        rule = np.bincount(index, weights=share.ravel(), minlength=n_tables * F).reshape(n_tables, F).T
+        out = self._finish(cells, rule, rows, cells.prior_loss(rows, self._params))
+        return out.reshape(batch) if batch else out[0]

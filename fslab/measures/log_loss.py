@@ -6,8 +6,8 @@ import numpy as np
 
 from ..information import conditional_entropy
 from ..tables import JointTable
-from ._folds import held_out_cross_entropy
-from .base import MeasureSpec, MixedCellReducer
+from ._folds import LOG_SMOOTHING, along_folds, held_out_cross_entropy, smoothed_prior
+from .base import HeldOutCells, MeasureSpec, MixedCellReducer
 
 
 def log_loss_error(table: JointTable) -> np.ndarray:
@@ -36,6 +36,21 @@ def held_out_log_loss(train: np.ndarray, test: np.ndarray, labels, **_) -> np.nd
     return held_out_cross_entropy(train, test)[0]
 
 
+def held_out_cell_entropy(train: np.ndarray, test: np.ndarray, rows: np.ndarray, params) -> np.ndarray:
+    """Each cell's held-out cross-entropy (nats) over its fold's rows: counts (C, F, L, ...) -> (C, F, ...)."""
+    prior = along_folds(smoothed_prior(rows.sum(axis=0) - rows), train.ndim)
+    p = (train + LOG_SMOOTHING * prior) / (train.sum(axis=2, keepdims=True) + LOG_SMOOTHING)
+    loss = -(test * np.log(p)).sum(axis=2)
+    return loss / along_folds(rows.sum(axis=1), loss.ndim)
+
+
+def held_out_prior_entropy(rows: np.ndarray, params) -> np.ndarray:
+    """-ln prior_l (F, L) over the fold's rows: one held-out row of class l in a cell unseen in training."""
+    return -np.log(smoothed_prior(rows.sum(axis=0) - rows)) / rows.sum(axis=1, keepdims=True)
+
+
+HELD_OUT_CELLS = HeldOutCells(held_out_cell_entropy, held_out_prior_entropy)
+
 SPEC = MeasureSpec(
     name="log-loss",
     label="log-loss",
@@ -47,4 +62,5 @@ SPEC = MeasureSpec(
     reference="Ahmed et al., Example 5",
     mixed_cells=MixedCellReducer(mixed_cell_entropy),
     held_out=held_out_log_loss,
+    held_out_cells=HELD_OUT_CELLS,
 )

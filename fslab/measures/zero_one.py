@@ -6,8 +6,8 @@ import numpy as np
 
 from ..information import _max_classes
 from ..tables import JointTable
-from ._folds import argmax_rule, test_total
-from .base import MeasureSpec, MixedCellReducer
+from ._folds import along_folds, argmax_rule, test_total
+from .base import HeldOutCells, MeasureSpec, MixedCellReducer
 
 
 def zero_one_error(table: JointTable) -> np.ndarray:
@@ -27,6 +27,22 @@ def held_out_zero_one(train: np.ndarray, test: np.ndarray, labels, **_) -> np.nd
     return 1.0 - right / test_total(test)
 
 
+def _held_out_cells(train: np.ndarray, test: np.ndarray, rows: np.ndarray, params) -> np.ndarray:
+    """Each cell's held-out 0-1 errors over its fold's rows: counts (C, F, L, ...) -> (C, F, ...); ``rows`` (F, L)
+    are the test folds' class counts (the training prior's class decides an unseen cell)."""
+    seen = train.sum(axis=2, keepdims=True) > 0
+    rule = np.where(seen, train, along_folds(rows.sum(axis=0) - rows, train.ndim)).argmax(axis=2)
+    right = np.take_along_axis(test, rule[:, :, None], axis=2)[:, :, 0]
+    return (test.sum(axis=2) - right) / along_folds(rows.sum(axis=1), right.ndim)
+
+
+def _held_out_prior(rows: np.ndarray, params) -> np.ndarray:
+    """0-1 loss (F, L) of one held-out row of class l under the training prior's class, over the fold's rows."""
+    prior_class = (rows.sum(axis=0) - rows).argmax(axis=-1)
+    wrong = np.arange(rows.shape[-1]) != prior_class[:, None]
+    return wrong / rows.sum(axis=1, keepdims=True)
+
+
 def _mixed_cell_errors(counts: np.ndarray, params, nlogn) -> np.ndarray:
     """Per feature j: sum over mixed cells (c, v) of n_cv - max_l n_cvl (pure cells make no error)."""
     return (counts.sum(axis=1) - counts.max(axis=1)).sum(axis=(0, 1))
@@ -42,4 +58,5 @@ SPEC = MeasureSpec(
     reference="Ahmed et al., Example 2",
     mixed_cells=MixedCellReducer(_mixed_cell_errors),
     held_out=held_out_zero_one,
+    held_out_cells=HeldOutCells(_held_out_cells, _held_out_prior),
 )
