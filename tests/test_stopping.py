@@ -1,0 +1,52 @@
+"""fslab.stopping: footnote 3's stopping rule for an unknown k (Ahmed et al.), with hand-derived numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from fslab.errors import ParameterError
+from fslab.pena_nilsson.toy import preset
+from fslab.stopping import select_until_gain_below, steps_to_keep
+
+
+def test_steps_to_keep_by_hand():
+    # C(J_0..J_4) = -0.50, -0.30, -0.20, -0.15, -0.14: gains 0.20, 0.10, 0.05, 0.01.
+    values = [-0.50, -0.30, -0.20, -0.15, -0.14]
+    assert steps_to_keep(values, 0.02) == (3, 4)   # step 4 gains 0.01 < 0.02: keep the 3 before it
+    assert steps_to_keep(values, 0.06) == (2, 3)   # step 3 gains 0.05 < 0.06
+    assert steps_to_keep(values, 0.25) == (0, 1)   # even the first feature gains too little
+    assert steps_to_keep(values, 0.0) == (4, None)  # every step gains something: keep all
+    assert steps_to_keep([-0.3, -0.2, -0.2], 0.0) == (2, None)  # "falls below": a zero gain is not below 0
+    assert steps_to_keep([-0.3, -0.2, -0.2], 1e-9) == (1, 2)  # ... but is below any positive tolerance
+
+
+def test_example1_zero_one_by_hand():
+    # Ahmed et al. Example 1, cells (x1, x2): p(., Y=0), p(., Y=1) = (0,0) .378 .018, (0,1) .252 .162,
+    # (1,0) .042 .012, (1,1) .028 .108. Bayes 0-1 errors: empty set min(P(Y=0), P(Y=1)) = 0.30;
+    # X1: min(.63, .18) + min(.07, .12) = 0.25; {X1, X2}: .018 + .162 + .012 + .028 = 0.22.
+    # BayesGreedy picks X1 then X2; gains 0.05 and 0.03.
+    d = preset("bayes-example-1")
+    r = select_until_gain_below(d, tol=0.04)
+    assert r.values == pytest.approx((-0.30, -0.25, -0.22))
+    assert r.gains == pytest.approx((0.05, 0.03))
+    assert (r.k, r.features, r.stopped_at) == (1, (0,), 2)
+    assert select_until_gain_below(d, tol=0.06).k == 0
+    full = select_until_gain_below(d, tol=0.02)
+    assert (full.k, full.features, full.stopped_at) == (2, (0, 1), None)
+    assert "keep all 2" in full.summary()
+
+
+def test_mi_greedy_starts_from_zero_information():
+    # I(X2;Y) = 0.1724 bit is the first step (Example 1); the empty set carries 0 bit.
+    r = select_until_gain_below(preset("bayes-example-1"), tol=0.1, selector="mi-greedy")
+    assert r.values[0] == 0.0 and r.features == (1,) and r.k == 1
+
+
+def test_bad_arguments_say_what_to_do():
+    d = preset("bayes-example-1")
+    with pytest.raises(ParameterError, match="greedy selector"):
+        select_until_gain_below(d, 0.01, selector="mrmr")
+    with pytest.raises(ParameterError, match="tol must be"):
+        steps_to_keep([0.0, 1.0], -1)
+    with pytest.raises(ParameterError, match="k_max"):
+        select_until_gain_below(d, 0.01, k_max=5)
