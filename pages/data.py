@@ -148,7 +148,8 @@ def choose_exclusions(frame_key: str, columns: list[str], target: str, base) -> 
     if st.session_state.get("data_exclude_for") != (frame_key, target):  # new data or target: the default again
         st.session_state["data_exclude_for"] = (frame_key, target)
         st.session_state["data_exclude"] = ids
-    st.session_state["data_exclude"] = [c for c in st.session_state["data_exclude"] if c in others]
+    # (a run that stopped at a column-type error did not draw the box, and Streamlit forgot its value)
+    st.session_state["data_exclude"] = [c for c in st.session_state.get("data_exclude", ids) if c in others]
     exclude = st.multiselect("Columns to leave out (not features)", others, key="data_exclude",
                              help="An ID, a row number, free text or a column computed from the target would fit the "
                                   "sample perfectly and tell nothing about new rows.")

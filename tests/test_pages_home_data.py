@@ -232,3 +232,37 @@ def test_home_lists_every_page_of_the_navigation_once(at):
     nav = {Path(p.file).stem for p in PAGES}
     linked = [el.proto.page for el in at.get("page_link")]  # the page's url name, e.g. "by_measure"
     assert len(nav) >= 10 and sorted(linked) == sorted(nav - {"home"})
+
+
+def test_messy_upload_types_can_be_overridden_and_missing_rows_dropped(at):
+    """fslab.data.messy.customers: IDs left out by default with the reason, dates and percentages read as numbers,
+    a column read otherwise on request, a type that does not fit said with its column and row, missing rows dropped."""
+    from fslab.data import messy
+
+    data_page(at)
+    upload(at, "customers.csv", messy.to_csv_bytes(messy.customers()))
+    assert not at.error and at.selectbox(key="data_target").value == "churn"
+    assert at.multiselect(key="data_exclude").value == ["customer_id", "row", "notes"]
+    assert any("**row** (whole numbers, a different one in every row)" in c.value for c in at.caption)
+    summary = next(d.value for d in at.dataframe if "read as" in d.value.columns).set_index("column")
+    assert summary.loc["signup_date", "read as"] == "date" and summary.loc["discount", "example"] == "66%"
+    assert "outliers: use quantile bins" in summary.loc["tenure", "flags"]
+    at.selectbox(key="data_type_column").set_value("discount").run()
+    at.selectbox(key="data_type_value").set_value("category").run()
+    assert not at.exception and not at.error
+    summary = next(d.value for d in at.dataframe if "read as" in d.value.columns).set_index("column")
+    assert summary.loc["discount", "read as"] == "category (as asked)" and summary.loc["discount", "distinct"] == 80
+    assert any("Your types: **discount** as categories" in c.value for c in at.caption)
+    at.selectbox(key="data_type_column").set_value("plan").run()
+    assert at.selectbox(key="data_type_value").value == "auto"        # each column shows its own type
+    at.selectbox(key="data_type_value").set_value("number").run()
+    assert any("column 'plan' was set to number but data row 1 holds 'standard'" in e.value for e in at.error)
+    at.selectbox(key="data_type_value").set_value("auto").run()       # undo
+    assert not at.error
+    assert at.metric[0].value == "600"
+    at.radio(key="data_missing").set_value("drop").run()
+    assert at.metric[0].value == "585" and not at.exception           # 15 rows miss an age
+    at.button(key="data_use").click().run()
+    name = at.session_state[CURRENT].name
+    assert "types discount=category" in name and "rows with missing values dropped" in name
+    assert at.session_state[CURRENT].encoded.n_rows == 585
