@@ -50,3 +50,21 @@ def test_bad_arguments_say_what_to_do():
         steps_to_keep([0.0, 1.0], -1)
     with pytest.raises(ParameterError, match="k_max"):
         select_until_gain_below(d, 0.01, k_max=5)
+
+
+def test_select_page_helper_runs_on_request():
+    from streamlit.testing.v1 import AppTest
+
+    def app():
+        from fslab.pena_nilsson.toy import preset
+        from ui.stopping import render_stopping_rule
+
+        render_stopping_rule(preset("bayes-example-1"), "bayes-greedy", "zero-one", {}, 1, key="t")
+
+    at = AppTest.from_function(app, default_timeout=30).run()
+    assert not at.exception and not any("k = " in m.value for m in at.markdown)  # nothing runs unasked
+    at.number_input(key="t.stop_tol").set_value(0.04)
+    at.button(key="t.stop_run").click().run()
+    assert not at.exception
+    # gains 0.05 then 0.03 (test_example1_zero_one_by_hand): the second is below 0.04, so one feature is kept
+    assert any(m.value.startswith("**k = 1**") for m in at.markdown)
