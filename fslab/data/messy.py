@@ -14,7 +14,7 @@ import pandas as pd
 
 SIGNAL: dict[str, tuple[str, ...]] = {
     "customers": ("support_calls", "plan", "tenure"),
-    "sensor_log": ("vibration", "temperature"),
+    "sensor_log": ("vibration", "temperature", "pressure"),
     "loans": ("grade", "dti", "delinquencies"),
 }
 MESS: dict[str, tuple[str, ...]] = {
@@ -77,12 +77,13 @@ def customers(n: int = 600, seed: int = 0) -> pd.DataFrame:
 
 
 def sensor_log(n: int = 1500, seed: int = 0) -> pd.DataFrame:
-    """A machine log: failure depends on vibration and temperature, not on timestamp, reading id or machine."""
+    """A machine log: failure depends on vibration, temperature and (less) pressure, not on timestamp, reading id
+    or machine."""
     rng = np.random.default_rng(seed)
     vibration = rng.gamma(4.0, 0.5, size=n)
     temperature = rng.normal(65.0, 8.0, size=n)
     pressure = rng.normal(101.3, 2.5, size=n)
-    logit = 1.4 * (vibration - 2.0) + 0.18 * (temperature - 65.0)
+    logit = 1.4 * (vibration - 2.0) + 0.18 * (temperature - 65.0) + 0.3 * (pressure - 101.3)
     failure = _draw(rng, logit, 0.2)
     seconds = np.sort(rng.choice(np.arange(60 * 24 * 3600), size=n, replace=False))
     stamps = (pd.Timestamp("2024-03-01") + pd.to_timedelta(seconds, unit="s")).strftime("%Y-%m-%dT%H:%M:%S")

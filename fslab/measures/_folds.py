@@ -37,10 +37,17 @@ MAX_FOLDS = 20
 LOG_SMOOTHING = 1.0
 
 
-def check_estimate(estimate: str, folds: int = DEFAULT_FOLDS) -> tuple[str, int]:
-    """Validate an estimate request; returns (estimate, folds)."""
+def check_estimate(estimate: str, folds=DEFAULT_FOLDS):
+    """Validate an estimate request; returns (estimate, folds). ``folds`` is a number of folds (2 .. 20), or one
+    fold index per row (an int array with 2 .. 20 distinct values 0 .. F-1), e.g. to keep the copies of a row in a
+    bootstrap resample in one fold (NPFS)."""
     if estimate not in ESTIMATES:
         raise ParameterError(f"estimate must be one of {', '.join(ESTIMATES)}; got {estimate!r}")
+    if isinstance(folds, np.ndarray):
+        if folds.ndim != 1 or folds.dtype.kind not in "iu" or folds.size == 0 or folds.min() < 0 \
+                or not 2 <= int(folds.max()) + 1 <= MAX_FOLDS:
+            raise ParameterError(f"fold indices must be a 1-d integer array with values 0 .. F-1, 2 <= F <= {MAX_FOLDS}")
+        return estimate, folds
     if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or not 2 <= folds <= MAX_FOLDS:
         raise ParameterError(f"folds must be a whole number from 2 to {MAX_FOLDS}; got {folds!r}")
     return estimate, int(folds)

@@ -46,7 +46,8 @@ def require_sample(source, what: str = "the cross-fitted estimate") -> None:
 class CrossFittedEvaluator(TableEvaluator):
     """C_cf(J) of a table measure (``spec.held_out``) on a sample: see the module docstring.
 
-    ``folds`` (2 .. 20) and ``seed`` fix the stratified split; ``original`` is the source as given.
+    ``folds`` (2 .. 20) and ``seed`` fix the stratified split (or ``folds`` gives each row's fold; ``seed`` is then
+    None); ``original`` is the source as given; ``n_folds`` and ``fold_of_row`` the split used.
     """
 
     estimate = "cross-fitted"
@@ -57,9 +58,15 @@ class CrossFittedEvaluator(TableEvaluator):
         if measure.spec.held_out is None:
             raise ParameterError(f"{measure.spec.label} has no cross-fitted estimate; use estimate='plug-in'")
         measure.check_labels(source.labels)
-        self.original, self.n_folds, self.seed = source, folds, seed
-        self.fold_of_row = readonly(stratified_folds(source.y, folds, seed))
-        super().__init__(measure, fold_source(source, self.fold_of_row, folds), engine)
+        if isinstance(folds, np.ndarray):   # one fold index per row, given by the caller
+            if folds.shape != (source.n_rows,):
+                raise ParameterError(f"need one fold index per row: {source.n_rows} rows, {folds.size} indices")
+            fold_of_row, seed = folds.astype(np.int64), None
+        else:
+            fold_of_row = stratified_folds(source.y, folds, seed)
+        self.original, self.n_folds, self.seed = source, int(fold_of_row.max()) + 1, seed
+        self.fold_of_row = readonly(fold_of_row)
+        super().__init__(measure, fold_source(source, self.fold_of_row, self.n_folds), engine)
 
     def _check_labels(self) -> None:
         pass   # checked on the original labels (the derived source tiles them per fold)

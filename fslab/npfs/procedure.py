@@ -34,6 +34,8 @@ from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
 from ..errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
+from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, stratified_folds
+from ..measures.cross_fit import require_sample
 from ..tables import CodedSource, as_source
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .weighted import WeightedBootstraps, bootstrap_weights, supports
@@ -165,7 +167,10 @@ def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: 
     for b, seq in enumerate(seeds):
         # Sorted rows: the same multiset (count-based selectors see the same tables), better memory locality.
         rows = np.sort(np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw))
-        out[b, np.asarray(_select_features(source.subsample(rows), k, selector, params), dtype=np.int64)] = True
+        given = params.get("folds")   # cross-fitted: each drawn row keeps its original row's fold
+        picked = _select_features(source.subsample(rows), k, selector,
+                                  params if not isinstance(given, np.ndarray) else {**params, "folds": given[rows]})
+        out[b, np.asarray(picked, dtype=np.int64)] = True
     return out
 
 
@@ -197,7 +202,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
          seed: int | np.random.Generator | None = None, n_jobs: int = 1, progress: ProgressCallback | None = None,
          sample_fraction: float = 1.0, p0: float | None = None, epsilon: float = 0.1,
          prefer: str | None = "auto", batch_size: int | None = None, limits: Limits | None = None,
-         rule: str = "strict", counting: str = "auto", **selector_params) -> NPFSResult:
+         rule: str = "strict", counting: str = "auto", estimate: str = "plug-in", folds: int = DEFAULT_FOLDS,
+         **selector_params) -> NPFSResult:
     """Neyman-Pearson feature selection over ``selector`` (Ditzler et al., Section III-B).
 
     Parameters
@@ -233,6 +239,10 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         on class targets with small arities (``fslab.npfs_weighted``); ``"resample"``: a new data set per bootstrap,
         for any selector; ``"auto"`` (default): weights where they apply. Both draw the same rows from the same
         seeds and give the same matrix.
+    estimate, folds : the base selector's criterion estimate (``select``'s): ``"plug-in"`` (default, the paper's)
+        or ``"cross-fitted"``: each bootstrap is selected with held-out estimates over ``folds`` stratified folds of
+        the ORIGINAL rows (split with seed 0), so the copies of one row in a resample stay in one fold and never
+        score each other. Cross-fitted runs resample (``counting="resample"``).
     """
     check_rule(rule)
     if counting not in COUNTING:
@@ -249,6 +259,13 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         seed = int(seed.integers(2**63))
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
+    estimate, folds = check_estimate(estimate, folds)
+    if estimate == "cross-fitted":
+        if callable(selector):
+            raise ParameterError("estimate='cross-fitted' applies to a named selector; a callable chooses its own")
+        require_sample(source)
+        selector_params = {**selector_params, "estimate": estimate,
+                           "folds": stratified_folds(source.y, folds, DEFAULT_SEED)}
     weighted = counting != "resample" and supports(source, selector, selector_params)
     if counting == "weights" and not weighted:
         raise ParameterError(
@@ -284,7 +301,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         matrix, p0=float(p0), alpha=float(alpha), epsilon=float(epsilon), k=int(k),
         feature_names=tuple(source.feature_names), selector=selector if isinstance(selector, str) else
         getattr(selector, "__name__", "custom"), seed=root.entropy, sample_fraction=float(sample_fraction),
-        n_requested=n, cancelled=cancelled, selector_params=dict(selector_params), rule=rule,
+        n_requested=n, cancelled=cancelled, rule=rule,
+        selector_params={key: v for key, v in selector_params.items() if not isinstance(v, np.ndarray)},
     )
 
 

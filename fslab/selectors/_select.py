@@ -92,8 +92,9 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     hooks = Hooks(progress, cancel)
     names = src.feature_names
     recorded = ev.estimate if ev is not None else "in-sample"
-    record = {"estimate": recorded, "folds": folds if recorded == "cross-fitted" else None,
-              "split_seed": seed if recorded == "cross-fitted" else None}
+    crossed = recorded == "cross-fitted"
+    record = {"estimate": recorded, "folds": ev.n_folds if crossed else None,
+              "split_seed": ev.seed if crossed else None}
     extra_notes = () if ev is not None or estimate == "plug-in" else (
         f"The {spec.label} is a statistic of the raw values of all rows with no held-out version: the estimate "
         "setting does not apply to it.",)
