@@ -46,7 +46,8 @@ def check_estimate(estimate: str, folds=DEFAULT_FOLDS):
     if isinstance(folds, np.ndarray):
         if folds.ndim != 1 or folds.dtype.kind not in "iu" or folds.size == 0 or folds.min() < 0 \
                 or not 2 <= int(folds.max()) + 1 <= MAX_FOLDS:
-            raise ParameterError(f"fold indices must be a 1-d integer array with values 0 .. F-1, 2 <= F <= {MAX_FOLDS}")
+            raise ParameterError("fold indices must be a 1-d integer array with values 0 .. F-1, "
+                                 f"2 <= F <= {MAX_FOLDS}")
         return estimate, folds
     if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or not 2 <= folds <= MAX_FOLDS:
         raise ParameterError(f"folds must be a whole number from 2 to {MAX_FOLDS}; got {folds!r}")
