@@ -51,7 +51,6 @@ _UNIT = r"[^\d\s+-][^\d]{0,15}?"
 _TIGHT = r"(?:%|[kmcµμn]?[gmslLW]|[kmM]?Hz|h|hr?s?|min|mph|kph|kWh|[kKMG]B|°[CF]?|K|V|Pa|kPa|bar|psi|pts?)"
 _NUMBER_RE = re.compile(rf"^\s*(?P<cur>{_CURRENCY})?\s*(?P<num>{_NUM})(?:\s+(?P<unit>{_UNIT})|(?P<tight>{_TIGHT}))?"
                         r"\s*$")
-_PERCENT_RE = rf"^\s*(?:{_NUM})\s*%\s*$"
 _DATE_RES = {   # a regex the whole value must match, then the formats tried for it (first parse wins)
     "iso": (r"^\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?$",
             ("ISO8601",)),
@@ -137,13 +136,21 @@ def _decimal_comma(num: pd.Series) -> bool:
 
 
 def _to_float(num: pd.Series) -> pd.Series:
-    """Number text (thousands separators, a decimal point or comma) as floats; the column decides the comma."""
-    num = num.str.replace(r"(?<=\d)['\s](?=\d{3})", "", regex=True)
-    if _decimal_comma(num):
-        num = num.str.replace(r"(?<=\d)\.(?=\d{3}(?:\D|$))(?=.*,)", "", regex=True).str.replace(",", ".")
+    """Number text (thousands separators, a decimal point or comma) as floats; the column decides the comma.
+
+    Plain numbers take one fast ``pd.to_numeric`` pass; only the values it refuses go through the regexes."""
+    out = pd.to_numeric(num, errors="coerce").astype(np.float64)
+    out[np.isinf(out.to_numpy())] = np.nan   # "inf" is a word here, not a number to bin
+    rest = out.isna().to_numpy() & (num != "").to_numpy(bool)
+    if not rest.any():
+        return out
+    part = num[rest].str.replace(r"(?<=\d)['\s](?=\d{3})", "", regex=True)
+    if _decimal_comma(part):
+        part = part.str.replace(r"(?<=\d)\.(?=\d{3}(?:\D|$))(?=.*,)", "", regex=True).str.replace(",", ".")
     else:
-        num = num.str.replace(r"(?<=\d),(?=\d{3})", "", regex=True)
-    return pd.to_numeric(num, errors="coerce").astype(np.float64)
+        part = part.str.replace(r"(?<=\d),(?=\d{3})", "", regex=True)
+    out[rest] = pd.to_numeric(part, errors="coerce").astype(np.float64).to_numpy()
+    return out
 
 
 def parse_number(text: pd.Series) -> tuple[pd.Series, str]:
@@ -157,8 +164,8 @@ def parse_number(text: pd.Series) -> tuple[pd.Series, str]:
 
 
 def parse_percent(text: pd.Series) -> pd.Series:
-    ok = text.str.match(_PERCENT_RE)
-    return _to_float(text.str.replace("%", "", regex=False).str.strip()).where(ok.to_numpy(bool))
+    ok = text.str.endswith("%").to_numpy(bool)
+    return _to_float(text.str[:-1].str.strip()).where(ok)
 
 
 def parse_date(text: pd.Series) -> tuple[pd.Series, str]:
