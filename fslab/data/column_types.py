@@ -306,17 +306,29 @@ def near_unique_text(n_distinct: int, n_rows: int) -> bool:
     return n_rows >= ID_MIN_ROWS and n_distinct >= NEAR_UNIQUE * n_rows
 
 
-def evenly_spaced(values: np.ndarray) -> bool:
-    """Distinct values at one step from each other (sorted), as row numbers or generated IDs are."""
-    x = np.sort(values[~np.isnan(values)]) if values.dtype.kind == "f" else np.sort(values)
+def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> bool:
+    """Distinct values at one step from each other, as row numbers or generated IDs are.
+
+    With ``n`` distinct values between ``lo`` and ``hi`` (the column statistics), that means every value sits on the
+    grid lo + k (hi - lo) / (n - 1): one pass, no sort, and the first 64 values usually decide."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[~np.isnan(x)]
     if x.size < 3:
         return False
-    step = np.diff(x.astype(np.float64))
-    return bool(np.allclose(step, step[0], rtol=1e-9, atol=0.0) and step[0] > 0)
+    lo = float(x.min()) if lo is None else lo
+    hi = float(x.max()) if hi is None else hi
+    step = (hi - lo) / (x.size - 1)
+    if not step > 0:
+        return False
+    for part in (x[:64], x):
+        r = (part - lo) / step
+        if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
+            return False
+    return True
 
 
 def numeric_ids(n_rows: int, n_distinct: np.ndarray, n_missing: np.ndarray, integral: np.ndarray,
-                column=None) -> np.ndarray:
+                column=None, lo: np.ndarray | None = None, hi: np.ndarray | None = None) -> np.ndarray:
     """Numeric columns that are IDs: a different value in every row (none missing) and whole numbers, or evenly
     spaced reals (``column(i)`` gives column i's values; asked only for the few unique real columns)."""
     if n_rows < ID_MIN_ROWS:
@@ -325,7 +337,8 @@ def numeric_ids(n_rows: int, n_distinct: np.ndarray, n_missing: np.ndarray, inte
     ids = unique & integral
     if column is not None:
         for i in np.flatnonzero(unique & ~integral):
-            ids[i] = evenly_spaced(np.asarray(column(i)))
+            ids[i] = evenly_spaced(np.asarray(column(i)), None if lo is None else float(lo[i]),
+                                   None if hi is None else float(hi[i]))
     return ids
 
 

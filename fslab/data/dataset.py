@@ -411,7 +411,7 @@ def _drop_numeric_ids(features, array, stats: ColumnStats, types: list, typed: T
     ids = np.zeros(source.n_columns, dtype=bool)
     if candidates.any():
         ids = numeric_ids(source.n_rows, stats.n_distinct, stats.n_missing, stats.integral,
-                          lambda i: next(source.column_blocks(np.array([i])))[1][:, 0])
+                          lambda i: next(source.column_blocks(np.array([i])))[1][:, 0], stats.lo, stats.hi)
         ids &= np.array([names[j] not in protected for j in source.positions], dtype=bool)
     if not ids.any() and not text:
         return features, array, stats, types
