@@ -1,6 +1,12 @@
-"""Does a pick hold up? Each chosen feature's NPFS selection frequency and its stability across binnings.
+"""Does a pick hold up? Held-out value against in-sample, selection across folds, NPFS and binnings.
 
-Two checks of one selection (same selector, measure and k) that the in-sample criterion cannot give:
+Checks of one selection (same selector, measure and k) that the in-sample criterion cannot give:
+
+- **Held out** (:func:`holdout_check`): the in-sample (plug-in) and the held-out (cross-fitted) value of every
+  prefix J_t of the selection, beside the held-out value of no feature at all (the class prior): a pick whose
+  in-sample gain mostly vanishes on held-out rows fits this sample, not the problem. And **selection across
+  folds** (Weka's cross-validation mode of attribute selection): the selector rerun on each training fold (all
+  rows but one fold) and how often each chosen feature comes back.
 
 - **NPFS** (Ditzler et al. 2015, Section III-B): rerun the selector on n bootstrap resamples; feature j's count
   z_j is Binomial(n, p0 = k/K) if it were picked by chance, and it is *relevant* when z_j exceeds the critical value
@@ -16,14 +22,20 @@ both for library users.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .binning import DEFAULT_BINNINGS, BinningResult, binning_sensitivity
+from .measures import DEFAULT_FOLDS
+from .measures import measure as get_measure
+from .measures._folds import stratified_folds
+from .measures.cross_fit import require_sample
 from .npfs import npfs
-from .selectors import SELECTORS
+from .selectors import SELECTORS, select
+from .tables import as_source
 
 if TYPE_CHECKING:
     from .npfs import NPFSResult
@@ -73,4 +85,131 @@ def pick_robustness(encoded, names: Sequence[str], selector: str, k: int, measur
     return robustness_table(names, result, bins)
 
 
-__all__ = ["COLUMNS", "pick_robustness", "robustness_table"]
+# Verdict thresholds of :func:`holdout_check` (the share of the in-sample gain over the prior kept held out, and the
+# share of training folds whose selection contains a chosen feature).
+KEPT_RED, KEPT_AMBER = 0.5, 0.8
+STABLE_SHARE = 0.6
+
+
+@dataclass(frozen=True, eq=False)
+class HoldoutCheck:
+    """In-sample against held-out values of a selection, and its selection across folds, with a verdict.
+
+    ``steps``: one row per prefix J_t (step, feature, in-sample, held-out, gap = in-sample minus held-out in the
+    direction of "better", held-out gain of the step); ``prior``: the held-out value of no feature (the training
+    folds' class prior), ``prior_in``: its in-sample value; ``frequency``: for each chosen feature, the share of the
+    ``folds`` training folds whose selection (same selector, measure, k and estimate) contains it; ``level``: "green",
+    "amber" or "red"; ``reasons``: plain sentences saying why.
+    """
+
+    steps: pd.DataFrame
+    prior: float
+    prior_in: float
+    frequency: pd.Series
+    measure: str
+    greater_is_better: bool
+    folds: int
+    seed: int
+    level: str
+    reasons: tuple[str, ...]
+
+    @property
+    def kept(self) -> float:
+        """Share of the in-sample gain over no feature that survives on held-out rows (1: all of it, <= 0: none)."""
+        sign = 1.0 if self.greater_is_better else -1.0
+        gain_in = sign * (self.steps["in-sample"].iloc[-1] - self.prior_in)
+        gain_out = sign * (self.steps["held-out"].iloc[-1] - self.prior)
+        return float(gain_out / gain_in) if gain_in > 1e-12 else (1.0 if gain_out >= -1e-12 else 0.0)
+
+
+def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,
+                 **params) -> np.ndarray:
+    """For every feature, the share of the ``n_folds`` training folds (all rows but one stratified fold, split by
+    ``split_seed``) on which ``select(training rows, k, selector, **params)`` picks it (Weka's cross-validation
+    attribute selection; ``params`` may ask for a cross-fitted estimate inside each training fold)."""
+    src = as_source(source)
+    require_sample(src, "selection across folds")
+    fold = stratified_folds(src.y, n_folds, split_seed)
+    hits = np.zeros(src.n_features)
+    for f in range(n_folds):
+        chosen = select(src.subsample(np.flatnonzero(fold != f)), k, selector, **params).features
+        hits[list(chosen)] += 1
+    return hits / n_folds
+
+
+def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
+                  frequency: bool = True) -> HoldoutCheck:
+    """The held-out check of ``selection`` (a :class:`~fslab.selectors.Selection` made on ``source``).
+
+    Values are the selection's measure for selectors that use one (the MI family and the Fisher score: I(X_J; Y)
+    in bits), in-sample (plug-in) and held out (cross-fitted over ``folds`` stratified folds split by ``seed``).
+    The verdict is red when held out the chosen features do no better than no feature at all, or keep less than
+    half of their in-sample gain over it; amber when they keep less than 80 %, when a step adds nothing held out, or
+    when a chosen feature comes back on fewer than 60 % of the training folds (``frequency=False`` skips that rerun).
+    """
+    src = as_source(source)
+    require_sample(src, "the held-out check")
+    spec = SELECTORS[selection.selector]
+    params = {key: v for key, v in selection.params.items() if key != "max_subsets"}
+    name = selection.measure if spec.uses_measure else "mi"
+    m = get_measure(name, **(params if spec.uses_measure else {}))
+    inside, outside = m.on(src), m.on(src, estimate="cross-fitted", folds=folds, seed=seed)
+    feats = list(selection.features)
+    if spec.kind not in ("forward", "ranking"):   # a set: one row for the whole subset
+        prefixes = [feats]
+    else:
+        prefixes = [feats[:t] for t in range(1, len(feats) + 1)]
+    ins = np.array([inside.value(p) for p in prefixes])
+    outs = np.array([outside.value(p) for p in prefixes])
+    prior_in, prior = inside.value([]), outside.value([])
+    sign = 1.0 if m.greater_is_better else -1.0
+    gains = sign * np.diff(np.concatenate([[prior], outs]))
+    names = [selection.names[len(p) - 1] if len(prefixes) > 1 else ", ".join(selection.names) for p in prefixes]
+    steps = pd.DataFrame({"step": np.arange(1, len(prefixes) + 1), "feature": names, "in-sample": ins,
+                          "held-out": outs, "gap": sign * (ins - outs), "held-out gain": gains})
+    freq = pd.Series(dtype=float)
+    if frequency:
+        extra = {"measure": selection.measure, **params} if spec.uses_measure else {}
+        if selection.s is not None:
+            extra["s"] = selection.s
+        if selection.estimate == "cross-fitted":   # the same estimate, nested inside each training fold
+            extra |= {"estimate": "cross-fitted", "folds": selection.folds, "seed": selection.split_seed or 0}
+        shares = cv_frequency(src, selection.selector, selection.k, folds, seed, **extra)
+        freq = pd.Series(shares[feats], index=list(selection.names), name="share of training folds")
+    check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, folds, seed,
+                         "green", ())
+    level, reasons = _verdict(check, spec.kind in ("forward", "ranking"))
+    return HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, folds, seed,
+                        level, reasons)
+
+
+def _verdict(check: HoldoutCheck, stepwise: bool) -> tuple[str, tuple[str, ...]]:
+    kept = check.kept
+    red, amber = [], []
+    sign = 1.0 if check.greater_is_better else -1.0
+    if sign * (check.steps["held-out"].iloc[-1] - check.prior) <= 1e-12:
+        red.append(f"On held-out rows the chosen features predict no better than no feature at all ({check.measure} "
+                   f"{check.steps['held-out'].iloc[-1]:.4g} held out vs {check.prior:.4g} for the class prior): the "
+                   "in-sample value fits this sample, not the problem.")
+    elif kept < KEPT_RED:
+        red.append(f"Overfitting: only {kept:.0%} of the in-sample gain over no feature survives on held-out rows.")
+    elif kept < KEPT_AMBER:
+        amber.append(f"{kept:.0%} of the in-sample gain over no feature survives on held-out rows.")
+    if stepwise and not red:
+        idle = [f for f, g in zip(check.steps["feature"], check.steps["held-out gain"], strict=True) if g <= 1e-12]
+        if idle:
+            amber.append(f"Adding {', '.join(idle)} does not improve the held-out value.")
+    unstable = [str(f) for f, share in check.frequency.items() if share < STABLE_SHARE]
+    if unstable:
+        amber.append(f"Picked on fewer than {STABLE_SHARE:.0%} of the {check.folds} training folds: "
+                     f"{', '.join(unstable)}.")
+    if red:
+        return "red", tuple(red + amber)
+    if amber:
+        return "amber", tuple(amber)
+    return "green", (f"Held out, the pick keeps {kept:.0%} of its in-sample gain and every chosen feature comes back "
+                     f"on at least {STABLE_SHARE:.0%} of the training folds." if len(check.frequency) else
+                     f"Held out, the pick keeps {kept:.0%} of its in-sample gain.",)
+
+
+__all__ = ["COLUMNS", "HoldoutCheck", "cv_frequency", "holdout_check", "pick_robustness", "robustness_table"]

@@ -1,0 +1,67 @@
+"""The held-out check of a pick ("Does this pick hold up?" in the library): it can say no."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import fslab
+from fslab.data import messy
+from fslab.data.encoded import EncodedDataset
+from fslab.robustness import cv_frequency, holdout_check
+
+
+def _messy(name, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return fslab.read_csv(messy.to_csv_bytes(messy.TABLES[name]()), messy.TARGETS[name], **kwargs)
+
+
+def test_an_in_sample_only_pick_is_red():
+    data = _messy("customers", near_unique="keep")     # IDs, row numbers and free text kept, as before issue 22
+    pick = fslab.select(data, 3, measure="balanced")    # the paper's plug-in picks them: in-sample error 0
+    assert pick.scores[-1] == pytest.approx(0.0)
+    check = holdout_check(data, pick)
+    assert check.level == "red"
+    assert "no better than no feature" in check.reasons[0]
+    assert check.steps["held-out"].iloc[-1] == pytest.approx(check.prior, abs=1e-12)
+
+
+def test_a_planted_signal_holds_up():
+    data = _messy("loans")
+    pick = fslab.select(data, 3, measure="balanced", estimate="cross-fitted")
+    assert set(pick.names) == set(messy.SIGNAL["loans"])
+    check = holdout_check(data, pick)
+    assert check.level == "green" and check.kept > 0.8
+    assert (check.frequency >= 0.6).all()
+
+
+def test_pure_noise_is_not_green():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 3, size=(300, 8)).astype(np.uint8)
+    y = rng.integers(0, 2, 300)
+    data = EncodedDataset(X, y, labels=np.array([0, 1]))
+    check = holdout_check(data, fslab.select(data, 3, measure="zero-one"))
+    assert check.level != "green"
+
+
+def test_steps_are_the_two_estimates_of_each_prefix():
+    data = _messy("sensor_log")
+    pick = fslab.select(data, 3, selector="jmi")
+    check = holdout_check(data, pick, folds=4, seed=2, frequency=False)
+    for t in range(3):
+        J = list(pick.features[:t + 1])
+        assert check.steps["in-sample"][t] == pytest.approx(fslab.bayes_value(data, J, "mi"))
+        assert check.steps["held-out"][t] == pytest.approx(fslab.bayes_value(data, J, "mi", estimate="cross-fitted",
+                                                                            folds=4, seed=2))
+    assert check.measure == "mutual information" and check.frequency.empty
+
+
+def test_cv_frequency_finds_a_strong_feature_every_time():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(400, 6)).astype(np.uint8)
+    y = np.where(rng.random(400) < 0.9, X[:, 4], 1 - X[:, 4])
+    share = cv_frequency(EncodedDataset(X, y, labels=np.array([0, 1])), "mi-greedy", 1, n_folds=5)
+    assert share[4] == 1.0 and share.sum() == pytest.approx(1.0)
