@@ -43,10 +43,10 @@ with st.sidebar:
         st.caption(f"**Dataset:** {md(ds_name)}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
-share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may end with st.stop()
+link_box = share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may stop
 theme.warm_charts()  # the browser loads the Plotly renderer once this page has settled
 
 if waiting:
     st.stop()
-nav.run()
-share.write_link(shared_page)  # values the page set on this run (first visit defaults), when it did not stop
+nav.run()  # a page that stops early (NPFS before Run) writes its link itself first: ui.share.stop
+share.write_link(shared_page, link_box)  # values the page set on this run (first visit defaults)

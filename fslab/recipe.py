@@ -36,10 +36,14 @@ from .pena_nilsson.toy import PRESETS, preset
 from .selectors import SELECTORS
 
 RECIPE_VERSION = 1
-PAGES = ("select", "npfs", "compare", "orderings", "toy")
+PAGES = ("select", "by_measure", "npfs", "compare", "orderings", "toy")
 ALL_CLASSES = "(all classes)"
 MAX_SEED = 2**32 - 1
 ALPHAS = (0.001, 0.005, 0.01, 0.05, 0.1)
+CUSTOM_DIST = "custom"  # dist= of a link made on a toy distribution a URL cannot carry: the receiver is told
+# the tabs a link can open (the labels of st.tabs(..., key="<page>.tab") on pages/orderings.py and pages/compare.py)
+TABS = {"orderings": ("Hasse diagram", "Theorem 1", "Minimal S* (BS, OS)", "Sample (FBS, FOS)"),
+        "compare": ("Side by side", "Learning curves", "Binning sensitivity")}
 
 
 class RecipeError(DataError):
@@ -146,8 +150,11 @@ CHOICES: Mapping[str, Mapping[str, Callable]] = {
              "rule": _one_of(RULES), **_MEASURE_PARAMS},
     # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
     "compare": {"source": _SOURCE, "measure": _one_of(EVAL_MEASURES), "k": _int(1, 15),
-                "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"]},
-    "orderings": {"source": _SOURCE, "measure": _MEASURE},
+                "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"],
+                "tab": _one_of(TABS["compare"])},
+    "by_measure": {"source": _SOURCE, "selector": _SELECTOR, "k": _K, "measures": _list_of(MEASURES),
+                   "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"]},
+    "orderings": {"source": _SOURCE, "measure": _MEASURE, "tab": _one_of(TABS["orderings"])},
     "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
 }
 DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS),
@@ -224,6 +231,7 @@ class Recipe:
     data: dict | None = None
     distribution: dict | None = None
     choices: dict = field(default_factory=dict)
+    missing: tuple[str, ...] = field(default=(), compare=False)  # what a link's maker had and it could not carry
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "choices", check_choices(self.page, self.choices))
@@ -275,6 +283,8 @@ class Recipe:
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
         if self.distribution and "preset" in self.distribution:
             query["dist"] = self.distribution["preset"]
+        elif self.distribution:  # a custom law: the receiver learns that the link could not bring it
+            query["dist"] = CUSTOM_DIST
         for name, value in self.choices.items():
             query[name] = (",".join(value) if isinstance(value, list) else
                            ("true" if value else "false") if isinstance(value, bool) else str(value))
@@ -301,9 +311,12 @@ class Recipe:
         elif set(DATA_FIELDS) & set(query):
             raise RecipeError(f"link parameters {', '.join(sorted(set(DATA_FIELDS) & set(query)))} need 'data' "
                               "(the sample they describe)")
-        distribution = {"preset": query["dist"]} if "dist" in query else None
+        custom = query.get("dist") == CUSTOM_DIST
+        distribution = {"preset": query["dist"]} if "dist" in query and not custom else None
         choices = {name: _parse(schema[name], text) for name, text in query.items() if name in schema}
-        return cls(page, data, distribution, choices)
+        missing = ("the custom toy distribution it was made on (a link cannot carry one: ask for the recipe file, "
+                   "which holds it)",) if custom else ()
+        return cls(page, data, distribution, choices, missing)
 
 
 def _has_comma(names) -> bool:

@@ -36,8 +36,10 @@ EXAMPLES = {
              "fraction": 0.5, "c": 0.25, "beta": 1.0, "approach": 1},
     "compare": {"source": "distribution", "measure": "balanced", "k": 3, "selectors": ["bayes-greedy", "jmi"],
                 "c": 0.25, "beta": 2.0},
-    "orderings": {"source": "distribution", "measure": "log-loss"},
+    "orderings": {"source": "distribution", "measure": "log-loss", "tab": "Theorem 1"},
     "toy": {"pick_k": 2, "conv_measure": "auc", "conv_k": 1},
+    "by_measure": {"source": "dataset", "selector": "bayes-greedy", "k": 4, "measures": ["zero-one", "f-beta"],
+                   "c": 0.25, "beta": 2.0},
 }
 
 
@@ -67,7 +69,10 @@ def test_toy_sample_round_trips_and_a_custom_distribution_stays_out_of_the_url()
     recipe = Recipe("toy", {"toy_sample": {"m": 500, "seed": 3}}, custom, {"pick_k": 1})
     assert Recipe.from_json(recipe.to_json()) == recipe
     query = recipe.to_query()
-    assert query == {"pick_k": "1"}  # rows of a distribution the link cannot carry would be other rows
+    # rows of a distribution the link cannot carry would be other rows; dist=custom tells the receiver (issue 26)
+    assert query == {"dist": "custom", "pick_k": "1"}
+    assert Recipe.from_query("toy", query).distribution is None
+    assert "custom toy distribution" in Recipe.from_query("toy", query).missing[0]
     assert recipe.left_out_of_query() == ["the custom toy distribution (download the recipe to share it)",
                                           "the rows sampled from it"]
     preset_rows = Recipe("toy", {"toy_sample": {"m": 500, "seed": 3}}, {"preset": "xor"}, {"pick_k": 1})
@@ -118,7 +123,7 @@ def test_any_valid_recipe_round_trips(page, data, source, dist):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (recipe_text(page="plots"), "unknown page 'plots'; a recipe is for one of: select, npfs"),
+    (recipe_text(page="plots"), "unknown page 'plots'; a recipe is for one of: select, by_measure, npfs"),
     (recipe_text(choices={"selector": "lasso"}), "'selector' must be one of: bayes-greedy"),
     (recipe_text(choices={"k": "5"}), "'k' must be a whole number; got '5'"),
     (recipe_text(choices={"k": 5.0}), "'k' must be a whole number; got 5.0"),

@@ -11,6 +11,7 @@ hold the server's GIL, and at most ``cores - 1`` runs go at once).
 from __future__ import annotations
 
 import time
+from typing import NoReturn
 
 import streamlit as st
 
@@ -225,14 +226,20 @@ def _result_to_show(key: tuple, name: str, selector: str, k: int, n: int) -> NPF
     if last is None:
         st.info(f"Press **Run NPFS** to draw the bootstraps: {n} runs of {SELECTORS[selector].label} with k = {k} "
                 f"on {md(name)} (a few seconds on the samples; a bar shows the time left, and Cancel stops it).")
-        st.stop()
+        _stop_linked()
     if last[0][:4] != key[:4]:
         st.info(f"Press **Run NPFS** to run on {md(name)}.")
-        st.stop()
+        _stop_linked()
     shown = last[1]
     st.info(f"The settings changed: showing the last run ({SELECTORS[shown.selector].label}, k = {shown.k}, "
             f"n = {shown.n_bootstraps}, alpha = {shown.alpha}). Press **Run NPFS** for the new settings.")
     return shown
+
+
+def _stop_linked() -> NoReturn:
+    """Stop the page before a run, its settings in the link (ui.share imports this module: import it here)."""
+    from . import share
+    share.stop("npfs")
 
 
 def load_uniform() -> None:

@@ -34,6 +34,7 @@ from fslab.pena_nilsson.orderings import (
     subset_risks,
 )
 from fslab.plots.orderings import value_decimals
+from fslab.recipe import TABS as RECIPE_TABS
 from fslab.selectors import select
 
 from . import heavy
@@ -42,7 +43,7 @@ from .compare import token
 
 fingerprint = token  # the pages key lattices and widgets by content (one digest for every cache key)
 # the page's tabs: short enough that all four show on a 1024 px projector, in presentation mode too
-TABS = ("Hasse diagram", "Theorem 1", "Minimal S* (BS, OS)", "Sample (FBS, FOS)")
+TABS = RECIPE_TABS["orderings"]  # declared once in fslab.recipe: a link's tab= names one of them
 
 
 @st.cache_data(**BOUNDED, show_spinner="Evaluating every subset...")

@@ -37,7 +37,8 @@ PAGES = (
              "pick features greedily (or exhaustively) for the performance measure you care about; see every "
              "step.", recipe="select"),
     PageInfo("pages/by_measure.py", "By measure", ":material/view_column:", "Select",
-             "one selector, several measures, the same data: where their picks part, and what each choice costs."),
+             "one selector, several measures, the same data: where their picks part, and what each choice costs.",
+             recipe="by_measure"),
     PageInfo("pages/compare.py", "Compare", ":material/compare_arrows:", "Select",
              "put selectors side by side and check the chosen features with cross-validated classifiers.",
              recipe="compare"),

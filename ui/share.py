@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from typing import NoReturn
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -33,8 +35,16 @@ PENDING = "fslab.share.pending"      # (Recipe, file bytes) to apply before the 
 LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
 AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the session has not been given yet
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
+BOX = "fslab.share.box"              # this run's LinkBox (the share box's link to copy), for stop()
 DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
 MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("precision", "recall")}
+KEY_PREFIX = {"by_measure": "bym"}   # a recipe page whose widget keys are not "<page>.<name>"
+SOURCE_DEFAULT = {"select": "dataset", "compare": "dataset", "npfs": "dataset", "by_measure": "dataset"}
+
+
+def prefix(page: str) -> str:
+    """The start of the page's widget keys: ``<prefix>.<choice name>``."""
+    return KEY_PREFIX.get(page, page)
 
 
 def page_of(nav, recipe_pages: dict) -> str | None:
@@ -112,8 +122,9 @@ def data_page_spec(signature: tuple, task: str) -> dict | None:
 
 def current_choices(page: str) -> dict:
     """The page's widget values that matter for what it shows, by short name."""
-    choices = {name: st.session_state[f"{page}.{name}"] for name in CHOICES[page]
-               if f"{page}.{name}" in st.session_state}
+    pre = prefix(page)
+    choices = {name: st.session_state[f"{pre}.{name}"] for name in CHOICES[page]
+               if f"{pre}.{name}" in st.session_state}
     selector = SELECTORS.get(choices.get("selector"))
     if selector is not None and selector.fixed_measure:
         choices["measure"] = selector.fixed_measure
@@ -121,8 +132,9 @@ def current_choices(page: str) -> dict:
         choices.pop("measure", None)
     if not choices.get("use_s"):
         choices.pop("s", None)
+    chosen = {choices.get("measure"), *choices.get("measures", ())}  # By measure: several measures at once
     for name, measures in MEASURE_PARAMS.items():
-        if choices.get("measure") not in measures:
+        if not chosen & set(measures):
             choices.pop(name, None)
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
 
@@ -175,7 +187,7 @@ def data_label(spec: dict) -> str:
 def _load_data(spec: dict, file_bytes: bytes | None):
     if "file" in spec:
         return load_dataset(spec, file_bytes)
-    if "sample" in spec and not {"target", "positive"} & set(spec):  # as Home loads it: one shared cache
+    if "sample" in spec and not {"target", "positive", "exclude"} & set(spec):  # as Home loads it: one cache
         return sample_encoded(spec["sample"], spec.get("method", "mean-std"), spec.get("bins", 3))
     dist = distribution_spec() if "toy_sample" in spec else None
     return _recipe_dataset(json.dumps(spec, sort_keys=True), json.dumps(dist) if dist else None)
@@ -208,11 +220,11 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
     page, values, notes = recipe.page, dict(recipe.choices), []
     _, dataset = state.get_dataset()
     _, dist = state.get_distribution()
-    default_source = {"select": "dataset", "compare": "dataset", "npfs": "dataset"}.get(page, "distribution")
+    default_source = SOURCE_DEFAULT.get(page, "distribution")
     use_dataset = page == "npfs" or values.get("source", default_source) == "dataset"
     source = dataset if use_dataset else dist
     if source is None:
-        return {f"{page}.{name}": value for name, value in values.items()}, notes
+        return {f"{prefix(page)}.{name}": value for name, value in values.items()}, notes
     n = source.n_features
     limits = {"k": {"select": n, "npfs": n - 1, "compare": min(15, n)}.get(page, n), "pick_k": n, "conv_k": n}
     for name, top in limits.items():
@@ -230,7 +242,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
         notes += [f"selector {SELECTORS[s].label} is not offered here for this {_target_words(source)}: left out"
                   for s in values["selectors"] if s not in kept]
         values["selectors"] = kept
-    selector = values.get("selector") or st.session_state.get(f"{page}.selector")
+    selector = values.get("selector") or st.session_state.get(f"{prefix(page)}.selector")
     spec = SELECTORS.get(selector)
     for name in ("measure", "conv_measure"):
         if name not in values:
@@ -246,7 +258,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
             asked, values[name] = values[name], measures[0]
             notes.append(f"measure {MEASURES[asked].label} does not fit this {_target_words(source)}"
                          + (" on this page" if page == "compare" else "") + f": using {MEASURES[measures[0]].label}")
-    return {f"{page}.{name}": value for name, value in values.items()}, notes
+    return {f"{prefix(page)}.{name}": value for name, value in values.items()}, notes
 
 
 def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
@@ -285,7 +297,15 @@ def restore(page: str | None) -> None:
     st.session_state[PUBLISHED] = query
     if page is None or not query:
         return
-    _report(lambda: apply(Recipe.from_query(page, query)), "This link could not be opened as it is")
+    _report(lambda: _apply_link(page, query), "This link could not be opened as it is")
+
+
+def _apply_link(page: str, query: dict) -> list[str]:
+    recipe = Recipe.from_query(page, query)
+    for what in recipe.missing:  # e.g. a custom toy distribution: say so rather than silently show another one
+        st.warning(f"This link was made on {what}. The page shows the toy distribution this session has instead: "
+                   f"{md(state.get_distribution()[0])}.", icon=":material/link_off:")
+    return apply(recipe)
 
 
 def awaiting_file() -> bool:
@@ -332,8 +352,10 @@ def _report(action, headline: str) -> None:
 
 # --- publishing and the sidebar ---------------------------------------------------------------------------
 
-def write_link(page: str | None) -> tuple[Recipe, list[str]] | None:
-    """Write the page's recipe into the address bar (when it changed); returns it with what it left out."""
+def write_link(page: str | None, box: LinkBox | None = None) -> tuple[Recipe, list[str]] | None:
+    """Write the page's recipe into the address bar (when it changed) and, given the share box's ``box``, the
+    link to copy there; returns the recipe with what it left out. app.py calls it after the page, also when the
+    page ended with ``st.stop()`` (NPFS before Run): the widgets' first-draw values are set only by the page."""
     if page is None or st.session_state.get(AWAITING) is not None:  # the link stays until its file is given
         return None
     recipe, left_out = current_recipe(page)
@@ -343,27 +365,55 @@ def write_link(page: str | None) -> tuple[Recipe, list[str]] | None:
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
     st.session_state[PUBLISHED] = query
+    if box is not None:
+        box.show(query)
     return recipe, left_out
 
 
-def publish(page: str | None, recipe_pages: dict) -> None:
+def stop(page: str) -> NoReturn:
+    """``st.stop()`` for a page that waits for a click (NPFS before Run): first write its link with the values
+    its widgets took on this run. After ``st.stop()`` nothing reaches the browser any more (Streamlit stays
+    stopped at every later yield), so app.py's :func:`write_link` after the page would never run; on a first
+    visit the link would then lack every default the page set (the teacher's k = 3 arrived as k = 10)."""
+    write_link(page, st.session_state.get(BOX))
+    st.stop()
+
+
+class LinkBox:
+    """The share box's copyable link (st.code has a copy button: a projector's full-screen browser hides the
+    address bar). Drawn where :func:`publish` placed it, refilled by :func:`write_link` after the page."""
+
+    def __init__(self, url_path: str):
+        self.url_path, self.slot = url_path, st.empty()
+
+    def show(self, query: dict) -> None:
+        base = (st.context.url or "").rstrip("/") if st.runtime.exists() else ""
+        self.slot.code(f"{base}/{self.url_path}?{urlencode(query)}", language=None, wrap_lines=True)
+
+
+def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
     """Before nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
     (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to). Before, not after: a page that
     ends with ``st.stop()`` stops the whole script run, so nothing after ``nav.run()`` would draw. The widget
     values are already the user's latest here; app.py calls :func:`write_link` after the page for the values
-    the page itself set on this run."""
+    the page itself set on this run, with the returned box to refill the link to copy."""
     if st.session_state.get(AWAITING) is not None:
         with st.sidebar.expander("Share this view", icon=":material/share:"):
             st.caption("Waiting for the link's data file (see the page).")
-        return
-    recipe, left_out = write_link(page) or (None, [])
+        return None
+    box = None
     with st.sidebar.expander("Share this view", icon=":material/share:"):
+        if page is not None:
+            st.caption("The link to this view (page, data, settings), also in the address bar; the icon at its "
+                       "right copies it. The recipe file holds the same, and also an uploaded file's fingerprint "
+                       "and a custom toy distribution.")
+            box = LinkBox(recipe_pages[page].url_path)
+        st.session_state[BOX] = box
+        recipe, left_out = write_link(page, box) or (None, [])
         if recipe is None:
-            st.caption("Open Select, Compare, NPFS, Toy distribution or Orderings to share a view of it.")
+            st.caption("Open Select, By measure, Compare, NPFS, Toy distribution or Orderings to share a view of "
+                       "it.")
         else:
-            st.caption("The address bar holds a link to this view (page, data, settings): copy it to share it. "
-                       "The recipe file holds the same, and also an uploaded file's fingerprint and a custom "
-                       "toy distribution.")
             notes = recipe.left_out_of_query()
             if notes:
                 st.caption("Not in the link: " + md("; ".join(notes)) + ".")
@@ -372,6 +422,7 @@ def publish(page: str | None, recipe_pages: dict) -> None:
             st.download_button("Download recipe (JSON)", recipe.to_json, f"fslab-{page}-recipe.json",
                                "application/json", on_click="ignore", key="share.download")
         _recipe_upload(recipe_pages)
+    return box
 
 
 def _recipe_upload(recipe_pages: dict) -> None:
