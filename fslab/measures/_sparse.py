@@ -149,13 +149,20 @@ class SparseCounter:
     # --- counts of a state -------------------------------------------------------------------------------
     def _split(self, st: _State):
         """The mixed cells' counts: ``big`` {cell: (L, n, A) counts} for each class's largest cell, and the touched
-        (cell, feature) pairs of the other cells: ``pair_cell``, ``pair_col``, ``pair_counts`` (T, L, A)."""
+        (cell, feature) pairs of the other cells: ``pair_cell``, ``pair_col`` and their counts (L, A, T)."""
         L, n, A = self.L, self.n, self.A
         skip = st.class_counts.argmax(axis=0)  # per class, the largest cell: never read
         klass = self.y[st.rows]
         read = st.cell != skip[klass]
-        pos, cols, vals = self._entries(st.rows[read])
-        klass, cell = klass[read][pos], st.cell[read][pos]
+        rows = st.rows[read]
+        starts = self.indptr[rows]
+        lens = self.indptr[rows + 1] - starts
+        idx = _ranges(starts, lens)
+        cols, vals = self.cols[idx], self.vals[idx]
+        del idx
+        small = np.int32 if st.n_cells < 2**31 else np.int64
+        cell = np.repeat(st.cell[read].astype(small), lens)
+        klass = np.repeat(klass[read].astype(np.int8 if L < 128 else np.int64), lens)
         totals = self._upper(klass, cols, vals, L)
         big = {}
         marginal = self.marginal
@@ -167,12 +174,18 @@ class SparseCounter:
             counts[..., 0] = st.class_counts[c][:, None] - counts[..., 1:].sum(axis=-1)
             big[int(c)] = counts
         rest = ~np.isin(cell, skip)
-        key = cell[rest].astype(np.int64) * n + cols[rest]
-        uniques, inverse = np.unique(key, return_inverse=True)
-        pair_counts = np.bincount((inverse * L + klass[rest]) * A + vals[rest],
-                                  minlength=uniques.size * L * A).astype(np.float64).reshape(-1, L, A)
+        if not rest.all():
+            cell, cols, vals, klass = cell[rest], cols[rest], vals[rest], klass[rest]
+        pair = cell.astype(np.int32 if st.n_cells * n < 2**31 else np.int64) * n + cols  # int32 sorts faster
+        uniques, inverse = np.unique(pair, return_inverse=True)
+        del pair
+        uniques = uniques.astype(np.int64)
+        T = uniques.size
+        key = (klass.astype(np.int64) * A + vals) * T + inverse
+        del inverse, cell, cols, vals, klass
+        pair_counts = np.bincount(key, minlength=L * A * T).astype(np.float64).reshape(L, A, T)
         pair_cell = uniques // n
-        pair_counts[..., 0] = st.class_counts[pair_cell] - pair_counts[..., 1:].sum(axis=-1)
+        pair_counts[:, 0] = st.class_counts[pair_cell].T - pair_counts[:, 1:].sum(axis=1)
         return big, pair_cell, uniques % n, pair_counts
 
     def cell_sums(self, subset: Sequence[int], reducer, params) -> np.ndarray:
@@ -183,7 +196,7 @@ class SparseCounter:
             return sums
         big, pair_cell, pair_col, pair_counts = self._split(st)
         for counts in big.values():
-            sums += reducer.cell_sums(counts.transpose(0, 2, 1)[None], params, self.nlogn)
+            sums += reducer.cell_sums(np.ascontiguousarray(counts.transpose(0, 2, 1))[None], params, self.nlogn)
         small = np.ones(st.n_cells, dtype=bool)
         small[list(big)] = False
         if small.any():
@@ -191,7 +204,7 @@ class SparseCounter:
             whole[small] = reducer.cell_sums(st.class_counts[small].T[None, :, None, :], params, self.nlogn)
             sums += whole.sum()
             if pair_cell.size:
-                change = reducer.cell_sums(pair_counts.transpose(1, 2, 0)[None], params, self.nlogn) - whole[pair_cell]
+                change = reducer.cell_sums(pair_counts[None], params, self.nlogn) - whole[pair_cell]
                 sums += np.bincount(pair_col, weights=change, minlength=self.n)
         return sums
 
@@ -210,7 +223,7 @@ class SparseCounter:
             where = np.full(self.n, -1)
             where[cand] = np.arange(cand.size)
             hit = where[pair_col] >= 0
-            out[where[pair_col[hit]], pair_cell[hit]] = pair_counts[hit].transpose(0, 2, 1)
+            out[where[pair_col[hit]], pair_cell[hit]] = pair_counts[:, :, hit].transpose(2, 1, 0)
         pure = st.pure.copy()
         pure[..., 0] = st.pure_sizes[:, None] - pure[..., 1:].sum(axis=-1)
         for l in range(L):
