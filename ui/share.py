@@ -7,7 +7,7 @@ import hashlib
 import json
 import math
 from typing import NoReturn
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
@@ -24,6 +24,7 @@ from . import state
 from .cache import sample_encoded
 from .compare_panels import SELECTOR_NAMES
 from .npfs import UNIFORM_NAME, base_selectors
+from .pages import PAGES
 from .selection import selector_options
 from .text import md
 from .toy import install
@@ -387,8 +388,19 @@ class LinkBox:
         self.url_path, self.slot = url_path, st.empty()
 
     def show(self, query: dict) -> None:
-        base = (st.context.url or "").rstrip("/") if st.runtime.exists() else ""
-        self.slot.code(f"{base}/{self.url_path}?{urlencode(query)}", language=None, wrap_lines=True)
+        self.slot.code(f"{app_url()}/{self.url_path}?{urlencode(query)}", language=None, wrap_lines=True)
+
+
+def app_url() -> str:
+    """The app's address without a page path ("" outside a browser session): ``st.context.url`` keeps the path
+    of the page the session is on."""
+    url = (st.context.url or "") if st.runtime.exists() else ""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    last = path.rsplit("/", 1)[-1]
+    if last and last in {p.url_path for p in PAGES}:
+        path = path[: -len(last) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else ""
 
 
 def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:

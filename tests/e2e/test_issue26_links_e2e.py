@@ -1,0 +1,49 @@
+"""Issue 26, item 3 in a real browser: a teacher's NPFS view, before Run, is in the link and in the share box's
+copyable link; a student opening that link gets the same settings (not the page's defaults)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+from playwright.sync_api import expect
+
+from tests.conftest import ARTIFACTS, goto_page, wait_idle
+
+
+def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, streamlit_url):
+    goto_page(page, "NPFS")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
+    k_box = main.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
+    k_box.fill("4")
+    k_box.press("Enter")
+    wait_idle(page)
+    page.wait_for_function("() => location.search.includes('k=4')")
+    query = dict(parse_qsl(urlsplit(page.url).query))
+    assert query["k"] == "4" and {"selector", "n", "alpha", "seed", "fraction"} <= set(query)
+
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Share this view").click()
+    code = sidebar.locator('[data-testid="stCode"]')
+    expect(code).to_contain_text("/npfs?")
+    expect(code).to_contain_text("k=4")
+    shown = code.inner_text().strip()
+    assert shown.startswith(streamlit_url + "/npfs?"), shown
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "issue26-npfs-link-before-run.png"))
+    code.scroll_into_view_if_needed()
+    sidebar.screenshot(path=str(ARTIFACTS / "issue26-share-box-link.png"))
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    student = ctx.new_page()
+    student.set_default_timeout(60_000)
+    try:
+        student.goto(shown)
+        wait_idle(student)
+        box = student.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(
+            has_text="k (features").locator("input")
+        expect(box).to_have_value("4")
+        expect(student.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector")).to_have_value(
+            page.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector").input_value())
+    finally:
+        ctx.close()
