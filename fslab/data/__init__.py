@@ -1,6 +1,8 @@
 """The data layer: reading tables, checking them, discretising, and the sources selectors count on.
 
-``csv_io`` (bounded CSV reading), ``data_checks`` (the refusals, one error class each), ``column_stats`` and
+``csv_io`` (bounded CSV reading), ``column_types`` (dates, percentages, units, yes/no and near-unique columns read
+as a person reads them; ``messy`` generates such tables for tests), ``data_checks`` (the refusals, one error class
+each; outliers that stretch the bins), ``column_stats`` and
 ``discretize`` (codes and bins), ``target_guess``, ``dataset`` (``Dataset``: a frame and its target),
 ``encoded`` (``EncodedDataset``: integer codes, a ``CodedSource``), ``distributions`` (exact laws, also a
 source), ``samples`` and ``synthetic`` (shipped and generated data), ``safe_json``, ``distributed`` (Dask).
