@@ -24,7 +24,7 @@ import pandas as pd
 
 from .criteria import bayes_value
 from .errors import FslabError, ParameterError
-from .measures import MEASURES, supported_measures
+from .measures import DEFAULT_FOLDS, MEASURES, supported_measures
 from .selectors import SELECTORS, select
 from .tables import as_source
 from .terms import label as measure_label
@@ -57,6 +57,7 @@ class ByMeasure:
     cross: pd.DataFrame
     measures: dict[str, tuple[str, dict]]
     skipped: dict[str, str]
+    estimate: str = "plug-in"   # of every value: "plug-in" (in-sample) or "cross-fitted" (held out)
 
     @property
     def labels(self) -> list[str]:
@@ -95,13 +96,15 @@ def _measure_list(measures) -> list[tuple[str, dict]]:
 
 
 def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFAULT_MEASURES,
-               selector: str = "bayes-greedy") -> ByMeasure:
+               selector: str = "bayes-greedy", *, estimate: str = "plug-in", folds: int = DEFAULT_FOLDS,
+               seed=0) -> ByMeasure:
     """Run ``selector`` with each measure for k steps and evaluate every measure's prefixes under every measure.
 
     ``measures``: names, or (name, params) pairs. Measures that do not fit the target (a binary-only measure on a
     multiclass target) are left out and listed in ``skipped``. ``selector`` must use the measure (BayesGreedy,
     BayesScore, exhaustive, backward, ...); MI-family selectors have their own criterion and would give the
-    same path under every measure.
+    same path under every measure. ``estimate``, ``folds``, ``seed``: the estimate of every criterion, the
+    selections' and the cross-evaluations' alike (``select``'s); ``ByMeasure.estimate`` records it.
     """
     spec = SELECTORS.get(selector)
     if spec is None:
@@ -114,6 +117,7 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
     if not 1 <= int(k) <= n:
         raise ParameterError(f"k must be between 1 and the number of features ({n}); got {k}")
     k = int(k)
+    how = {"estimate": estimate, "folds": folds, "seed": seed}
     fitting = set(supported_measures(source))
     chosen: dict[str, tuple[str, dict]] = {}
     skipped: dict[str, str] = {}
@@ -124,7 +128,7 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
             skipped[lab] = "does not fit this target"
             continue
         try:
-            sel = select(source, k, selector, measure=name, **params)
+            sel = select(source, k, selector, measure=name, **how, **params)
         except FslabError as err:
             skipped[lab] = str(err)
             continue
@@ -140,7 +144,7 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
     rows = []
     for t in steps:
         for by, (ev_name, ev_params) in chosen.items():
-            values = np.array([bayes_value(source, paths[row][:t], ev_name, **ev_params) for row in chosen])
+            values = np.array([bayes_value(source, paths[row][:t], ev_name, **how, **ev_params) for row in chosen])
             crit = -values if lower_is_better(ev_name) else values
             top = crit.max()
             for row, value, c in zip(chosen, values, crit, strict=True):
@@ -149,4 +153,4 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
                              "best": bool(c >= top - _TOL * max(1.0, abs(top))), "regret": float(top - c)})
     cross = pd.DataFrame(rows, columns=["chosen_by", "step", "feature", "evaluated_by", "value", "best", "regret"])
     return ByMeasure(selector=selector, k=k, picks=picks, features=features, cross=cross, measures=chosen,
-                     skipped=skipped)
+                     skipped=skipped, estimate=estimate)

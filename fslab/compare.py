@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ParameterError, TooLargeError
+from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
 from .selectors import SELECTORS, select
 from .selectors.ties import ties_with
@@ -100,6 +101,7 @@ class Comparison:
     optimal: tuple[int, ...] | None = None
     optimal_value: float | None = None
     note: str = ""
+    estimate: str = "plug-in"   # of every value above: "plug-in" (in-sample) or "cross-fitted" (held out)
 
     def orders(self) -> dict[str, list[int]]:
         return {name: list(sel.features) for name, sel in self.selections.items()}
@@ -122,16 +124,19 @@ class Comparison:
 
 
 def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTORS, measure: str = "zero-one",
-                      *, s: int | None = None, exact: bool | None = None, **params) -> Comparison:
+                      *, s: int | None = None, exact: bool | None = None, estimate: str = "plug-in",
+                      folds: int = DEFAULT_FOLDS, seed=0, **params) -> Comparison:
     """Run each selector for the same ``k`` and ``measure`` (measure parameters in ``params``, e.g. c=0.25).
 
     ``exact`` (default: True for a Distribution) also runs exhaustive search for the k-optimal subset;
-    a TooLargeError there is reported in ``note`` instead of failing the comparison.
+    a TooLargeError there is reported in ``note`` instead of failing the comparison. ``estimate``, ``folds``,
+    ``seed``: the estimate of every criterion, the selectors' and the reported values alike (``select``'s).
     """
     if not selectors:
         raise ParameterError("choose at least one selector to compare")
     src = as_source(source)
     m = get_measure(measure, **params)
+    how = {"estimate": estimate, "folds": folds, "seed": seed}
     selections = {}
     for name in selectors:
         spec = SELECTORS.get(name)
@@ -139,9 +144,9 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
             raise ParameterError(f"unknown selector '{name}'; choose one of: {', '.join(SELECTORS)}")
         # selectors with their own criterion take no measure parameters; s only where it applies
         selections[name] = select(src, k, selector=name, measure=measure, s=s if spec.supports_s else None,
-                                  **(params if spec.uses_measure else {}))
+                                  **how, **(params if spec.uses_measure else {}))
     everyone = sorted({j for sel in selections.values() for j in sel.features})
-    ev, mi = m.on(src), get_measure("mi").on(src)
+    ev, mi = m.on(src, **how), get_measure("mi").on(src, **how)
     criteria = ev.extensions([], everyone)
     features = pd.DataFrame({
         "name": [src.feature_names[j] for j in everyone],
@@ -159,7 +164,7 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
     note = ""
     if exact if exact is not None else not src.is_sample:
         try:
-            best = select(src, k, selector="exhaustive", measure=measure, **params)
+            best = select(src, k, selector="exhaustive", measure=measure, **how, **params)
             optimal = tuple(best.features)
             optimal_value = ev.value(optimal)
             subsets["optimal"] = ties_with(ev.sign * subsets["bayes_value"].to_numpy(), ev.criterion(optimal))
@@ -167,4 +172,4 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
             note = f"exact k-optimal subset not computed: {err}"
     return Comparison(selections=selections, k=int(k), measure=measure, measure_params=dict(params),
                       feature_names=tuple(src.feature_names), features=features, subsets=subsets,
-                      optimal=optimal, optimal_value=optimal_value, note=note)
+                      optimal=optimal, optimal_value=optimal_value, note=note, estimate=estimate)

@@ -12,9 +12,10 @@ from ..cost import job_cost, preflight
 from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import server_limits
-from ..measures import MEASURES
+from ..measures import MEASURES, describe_estimate
 from ..npfs.procedure import npfs
 from ..pena_nilsson.orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
+from ..robustness import holdout_check
 from ..selectors import SELECTORS, Selection, prefix_criteria, select
 from .job import Job
 from .output import ProgressBar, dumps, table
@@ -46,32 +47,53 @@ def step_ties(result: Selection) -> list[int]:
     return [int(v) for v in trace.loc[trace["chosen"], "n_tied"]]
 
 
+def _estimate_line(job: Job, result: Selection) -> str:
+    why = ("the default for your own file: a column with many levels cannot win by fitting the sample; "
+           "--estimate plug-in gives the papers' in-sample values" if job.loaded.own and job.estimate != "plug-in"
+           else "the papers' definition" if result.estimate == "plug-in" else "as asked")
+    return f"estimate: {result.estimate_label} ({why})"
+
+
 def run_select(job: Job, bar: ProgressBar) -> str:
     src = job.loaded.source
     spec = SELECTORS[job.selector]
-    result = select(src, job.k, job.selector, measure=job.measure, s=job.s, progress=bar,
+    how = {"estimate": job.estimate, "folds": job.folds}
+    result = select(src, job.k, job.selector, measure=job.measure, s=job.s, progress=bar, **how,
                     **(job.params if spec.uses_measure else {}))
     bar.close()
     backward = spec.kind == "backward"
     curve = None if backward else prefix_criteria(src, result.features, job.measure, **job.params)
+    held = None if backward or not src.is_sample else prefix_criteria(src, result.features, job.measure,
+                                                                        estimate="cross-fitted", folds=job.folds,
+                                                                        **job.params)
+    check = None
+    if job.loaded.kind == "dataset" and src.is_sample:
+        check = holdout_check(src, result, folds=job.folds, frequency=job.loaded.own and spec.kind != "exhaustive")
     ties = step_ties(result)
     if job.as_json:
         record = {"data": job.loaded.describe(), **result.to_dict(), "measure_params": job.params,
                   "criterion_measure": job.measure, "ties": ties,
-                  "criteria": None if curve is None else curve.tolist()}
+                  "criteria": None if curve is None else curve.tolist(),
+                  "criteria_held_out": None if held is None else held.tolist(),
+                  "verdict": None if check is None else {"level": check.level, "reasons": list(check.reasons),
+                                                         "kept": check.kept}}
         return dumps(record)
     lines = [header(job), f"selector: {spec.label} ({job.selector}), measure: {_measure_label(job)}, k = {job.k}"
              + (f", s = {job.s}" if job.s is not None else "")]
+    if job.loaded.kind == "dataset":   # an exact distribution's values are exact: no estimate to name
+        lines.append(_estimate_line(job, result))
     if backward:
         steps = pd.DataFrame({"step": np.arange(1, len(result.eliminated) + 1),
                               "removed": [src.feature_names[j] for j in result.eliminated],
                               "C(remaining)": result.scores, "tied": ties})
         lines += [f"C(all {src.n_features} features) = {result.start_score + 0.0:.6g}", table(steps, 6)]
     else:
-        frame = result.summary().rename(columns={"score": "selector score"})
+        frame = result.summary().rename(columns={"score": f"selector score ({result.estimate})"})
         if "subset" not in result.trace.columns and len(ties) == len(frame):
             frame["tied"] = ties
-        frame[f"C(first t) under {job.measure}"] = curve
+        frame[f"in-sample C(first t) under {job.measure}"] = curve
+        if held is not None:
+            frame[f"held-out C(first t) under {job.measure}"] = held
         lines.append(table(frame, 6))
     lines.append("selected: " + ", ".join(result.names))
     tied = [(t + 1, c) for t, c in enumerate(ties) if c > 1]
@@ -80,6 +102,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
     elif tied:
         lines.append("ties: " + ", ".join(f"step {t} ({c} tied)" for t, c in tied)
                      + "; within 1e-12 x max(1, |best|) of the best, the lowest feature index wins")
+    if check is not None:
+        lines.append(f"does this pick hold up? {check.level.upper()}: " + " ".join(check.reasons))
     lines += [f"note: {note}" for note in (*job.loaded.notes, *result.notes)]
     return "\n".join(lines)
 
@@ -89,7 +113,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
 def run_npfs(job: Job, bar: ProgressBar) -> str:
     extra = {"measure": job.measure, **job.params} if job.measure is not None else {}
     result = npfs(job.loaded.source, job.selector, job.k, n_bootstraps=job.n, alpha=job.alpha, seed=job.seed,
-                  n_jobs=job.n_jobs, progress=bar, sample_fraction=job.fraction, rule=job.rule, **extra)
+                  n_jobs=job.n_jobs, progress=bar, sample_fraction=job.fraction, rule=job.rule,
+                  estimate=job.estimate, folds=job.folds, **extra)
     bar.close()
     if job.as_json:
         record = result.to_dict()
@@ -101,6 +126,7 @@ def run_npfs(job: Job, bar: ProgressBar) -> str:
     lines = [header(job),
              f"NPFS: base selector {job.selector}{measure}, k = {job.k}, n = {result.n_bootstraps} bootstraps, "
              f"alpha = {job.alpha}, seed = {job.seed}, fraction = {job.fraction}",
+             f"estimate of the base selector's criterion: {describe_estimate(job.estimate, job.folds)}",
              f"p0 = k/K = {result.p0:.4g}; critical value zeta = {result.threshold} (relevant: {result.rule_text}, "
              f"rule {result.rule})",
              table(shown.drop(columns="relevant") if not job.show_all else shown, 4),
@@ -165,18 +191,21 @@ def run_lattice(job: Job, bar: ProgressBar) -> str:
 # --- compare ------------------------------------------------------------------------------------------
 
 def run_compare(job: Job, bar: ProgressBar) -> str:
-    comp = compare_selectors(job.loaded.source, job.k, job.selectors, job.measure, **job.params)
+    comp = compare_selectors(job.loaded.source, job.k, job.selectors, job.measure, estimate=job.estimate,
+                             folds=job.folds, **job.params)
     jaccard = overlap_matrix(comp.orders())
     subsets = comp.subsets
     if job.as_json:
         return dumps({"data": job.loaded.describe(), "measure": job.measure, "measure_params": job.params,
-                      "k": job.k, "selections": {n: s.to_dict() for n, s in comp.selections.items()},
+                      "k": job.k, "estimate": job.estimate,
+                      "selections": {n: s.to_dict() for n, s in comp.selections.items()},
                       "subsets": subsets.to_dict(orient="records"),
                       "jaccard": {a: jaccard.loc[a].to_dict() for a in jaccard.index},
                       "overlap": comp.overlap().to_dict(orient="records"),
                       "optimal": None if comp.optimal is None else list(comp.optimal),
                       "optimal_value": comp.optimal_value, "note": comp.note or None})
     lines = [header(job), f"compare: {len(comp.selections)} selectors, k = {job.k}, measure {_measure_label(job)}",
+             f"estimate of every value: {describe_estimate(job.estimate, job.folds)}",
              table(subsets.rename(columns={"bayes_value": f"{job.measure} (Bayes)", "mi_bits": "MI (bits)"}), 4),
              "Jaccard overlap:", jaccard.round(3).to_string()]
     if comp.optimal is not None:

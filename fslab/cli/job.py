@@ -17,7 +17,7 @@ from ..compare import DEFAULT_SELECTORS
 from ..data.distributions import example1
 from ..errors import ParameterError
 from ..limits import server_limits
-from ..measures import MEASURES, PARAM_DEFAULTS, supported_measures
+from ..measures import DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, supported_measures
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
@@ -49,6 +49,8 @@ class Job:
     seed: int | None = None
     fraction: float | None = None
     rule: str = "strict"
+    estimate: str = "plug-in"
+    folds: int = DEFAULT_FOLDS
     n_jobs: int = 1
     features: tuple[str, ...] | None = None
     show_all: bool = False
@@ -100,7 +102,7 @@ def recipe_source(recipe: Recipe, args: argparse.Namespace, source: str) -> Load
         if args.data is None:
             raise ParameterError(f"the recipe was made with the uploaded file {data['file']!r}: give that file as DATA")
         encoded = load_dataset(data, path=read_bytes(args.data, "file"))
-        return Loaded(encoded, "dataset", Path(args.data).name, tuple(encoded.notes))
+        return Loaded(encoded, "dataset", Path(args.data).name, tuple(encoded.notes), own=True)
     encoded = load_dataset(data)
     return Loaded(encoded, "dataset", f"{data['sample']} (sample)", tuple(encoded.notes))
 
@@ -213,6 +215,15 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         job.show_all = args.all
         if args.features is not None:
             job.features = tuple(f.strip() for f in args.features.split(",") if f.strip())
+    if cmd in ("select", "npfs", "compare"):
+        # the user's own file: held out by default (a many-level column cannot win); samples: the papers' plug-in
+        own = "cross-fitted" if loaded.own else "plug-in"
+        job.estimate = _pick(args, choices, "estimate", own if loaded.kind == "dataset" else "plug-in")
+        job.folds = _pick(args, choices, "folds", DEFAULT_FOLDS)
+        check_estimate(job.estimate, job.folds)
+        if job.estimate == "cross-fitted" and loaded.kind != "dataset":
+            raise ParameterError("--estimate cross-fitted needs rows to hold out; an exact distribution's plug-in "
+                                 "values are exact (use --estimate plug-in)")
     check_ranges(job)
     check_fits_target(job)
     return job

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ..data.discretize import METHODS
 from ..data.distributed import connect, on_cluster
 from ..errors import FslabError
-from ..measures import MEASURES, PARAM_DEFAULTS
+from ..measures import ESTIMATES, MEASURES, PARAM_DEFAULTS
 from ..npfs.result import RULES
 from ..pena_nilsson.toy import PRESETS
 from ..selectors import SELECTORS
@@ -59,6 +59,13 @@ def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's
                         help=f"precision/recall approach (default {PARAM_DEFAULTS['approach']})")
 
 
+def _estimate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--estimate", choices=ESTIMATES, help="how every criterion is estimated: plug-in (in-sample, "
+                        "the papers') or cross-fitted (held out over --folds stratified folds). Default: cross-fitted "
+                        "for your own CSV, plug-in for shipped samples")
+    parser.add_argument("--folds", type=int, help="folds of the cross-fitted estimate (default 5)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``python -m fslab {select,npfs,lattice,compare} DATA [options]``."""
     parser = argparse.ArgumentParser(prog="fslab", description="Feature selection by the Bayes criterion of a "
@@ -73,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     _measure_options(p, "zero-one, or the first that fits the target")
     p.add_argument("--k", type=int, help="features to select (default min(5, features))")
     p.add_argument("--s", type=int, help="s-variate approximation (the paper uses s = 2)")
+    _estimate_options(p)
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
                    "tcp://host:8786 (needs pip install fslab[dask])")
 
@@ -90,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", choices=RULES, help="decision rule: strict, count > zeta (equation (3), default), or "
                    "at-least, count >= zeta (the authors' released code)")
     p.add_argument("--n-jobs", type=int, default=1, help="parallel workers (default 1)")
+    _estimate_options(p)
     p.add_argument("--all", action="store_true", help="list every feature, not only the relevant ones")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
                    "tcp://host:8786 (needs pip install fslab[dask])")
@@ -107,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selectors", help="comma-separated selector names (default: the Compare page's seven)")
     _measure_options(p, "zero-one, or the first that fits the target")
     p.add_argument("--k", type=int, help="features per selector (default min(5, features - 1))")
+    _estimate_options(p)
     return parser
 
 

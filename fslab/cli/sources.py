@@ -38,6 +38,7 @@ class Loaded:
     kind: str               # "dataset" or "distribution"
     name: str
     notes: tuple[str, ...] = ()
+    own: bool = False       # the user's own file (not a shipped sample or a toy): held-out estimates by default
 
     def describe(self) -> dict:
         src = self.source
@@ -140,7 +141,7 @@ def load_csv(path: str, target: str | None, positive: str | None, method: str, b
         ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits(),
                                 column_types=column_types, missing=missing)
     encoded = ds.discretize(method, bins)
-    return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes))
+    return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
 
 
 def parse_distribution(text: bytes, what: str) -> Distribution:
