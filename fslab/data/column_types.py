@@ -34,11 +34,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
+from .data_checks import ID_MIN_ROWS  # below this many rows, "a distinct value per row" means nothing
 
 TYPES = ("auto", "number", "date", "percent", "boolean", "category", "drop")
 MIN_PARSED = 0.95          # share of non-missing values that must parse for an inferred conversion
 NEAR_UNIQUE = 0.5          # text columns with distinct values in at least this share of rows are left out
-ID_MIN_ROWS = 10           # below this, "a distinct value per row" is too common to mean anything
 SAMPLE = 200               # values tried first, before a whole column is parsed
 TRUE_WORDS = ("yes", "true", "y")
 FALSE_WORDS = ("no", "false", "n")
