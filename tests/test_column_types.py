@@ -188,3 +188,11 @@ def test_command_line_column_type_and_missing(tmp_path, capsys):
     assert "--column-type needs COL=TYPE" in capsys.readouterr().err
     assert main(["select", "mushroom", "--missing", "drop", "-q"]) == 1
     assert main(["select", str(path), "--missing", "zero", "-q"]) == 2   # argparse choices: a usage error
+
+
+def test_number_columns_can_be_set_to_dates_or_booleans():
+    frame = _frame(d=[20210101 + i % 28 for i in range(N)], b=[0, 1] * (N // 2))
+    ds = _load(frame, column_types={"d": "date", "b": "boolean"})
+    assert ds.features["d"].iloc[0] == 18628.0 and ds.features["b"].tolist()[:2] == [0.0, 1.0]
+    with pytest.raises(ColumnTypeError, match="data row 1 holds '20210101'"):
+        _load(frame, column_types={"d": "boolean"})

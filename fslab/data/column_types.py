@@ -9,7 +9,7 @@ each text column as a person would, vectorised over the column (pandas string op
 * ``percent``: "62%" -> 62.0;
 * ``number``: numbers with a currency sign or a unit ("$1,234.50", "€ 12", "1.86 mm/s"), thousands separators
   ("6,243"), decimal commas ("59,8") -> floats;
-* ``boolean``: yes/no, true/false, y/n (any case) -> 1/0.
+* ``boolean``: yes/no, true/false, y/n (any case; 1/0 too) -> 1/0, when every value is one of them.
 
 A column is converted when at least :data:`MIN_PARSED` (95 %) of its non-missing values parse; the others
 become missing and the message counts them. Every conversion is one plain message.
@@ -40,8 +40,8 @@ TYPES = ("auto", "number", "date", "percent", "boolean", "category", "drop")
 MIN_PARSED = 0.95          # share of non-missing values that must parse for an inferred conversion
 NEAR_UNIQUE = 0.5          # text columns with distinct values in at least this share of rows are left out
 SAMPLE = 200               # values tried first, before a whole column is parsed
-TRUE_WORDS = ("yes", "true", "y")
-FALSE_WORDS = ("no", "false", "n")
+TRUE_WORDS = ("yes", "true", "y", "1")
+FALSE_WORDS = ("no", "false", "n", "0")
 EPOCH = pd.Timestamp("1970-01-01")
 
 _NUM = r"[+-]?(?:\d{1,3}(?:[,.' ]\d{3})+|\d+)(?:[.,]\d+)?|[+-]?[.,]\d+"
@@ -59,6 +59,7 @@ _DATE_RES = {   # a regex the whole value must match, then the formats tried for
                "%d/%m/%Y %H:%M:%S")),
     "dot": (r"^\d{1,2}\.\d{1,2}\.\d{4}$", ("%d.%m.%Y",)),
     "ymd-slash": (r"^\d{4}/\d{1,2}/\d{1,2}$", ("%Y/%m/%d",)),
+    "compact": (r"^(?:19|20)\d{6}$", ("%Y%m%d",)),   # 20210304 (a number column set to date)
 }
 
 
@@ -214,7 +215,7 @@ def _message(name: str, kind: str, values: pd.Series, detail: str, n_bad: int, f
         what = f"{'timestamps' if detail == 'seconds' else 'dates'} ({_range(values, kind, detail)}), binned as " \
                f"numbers ({detail} since 1970-01-01)"
     elif kind == "boolean":
-        what = "yes/no values (yes, true, y -> 1; no, false, n -> 0)"
+        what = "yes/no values (yes, true, y, 1 -> 1; no, false, n, 0 -> 0)"
     elif kind == "percent":
         what = f"percentages ({_range(values, kind)}), binned as numbers"
     else:
