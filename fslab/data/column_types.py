@@ -236,8 +236,8 @@ def _parse(kind: str, text: pd.Series) -> tuple[pd.Series, str]:
 
 
 def _first_bad(name: str, column: pd.Series, parsed: pd.Series, kind: str) -> ColumnTypeError:
-    present = column.notna().to_numpy()
-    bad = present & parsed.reindex(column.index).isna().to_numpy()
+    bad = column.notna().to_numpy(bool)
+    bad[bad] = parsed.isna().to_numpy()   # parsed holds the non-missing rows, in order (any index)
     row = int(np.flatnonzero(bad)[0])
     return ColumnTypeError(
         f"column {name!r} was set to {kind} but data row {row + 1} holds {str(column.iloc[row])[:60]!r}, which "
