@@ -196,3 +196,9 @@ def test_number_columns_can_be_set_to_dates_or_booleans():
     assert ds.features["d"].iloc[0] == 18628.0 and ds.features["b"].tolist()[:2] == [0.0, 1.0]
     with pytest.raises(ColumnTypeError, match="data row 1 holds '20210101'"):
         _load(frame, column_types={"d": "boolean"})
+
+
+def test_first_bad_row_is_positional_with_a_repeated_index():
+    frame = pd.DataFrame({"x": ["1 kg", None, "2 kg", "heavy"] * 5, "t": ["a", "b"] * 10}, index=[0, 0] * 10)
+    with pytest.raises(ColumnTypeError, match="data row 4 holds 'heavy'"):
+        _load(frame, column_types={"x": "number"})

@@ -236,7 +236,7 @@ def _parse(kind: str, text: pd.Series) -> tuple[pd.Series, str]:
 
 
 def _first_bad(name: str, column: pd.Series, parsed: pd.Series, kind: str) -> ColumnTypeError:
-    bad = column.notna().to_numpy(bool)
+    bad = column.notna().to_numpy(bool).copy()
     bad[bad] = parsed.isna().to_numpy()   # parsed holds the non-missing rows, in order (any index)
     row = int(np.flatnonzero(bad)[0])
     return ColumnTypeError(
