@@ -236,3 +236,32 @@ def test_cell_shares_agree_with_the_whole_table_formula(name):
     train, test = split(table.counts, 4)
     whole = spec.held_out(train, test, np.array([0, 1]), **spec.params).mean(axis=-1)
     np.testing.assert_allclose(ev.sign * ev.table_criteria(table), whole, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["precision", "recall"])
+@pytest.mark.parametrize("approach", [1, 2])
+def test_cross_fitted_precision_recall_equal_a_row_level_oracle(name, approach):
+    """Each row's factor from feature j's predictor fitted on the other folds (prior for an unseen value; approach 2
+    smoothed by one pseudo-row), then the notes' objective over all rows."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 3, size=(150, 3))
+    y = (X[:, 0] + rng.integers(0, 2, 150) > 1).astype(int)
+    X[:4, 2] = 2   # a rare value
+    fold = stratified_folds(y, 5, 4)
+    target = (y == 0) if name == "recall" else (y == 1)
+    a = np.empty((3, 150))
+    for r in range(150):
+        tr = fold != fold[r]
+        prior = y[tr].mean()
+        for j in range(3):
+            same = tr & (X[:, j] == X[r, j])
+            s = LOG_SMOOTHING if approach == 2 else 0.0
+            eta = (y[same].sum() + s * prior) / (same.sum() + s) if same.any() else prior
+            a[j, r] = 1 - eta if name == "recall" else eta
+    P = a[[0, 2]].prod(axis=0)
+    if approach == 1:
+        want = np.mean(np.where(target, P, 1 - P))
+    else:
+        want = np.mean(np.where(target, np.log(a[[0, 2]]).sum(axis=0), np.log(1 - P)))
+    got = fslab.bayes_value(_dataset(X, y), [0, 2], name, approach=approach, estimate="cross-fitted", seed=4)
+    assert got == pytest.approx(want, rel=1e-12)

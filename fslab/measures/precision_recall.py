@@ -34,7 +34,9 @@ import numpy as np
 from ..errors import ParameterError, UnsupportedTargetError
 from ..information import _sum_classes, conditional_entropy
 from ..tables import CodedSource, JointTable, as_source
+from ._folds import LOG_SMOOTHING, check_estimate, stratified_folds
 from .base import MeasureSpec, Param
+from .cross_fit import require_sample
 from .evaluator import Evaluator
 
 # Bound on the (rows x candidates) floats one chunk of a greedy step may allocate (32 MiB).
@@ -241,6 +243,81 @@ class FactorEvaluator(Evaluator):
         return removal_conjunction_criteria(self.source, self._factors, kept, self.approach, self.recall)
 
 
+class CrossFittedFactorEvaluator(FactorEvaluator):
+    """The held-out (cross-fitted) precision (recall) criterion: each row's factor a_j(x_j) comes from feature j's
+    predictor fitted on the OTHER folds, eta_j^(-f)(v) = n_-f(X_j = v, Y = 1) / n_-f(X_j = v) (a value unseen
+    there: the training prior); approach 2 smooths it towards that prior by one pseudo-row (a log of 0 would be
+    infinite), as the held-out log-loss does. The objective is then the notes' mean over all rows, each row held
+    out exactly once (``fslab.measures.cross_fit`` gives the folds: ``folds`` and ``seed``, or one fold per row)."""
+
+    estimate = "cross-fitted"
+
+    def __init__(self, measure, source, engine: str = "auto", *, recall: bool = False, folds=5, seed=0):
+        _, folds = check_estimate("cross-fitted", folds)
+        require_sample(source)
+        super().__init__(measure, source, engine, recall=recall)
+        if isinstance(folds, np.ndarray):
+            if folds.shape != (source.n_rows,):
+                raise ParameterError(f"need one fold index per row: {source.n_rows} rows, {folds.size} indices")
+            fold, seed = folds.astype(np.int64), None
+        else:
+            fold = stratified_folds(source.y, folds, seed)
+        self.n_folds, self.seed, self.fold_of_row = int(fold.max()) + 1, seed, fold
+        self._factors = self._held_out_factors()
+
+    def _held_out_factors(self) -> np.ndarray:
+        """a_j(x_rj) of every feature j and row r from the predictor fitted without row r's fold: (n, rows)."""
+        src, F = self.source, self.n_folds
+        mass = _class_mass(src)
+        one_hot = np.zeros((src.n_rows, F), dtype=np.float64)
+        one_hot[np.arange(src.n_rows), self.fold_of_row] = 1.0
+        weights = np.concatenate([one_hot * mass[:, 1:2], one_hot * mass.sum(axis=1, keepdims=True)], axis=1)
+        fold_pos, fold_all = weights[:, :F].sum(axis=0), weights[:, F:].sum(axis=0)
+        prior = (fold_pos.sum() - fold_pos) / np.maximum(fold_all.sum() - fold_all, 1e-300)   # (F,)
+        smooth = LOG_SMOOTHING if self.approach == 2 else 0.0
+        out = np.empty((src.n_features, src.n_rows))
+        block = max(1, _CHUNK_FLOATS // max(src.n_rows * F, 1))
+        for start in range(0, src.n_features, block):
+            codes = np.ascontiguousarray(src.X[:, start:start + block].T)
+            masses = _value_masses(codes, weights)                      # (c, values, 2F)
+            pos, tot = masses[..., :F], masses[..., F:]
+            pos, tot = pos.sum(axis=-1, keepdims=True) - pos, tot.sum(axis=-1, keepdims=True) - tot
+            eta = np.divide(pos + smooth * prior, tot + smooth, out=np.broadcast_to(prior, pos.shape).copy(),
+                            where=tot > 0)
+            a = 1.0 - eta if self.recall else eta
+            out[start:start + codes.shape[0]] = a[np.arange(codes.shape[0])[:, None], codes, self.fold_of_row]
+        return out
+
+    def _objective(self, P: np.ndarray, logs: np.ndarray) -> np.ndarray:
+        """The notes' objective per candidate from P (c, rows) and sum_i ln a_i over J (c, rows)."""
+        mass = _class_mass(self.source)
+        target, other = (mass[:, 0], mass[:, 1]) if self.recall else (mass[:, 1], mass[:, 0])
+        if self.approach == 1:
+            return (P @ target + (1.0 - P) @ other) / mass.sum()
+        return (logs @ target + np.log(np.maximum(1.0 - P, _TINY)) @ other) / mass.sum()
+
+    def criterion(self, subset: Sequence[int]) -> float:
+        a = self._factors[np.asarray(list(subset), dtype=np.int64)]
+        P, logs = a.prod(axis=0)[None], np.log(np.maximum(a, _TINY)).sum(axis=0)[None]
+        return float(self._objective(P, logs)[0])
+
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+        a = self._factors[np.asarray(list(subset), dtype=np.int64)]
+        base, base_log = a.prod(axis=0), np.log(np.maximum(a, _TINY)).sum(axis=0)
+        candidates = np.asarray(list(candidates), dtype=np.int64)
+        out = np.empty(candidates.size)
+        chunk = max(1, _CHUNK_FLOATS // max(self.source.n_rows, 1))
+        for start in range(0, candidates.size, chunk):
+            c = self._factors[candidates[start:start + chunk]]
+            out[start:start + c.shape[0]] = self._objective(base * c, base_log + np.log(np.maximum(c, _TINY)))
+        return out
+
+    def removals(self, kept: Sequence[int]) -> np.ndarray:
+        if self.engine == "plain":
+            return Evaluator.removals(self, kept)
+        return removal_conjunction_criteria(self.source, self._factors, kept, self.approach, self.recall)
+
+
 def _check(params: dict) -> None:
     if params["approach"] not in (1, 2) or isinstance(params["approach"], bool):
         raise ParameterError(
@@ -266,6 +343,7 @@ def _spec(name: str, recall: bool, formula: str) -> MeasureSpec:
         check=_check,
         law_of_eta=False,
         evaluator=partial(FactorEvaluator, recall=recall),
+        cross_fitted_evaluator=partial(CrossFittedFactorEvaluator, recall=recall),
         needs_rows=True,
     )
 
