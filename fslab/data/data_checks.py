@@ -154,8 +154,9 @@ def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, co
             "perfectly and tell nothing about new data. Consider dropping it."
         )
     if kind == "text" and n_missing < m:
-        text = column[column.notna()].astype(str)
-        share = float(pd.to_numeric(text, errors="coerce").notna().mean())
+        codes, uniques = pd.factorize(column[column.notna()].astype(str))   # each distinct text parsed once
+        numeric = pd.to_numeric(pd.Series(np.asarray(uniques, dtype=object)), errors="coerce").notna().to_numpy()
+        share = float(numeric[codes].mean()) if numeric.any() else 0.0
         if share >= 0.8:
             flags.append("numbers as text")
             sentences.append(
