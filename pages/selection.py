@@ -27,6 +27,8 @@ st.markdown(
 
 kind, source_name, source = pick_source("select.source")
 n = source.n_features
+key = ui.source_key(kind, source_name, source)
+own_first = ui.first_visit_of_own_data(kind, key)
 left, mid, right = st.columns(3)
 selectors = ui.selector_options(source)
 ui.keep_choice("select.selector", selectors)
@@ -35,12 +37,20 @@ selector = left.selectbox("Selector", selectors, key="select.selector",
 spec = SELECTORS[selector]
 options = [spec.fixed_measure] if spec.fixed_measure else supported_measures(source)
 measure_key = "select.measure" + (".fixed" if spec.fixed_measure else "")
+if own_first and ui.own_measure_default(source, options):
+    st.session_state[measure_key] = ui.own_measure_default(source, options)
 ui.keep_choice(measure_key, options)
 measure_name = mid.selectbox("Measure", options, key=measure_key, format_func=lambda name: MEASURES[name].label,
                              help="Only the measures that fit this target are offered.", persist_state="session")
 params = ui.measure_params(mid, measure_name, "select")
 if st.session_state.get("select.k", n + 1) > n:  # first visit, or fewer features than the last k: default k
     st.session_state["select.k"] = min(5, n)  # set through the state so the box shows the k actually used
+honest = ui.honest_k(key, source, selector, measure_name, params) if own_first else None
+if honest is not None:
+    st.session_state["select.k"] = honest[0]
+    st.session_state["select.k_why"] = honest[1]
+elif own_first:
+    st.session_state.pop("select.k_why", None)
 k = int(right.number_input("k (features to select)", 1, n, key="select.k", persist_state="session"))
 s = None
 if spec.supports_s:
@@ -48,6 +58,14 @@ if spec.supports_s:
                       help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)",
                       persist_state="session"):
         s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s", persist_state="session"))
+estimate = ui.estimate_choice(st, kind, "select")
+if kind == "dataset":
+    st.caption(ui.estimate_note(estimate))
+if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
+    st.caption(f"Started at k = {st.session_state['select.k']} for your data: {st.session_state['select.k_why']} "
+               "(Ahmed et al., footnote 3's stopping rule, on held-out values)"
+               + (", with the balanced error (the 0-1 error of an imbalanced target often stays at the base rate "
+                  "whatever the features)" if len(source.labels) == 2 else "") + ". Change k or the measure freely.")
 
 st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
          r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
@@ -69,14 +87,14 @@ work = ui.work_note(selector, n, k, getattr(source, "n_rows", 0))
 if work:
     st.info(work, icon=":material/hourglass_top:")
 
-key = ui.source_key(kind, source_name, source)
-job = guard.require(select_cost(source, k, selector, measure_name, s), (key, k, selector, measure_name, s, params))
+job = guard.require(select_cost(source, k, selector, measure_name, s),
+                    (key, k, selector, measure_name, s, params, estimate))
 bar = st.progress(0.0, text="Selecting features...")
 try:
     with guard.slot(job):
-        result = ui.run_selection(key, source, k, selector, measure_name, s, params,
+        result = ui.run_selection(key, source, k, selector, measure_name, s, params, estimate=estimate,
                                   progress=lambda t, total: bar.progress(t / total, text=f"step {t} of {total}"))
-    curves = ui.comparison_curves(key, source, result, measure_name, params)
+    curves = ui.comparison_curves(key, source, result, measure_name, params, estimate)
 except FslabError as err:
     bar.empty()
     st.error(md(err))
@@ -85,10 +103,9 @@ bar.empty()
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
 if kind == "dataset":
-    st.caption("Every value on this page is an **in-sample plug-in estimate**: the Bayes criterion of the sample's "
-               "own counts, which always improves as features are added and flatters the chosen subset. Is the "
-               "pick robust? Check it with **NPFS** (bootstrap frequency, opens with this selector, measure and "
-               "k), **Which k?** below, and **Compare** (cross-validated classifiers).")
+    st.caption(f"Every value on this page is **{result.estimate_label}** unless it says otherwise. Is the pick "
+               "robust? See **Does this pick hold up?** below, **NPFS** (bootstrap frequency, opens with this "
+               "selector, measure and k), **Which k?** and **Compare** (cross-validated classifiers).")
 for note in result.notes:
     st.info(note)
 tie_note = ui.tie_note(result)
@@ -96,7 +113,8 @@ if tie_note:
     st.info(tie_note)
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
 st.plotly_chart(ui.for_screen(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
-                                                  title=f"Bayes {terms.label(measure_name, params)} after each step")),
+                                                  title=f"Bayes {terms.label(measure_name, params)} after each step"
+                                                  + (f" ({result.estimate_label})" if kind == "dataset" else ""))),
                 width="stretch", key="select.curves")
 overlays = " and ".join(f"{SELECTORS[o].label}'s" for o in ui.overlay_selectors(source))
 st.caption(("Criterion of the remaining set after each elimination, starting from all features (right), "
@@ -104,7 +122,9 @@ st.caption(("Criterion of the remaining set after each elimination, starting fro
             "The Bayes-optimal predictor's value on the first t selected features (exact joint table; "
             + ("an error: lower is better" if terms.lower_is_better(measure_name) else "a score: higher is better")
             + "), ")
-           + f"for this run and, dotted, for {overlays} first t features under the same measure."
+           + ("for this run (and its other estimate, dotted: in-sample beside held-out) and, dotted, for "
+              if kind == "dataset" and spec.kind != "backward" else "for this run and, dotted, for ")
+           + f"{overlays} first t features under the same measure."
            + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
               else ""))
 
@@ -135,15 +155,18 @@ else:
 
 st.subheader("Selected features")
 own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
-st.dataframe(ui.selected_table(result, own_curve, measure_name, params), hide_index=True, width="stretch",
-             key="select.table")
+other_curve = list(curves.values())[1] if spec.kind != "backward" and kind == "dataset" else None
+st.dataframe(ui.selected_table(result, own_curve, measure_name, params, other_curve), hide_index=True,
+             width="stretch", key="select.table")
 st.caption("Step value = the value of the subset the selector chose at that step (for mRMR, JMI and CMIM the gain "
-           "they maximised, for ranking selectors the feature's own score); the last column is the Bayes value of "
-           "the first t features under the chosen measure. Errors are shown as errors (lower is better) and "
-           "scores as scores; the sign C = -error appears only in the formula above.")
-render_robustness(kind, source_name, source, selector, measure_name, params, k, list(result.names), s)
+           "they maximised, for ranking selectors the feature's own score); the last columns are the Bayes value of "
+           "the first t features under the chosen measure, held out and in-sample. Errors are shown as errors "
+           "(lower is better) and scores as scores; the sign C = -error appears only in the formula above.")
+render_robustness(kind, source_name, source, selector, measure_name, params, k, list(result.names), s,
+                  result=result)
 
-prov = provenance.record(kind, source_name, source, measure_name, params, selector=selector, k=k, s=s)
+prov = provenance.record(kind, source_name, source, measure_name, params, selector=selector, k=k, s=s,
+                         estimate=result.estimate_label if kind == "dataset" else "exact")
 stem = export.file_stem(source_name, selector, terms.label(measure_name, params), f"k{k}")
 files = ui.exports(result, prov)
 downloads = st.container(horizontal=True, key="select.downloads")  # buttons as wide as their labels, wrapping
@@ -157,7 +180,8 @@ if kind == "dataset":
     downloads.download_button("Data, selected columns (CSV)", on_click="ignore", key="select.dl.data",
                               data=lambda: export.csv_with_provenance(ui.selected_data(source, result, raw), prov),
                               file_name=f"{stem}_data.csv", mime="text/csv")
-st.caption("Every file starts with its provenance (data, hash, target, positive class, binning, measure, fslab "
-           "version; '#' lines in a CSV). Text cells that begin with =, +, - or @ are prefixed with ' so a "
-           "spreadsheet does not run them. The data file holds the selected columns and the target (raw values "
-           "after an upload, else each feature's bin or category).")
+st.caption("The JSON files hold the provenance (data, hash, target, positive class, binning, measure, estimate, "
+           "fslab version); the CSVs are plain data that pandas, a spreadsheet and fslab's upload read back, with "
+           "text cells that could start a formula (=, +, -, @, tab, CR) escaped with a leading '. The data file "
+           "holds the selected columns and the target (raw values after an upload, else each feature's bin or "
+           "category).")

@@ -311,16 +311,22 @@ def test_robustness_section_matches_the_library(at):
     import fslab
     from fslab.robustness import pick_robustness
 
+    from fslab.robustness import holdout_check
+
     assert any(h.value == "Does this pick hold up?" for h in at.subheader)
     shown = next(d.value for d in at.dataframe if "NPFS frequency" in d.value.columns)
     names = _selected_table(at)["name"].tolist()
     assert shown["feature"].tolist() == names
-    expected = pick_robustness(at.session_state["fslab.current_data"].encoded, names, "bayes-greedy", 5,
-                               raw=fslab.load_sample("mushroom"))
-    pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
+    encoded = at.session_state["fslab.current_data"].encoded
+    expected = pick_robustness(encoded, names, "bayes-greedy", 5, raw=fslab.load_sample("mushroom"))
+    pd.testing.assert_frame_equal(shown.drop(columns="picked on training folds").reset_index(drop=True), expected,
+                                  check_dtype=False)
+    check = holdout_check(encoded, fslab.select(encoded, 5))
+    assert shown["picked on training folds"].tolist() == check.frequency.tolist()
     caption = next(c.value for c in at.caption if "NPFS frequency z/n" in c.value)
     assert "equation (3)" in caption and "alpha = 0.01" in caption
-    assert any("binning cannot change the pick" in m.value for m in at.markdown)  # Mushroom: all categorical
+    verdict = " ".join(v.value for v in [*at.success, *at.warning, *at.error] if "hold" in v.value.lower())
+    assert "binning cannot change the pick" in verdict  # Mushroom: all categorical
 
 
 def test_robustness_waits_for_a_click_when_predicted_slow(at, monkeypatch):
@@ -362,7 +368,7 @@ def test_robustness_names_the_features_that_depend_on_the_binning():
     table = next(d.value for d in app.dataframe if "NPFS frequency" in d.value.columns)
     moved = [f for f, p in zip(table["feature"], table["picked under binnings"], strict=True) if p != "7 of 7"]
     assert moved
-    verdict = next(m.value for m in app.markdown if "Depends on the binning" in m.value)
+    verdict = next(m.value for m in [*app.warning, *app.error] if "Depends on the binning" in m.value)
     assert all(name in verdict for name in moved)
 
 

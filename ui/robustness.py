@@ -10,13 +10,15 @@ with the estimate shown first, a progress bar, in a worker process under a heavy
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
-from fslab.cost import binning_cost, npfs_cost, over_limit_message
+from fslab.cost import binning_cost, npfs_cost, over_limit_message, select_cost
 from fslab.errors import FslabError
+from fslab.measures import ESTIMATES
 from fslab.npfs import check_base_selector, npfs
-from fslab.robustness import robustness_table
+from fslab.robustness import HoldoutCheck, holdout_check, robustness_table
 from fslab.selectors import SELECTORS
 from fslab.tables import CodedSource
 
@@ -37,13 +39,16 @@ _ASKED_SIZE = 16
 
 
 def npfs_result(source_name: str, source, selector: str, measure: str | None, params: dict, k: int, progress=None,
-                in_worker: bool = False):
+                in_worker: bool = False, estimate: str = "plug-in"):
     """NPFS with the section's settings: the shared result if any session ran it, else a run stored there."""
     key = un.run_key(source_name, source, selector, measure, params, k, N_BOOTSTRAPS, ALPHA, SEED, 1.0)
-    shared, shared_key = shared_results(), result_key("npfs", *key[1:])
+    shared = shared_results()
+    shared_key = result_key("npfs", *key[1:]) if estimate == "plug-in" else result_key("npfs", *key[1:], estimate)
     found = shared.get(shared_key)
     if found is None:
         extra = {"measure": measure, **params} if measure is not None else {}
+        if estimate != "plug-in":
+            extra["estimate"] = estimate
         if in_worker:
             with heavy.heavy_slot():
                 found = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA,
@@ -54,21 +59,56 @@ def npfs_result(source_name: str, source, selector: str, measure: str | None, pa
     return found
 
 
+def holdout_result(source, result, frequency: bool) -> HoldoutCheck:
+    """:func:`fslab.robustness.holdout_check` of the page's selection, shared server-wide by content."""
+    shared = shared_results()
+    shared_key = result_key("holdout", uc.token(source), result.selector, result.measure,
+                            tuple(sorted(result.params.items())), result.k, result.s, result.estimate,
+                            tuple(result.features), frequency)
+    found = shared.get(shared_key)
+    if found is None:
+        found = holdout_check(source, result, frequency=frequency)
+        shared.put(shared_key, found)
+    return found
+
+
+_LEVELS = {"green": (st.success, ":material/check_circle:"), "amber": (st.warning, ":material/warning:"),
+           "red": (st.error, ":material/error:")}
+
+
+def _show_verdict(level: str, reasons: list[str]) -> None:
+    show, icon = _LEVELS[level]
+    head = {"green": "Holds up.", "amber": "Partly holds up.", "red": "Does not hold up."}[level]
+    show(md(" ".join([head, *reasons])), icon=icon)
+
+
 def render_robustness(kind: str, source_name: str, source, selector: str, measure: str, params: dict, k: int,
-                      names: list[str], s: int | None = None) -> None:
-    """The section: a sentence, the table of the chosen features, a caption with the formula's reference."""
+                      names: list[str], s: int | None = None, result=None) -> None:
+    """The section: a sentence, the verdict, the table of the chosen features, a caption with the references."""
     st.subheader("Does this pick hold up?")
-    st.markdown("The values above are computed on this one sample. Two checks ask whether the same features come "
-                f"back when the sample or the binning changes: **NPFS** reruns the selector on {N_BOOTSTRAPS} "
-                "bootstrap resamples and counts how often each feature is picked; **binning** reruns it after seven "
-                "discretisations of the real-valued columns.")
+    st.markdown("Checks that the criterion on one sample cannot give. **Held out**: the value of the first t chosen "
+                "features in-sample and on held-out rows (5-fold cross-fitted), against no feature at all; "
+                "**training folds**: the selector rerun on each 4-of-5 folds of the rows, and how often each feature "
+                "comes back; **NPFS** reruns the selector on "
+                f"{N_BOOTSTRAPS} bootstrap resamples and counts how often each feature is picked; **binning** reruns "
+                "it after seven discretisations of the real-valued columns.")
     if kind != "dataset" or not (isinstance(source, CodedSource) and source.is_sample):
         st.caption("An exact distribution has no sampling noise to resample: these checks need a dataset.")
         return
     spec = SELECTORS[selector]
+    estimate = "plug-in" if result is None or result.estimate not in ESTIMATES else result.estimate
+    holdout = None
+    if result is not None and spec.kind != "backward":
+        try:
+            holdout = holdout_result(source, result, frequency=False)
+        except FslabError as err:
+            st.caption(md(err))
     if spec.kind in un.SLOW_KINDS or s is not None:
         why = f"{spec.label} reruns the whole search" if spec.kind in un.SLOW_KINDS else "the s-variate search is slow"
-        st.caption(f"Not run here: {why} on every resample. Use a greedy selector, or the **NPFS** page.")
+        if holdout is not None:
+            _render_holdout(holdout, None)
+        st.caption(f"Resampling checks not run here: {why} on every resample. Use a greedy selector, or the **NPFS** "
+                   "page.")
         return
     if k >= source.n_features:
         st.caption(f"k = {k} keeps every feature: no choice to check (NPFS needs k < K).")
@@ -82,26 +122,34 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
     params_used = params if spec.uses_measure else {}
     raw = uc.raw_dataset(source_name)
     cost = npfs_cost(source, selector, k, N_BOOTSTRAPS, 1.0, measure_used or "zero-one")
+    cost = cost + select_cost(source, k, selector, measure_used or "zero-one", None).times(5, "5 training folds")
     if raw is not None:
         cost = cost + binning_cost(raw, k, selector, measure)
     refusal = over_limit_message(cost)
     if refusal is not None:
+        if holdout is not None:
+            _render_holdout(holdout, None)
         st.error(md(refusal), icon=":material/block:")
         return
-    request = repr((uc.token(source), selector, measure_used, sorted(params_used.items()), int(k)))
+    request = repr((uc.token(source), selector, measure_used, sorted(params_used.items()), int(k), estimate))
     asked = session_memo(ASKED)
     cheap = cost.seconds <= AUTO_SECONDS
     if not cheap and request not in asked:
+        if holdout is not None:
+            _render_holdout(holdout, None)
         if st.button(f"Check the pick (about {cost.seconds:.0f} s)", key="select.robust.run",
-                     help=f"{N_BOOTSTRAPS} NPFS bootstraps" + ("" if raw is None else " and seven binnings")):
+                     help=f"the selector on 5 training folds, {N_BOOTSTRAPS} NPFS bootstraps"
+                          + ("" if raw is None else " and seven binnings")):
             remember(asked, request, True, _ASKED_SIZE)
-        else:
-            st.caption(f"Press **Check the pick** to run it: {md(cost.describe())}.")
-            return
+            st.rerun()
+        st.caption(f"Press **Check the pick** to rerun the selector on resamples: {md(cost.describe())}.")
+        return
     bar = None if cheap else st.progress(0.0, text="Bootstraps...")
     try:
-        result = npfs_result(source_name, source, selector, measure_used, params_used, k,
-                             progress=None if bar is None else un.Reporter(bar), in_worker=not cheap)
+        if result is not None and spec.kind != "backward":
+            holdout = holdout_result(source, result, frequency=True)
+        found = npfs_result(source_name, source, selector, measure_used, params_used, k,
+                            progress=None if bar is None else un.Reporter(bar), in_worker=not cheap, estimate=estimate)
         bins = None if raw is None else uc.binnings(uc.token(raw), raw, k, selector, measure,
                                                     tuple(sorted(params.items())))
     except FslabError as err:
@@ -111,23 +159,55 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
         return
     if bar is not None:
         bar.empty()
-    table = robustness_table(names, result, bins)
-    st.dataframe(table, hide_index=True, width="stretch", key="select.robust.table",
-                 column_config={"NPFS frequency": st.column_config.ProgressColumn(
-                     "NPFS frequency", min_value=0.0, max_value=1.0, format="%.2f")})
-    st.caption(f"NPFS frequency z/n: share of {N_BOOTSTRAPS} bootstraps (seed {SEED}) whose selection of k = {k} "
-               f"contains the feature. Relevant: z > zeta with P(Z > zeta) <= alpha = {ALPHA} for Z ~ Binomial(n, "
-               f"k/K), zeta = {result.threshold} (Ditzler et al. 2015, equation (3)). Binnings: of "
-               + ("the seven discretisations (mean-std; quantile and equal-width with 3, 5, 10 bins), how many "
-                  "select the feature." if bins is not None else "no raw values for this data: not run."))
+    table = robustness_table(names, found, bins)
+    if holdout is not None and len(holdout.frequency):
+        table.insert(1, "picked on training folds", [holdout.frequency.get(n, np.nan) for n in names])
+    reasons, level = [], "green"
+    if holdout is not None:
+        level, reasons = holdout.level, list(holdout.reasons) if holdout.level != "green" else []
     weak = [n for n, f in zip(table["feature"], table["relevant (NPFS test)"], strict=True) if pd.notna(f) and not f]
     moved = [] if bins is None else [n for n, p in zip(table["feature"], table["picked under binnings"], strict=True)
                                      if isinstance(p, str) and not p.startswith(f"{len(bins.selections)} ")]
-    verdict = []
-    verdict.append("Every chosen feature passes the NPFS test." if not weak else
-                   f"Not picked more often than chance: {md(', '.join(weak))}.")
-    if bins is not None:
-        verdict.append("No real-valued column: the binning cannot change the pick." if not bins.numeric else
-                       "Every binning picks the same features." if not moved else
-                       f"Depends on the binning: {md(', '.join(moved))}.")
-    st.markdown(" ".join(verdict))
+    if weak:
+        reasons.append(f"Not picked more often than chance over {N_BOOTSTRAPS} bootstraps (NPFS): {', '.join(weak)}.")
+    if moved:
+        reasons.append(f"Depends on the binning: {', '.join(moved)}.")
+    if (weak or moved) and level == "green":
+        level = "amber"
+    if level == "green":
+        reasons = ([holdout.reasons[0]] if holdout is not None else []) + ["Every chosen feature passes the NPFS test."]
+        if bins is not None and bins.numeric:
+            reasons.append("Every binning picks the same features.")
+    if bins is not None and not bins.numeric:
+        reasons.append("No real-valued column: the binning cannot change the pick.")
+    _show_verdict(level, reasons)
+    if holdout is not None:
+        _render_holdout(holdout, level)
+    st.dataframe(table, hide_index=True, width="stretch", key="select.robust.table",
+                 column_config={"NPFS frequency": st.column_config.ProgressColumn(
+                     "NPFS frequency", min_value=0.0, max_value=1.0, format="%.2f"),
+                     "picked on training folds": st.column_config.ProgressColumn(
+                     "picked on training folds", min_value=0.0, max_value=1.0, format="%.1f")})
+    st.caption(f"Picked on training folds: share of the 5 selections made on 4 of 5 stratified folds of the rows "
+               f"(Weka's cross-validation attribute selection) that contain the feature. NPFS frequency z/n: share of "
+               f"{N_BOOTSTRAPS} bootstraps (seed {SEED}) whose selection of k = {k} contains the feature, selected "
+               f"with the page's estimate ({estimate}). Relevant: z > zeta with P(Z > zeta) <= alpha = {ALPHA} for Z ~ "
+               f"Binomial(n, k/K), zeta = {found.threshold} (Ditzler et al. 2015, equation (3)). Binnings: of "
+               + ("the seven discretisations (mean-std; quantile and equal-width with 3, 5, 10 bins), how many "
+                  "select the feature." if bins is not None else "no raw values for this data: not run."))
+
+
+def _render_holdout(check: HoldoutCheck, shown: str | None) -> None:
+    """The in-sample against held-out values of every prefix (and the verdict, unless ``shown`` already)."""
+    if shown is None:
+        _show_verdict(check.level, list(check.reasons))
+    table = check.steps.rename(columns={"in-sample": f"in-sample {check.measure}",
+                                        "held-out": f"held-out {check.measure}"})
+    st.dataframe(table, hide_index=True, width="stretch", key="select.robust.holdout",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in table.columns[2:]})
+    better = "higher" if check.greater_is_better else "lower"
+    st.caption(f"Each row: the first t chosen features, their {check.measure} in-sample (plug-in, the papers') and "
+               f"held out (fitted on 4 of 5 stratified folds, scored on the fifth; {better} is better); gap = how "
+               f"much better the in-sample value looks; held-out gain = what step t adds on held-out rows. No feature "
+               f"at all: {check.prior:.4f} held out. Green keeps >= 80 % of the in-sample gain over no feature held "
+               "out, red < 50 % or none.")

@@ -15,10 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from fslab import export, terms
+from fslab.cost import select_cost
+from fslab.criteria import criterion
 from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
+from fslab.stopping import steps_to_keep
 
-from . import theme
+from . import state, theme
 from .cache import result_key, shared_results
 from .compare import token
 from .memo import recall, remember, session_memo
@@ -113,42 +116,127 @@ def source_key(kind: str, name: str, source) -> tuple:
     return kind, name, token(source), source.n_features, getattr(source, "n_rows", 0)
 
 
+ESTIMATE_LABELS = {"cross-fitted": "Held out (cross-fitted, 5 folds)",
+                   "plug-in": "In-sample (plug-in, as in the papers)"}
+OTHER = {"cross-fitted": "plug-in", "plug-in": "cross-fitted"}
+
+
+def own_data() -> bool:
+    """True when the current dataset is the user's own upload (not a shipped sample or rows drawn from a toy)."""
+    spec = state.get_dataset_spec() or {}
+    return "file" in spec
+
+
+def estimate_choice(container, kind: str, page: str) -> str:
+    """The page's estimate: a radio for a dataset (held out by default for the user's own upload, the papers'
+    plug-in for shipped samples; each remembered separately), "plug-in" for an exact distribution (exact values)."""
+    if kind != "dataset":
+        return "plug-in"
+    own = own_data()
+    default = "cross-fitted" if own else "plug-in"
+    options = list(ESTIMATE_LABELS)
+    return container.radio(
+        "Estimate", options, index=options.index(default), format_func=ESTIMATE_LABELS.get, horizontal=True,
+        key=f"{page}.estimate.{'own' if own else 'sample'}", persist_state="session",
+        help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
+             "column with a value per row scores perfectly). Held out: fitted on 4 of 5 stratified folds and "
+             "scored on the fifth, averaged (a column that only fits the sample scores like no feature at all).")
+
+
+OWN_DEFAULTS = "select.own_defaults_for"   # the data key the own-data defaults were last set for
+HONEST_K_MAX = 10
+HONEST_K_SECONDS = 2.0   # the default-k search runs only when predicted this fast
+
+
+def first_visit_of_own_data(kind: str, key: tuple) -> bool:
+    """True on the first run of the Select page for the user's own upload ``key`` (then the page sets its
+    defaults once: the balanced error for a binary target, and k by the held-out stopping rule)."""
+    if kind != "dataset" or not own_data() or st.session_state.get(OWN_DEFAULTS) == key:
+        return False
+    st.session_state[OWN_DEFAULTS] = key
+    return True
+
+
+def own_measure_default(source, options: list[str]) -> str | None:
+    """The balanced error for a user's binary target (the 0-1 error of an imbalanced target often stays at the base
+    rate whatever the features, so selection by it sees no gain); None keeps the page's default."""
+    return "balanced" if len(source.labels) == 2 and "balanced" in options else None
+
+
+def honest_k(key: tuple, source, selector: str, measure: str, params: dict) -> tuple[int, str] | None:
+    """(k, why): the default k for a user's data, Ahmed et al.'s footnote 3 stopping rule on HELD-OUT values with
+    tolerance 0 (keep the steps that improve the held-out criterion; at least 1, at most 10); None when the search
+    would be slow (predicted over HONEST_K_SECONDS) or the selector has no stepwise criterion."""
+    spec = SELECTORS[selector]
+    n = source.n_features
+    k_max = min(HONEST_K_MAX, n)
+    if spec.kind != "forward" or k_max < 2:
+        return None
+    if select_cost(source, k_max, selector, measure if spec.uses_measure else "zero-one", None).seconds \
+            > HONEST_K_SECONDS:
+        return None
+    sel = run_selection(key, source, k_max, selector, measure, None, params, estimate="cross-fitted")
+    held = prefix_criteria(source, sel.features, measure, estimate="cross-fitted", **params)
+    empty = float(criterion(source, [], measure, estimate="cross-fitted", **params))
+    kept, stopped = steps_to_keep([empty, *held.tolist()], 0.0)
+    k = max(1, kept)
+    if stopped is None:
+        return k, f"every step up to {k_max} improves the held-out {terms.label(measure, params)}"
+    return k, (f"step {stopped} does not improve the held-out {terms.label(measure, params)}, so the first "
+               f"{k} are kept")
+
+
+def estimate_note(estimate: str) -> str:
+    """One line under the settings saying which number the page shows and why."""
+    if estimate == "cross-fitted":
+        return ("Values are **held out** (5-fold cross-fitted): the plug-in rule is fitted on four folds and scored on "
+                "the fifth" + (", the default for your own data" if own_data() else "")
+                + ". The in-sample value is shown beside it; a large gap means the pick fits this sample, not the "
+                "problem.")
+    return ("Values are **in-sample plug-in estimates**, as in the papers: the Bayes criterion of the sample's own "
+            "counts, which improves with every feature added and flatters many-level columns. The held-out value is "
+            "shown beside it.")
+
+
 def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: int | None, params: dict,
-                  progress=None) -> Selection:
+                  progress=None, estimate: str = "plug-in") -> Selection:
     """``fslab.select`` computed once per server for the same content and settings: the session's memo, then the
     server-wide store of results (``ui.cache.shared_results``, keyed by the data's content token, never its name),
     else a run (``progress(step, total)`` is called on it) stored in both: a class of thirty opening one link runs
     one selection."""
     memo = _memo()
-    full = (key, int(k), selector, measure, s, tuple(sorted(params.items())))
+    full = (key, int(k), selector, measure, s, tuple(sorted(params.items())), estimate)
     if full in memo:
         return recall(memo, full)
     shared, shared_key = shared_results(), result_key("select", *full[0][2:], *full[1:])
     result = shared.get(shared_key)
     if result is None:
         spec = SELECTORS[selector]
-        result = select(source, k, selector, measure=measure, s=s, progress=progress,
+        result = select(source, k, selector, measure=measure, s=s, progress=progress, estimate=estimate,
                         **(params if spec.uses_measure else {}))
         shared.put(shared_key, result)
     return remember(memo, full, result, _MEMO_SIZE)
 
 
-def curve_frame(source, features, measure: str, params: dict) -> pd.DataFrame:
+def curve_frame(source, features, measure: str, params: dict, estimate: str = "plug-in") -> pd.DataFrame:
     """t, value = the measure's own value of the first t features (an error or a score, not the signed
-    criterion), feature = the name added at t."""
-    values = terms.own_terms(prefix_criteria(source, features, measure, **params), measure)
+    criterion) in ``estimate``, feature = the name added at t."""
+    values = terms.own_terms(prefix_criteria(source, features, measure, estimate=estimate, **params), measure)
     return pd.DataFrame({"t": np.arange(1, len(features) + 1), "value": values,
                          "feature": [source.feature_names[j] for j in features]})
 
 
-def comparison_curves(key: tuple, source, result: Selection, measure: str, params: dict) -> dict[str, pd.DataFrame]:
-    """The run's own curve plus BayesScore's and MIGreedy's first k features, all under the same measure.
+def comparison_curves(key: tuple, source, result: Selection, measure: str, params: dict,
+                      estimate: str = "plug-in") -> dict[str, pd.DataFrame]:
+    """The run's own curve plus BayesScore's and MIGreedy's first k features, all under the same measure and
+    estimate; on a sample also the run's curve in the other estimate (in-sample beside held-out).
 
     Backward runs start at the full set (t = n) and go down one point per elimination. MIGreedy is left
     out for a real-valued target (it would treat every target value as a class).
     """
     spec = SELECTORS[result.selector]
-    label = f"{spec.label} (this run)"
+    sample = getattr(source, "is_sample", False)
+    label = f"{spec.label} (this run" + (f", {ESTIMATE_LABELS[estimate].split(' (')[0].lower()})" if sample else ")")
     curves: dict[str, pd.DataFrame] = {}
     if spec.kind == "backward":
         n = source.n_features
@@ -157,12 +245,16 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
             "value": terms.own_terms(np.concatenate([[result.start_score], result.scores]), measure),
             "feature": ["all features"] + [f"removed {source.feature_names[j]}" for j in result.eliminated]})
     else:
-        curves[label] = curve_frame(source, result.features, measure, params)
+        curves[label] = curve_frame(source, result.features, measure, params, estimate)
+        if sample:
+            other = OTHER[estimate]
+            curves[f"{spec.label} (this run, {ESTIMATE_LABELS[other].split(' (')[0].lower()})"] = curve_frame(
+                source, result.features, measure, params, other)
     for other in overlay_selectors(source):
         if other == result.selector and result.s is None:
             continue
-        sel = run_selection(key, source, result.k, other, measure, None, params)
-        curves[SELECTORS[other].label] = curve_frame(source, sel.features, measure, params)
+        sel = run_selection(key, source, result.k, other, measure, None, params, estimate=estimate)
+        curves[SELECTORS[other].label] = curve_frame(source, sel.features, measure, params, estimate)
     return curves
 
 
@@ -192,9 +284,11 @@ def own_summary(result: Selection) -> pd.DataFrame:
     return table
 
 
-def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, params: dict) -> pd.DataFrame:
+def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, params: dict,
+                   other: pd.DataFrame | None = None) -> pd.DataFrame:
     """The selected features with the selector's score, how many candidates tied at that step, and the measure's
-    value of the first t features (an error shown positive)."""
+    value of the first t features (an error shown positive) in the run's estimate and, given ``other``, in the
+    other one beside it."""
     table = own_summary(result).rename(columns={
         "score": f"step value: {terms.titled(result.measure, result.params)}" if in_own_terms(result)
         else "selector score"})
@@ -203,7 +297,10 @@ def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, 
         chosen = trace[trace["chosen"]].set_index("candidate")
         table["tied at its step"] = [int(chosen.loc[j, "n_tied"]) for j in result.features]
     if curve is not None and len(curve) == len(table):
-        table[f"first t features: {terms.titled(measure, params)}"] = curve["value"].to_numpy()
+        own = "held-out" if result.estimate == "cross-fitted" else "in-sample"
+        table[f"first t features, {own}: {terms.titled(measure, params)}"] = curve["value"].to_numpy()
+        if other is not None and len(other) == len(table):
+            table[f"first t features, {'in-sample' if own == 'held-out' else 'held-out'}"] = other["value"].to_numpy()
     return table
 
 
