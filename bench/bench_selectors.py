@@ -5,6 +5,7 @@ Usage (from the repository root):
     .venv/bin/python bench/bench_selectors.py --quick    # one run, smaller k lists, no 100,000 x 500 case
     .venv/bin/python bench/bench_selectors.py --only adult
     .venv/bin/python bench/bench_selectors.py --reference    # fslab vs a plain numpy bit-packed reference
+    .venv/bin/python bench/bench_selectors.py --cmim-lazy    # lazy CMIM vs every pair every step
 
 Shapes: Adult (the shipped Adult sample, 9,765 rows drawn with seed 0 = the paper's 20% training split size,
 123 binary features); Gisette-shaped (4,200 x 5,000 synthetic three-level features, mean-std bins of
@@ -194,6 +195,43 @@ def reference_table(repeats: int) -> None:
                   flush=True)
 
 
+def lazy_cmim_table(repeats: int) -> None:
+    """Lazy CMIM (Fleuret's partial minima, the default) against counting every pair at every step (issue 27.3):
+    CPU seconds, interleaved, medians of ``repeats``; each run builds its own evaluator (no shared caches)."""
+    from fslab.data.samples import load_sample
+    from fslab.measures import measure
+    from fslab.selectors._loop import run_search
+    from fslab.selectors._scorers import MIGainScorer
+
+    shapes = {"adult 48842x123": (lambda: load_sample("adult").discretize(), 15),
+              "adult 9765x123": (adult_shaped, 15),
+              "gisette-like 4200x5000": (lambda: gaussian_three_level(4200, 5000, 40, 0), 15),
+              "gisette-like 4200x5000 k=75": (lambda: gaussian_three_level(4200, 5000, 40, 0), 75)}
+    print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU s, medians of {repeats} "
+          "interleaved runs")
+    header = f"{'shape':<30}{'k':>4}{'lazy s':>9}{'full s':>9}{'ratio':>7}{'pairs lazy':>12}{'pairs full':>12}" \
+             f"{'same':>6}{'load':>6}"
+    print(header)
+    print("-" * len(header))
+    for label, (build, k) in shapes.items():
+        ds = build()
+        times = {True: [], False: []}
+        picks, folded = {}, 0
+        for _ in range(repeats):
+            for lazy in (True, False):
+                c0 = time.process_time()
+                scorer = MIGainScorer(measure("mi").on(ds), "cmim", lazy=lazy)
+                log = run_search(ds.n_features, k, scorer)
+                times[lazy].append(time.process_time() - c0)
+                picks[lazy] = (log.order, log.n_tied)
+                if lazy:
+                    folded = int(scorer.seen.sum())
+        a, b = float(np.median(times[True])), float(np.median(times[False]))
+        full = (k - 1) * ds.n_features - k * (k - 1) // 2
+        print(f"{label:<30}{k:>4}{a:>9.3f}{b:>9.3f}{a / b:>7.2f}{folded:>12,}{full:>12,}"
+              f"{str(picks[True] == picks[False]):>6}{os.getloadavg()[0]:>6.1f}", flush=True)
+
+
 def timed(ds, k: int, selector: str, params: dict, repeats: int) -> tuple[float, float, float]:
     """(median wall seconds, median CPU seconds of this process, peak traced MiB) of ``select``."""
     wall, cpu = [], []
@@ -216,7 +254,11 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference", action="store_true",
                         help="ratio of fslab's mRMR / JMI to a plain numpy bit-packed popcount implementation")
+    parser.add_argument("--cmim-lazy", action="store_true", help="lazy CMIM against counting every pair (27.3)")
     args = parser.parse_args(argv)
+    if args.cmim_lazy:
+        lazy_cmim_table(max(args.repeats, 3))
+        return
     if args.reference:
         reference_table(max(args.repeats, 3))
         return

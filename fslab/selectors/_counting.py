@@ -1,4 +1,4 @@
-"""Feature-pair tables n(X_j = u, X_f = v) for mRMR's redundancy terms.
+"""Feature-pair tables n(X_j = u, X_f = v) for mRMR's redundancy terms, and C({f, j}) for a few candidates.
 
 The fast engine counts them from its value indicators on samples; any other source with row codes is
 counted by the source's own ``extension_tables`` with X_f in the place of the class (each row's mass split
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
+from ..measures._fast import FastCounter
 from ..tables import CodedSource
 
 
@@ -37,3 +38,16 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
         by_f = CodedSource(source.X, source.arities, values,
                            weights=(source.X[:, f][:, None] == values) * mass[:, None])
     return by_f.extension_tables([], candidates).counts
+
+
+def few_extensions(ev, f: int, candidates: np.ndarray) -> np.ndarray:
+    """C({f, j}) for candidates j, as ``ev.extensions([f], candidates)``; a dense fast engine with the measure's
+    mixed-cell reducer counts only these candidates' columns (lazy CMIM brings a few candidates up to date at a
+    time, where the evaluator would count every feature or fall back to per-candidate tables)."""
+    counter, reducer = ev.counter, ev.measure.spec.mixed_cells
+    if not isinstance(counter, FastCounter) or reducer is None or not counter.merge_pure:
+        return ev.extensions([f], candidates)
+    params = dict(ev.measure.params)
+    sums = counter.cell_sums([int(f)], reducer, params, features=np.asarray(candidates, dtype=np.int64))
+    class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
+    return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))

@@ -16,8 +16,12 @@ from ..errors import ParameterError
 from ..information import mutual_information
 from ..measures import Evaluator
 from ..tables import JointTable
-from ._counting import feature_pair_counts
+from ._counting import feature_pair_counts, few_extensions
 from ._loop import Hooks
+from .ties import ties_with
+
+_LAZY_BATCH = 8  # lazy CMIM: candidates brought up to date together at first (doubling while more are open)
+_FULL_AFTER = 16  # lazy CMIM: few-candidate counts of one feature of J before all candidates are counted at once
 
 
 class SubsetScorer:
@@ -112,28 +116,78 @@ class MIGainScorer:
     cmim: min(I(Xj;Y), min_{i in J} I(Xj;Y|Xi))     (Fleuret 2004; the min starts at I(Xj;Y) as in his fast
           CMIM and FEAST, so a feature that only helps jointly is not ranked above its own relevance)
     Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
+
+    CMIM is evaluated lazily (Fleuret's fast CMIM): a candidate's partial minimum over the first features of J
+    only falls as more are folded in, so it bounds its gain from above. Each step brings candidates up to date in
+    order of their bound, a batch at a time, until every candidate not up to date has a bound below the tie
+    threshold of the best exact gain (``ties.ties_with``): the winner and the number tied are then those of the
+    full evaluation, ties included. The trace shows the exact gain of every candidate brought up to date and the
+    bound (the partial minimum, at least the gain) of the others. ``lazy=False`` counts every pair every step.
     """
 
-    def __init__(self, ev: Evaluator, kind: str):
+    def __init__(self, ev: Evaluator, kind: str, lazy: bool = True):
         self.ev, self.kind = ev, kind
         n = ev.source.n_features
         self.relevance = ev.extensions([], np.arange(n))
         self.acc = self.relevance.copy() if kind == "cmim" else np.zeros(n)
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
+        self.lazy = lazy and kind == "cmim"
+        self.chosen: list[int] = []
+        self.seen = np.zeros(n, dtype=np.int64)  # lazy CMIM: features of J folded into acc[j] (the first seen[j])
+        self.calls: dict[int, int] = {}  # lazy CMIM: few-candidate counts asked per feature of J
+        self.full: dict[int, np.ndarray] = {}  # lazy CMIM: I(X_j; Y | X_f) of every candidate, once asked often
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
         if self.size == 0 or self.kind == "mim":
             return self.relevance[candidates]
         if self.kind == "mrmr":
             return self.relevance[candidates] - self.acc[candidates] / self.size
+        if self.lazy:
+            self._bring_up_to_date(np.asarray(candidates, dtype=np.int64))
         return self.acc[candidates]
+
+    def _bring_up_to_date(self, candidates: np.ndarray) -> None:
+        """Fold the missing features of J into the candidates whose bound may still reach the best exact gain."""
+        t = len(self.chosen)
+        batch = _LAZY_BATCH
+        while True:
+            exact = self.seen[candidates] == t
+            best = self.acc[candidates[exact]].max() if exact.any() else -np.inf
+            open_ = candidates[~exact & ties_with(self.acc[candidates], best)]
+            if open_.size == 0:
+                return
+            if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds)
+                open_ = np.sort(open_[np.lexsort((open_, -self.acc[open_]))[:batch]])
+            batch *= 2
+            for i in range(int(self.seen[open_].min()), t):
+                due = open_[(self.seen[open_] == i) & ties_with(self.acc[open_], best)]
+                if due.size:
+                    self.acc[due] = np.minimum(self.acc[due], self._conditional(i, due))
+                    self.seen[due] = i + 1
+
+    def _conditional(self, i: int, due: np.ndarray) -> np.ndarray:
+        """I(X_j; Y | X_f) = I(X_j, X_f; Y) - I(X_f; Y) for f the i-th feature of J: for the few candidates asked,
+        until this feature has been asked for _FULL_AFTER times; then for every candidate at once (one pass of
+        the counting engine over all features, as the full evaluation makes), kept for the rest of the run."""
+        f = self.chosen[i]
+        full = self.full.get(i)
+        if full is None and self.calls.get(i, 0) >= _FULL_AFTER:
+            others = np.flatnonzero(~self.members)
+            full = np.full(self.members.size, np.nan)
+            full[others] = self.ev.extensions([f], others) - self.relevance[f]
+            self.full[i] = full
+        if full is not None:
+            return full[due]
+        self.calls[i] = self.calls.get(i, 0) + 1
+        return few_extensions(self.ev, f, due) - self.relevance[f]
 
     def commit(self, f: int) -> None:
         self.members[f] = True
         self.size += 1
+        self.chosen.append(f)
         others = np.flatnonzero(~self.members)
-        if self.kind == "mim" or others.size == 0:
+        if self.kind == "mim" or others.size == 0 or self.lazy:
             return
         if self.kind == "mrmr":
             pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
