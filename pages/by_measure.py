@@ -6,13 +6,13 @@ from fslab import terms
 from fslab.by_measure import DEFAULT_MEASURES
 from fslab.cost import by_measure_cost
 from fslab.errors import FslabError
-from fslab.measures import MEASURES
+from fslab.measures import MEASURES, describe_estimate
 from fslab.plots.by_measure import cross_figure
 from fslab.selectors import SELECTORS
 from ui import by_measure as ui
 from ui import guard
 from ui.compare import token
-from ui.selection import param_widget
+from ui.selection import estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
 from ui.text import md
 
@@ -47,6 +47,9 @@ if "bym.measures" not in st.session_state or not set(st.session_state["bym.measu
     st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
 names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label,
                        persist_state="session")
+estimate = estimate_choice(st, kind, "bym")
+if kind == "dataset":
+    st.caption(estimate_note(estimate, beside=False))
 p1, p2 = st.columns(2)
 c = param_widget(p1, "c", MEASURES["cost-sensitive"].parameters["c"], "bym.c",
                  "cost c of a false positive (cost-sensitive error)", disabled="cost-sensitive" not in names)
@@ -58,16 +61,16 @@ if not names:
     st.stop()
 try:
     job = guard.require(by_measure_cost(source, k, selector, names), ("bym", token(source), k, selector, names, c,
-                                                                        beta))
+                                                                        beta, estimate))
     with guard.slot(job):  # refused or asked before work (fslab.cost); long runs take a heavy-work slot
-        view = ui.compute(source, k, selector, ui.with_params(names, c, beta))
+        view = ui.compute(source, k, selector, ui.with_params(names, c, beta), estimate)
 except FslabError as err:
     st.error(md(err))
     st.stop()
 for lab, why in view.skipped.items():
     st.caption(f"{md(lab)} left out: {md(why)}")
 
-exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
+exact = "exact values of the distribution" if kind == "distribution" else f"{describe_estimate(estimate)} values"
 st.subheader("Which feature each measure adds at each step")
 st.markdown(ui.verdict(view))
 st.dataframe(ui.picks_styled(view), width="stretch", hide_index=True, key="bym.picks")

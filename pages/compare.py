@@ -4,7 +4,7 @@ import streamlit as st
 
 from fslab.measures import MEASURES, supported_measures
 from ui import compare_panels as panels
-from ui.selection import keep_in_range, measure_params
+from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
 
 # The measures both halves of the page handle: a Bayes criterion for the selectors and a test-sample value for the
@@ -42,6 +42,10 @@ else:
     k = 1
     right.caption("One feature: k = 1.")
 
+estimate = estimate_choice(st, kind, "compare")
+if kind == "dataset":
+    st.caption(estimate_note(estimate, beside=False))
+
 st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
          r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
 st.latex(MEASURES[measure_name].formula)
@@ -56,10 +60,10 @@ tab_side, tab_curves, tab_bins = st.tabs(["Side by side", "Learning curves", "Bi
 
 if tab_side.open is not False:
     with tab_side:
-        panels.side_by_side_panel(kind, source_name, source, measure_name, params, k)
+        panels.side_by_side_panel(kind, source_name, source, measure_name, params, k, estimate)
 if tab_curves.open is not False:
     with tab_curves:
         panels.curves_panel(kind, source_name, source, measure_name, params)
 if tab_bins.open is not False:
     with tab_bins:
-        panels.binning_panel(source_name, source, measure_name, params, k)
+        panels.binning_panel(source_name, source, measure_name, params, k, estimate)

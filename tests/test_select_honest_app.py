@@ -73,3 +73,19 @@ def test_shipped_samples_keep_the_papers_plug_in_a_click_away():
     at.radio(key="select.estimate.sample").set_value("cross-fitted").run()
     assert not at.exception and not at.error
     assert any("held-out (5-fold cross-fitted)" in c.value for c in at.caption)
+
+
+def test_compare_and_by_measure_hold_an_upload_out_too():
+    at = _upload("loans")
+    at.switch_page("pages/compare.py").run()
+    assert at.radio(key="compare.estimate.own").value == "cross-fitted"
+    at.slider(key="compare.k").set_value(3).run()
+    subsets = next(d.value for d in at.dataframe if "selector" in d.value.columns)
+    chosen = " ".join(subsets["features"])
+    assert "zip_prefix" not in chosen and "employer" not in chosen and "grade" in chosen
+    assert any("held-out (5-fold cross-fitted) values on the sample" in m.value for m in at.markdown)
+    at.switch_page("pages/by_measure.py").run()
+    assert not at.exception and at.radio(key="bym.estimate.own").value == "cross-fitted"
+    at.number_input(key="bym.k").set_value(2).run()
+    shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
+    assert "grade" in shown and "zip_prefix" not in shown and "employer" not in shown

@@ -40,14 +40,14 @@ def with_params(names: list[str], c: float, beta: float) -> tuple[tuple[str, tup
 
 
 @st.cache_data(**BOUNDED, show_spinner="Running the selector once per measure...")
-def _cached(tok: str, _source, k: int, selector: str, measures: tuple) -> ByMeasure:
+def _cached(tok: str, _source, k: int, selector: str, measures: tuple, estimate: str = "plug-in") -> ByMeasure:
     """Keyed by the data's content token (``_source`` itself is not hashed)."""
-    return by_measure(_source, k, [(name, dict(params)) for name, params in measures], selector)
+    return by_measure(_source, k, [(name, dict(params)) for name, params in measures], selector, estimate=estimate)
 
 
-def compute(source, k: int, selector: str, measures: tuple) -> ByMeasure:
+def compute(source, k: int, selector: str, measures: tuple, estimate: str = "plug-in") -> ByMeasure:
     """:func:`fslab.by_measure.by_measure`, shared server-wide by data content and settings."""
-    return _cached(token(source), source, int(k), selector, measures)
+    return _cached(token(source), source, int(k), selector, measures, estimate)
 
 
 def verdict(view: ByMeasure) -> str:

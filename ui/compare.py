@@ -114,9 +114,9 @@ def token(source) -> str:
 
 @st.cache_data(show_spinner="Running the selectors...", **BOUNDED)
 def side_by_side(token: str, _source, k: int, selectors: tuple[str, ...], measure: str,
-                 params: tuple[tuple[str, float], ...]) -> Comparison:
+                 params: tuple[tuple[str, float], ...], estimate: str = "plug-in") -> Comparison:
     check(compare_cost(_source, k, selectors, measure))  # refused before any work when over the limits
-    return compare_selectors(_source, k, selectors, measure, **dict(params))
+    return compare_selectors(_source, k, selectors, measure, estimate=estimate, **dict(params))
 
 
 @st.cache_data(show_spinner="Discretising seven ways and selecting...", **BOUNDED)

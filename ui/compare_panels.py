@@ -12,7 +12,7 @@ from fslab.curves import DEFAULT_CURVE_SELECTORS
 from fslab.errors import FslabError
 from fslab.export import safe_csv
 from fslab.learners import LEARNERS, PAPER_LEARNER
-from fslab.measures import PARAM_DEFAULTS
+from fslab.measures import PARAM_DEFAULTS, describe_estimate
 from fslab.measures import measure as get_measure
 from fslab.plots.compare import (
     disagreement_figure,
@@ -62,8 +62,10 @@ def _overlap_charts(orders) -> None:
                    "1 = the same features in the same order, negative = opposite orders.")
 
 
-def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, params: dict, k: int) -> None:
-    """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI)."""
+def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, params: dict, k: int,
+                       estimate: str = "plug-in") -> None:
+    """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI), every
+    criterion and value in ``estimate``."""
     m = get_measure(measure_name, **params)
     chosen = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_SELECTORS), key="compare.selectors",
                             format_func=selector_label, persist_state="session")
@@ -71,13 +73,16 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         if not chosen:
             raise FslabError("choose at least one selector")
         job = compare_cost(source, k, tuple(chosen), measure_name)  # refused or asked before work (ui/guard.py)
-        if not guard.allowed(job, ("compare", uc.token(source), k, chosen, measure_name, sorted(params.items()))):
+        if not guard.allowed(job, ("compare", uc.token(source), k, chosen, measure_name, sorted(params.items()),
+                                   estimate)):
             return
-        cmp = uc.side_by_side(uc.token(source), source, k, tuple(chosen), measure_name, tuple(sorted(params.items())))
+        cmp = uc.side_by_side(uc.token(source), source, k, tuple(chosen), measure_name, tuple(sorted(params.items())),
+                              estimate)
     except FslabError as err:
         st.error(md(err))
         return
-    exact = "exact values of the distribution" if kind == "distribution" else "plug-in estimates on the sample"
+    exact = ("exact values of the distribution" if kind == "distribution" else
+             f"{describe_estimate(estimate)} values on the sample")
     st.markdown(f"**{len(chosen)} selectors, k = {k}, {m.label}** on *{md(source_name)}* ({exact}).")
     better = "higher" if m.greater_is_better else "lower"
     subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set ({better} is better)",
@@ -209,8 +214,10 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
                "compare.dl_curves")
 
 
-def binning_panel(source_name: str, source, measure_name: str, params: dict, k: int) -> None:
-    """The selected set under mean-std, quantile and equal-width binning with 3, 5 and 10 bins."""
+def binning_panel(source_name: str, source, measure_name: str, params: dict, k: int,
+                  estimate: str = "plug-in") -> None:
+    """The selected set under mean-std, quantile and equal-width binning with 3, 5 and 10 bins (selections made
+    with ``estimate``)."""
     st.markdown("Real-valued columns must be discretised before any table-based criterion can be computed. Does "
                 "the answer depend on how? The same selector and k are run after seven discretisations: mean "
                 "+- one standard deviation (the paper's footnote 6), quantile and equal-width with 3, 5 and 10 bins.")
@@ -221,14 +228,15 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         return
     selector = st.selectbox("Selector", SELECTOR_NAMES, key="compare.bin_selector", format_func=selector_label,
                             persist_state="session")
-    request = (source_name, selector, measure_name, tuple(sorted(params.items())), k)
+    settings = tuple(sorted(params.items())) + ((("estimate", estimate),) if estimate != "plug-in" else ())
+    request = (source_name, selector, measure_name, settings, k)
     if st.button("Run binning sensitivity", key="compare.run_bins"):
         st.session_state[BINS_KEY] = request
     if st.session_state.get(BINS_KEY) != request:
         st.caption("Press *Run binning sensitivity* to select under each binning.")
         return
     try:
-        res = uc.binnings(uc.token(raw), raw, k, selector, measure_name, tuple(sorted(params.items())))
+        res = uc.binnings(uc.token(raw), raw, k, selector, measure_name, settings)
     except FslabError as err:
         st.error(md(err))
         return
@@ -240,8 +248,9 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
     grid = res.grid()
     st.plotly_chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature"),
                     width="stretch", key="compare.bins_grid")
-    st.caption(f"{selector_label(selector)}, k = {k}: the step at which the feature was picked under each "
-               "discretisation; a row filled across means the choice does not depend on the binning.")
+    st.caption(f"{selector_label(selector)}, k = {k}, {describe_estimate(estimate)}: the step at which the feature "
+               "was picked under each discretisation; a row filled across means the choice does not depend on the "
+               "binning.")
     jac = res.jaccard_matrix()
     st.plotly_chart(overlap_figure(jac), width="stretch", key="compare.bins_jaccard")
     st.caption("Jaccard overlap of the selected sets of each pair of binnings.")

@@ -186,16 +186,17 @@ def honest_k(key: tuple, source, selector: str, measure: str, params: dict) -> t
                f"{k} are kept")
 
 
-def estimate_note(estimate: str) -> str:
-    """One line under the settings saying which number the page shows and why."""
+def estimate_note(estimate: str, beside: bool = True) -> str:
+    """One line under the settings saying which number the page shows and why (``beside``: the page also shows
+    the other estimate)."""
     if estimate == "cross-fitted":
         return ("Values are **held out** (5-fold cross-fitted): the plug-in rule is fitted on four folds and scored on "
-                "the fifth" + (", the default for your own data" if own_data() else "")
-                + ". The in-sample value is shown beside it; a large gap means the pick fits this sample, not the "
-                "problem.")
+                "the fifth" + (", the default for your own data" if own_data() else "") + "."
+                + (" The in-sample value is shown beside it; a large gap means the pick fits this sample, not the "
+                   "problem." if beside else " A column that merely has many levels cannot win."))
     return ("Values are **in-sample plug-in estimates**, as in the papers: the Bayes criterion of the sample's own "
-            "counts, which improves with every feature added and flatters many-level columns. The held-out value is "
-            "shown beside it.")
+            "counts, which improves with every feature added and flatters many-level columns."
+            + (" The held-out value is shown beside it." if beside else ""))
 
 
 def run_selection(key: tuple, source, k: int, selector: str, measure: str, s: int | None, params: dict,
