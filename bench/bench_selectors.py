@@ -196,7 +196,8 @@ def reference_table(repeats: int) -> None:
 
 
 def lazy_cmim_table(repeats: int) -> None:
-    """Lazy CMIM (Fleuret's partial minima, the default) against counting every pair at every step (issue 27.3):
+    """Lazy CMIM (Fleuret's partial minima; the default beyond 256 features) against counting every pair at every
+    step (issue 27.3), both forced here whatever the width:
     CPU seconds, interleaved, medians of ``repeats``; each run builds its own evaluator (no shared caches)."""
     from fslab.data.samples import load_sample
     from fslab.measures import measure
