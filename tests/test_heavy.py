@@ -101,22 +101,26 @@ def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
 
 @pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
 def test_worker_runs_at_a_lower_priority_than_the_server(forkserver):
-    """The job yields the cores to the interactive sessions: its niceness is the server's plus WORKER_NICENESS, in a
-    session (and, under Linux autogroup scheduling, a scheduling group at nice 19) of its own."""
-    niceness, own_session, group = heavy.run_in_worker(_priority, context=forkserver)
+    """The job yields to the interactive sessions without starving (issue 26): niceness the server's plus
+    WORKER_NICENESS (1), Linux's SCHED_BATCH, and the server's own session and autogroup (a group of its own at
+    nice 19 starved it 50x on a busy machine)."""
+    niceness, same_session, group, policy = heavy.run_in_worker(_priority, context=forkserver)
     assert niceness == min(19, os.nice(0) + heavy.WORKER_NICENESS)
-    assert own_session
+    assert same_session
     if os.path.exists("/proc/self/autogroup"):
-        assert group.endswith("nice 19"), group
+        assert group == _priority()[2]  # the server's group, at the server's group niceness
+    if hasattr(os, "SCHED_BATCH"):
+        assert policy == os.SCHED_BATCH
 
 
-def _priority() -> tuple[int, bool, str]:
+def _priority() -> tuple[int, bool, str, int | None]:
     try:
         with open("/proc/self/autogroup", encoding="ascii") as fh:
             group = fh.read().strip()
     except OSError:
         group = ""
-    return os.nice(0), os.getsid(0) == os.getpid(), group
+    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
+    return os.nice(0), os.getsid(0) == os.getsid(os.getppid()), group, policy
 
 
 @pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)

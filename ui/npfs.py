@@ -80,16 +80,30 @@ class Reporter:
 
     def __init__(self, bar) -> None:
         self.bar, self.start = bar, time.perf_counter()
+        self.done, self.total, self.last = 0, 0, self.start
 
     def __call__(self, done: int, total: int) -> None:
         st.session_state[PROGRESS] = (done, total)
-        elapsed = time.perf_counter() - self.start
-        if done == 0:
-            text = f"Starting {total} bootstraps..."
-        else:
-            left = elapsed / done * (total - done)
-            text = f"{done} of {total} bootstraps, {elapsed:.1f} s elapsed, about {left:.0f} s left"
-        self.bar.progress(done / total, text=text)
+        self.done, self.total, self.last = done, total, time.perf_counter()
+        self.bar.progress(done / total if total else 0.0, text=self.text())
+
+    def tick(self) -> None:
+        """No news from the worker for a while: show the time passing, never a frozen estimate."""
+        if self.total:
+            self.bar.progress(self.done / self.total, text=self.text())
+
+    def text(self) -> str:
+        now = time.perf_counter()
+        elapsed, silent = now - self.start, now - self.last
+        if self.done == 0:
+            return (f"Starting {self.total} bootstraps... {elapsed:.0f} s" +
+                    (" (the server is busy: the job runs at a lower priority than the pages)" if elapsed > 5 else ""))
+        if self.done >= self.total:
+            return f"All {self.total} bootstraps done in {self.last - self.start:.1f} s; assembling the result..."
+        left = (self.last - self.start) / self.done * (self.total - self.done)
+        late = f"; no bootstrap finished for {silent:.0f} s, the server is busy" if silent > max(5.0, 3 * left) else ""
+        return (f"{self.done} of {self.total} bootstraps, {elapsed:.1f} s elapsed, about {max(left - silent, 0):.0f} s "
+                f"left{late}")
 
 
 def first_visit() -> bool:
@@ -115,16 +129,17 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
     memo = _memo()
     if key not in memo:
         extra = {"measure": measure, **params} if measure is not None else {}
-        shared, shared_key = shared_results(), result_key("npfs", *key[1:])  # by content: not the data's name
-        found = shared.get(shared_key)
-        if found is None:
-            with heavy.heavy_slot():  # in a worker process: the server's GIL stays free for the other sessions
-                found = heavy.run_in_worker(npfs_on, scheduler_from_env(), source, selector, k,  # Dask if set
-                                            n_bootstraps=n, alpha=alpha, seed=seed,
-                                            n_jobs=n_jobs, prefer=prefer, progress=progress,
-                                            sample_fraction=fraction, **extra)
-            if not getattr(found, "cancelled", False):
-                shared.put(shared_key, found)
+        shared_key = result_key("npfs", *key[1:])  # by content: not the data's name
+
+        def compute() -> NPFSResult:  # in a worker process: the server's GIL stays free for the other sessions
+            return heavy.run_in_worker(npfs_on, scheduler_from_env(), source, selector, k,  # Dask if set
+                                       n_bootstraps=n, alpha=alpha, seed=seed, n_jobs=n_jobs, prefer=prefer,
+                                       progress=progress, idle=getattr(progress, "tick", None),
+                                       sample_fraction=fraction, **extra)
+
+        # identical runs (several tabs on one link) wait for the first one's result instead of computing it again
+        found = heavy.computed_once(shared_results(), shared_key, compute,
+                                    keep=lambda r: not getattr(r, "cancelled", False))
         remember(memo, key, found, _MEMO_SIZE)
     memo.move_to_end(key)
     st.session_state[LAST] = key

@@ -1,0 +1,222 @@
+"""Issue 26, item 4: heavy work that yields without starving, identical jobs computed once, honest progress,
+worker start failures shown plainly.
+
+The timing test (slow) measures a heavy job through the worker against the same job in-process while two CPU-bound
+processes keep both cores busy; it prints the numbers (see the issue-26 report)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import threading
+import time
+import types
+
+import numpy as np
+import pytest
+
+from fslab.data.encoded import EncodedDataset
+from fslab.npfs import npfs
+from tests.conftest import ROOT
+from ui import heavy
+
+
+class Store:
+    """A SharedResults stand-in: get/put by key."""
+
+    def __init__(self):
+        self.items, self.lock = {}, threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            return self.items.get(key)
+
+    def put(self, key, value):
+        with self.lock:
+            self.items[key] = value
+
+
+class Box:
+    def info(self, *args, **kwargs):
+        pass
+
+    def empty(self):
+        pass
+
+
+@pytest.fixture
+def quiet_st(monkeypatch):
+    monkeypatch.setattr(heavy.st, "empty", Box)
+
+
+def test_four_tabs_asking_for_one_result_compute_it_once(quiet_st):
+    store, calls, started = Store(), [], threading.Event()
+    slots, locks = threading.BoundedSemaphore(1), heavy.KeyLocks()
+
+    def compute():
+        calls.append(1)
+        started.set()
+        time.sleep(0.3)  # the others arrive while it runs
+        return "result"
+
+    results = []
+
+    def tab():
+        results.append(heavy.computed_once(store, "npfs:abc", compute, locks=locks, slots=slots))
+
+    threads = [threading.Thread(target=tab) for _ in range(4)]
+    threads[0].start()
+    started.wait(10)
+    for t in threads[1:]:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert calls == [1] and results == ["result"] * 4
+    assert locks._locks == {}  # no lock left behind
+
+
+def test_a_job_that_waited_for_the_slot_finds_the_result_there(quiet_st):
+    """The slot is held by an identical job of another session that did not go through the same key lock (e.g. an
+    older server thread): after the slot wait the store is checked again."""
+    store, slots = Store(), threading.BoundedSemaphore(1)
+    assert slots.acquire(blocking=False)
+
+    def other_session():
+        time.sleep(0.2)
+        store.put("k", "theirs")
+        slots.release()
+
+    threading.Thread(target=other_session).start()
+    calls = []
+    found = heavy.computed_once(store, "k", lambda: calls.append(1) or "mine", locks=heavy.KeyLocks(), slots=slots)
+    assert found == "theirs" and calls == []
+
+
+def test_a_cancelled_result_is_not_shared(quiet_st):
+    store = Store()
+    heavy.computed_once(store, "k", lambda: "partial", keep=lambda r: False, locks=heavy.KeyLocks(),
+                        slots=threading.BoundedSemaphore(1))
+    assert store.get("k") is None
+
+
+def test_different_keys_do_not_wait_for_each_other(quiet_st):
+    locks, slots = heavy.KeyLocks(), threading.BoundedSemaphore(2)
+    inside, release = threading.Event(), threading.Event()
+
+    def long_job():
+        inside.set()
+        release.wait(10)
+        return 1
+
+    t = threading.Thread(target=lambda: heavy.computed_once(Store(), "a", long_job, locks=locks, slots=slots))
+    t.start()
+    inside.wait(10)
+    assert heavy.computed_once(Store(), "b", lambda: 2, locks=locks, slots=slots) == 2
+    release.set()
+    t.join(10)
+
+
+class BrokenContext:
+    """A multiprocessing context whose workers cannot start (the forkserver was killed)."""
+
+    def __init__(self):
+        self.starts = 0
+
+    def Queue(self):  # noqa: N802 (multiprocessing's name)
+        return multiprocessing.get_context("spawn").Queue()
+
+    def Process(self, **kwargs):  # noqa: N802
+        ctx = self
+
+        class P:
+            def start(self):
+                ctx.starts += 1
+                raise BrokenPipeError(32, "Broken pipe")
+
+        return P()
+
+
+def test_a_worker_that_cannot_start_is_a_plain_error():
+    ctx = BrokenContext()
+    with pytest.raises(heavy.WorkerError) as err:
+        heavy.run_in_worker(os.getpid, context=ctx)
+    assert ctx.starts == heavy.START_ATTEMPTS == 2  # retried once: a killed forkserver is restarted
+    text = str(err.value)
+    assert "could not start a worker process" in text and "BrokenPipeError" in text and "Run again" in text
+
+
+def test_reporter_never_freezes_at_about_0_s_left(monkeypatch):
+    from ui.npfs import Reporter
+
+    class Bar:
+        def progress(self, value, text):
+            self.value, self.text = value, text
+
+    monkeypatch.setattr("ui.npfs.st.session_state", {}, raising=False)
+    bar = Bar()
+    reporter = Reporter(bar)
+    reporter(0, 100)
+    assert bar.text.startswith("Starting 100 bootstraps")
+    reporter(100, 100)
+    assert "All 100 bootstraps done" in bar.text and "assembling" in bar.text and "0 s left" not in bar.text
+    reporter(50, 100)
+    reporter.last -= 60  # a minute without news
+    reporter.tick()
+    assert "no bootstrap finished for 60 s" in bar.text and "about 0 s left" in bar.text
+
+
+def _toy(m: int = 200) -> EncodedDataset:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, m)
+    X = rng.integers(0, 3, (m, 4))
+    X[:, 0] = np.where(rng.random(m) < 0.9, y, 1 - y)
+    return EncodedDataset(X, y, labels=[0, 1])
+
+
+@pytest.fixture
+def spawn(monkeypatch):
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+    return multiprocessing.get_context("spawn")
+
+
+@pytest.mark.slow  # starts a worker process
+def test_the_wait_for_a_silent_worker_calls_idle(spawn):
+    ticks = []
+    assert heavy.run_in_worker(time.sleep, 2.5, context=spawn, idle=lambda: ticks.append(1)) is None
+    assert len(ticks) >= 1
+
+
+def _sized_job(n: int) -> float:
+    from fslab import load_sample
+    data = load_sample("mushroom").discretize()
+    start = time.perf_counter()
+    npfs(data, "jmi", 10, n_bootstraps=n, seed=0)
+    return time.perf_counter() - start
+
+
+@pytest.mark.slow  # about a minute: the same NPFS job in a plain process and in the worker, with both cores busy
+def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys):
+    """Two CPU-bound processes in sessions of their own (other users' work) keep both cores busy. The job in the
+    worker (lower_priority) must take at most 2x the same job in a plain process under the same load (the earlier
+    nice-19 autogroup: 15-50x). Both are fresh processes timing only the NPFS call; interleaved, best of two."""
+    n = 120
+    code = f"from tests.test_issue26_heavy import _sized_job; print(_sized_job({n}))"
+    quiet = round(heavy.run_in_worker(_sized_job, n, context=spawn), 2)  # "quiet": no hogs of ours
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(2)]
+    try:
+        time.sleep(0.5)
+        plain, worker = [], []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+            plain.append(round(float(out.stdout.strip().splitlines()[-1]), 2))
+            worker.append(round(heavy.run_in_worker(_sized_job, n, context=spawn), 2))
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    with capsys.disabled():
+        print(f"\nNPFS jmi k=10 n={n} on mushroom: worker without our hogs {quiet} s; 2 busy cores: plain process "
+              f"{plain} s, worker {worker} s; load {os.getloadavg()[0]:.1f}")
+    assert min(worker) <= 2 * min(plain)
