@@ -28,7 +28,7 @@ st.markdown(
 kind, source_name, source = pick_source("select.source")
 n = source.n_features
 key = ui.source_key(kind, source_name, source)
-own_first = ui.first_visit_of_own_data(kind, key)
+own_first = ui.first_visit_of_own_data(kind)
 left, mid, right = st.columns(3)
 selectors = ui.selector_options(source)
 ui.keep_choice("select.selector", selectors)

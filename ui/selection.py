@@ -148,10 +148,17 @@ HONEST_K_MAX = 10
 HONEST_K_SECONDS = 2.0   # the default-k search runs only when predicted this fast
 
 
-def first_visit_of_own_data(kind: str, key: tuple) -> bool:
-    """True on the first run of the Select page for the user's own upload ``key`` (then the page sets its
-    defaults once: the balanced error for a binary target, and k by the held-out stopping rule)."""
-    if kind != "dataset" or not own_data() or st.session_state.get(OWN_DEFAULTS) == key:
+def own_data_key(spec: dict | None) -> tuple | None:
+    """What makes an upload a new one for the first-visit defaults: its file, hash and the Data page's choices."""
+    return None if not spec or "file" not in spec else tuple(sorted((k, repr(v)) for k, v in spec.items()))
+
+
+def first_visit_of_own_data(kind: str) -> bool:
+    """True on the first run of the Select page for the user's own upload (then the page sets its defaults once:
+    the balanced error for a binary target, and k by the held-out stopping rule). A link that brought the upload
+    marks it seen (``ui.share.apply``): the link's settings stand."""
+    key = own_data_key(state.get_dataset_spec())
+    if kind != "dataset" or key is None or st.session_state.get(OWN_DEFAULTS) == key:
         return False
     st.session_state[OWN_DEFAULTS] = key
     return True

@@ -25,7 +25,7 @@ from .cache import sample_encoded
 from .compare_panels import SELECTOR_NAMES
 from .npfs import UNIFORM_NAME, base_selectors
 from .pages import PAGES
-from .selection import selector_options
+from .selection import OWN_DEFAULTS, own_data_key, selector_options
 from .text import md
 from .toy import install
 
@@ -279,6 +279,8 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
     if recipe.data is not None and recipe.data != data_spec():
         encoded = _load_data(recipe.data, file_bytes)
         state.set_dataset(data_label(recipe.data), encoded, None, spec=recipe.data)
+        st.session_state[OWN_DEFAULTS] = own_data_key(recipe.data)   # the link's settings stand, not the page's
+                                                                     # first-visit defaults for an upload
     values, dropped = _widget_values(recipe)
     st.session_state.update(values)
     return dropped
