@@ -32,6 +32,7 @@ from .data.samples import SAMPLES, load_sample
 from .data.sparse import SparseDataset, read_sparse, read_svmlight
 from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
+from .export import fslab_version
 from .limits import NotEnoughMemoryError, server_limits
 from .measures import MEASURES, Measure, MeasureSpec, measure, supported_measures
 from .npfs.procedure import NPFSCancelled, NPFSResult, check_base_selector, npfs, npfs_threshold
@@ -54,6 +55,9 @@ _moved.install()  # the old module paths (fslab.samples, fslab.orderings, ...) k
 # Loaded on first use: scikit-learn takes about two seconds to import, and the app's first page needs none of it.
 _FINITE = "pena_nilsson.finite"
 _LAZY = {"FeatureSelector": "evaluate", "INDUCERS": _FINITE, "fbs": _FINITE, "fos": _FINITE}
+
+
+__version__ = fslab_version()
 
 
 def __getattr__(name: str):
@@ -86,5 +90,5 @@ __all__ = [
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
     "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
-    "SparseDataset", "read_sparse", "read_svmlight",
+    "SparseDataset", "read_sparse", "read_svmlight", "__version__",
 ]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from ..data.discretize import METHODS
 from ..data.distributed import connect, on_cluster
 from ..errors import FslabError
+from ..export import fslab_version
 from ..measures import ESTIMATES, MEASURES, PARAM_DEFAULTS
 from ..npfs.result import RULES
 from ..pena_nilsson.toy import PRESETS
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     """``python -m fslab {select,npfs,lattice,compare} DATA [options]``."""
     parser = argparse.ArgumentParser(prog="fslab", description="Feature selection by the Bayes criterion of a "
                                      "performance measure (fslab's pages on the command line).", epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"fslab {fslab_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = _common()
 
