@@ -5,7 +5,7 @@ import streamlit as st
 from fslab.data.distributions import joint_frame
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
-from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS
+from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS, tolerance_note
 from fslab.pena_nilsson.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure, value_decimals
 from ui import orderings as ui
@@ -187,12 +187,11 @@ with tab_min:
         else:
             bs, os_ = res["bs"], res["os"]
             (st.success if bs.assumptions.hold else st.warning)("  \n".join(bs.assumptions.messages()))
-            cols = st.columns(5)
-            for col, (label, value) in zip(cols, [("BS", bs.names), ("OS", os_.names),
-                                                   ("S* (exhaustive)", res["s_star"]),
-                                                   ("Strongly relevant", res["strong"]),
-                                                   ("Markov boundary", res["markov"])], strict=True):
-                col.metric(label, value)
+            # tiles as wide as their answer, wrapping to a new line: five equal columns cut "{X1, X2, X..."
+            answers = st.container(horizontal=True, wrap=True, key="orderings.min_answers")
+            for label, value in [("BS", bs.names), ("OS", os_.names), ("S* (exhaustive)", res["s_star"]),
+                                 ("Strongly relevant", res["strong"]), ("Markov boundary", res["markov"])]:
+                answers.metric(label, value, width="content", border=True)
             st.caption(f"Smallest Bayes-risk increase caused by removing a feature on BS's path: η = {bs.eta:.4f}. "
                        "FBS/FOS recover S* for tolerances 0 < τ < η (Theorem 8).")
             for result in (bs, os_):
@@ -234,6 +233,9 @@ with tab_finite:
         folds = g2.number_input("folds (cross-validation)", 2, 10, 5, key="orderings.fin_folds",
                                 disabled=estimator != "cv", persist_state="session")
         seed_f = g3.number_input("seed", 0, 10**6, 0, key="orderings.fin_seed", persist_state="session")
+        if data_kind == "sample from the toy distribution" and (note := tolerance_note(float(tau),
+                                                                                       ui.exact_eta())):
+            st.warning(note, icon=":material/warning:")
         st.caption(f"{INDUCERS[inducer][0]}: {INDUCER_NOTES[inducer]} {ESTIMATORS[estimator]}: "
                    f"{ESTIMATOR_NOTES[estimator]}")
         first_visit = "orderings.fin_auto" not in st.session_state  # run the fast default once so the tab is not empty

@@ -15,7 +15,7 @@ import streamlit as st
 from fslab.cost import check, finite_cost, lattice_cost, minimal_cost, needs_confirmation
 from fslab.data.distributions import Distribution
 from fslab.data.encoded import EncodedDataset
-from fslab.errors import ParameterError
+from fslab.errors import FslabError, ParameterError
 from fslab.measures import measure as get_measure
 from fslab.measures import supported_measures
 from fslab.pena_nilsson.finite import fbs, fos
@@ -40,6 +40,7 @@ from fslab.selectors import select
 from . import heavy
 from .cache import BOUNDED
 from .compare import token
+from .source import current_distribution
 
 fingerprint = token  # the pages key lattices and widgets by content (one digest for every cache key)
 # the page's tabs: short enough that all four show on a 1024 px projector, in presentation mode too
@@ -159,10 +160,24 @@ def construct(ordering: tuple[tuple[int, ...], ...], arities: tuple[int, ...], a
 
 
 def steps_table(steps: pd.DataFrame) -> pd.DataFrame:
-    """Decision rows for display (booleans as words)."""
+    """Decision rows for display (booleans as words; risks rounded to 12 decimals, so a rounding error such as
+    1e-16 shows as 0)."""
     out = steps.copy()
     out["removed"] = out["removed"].map({True: "removed", False: "kept"})
+    numbers = out.select_dtypes("number").columns
+    out[numbers] = out[numbers].round(12) + 0.0  # + 0.0: -0.0 becomes 0.0
     return out
+
+
+def exact_eta() -> float | None:
+    """Theorem 8's eta of the session's toy distribution (None when it cannot be enumerated here)."""
+    _, dist = current_distribution()
+    if dist is None or dist.n_features > MAX_FEATURES:
+        return None
+    try:
+        return float(minimal(f"distribution:{fingerprint(dist)}", dist)["bs"].eta)
+    except FslabError:
+        return None
 
 
 @st.cache_data(**BOUNDED, show_spinner=False)

@@ -128,6 +128,18 @@ def _check_tau(tau: float) -> float:
     return float(tau)
 
 
+def tolerance_note(tau: float, eta: float | None) -> str | None:
+    """A warning when ``tau`` is not inside Theorem 8's (0, eta): FBS/FOS then remove features of S* whatever the
+    sample size (``eta``: the exact distribution's smallest risk step, ``BackwardResult.eta``; None or 0 when
+    unknown or when S* is empty). None when the tolerance fits."""
+    if eta is None or not eta > 0 or tau < eta:
+        return None
+    return (f"τ = {tau:g} is not below η = {eta:.4g}, the smallest rise of the Bayes risk caused by removing a "
+            f"feature of S* from this distribution: Theorem 8 needs 0 < τ < η, and with τ ≥ η FBS and FOS can drop "
+            f"features of S* however many rows they get. Use τ < {eta:.4g} (and enough rows m that the risk "
+            "estimates' noise stays below τ).")
+
+
 def _result(method: str, kept, steps: pd.DataFrame, names, inducer: str, estimator: str, tau: float):
     steps.insert(steps.columns.get_loc("removed"), "threshold", steps["risk_with"] + tau)
     return FiniteResult(method, kept, subset_label(kept, names), steps, inducer, estimator, tau)
