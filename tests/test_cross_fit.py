@@ -265,3 +265,17 @@ def test_cross_fitted_precision_recall_equal_a_row_level_oracle(name, approach):
         want = np.mean(np.where(target, np.log(a[[0, 2]]).sum(axis=0), np.log(1 - P)))
     got = fslab.bayes_value(_dataset(X, y), [0, 2], name, approach=approach, estimate="cross-fitted", seed=4)
     assert got == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["zero-one", "balanced", "mi", "auc"])
+def test_sparse_input_is_cross_fitted_like_the_dense_path(name):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    X = sp.random(600, 40, density=0.1, format="csr", random_state=0)
+    X.data[:] = 1
+    y = ((np.asarray(X[:, 3].todense()).ravel() > 0) ^ (rng.random(600) < 0.1)).astype(int)
+    a = fslab.select(fslab.Dataset.from_arrays(X, y), 4, measure=name, estimate="cross-fitted")
+    b = fslab.select(fslab.Dataset.from_arrays(X.toarray(), y), 4, measure=name, estimate="cross-fitted")
+    assert a.features == b.features and a.estimate == "cross-fitted"
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-10)

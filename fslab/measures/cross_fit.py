@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data.sparse import SparseDataset
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable, readonly
 from ._folds import check_estimate, split, stratified_folds
 from .evaluator import TableEvaluator
 
 
-def fold_source(source: CodedSource, folds: np.ndarray, n_folds: int) -> CodedSource:
+def fold_source(source, folds: np.ndarray, n_folds: int):
     """The same rows (codes shared, not copied) with class index ``fold * L + y`` and labels tiled per fold."""
     n_labels = len(source.labels)
+    if isinstance(source, SparseDataset):   # counted from its non-zeros whatever the classes
+        return source.replace(y=folds * n_labels + source.y, labels=np.tile(source.labels, n_folds),
+                              class_names=None, task="multiclass")
     derived = object.__new__(CodedSource)
     derived._set(X=source.X, arities=source.arities, labels=readonly(np.tile(source.labels, n_folds)),
                  y=readonly(folds * n_labels + source.y), weights=None, feature_names=source.feature_names,
@@ -36,6 +40,8 @@ def fold_source(source: CodedSource, folds: np.ndarray, n_folds: int) -> CodedSo
 
 def require_sample(source, what: str = "the cross-fitted estimate") -> None:
     """Refuse a source without rows to hold out (an exact Distribution, a Dask source) with a ParameterError."""
+    if isinstance(source, SparseDataset):
+        return
     if not (isinstance(source, CodedSource) and source.is_sample):
         raise ParameterError(f"{what} needs observed rows to hold out; a {type(source).__name__} "
                              + ("is an exact law: its plug-in values are exact (use estimate='plug-in')"
@@ -73,7 +79,8 @@ class CrossFittedEvaluator(TableEvaluator):
 
     @property
     def mixed_cells(self):
-        return self.measure.spec.held_out_cells
+        # the sparse engine sums plug-in reducers its own way: held-out values come from its batched tables there
+        return None if isinstance(self.source, SparseDataset) else self.measure.spec.held_out_cells
 
     def _fold_rows(self) -> np.ndarray:
         """Rows of every (test fold, class): (F, L)."""
