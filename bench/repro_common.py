@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 from dataclasses import asdict, dataclass, replace
@@ -16,11 +17,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fslab.curves import _evaluate, design_blocks, params_for  # noqa: E402
 from fslab.data import Dataset  # noqa: E402
 from fslab.data.samples import SAMPLES, load_sample  # noqa: E402
-from fslab.learners import LEARNERS, PAPER_LEARNER  # noqa: E402
+from fslab.learners import EVAL_MEASURES, LEARNERS, PAPER_LEARNER  # noqa: E402
 from fslab.limits import LIMITS  # noqa: E402
 from fslab.selectors import SELECTORS, select  # noqa: E402
 
-DATASETS_DIR = Path("/work/shared/datasets")
+ROOT = Path(__file__).resolve().parents[1]
+# The ASU .mat files of PCMAC / BASEHOCK when they are not shipped samples: $FSLAB_DATASETS_DIR, else a
+# "shared/datasets" folder next to the checkout (no absolute path: the bench runs from any clone).
+DATASETS_DIR = Path(os.environ.get("FSLAB_DATASETS_DIR", ROOT.parent / "shared" / "datasets"))
 # A batch run is not a server: the paper's sizes (3,289+ columns, 10,000 bootstraps) exceed the app's limits.
 BIG = replace(LIMITS, max_rows=10**7, max_columns=10**6, max_cells=10**10, max_bootstraps=10**6,
               max_exhaustive_subsets=10**8, max_curve_fits=10**7)
@@ -162,6 +166,7 @@ def curves(data, entries, measure: str, p: Protocol, *, train_fraction: float = 
     ks = sorted(k for k in (ks or p.ks) if k <= data.n_features)
     rng = np.random.default_rng(p.seed)
     n_train = p.train_rows(data.n_rows, train_fraction)
+    paper_train = int(np.floor(train_fraction * data.n_rows))
     n_rows = min(data.n_rows, int(round(n_train / train_fraction)))
     if n_rows < data.n_rows:
         keep, _ = train_test_split(np.arange(data.n_rows), train_size=n_rows, stratify=data.y,
@@ -173,7 +178,7 @@ def curves(data, entries, measure: str, p: Protocol, *, train_fraction: float = 
         seed = int(rng.integers(2**31))
         train, test = train_test_split(np.arange(data.n_rows), train_size=train_fraction, stratify=data.y,
                                        random_state=seed)
-        tr = data.subsample(train)
+        tr = train_cut_points(data.subsample(train))
         params = {"c": c, "beta": beta, "p": float(np.mean(tr.y == 1))}
         fitted: dict[frozenset, float] = {}
         for label, selector, sel_measure, extra in entries:
@@ -189,23 +194,38 @@ def curves(data, entries, measure: str, p: Protocol, *, train_fraction: float = 
                     fitted[key] = _evaluate(spec, measure, params, X[train], data.y[train], X[test], data.y[test],
                                             None, p.tune, seed)
                 values[label][split, i] = fitted[key]
-    return {"k": ks, "mean": {lab: v.mean(axis=0).tolist() for lab, v in values.items()},
+    return {"k": ks, "n_train": int(len(train)), "mean": {lab: v.mean(axis=0).tolist() for lab, v in values.items()},
             "sd": {lab: (v.std(axis=0, ddof=1) if p.splits > 1 else 0 * v[0]).tolist() for lab, v in values.items()},
-            "splits": p.splits, "train_rows": int(round(train_fraction * data.n_rows)), "learner": spec.label,
+            "values": {lab: np.round(v, 6).tolist() for lab, v in values.items()},
+            "greater": EVAL_MEASURES[measure], "tune": p.tune, "splits": p.splits, "train_rows": paper_train,
+            "learner": spec.label,
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def comparable_fraction(curve: dict, target: str, greater: bool, against=None) -> float:
-    """Share of k at which ``target`` is best or within one combined standard error of the best other entry."""
-    sign = 1.0 if greater else -1.0
-    others = [lab for lab in curve["mean"] if lab != target and (against is None or lab in against)]
-    n = curve["splits"]
-    t = sign * np.asarray(curve["mean"][target])
-    best = np.max([sign * np.asarray(curve["mean"][o]) for o in others], axis=0)
-    arg = np.argmax([sign * np.asarray(curve["mean"][o]) for o in others], axis=0)
-    se = (np.asarray(curve["sd"][target]) + np.asarray([curve["sd"][others[a]][i] for i, a in enumerate(arg)])) \
-        / np.sqrt(max(n, 1))
-    return float(np.mean(t >= best - se - 1e-12))
+def train_cut_points(data, fit_rows=None):
+    """``data`` recoded with mean +- sd cut points (footnote 6) fitted on ``fit_rows`` only (default: all its rows,
+    e.g. a training part): every column whose raw values are all finite and which has three bins (the mean-std
+    columns: Waveform's 40, Optdigits' real columns) becomes (x >= mu - sd) + (x >= mu + sd) with mu, sd (ddof=1)
+    of the fitting rows. Binary and one-hot columns have no cut points. So no cut point is computed from test rows."""
+    raw = data.values
+    if raw is None:
+        return data
+    raw = np.asarray(raw, dtype=float)
+    cols = [j for j in range(data.n_features) if data.arities[j] == 3 and np.all(np.isfinite(raw[:, j]))]
+    if not cols:
+        return data
+    fit = raw[:, cols] if fit_rows is None else raw[np.asarray(fit_rows)][:, cols]
+    mu, sd = fit.mean(axis=0), fit.std(axis=0, ddof=1)
+    X = np.array(data.X, copy=True)
+    X[:, cols] = (raw[:, cols] >= mu - sd).astype(X.dtype) + (raw[:, cols] >= mu + sd).astype(X.dtype)
+    return data.replace(X=X)
+
+
+def curve_scale(curve: dict, p: Protocol, name: str = "") -> str:
+    """The protocol one learning curve ran at, in words."""
+    return (f"{name + ': ' if name else ''}{curve['splits']} splits, {curve['n_train']} training rows per split "
+            f"(paper: {curve['train_rows']}), {'tuned' if curve.get('tune') else 'fixed'} hyper-parameters, "
+            f"k in {list(curve['k'])}")
 
 
 def mean_over_k(curve: dict, label: str, k_max: int | None = None) -> float:

@@ -8,6 +8,7 @@ import itertools
 
 import numpy as np
 from repro_common import Protocol
+from repro_rules import judge
 
 from fslab.data.distributions import Distribution
 from fslab.pena_nilsson.finite import fbs, fos
@@ -26,6 +27,12 @@ from fslab.reproduction import Row
 PAPER = "pena"
 
 
+def judged(row_id: str, numbers: dict, **fields) -> Row:
+    """A Row whose verdict and rule text come from bench/repro_rules.py applied to ``numbers``."""
+    verdict, rule = judge(row_id, numbers)
+    return Row(row_id, PAPER, verdict=verdict, rule=rule, numbers=numbers, **fields)
+
+
 def theorem1(p: Protocol) -> Row:
     rng = np.random.default_rng(p.seed)
     cases = [(2, None), (3, None), (3, [3, 2, 4]), (4, None)]
@@ -36,13 +43,13 @@ def theorem1(p: Protocol) -> Row:
             dist = distribution_from_ordering(ordering, arities=arities)
             held += follows_ordering(dist, ordering)
             done += 1
-    return Row("p-thm1", PAPER, "Theorem 1 (every monotone ordering is possible)",
-               "For any ordering of the 2^n subsets compatible with monotonicity there is a distribution whose Bayes "
-               "risks follow it strictly, whatever the (finite) sample spaces.",
-               f"{held} of {done} random valid orderings (n = 2, 3, 4; also arities 3, 2, 4) reproduced exactly by "
-               "the proof's construction", "agree" if held == done else "disagree",
-               "Rule: every constructed distribution has R(S_1) < ... < R(S_2^n) in the requested order "
-               "(fslab.orderings.distribution_from_ordering follows the proof's equations (1)-(4)).",
+    return judged("p-thm1", {"held": int(held), "done": done}, item="Theorem 1 (every monotone ordering is possible)",
+                  claim="For any ordering of the 2^n subsets compatible with monotonicity there is a distribution "
+                        "whose Bayes risks follow it strictly, whatever the (finite) sample spaces.",
+                  ours=f"{held} of {done} random valid orderings (n = 2, 3, 4; also arities 3, 2, 4) reproduced "
+                       "exactly by the proof's construction",
+                  why="fslab.orderings.distribution_from_ordering follows the proof's equations (1)-(4).",
+                  scale="exact distributions (the paper has no experiments)",
                link="orderings?dist=greedy-bad&measure=zero-one",
                figure={"kind": "bars", "x": ["orderings tried", "followed"], "series": {"count": [done, held]}})
 
@@ -54,14 +61,13 @@ def theorem1_greedy(p: Protocol) -> Row:
         g = greedy_gaps(subset_risks(greedy_bad_distribution(3, spread=s)))
         row = g[g["k"] == 2].iloc[0]
         gaps.append(float(row["greedy_value"]) / max(float(row["optimal_value"]), 1e-15))
-    grows = all(b > a for a, b in zip(gaps, gaps[1:], strict=False)) and gaps[0] > 1
-    return Row("p-thm1-greedy", PAPER, "Section 3 (k-optimal needs exhaustive search)",
-               "A non-exhaustive search (e.g. greedy) can miss the best subset of size k and do arbitrarily badly.",
-               "greedy's pair has Bayes risk " + ", ".join(f"{g:.1f}x" for g in gaps)
-               + f" the optimal pair's for construction spreads {', '.join(f'{s:g}' for s in spreads)}",
-               "agree" if grows else "disagree",
-               "Rule: the ratio exceeds 1 and grows with the spread of the risks in the Theorem 1 construction "
-               "(an ordering whose best single feature belongs to the worst pairs).",
+    return judged("p-thm1-greedy", {"ratios": gaps}, item="Section 3 (k-optimal needs exhaustive search)",
+                  claim="A non-exhaustive search (e.g. greedy) can miss the best subset of size k and do arbitrarily "
+                        "badly.",
+                  ours="greedy's pair has Bayes risk " + ", ".join(f"{g:.1f}x" for g in gaps)
+                  + f" the optimal pair's for construction spreads {', '.join(f'{s:g}' for s in spreads)}",
+                  why="The Theorem 1 construction of an ordering whose best single feature belongs to the worst pairs.",
+                  scale="exact distributions",
                link="orderings?dist=greedy-bad&measure=zero-one",
                figure={"kind": "bars", "x": [f"spread {s:g}" for s in spreads], "y": "greedy / optimal risk, k = 2",
                        "series": {"ratio": gaps}})
@@ -70,11 +76,12 @@ def theorem1_greedy(p: Protocol) -> Row:
 def example1(p: Protocol) -> Row:
     d = pena_nilsson_example1()
     strong, s_star = strongly_relevant(d), minimal_optimal(d)
-    ok = strong == (0,) and s_star == ()
-    return Row("p-ex1", PAPER, "Example 1 (strongly relevant but not in S*)",
-               "With p(Y = 0 | x) = x / 3, X is strongly relevant but S* is empty: the Bayes classifier is always 1.",
-               f"strongly relevant: {list(strong)}; S*: {list(s_star)}", "agree" if ok else "disagree",
-               "Exact computation on the example's distribution (p(x) = 1/2).",
+    return judged("p-ex1", {"strong": [int(j) for j in strong], "s_star": [int(j) for j in s_star]},
+                  item="Example 1 (strongly relevant but not in S*)",
+                  claim="With p(Y = 0 | x) = x / 3, X is strongly relevant but S* is empty: the Bayes classifier is "
+                        "always 1.",
+                  ours=f"strongly relevant: {list(strong)}; S*: {list(s_star)}",
+                  why="Exact computation on the example's distribution (p(x) = 1/2).", scale="exact",
                link="orderings?dist=pena-nilsson-example-1&measure=zero-one",
                figure={"kind": "table", "columns": ["set", "features"],
                        "rows": [["strongly relevant", str(list(strong))], ["S* (exhaustive)", str(list(s_star))]]})
@@ -98,15 +105,15 @@ def bs_os(p: Protocol) -> Row:
         star = minimal_optimal(d)
         same += backward_search(d).selected == star == one_shot(d).selected
         sizes.append(len(star))
-    return Row("p-bs-os", PAPER, "Tables 1-2, Theorems 5-6 (BS and OS find S*)",
-               "Under p(x) > 0 and a unique Bayes decision, backward search (BS) and the one-shot rule (OS: X_i in S* "
-               "iff R(not X_i) != R(X)) both return the minimal-optimal S*.",
-               f"BS = OS = exhaustive S* on {same} of {len(dists)} distributions (sizes of S*: "
-               f"{', '.join(f'{k}: {sizes.count(k)}' for k in sorted(set(sizes)))})",
-               "agree" if same == len(dists) else "disagree",
-               "Rule: all three agree on every distribution: 9 random positive Dirichlet laws over 4 binary features "
-               "(concentrations 0.3, 1, 3; S* is usually all four), 30 laws where X3 shifts the posterior by a "
-               "random amount and X4 is independent of Y (so S* varies), and the S*-vs-Markov-boundary preset.",
+    return judged("p-bs-os", {"same": int(same), "n": len(dists)}, item="Tables 1-2, Theorems 5-6 (BS and OS find S*)",
+                  claim="Under p(x) > 0 and a unique Bayes decision, backward search (BS) and the one-shot rule (OS: "
+                        "X_i in S* iff R(not X_i) != R(X)) both return the minimal-optimal S*.",
+                  ours=f"BS = OS = exhaustive S* on {same} of {len(dists)} distributions (sizes of S*: "
+                       f"{', '.join(f'{k}: {sizes.count(k)}' for k in sorted(set(sizes)))})",
+                  why="9 random positive Dirichlet laws over 4 binary features (concentrations 0.3, 1, 3; S* is "
+                      "usually all four), 30 laws where X3 shifts the posterior by a random amount and X4 is "
+                      "independent of Y (so S* varies), and the S*-vs-Markov-boundary preset.",
+                  scale="exact distributions",
                link="orderings?dist=s-star-vs-markov&measure=zero-one",
                figure={"kind": "bars", "x": [str(k) for k in sorted(set(sizes))], "y": "distributions",
                        "series": {"|S*|": [sizes.count(k) for k in sorted(set(sizes))]}})
@@ -124,16 +131,15 @@ def fbs_fos(p: Protocol) -> Row:
             hits["FOS"] += fos(sample, inducer="tree", estimator="holdout", tau=0.05, seed=r).selected == target
         for k in rates:
             rates[k].append(hits[k] / p.fbs_repeats)
-    ok = all(rates[k][-1] >= 0.8 and rates[k][-1] >= rates[k][0] for k in rates)
-    return Row("p-fbs-fos", PAPER, "Theorem 8 (FBS and FOS are consistent)",
-               "With a universally consistent inducer, a consistent risk estimate and tau in (0, eta), FBS and FOS "
-               "return S* with probability tending to 1 as the sample grows.",
-               "; ".join(f"{k}: " + ", ".join(f"m={m} {v:.0%}" for m, v in zip(p.fbs_sizes, rates[k], strict=True))
-                         for k in rates),
-               "agree" if ok else "partly" if max(rates["FBS"][-1], rates["FOS"][-1]) >= 0.5 else "disagree",
-               f"Rule: at the largest m both return S* = {{X1, X2}} in at least 80% of {p.fbs_repeats} samples and no "
-               "less often than at the smallest m. Preset S*-vs-Markov (eta = 0.10), tau = 0.05, decision tree on "
-               "half the rows, error counted on the other half.",
+    return judged("p-fbs-fos", {"sizes": list(p.fbs_sizes), "rates": rates},
+                  item="Theorem 8 (FBS and FOS are consistent)",
+                  claim="With a universally consistent inducer, a consistent risk estimate and tau in (0, eta), FBS "
+                        "and FOS return S* with probability tending to 1 as the sample grows.",
+                  ours="; ".join(f"{k}: " + ", ".join(f"m={m} {v:.0%}" for m, v in zip(p.fbs_sizes, rates[k],
+                                                                                     strict=True)) for k in rates),
+                  why=f"S* = {{X1, X2}}, {p.fbs_repeats} samples per m. Preset S*-vs-Markov (eta = 0.10), tau = "
+                      "0.05, decision tree on half the rows, error counted on the other half.",
+                  scale=f"m in {list(p.fbs_sizes)}, {p.fbs_repeats} samples each (the paper has no experiments)",
                link="orderings?dist=s-star-vs-markov&measure=zero-one",
                figure={"kind": "curves", "y": "share of samples returning S*", "x": "sample size m",
                        "panels": [{"title": "S* = {X1, X2}", "k": list(p.fbs_sizes), "series": rates}]})

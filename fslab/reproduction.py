@@ -3,7 +3,9 @@
 ``bench/reproduce.py`` runs every row and writes ``bench/results/<profile>/ledger.json``; the Papers page
 and ``bench/REPRODUCE.md`` read it back through :func:`load_ledger`. A row records the paper's claim, what
 we measured (``ours``), a verdict computed from the numbers by the row's own rule (``agree``, ``partly``,
-``disagree``), why, the link that recreates it live in the app, and the data of its figure.
+``disagree``; ``cannot test`` for a claim about data we only have a synthetic stand-in for), why, the
+numbers the rule read (``numbers``, so a verdict can be recomputed and its rule fed contradicting numbers),
+the scale the row ran at, the link that recreates it live in the app, and the data of its figure.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ import plotly.graph_objects as go
 
 from .errors import DataError
 
-VERDICTS = ("agree", "partly", "disagree")
+VERDICTS = ("agree", "partly", "disagree")  # the verdicts of a claim the data here can test
+STAND_IN = "cannot test"  # a claim about Gisette / KDDCup01, run on a synthetic stand-in: not counted above
+ALL_VERDICTS = (*VERDICTS, STAND_IN)
+VERDICT_LABELS = {"agree": "agree", "partly": "partly", "disagree": "disagree", STAND_IN: "cannot test: stand-in data"}
 PAPERS = {
     "ahmed": "Ahmed, Narasimhan & Agarwal (2015), Bayes optimal feature selection",
     "ditzler": "Ditzler, Polikar & Rosen (2015), NPFS",
     "pena": "Peña & Nilsson (2010), complexity of discrete feature selection",
 }
 RESULTS_DIR = Path(__file__).resolve().parents[1] / "bench" / "results"
-PROFILES = ("quick", "scale")  # the shipped results: CI-sized and the larger reduced-scale run
+PROFILES = ("paper", "scale", "quick")  # the shipped results: the papers' scale where affordable, reduced, CI-sized
 LEDGER_START, LEDGER_END = "<!-- ledger:start -->", "<!-- ledger:end -->"
 _ID = re.compile(r"^\|\s*`([a-z0-9-]+)`\s*\|", re.MULTILINE)
 
@@ -44,12 +49,17 @@ class Row:
     link: str = ""
     figure: dict = field(default_factory=dict)
     seconds: float = 0.0
+    numbers: dict = field(default_factory=dict)  # what the rule read (bench/repro_rules.py recomputes the verdict)
+    rule: str = ""  # the rule applied to ``numbers``, in words, with what held; ``why`` keeps the context
+    scale: str = ""  # the protocol this row actually ran at, in words
+    note: str = ""  # a second reading shown beside the verdict, never changing it (e.g. the authors' NPFS rule)
 
     def __post_init__(self) -> None:
         if self.paper not in PAPERS:
             raise DataError(f"row {self.id!r}: unknown paper {self.paper!r}")
-        if self.verdict not in VERDICTS:
-            raise DataError(f"row {self.id!r}: verdict must be one of {', '.join(VERDICTS)}; got {self.verdict!r}")
+        if self.verdict not in ALL_VERDICTS:
+            raise DataError(f"row {self.id!r}: verdict must be one of {', '.join(ALL_VERDICTS)}; "
+                            f"got {self.verdict!r}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -76,7 +86,13 @@ class Ledger:
         raise KeyError(row_id)
 
     def counts(self) -> dict[str, int]:
-        return {v: sum(r.verdict == v for r in self.rows) for v in VERDICTS}
+        """Rows per verdict; stand-in rows (``cannot test``) are counted apart, never as agree/partly/disagree."""
+        return {v: sum(r.verdict == v for r in self.rows) for v in ALL_VERDICTS}
+
+    def counts_text(self) -> str:
+        c = self.counts()
+        return (f"agree {c['agree']}, partly {c['partly']}, disagree {c['disagree']} of "
+                f"{len(self.rows) - c[STAND_IN]} testable rows; {c[STAND_IN]} stand-in rows cannot test their claim")
 
     def to_json(self) -> str:
         return json.dumps({**asdict(self), "rows": [r.to_dict() for r in self.rows]}, indent=1, allow_nan=False,
@@ -110,7 +126,7 @@ def ledger_path(profile: str, root: Path = RESULTS_DIR) -> Path:
 
 
 def load_ledger(profile: str, root: Path = RESULTS_DIR) -> Ledger:
-    """The shipped ledger of ``profile`` (``quick`` or ``scale``)."""
+    """The shipped ledger of ``profile`` (``paper``, ``scale`` or ``quick``)."""
     path = ledger_path(profile, root)
     if not path.is_file():
         raise DataError(f"no results for {profile!r} at {path}; run bench/reproduce.py"
@@ -130,26 +146,28 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def ledger_markdown(main: Ledger, other: Ledger | None = None) -> str:
-    """The ledger table: one line per row of ``main``; ``other`` (the second scale) adds its verdict."""
-    head = "| id | paper | item | paper's claim | ours | verdict | why |"
-    if other is not None:
-        head = head[:-1] + f" {other.profile} |"
+def ledger_markdown(main: Ledger, *others: Ledger) -> str:
+    """The ledger table: one line per row of ``main`` (its verdict, scale and rule); each of ``others`` (the
+    reduced scales) adds a column with its verdict. Then the counts per scale, stand-in rows apart."""
+    head = "| id | paper | item | paper's claim | ours | verdict | scale | why |"
+    for o in others:
+        head += f" {o.profile} |"
     lines = [head, "|---" * (head.count("|") - 1) + "|"]
     for r in main.rows:
-        cells = [f"`{r.id}`", r.paper, r.item, r.claim, r.ours, f"**{r.verdict}**", r.why]
-        if other is not None:
+        why = " ".join(t for t in (r.rule, r.why) if t) + (
+            f" Note (does not change the verdict): {r.note}" if r.note else "")
+        cells = [f"`{r.id}`", r.paper, r.item, r.claim, r.ours, f"**{VERDICT_LABELS[r.verdict]}**", r.scale, why]
+        for other in others:
             try:
                 o = other.row(r.id)
-                cells.append(f"{o.verdict}: {o.ours}")
+                cells.append(f"{VERDICT_LABELS[o.verdict]}: {o.ours}")
             except KeyError:
                 cells.append("not run")
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     lines.append("")
-    for led in (main, other) if other is not None else (main,):
-        counts = led.counts()
-        lines.append(f"- **{led.profile}**: {len(led.rows)} rows: agree {counts['agree']}, partly {counts['partly']}, "
-                     f"disagree {counts['disagree']}; {led.seconds:.0f} s wall-clock, {led.created}, {led.load}.")
+    for led in (main, *others):
+        lines.append(f"- **{led.profile}**: {len(led.rows)} rows: {led.counts_text()}; {led.seconds:.0f} s "
+                     f"wall-clock, {led.created}, {led.load}.")
     return "\n".join(lines)
 
 
@@ -280,6 +298,7 @@ def _cell_text(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-__all__ = ["LEDGER_END", "LEDGER_START", "Ledger", "PAPERS", "PROFILES", "RESULTS_DIR", "Row", "VERDICTS",
+__all__ = ["ALL_VERDICTS", "LEDGER_END", "LEDGER_START", "Ledger", "PAPERS", "PROFILES", "RESULTS_DIR", "Row",
+           "STAND_IN", "VERDICTS", "VERDICT_LABELS",
            "ledger_from_json", "ledger_markdown", "ledger_path", "load_ledger", "markdown_ids",
            "replace_ledger_block", "row_figure", "row_table"]
