@@ -9,6 +9,7 @@ from ui import orderings as uo
 from ui import tour
 from ui.npfs import load_uniform
 from ui.source import current_distribution
+from ui.text import md
 
 t = tour.step()
 head, prev, nxt = st.columns([3, 1, 1], vertical_alignment="bottom")
@@ -17,6 +18,10 @@ head.header(tour.STEPS[t], anchor=False)
 prev.button("Previous", key="tour.prev", on_click=tour.move, args=(-1,), disabled=t == 0, width="stretch")
 nxt.button("Next", key="tour.next", on_click=tour.move, args=(1,), disabled=t == len(tour.STEPS) - 1,
            type="primary", width="stretch")
+if t == len(tour.STEPS) - 1 and (back := tour.replaced()):  # the last step needs no toy distribution
+    tour.restore()
+    st.info(f"Your toy distribution **{md(back)}** is back (the tour had replaced it with its examples).",
+            icon=":material/undo:")
 
 if t == 0:
     tour.install_preset("bayes-example-1")
@@ -84,3 +89,10 @@ else:
         load_uniform()
         st.switch_page("pages/npfs.py")
     st.caption("NPFS with 100 bootstraps takes a few seconds; the NPFS page says how long before it runs.")
+
+if t < len(tour.STEPS) - 1 and (back := tour.replaced()):
+    st.caption(f"The tour shows its examples as the toy distribution; yours, **{md(back)}**, comes back at the last "
+               "step, or now with this button (it leaves the tour).")
+    if st.button(f"Put back {md(back)} and leave the tour", key="tour.restore"):
+        tour.restore()
+        st.switch_page("pages/toy.py")

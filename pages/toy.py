@@ -53,8 +53,8 @@ st.markdown(
     "Each **Bayes criterion** scores a subset J by the best achievable value of a performance measure using "
     "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features. "
     + (f"**{md(name)}** ({PRESETS[preset_key].reference}): {PRESETS[preset_key].teaches}" if preset_key else
-       "In the Bayes paper's **Example 1** (a preset above), mutual information prefers X2 while the 0-1 error "
-       "prefers X1.")
+       f"The table below shows what each criterion picks on **{md(name)}**. (For a worked case, load the Bayes "
+       "paper's Example 1 preset above: mutual information prefers X2 there, the 0-1 error X1.)")
 )
 st.latex(r"C^{0\text{-}1}(J) = -\sum_{x_J}\min_y p(x_J, y),\qquad C^{\mathrm{MI}}(J) = I(X_J; Y)")
 k_pick = toy.k_box(st, "k (features to pick)", "toy.pick_k", dist.n_features)

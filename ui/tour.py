@@ -8,10 +8,10 @@ from fslab import bayes_value
 from fslab.data.distributions import example1
 from fslab.pena_nilsson.toy import PRESETS
 
-from . import toy
-from .state import DISTRIBUTION_NAME
+from . import state, toy
 
 STEP = "tour.step"
+FOUND = "tour.found"  # (name, Distribution) the session had before the tour replaced it
 STEPS = ("X1 or X2? It depends on the measure", "Every subset: the lattice", "Theorem 1: make greedy bad",
          "NPFS on D_uni: which features are real?")
 
@@ -23,9 +23,40 @@ def start() -> None:
 
 
 def install_preset(key: str) -> None:
-    """Make preset ``key`` the toy distribution unless it already is (reruns keep the editors' state)."""
-    if st.session_state.get(DISTRIBUTION_NAME) != PRESETS[key].label:
-        toy.install_preset(key)
+    """Make preset ``key`` the toy distribution unless it already is (reruns keep the editors' state); the first
+    other law the tour replaces is kept for :func:`restore` (the same law under another name is only renamed)."""
+    name, dist = state.get_distribution()
+    if name == PRESETS[key].label:
+        return
+    same_law = dist is not None and dist.to_json() == _preset_json(key)  # e.g. the default Example 1: renamed only
+    if not same_law and FOUND not in st.session_state and dist is not None and not _is_tour_preset(name):
+        st.session_state[FOUND] = (name, dist)
+    toy.install_preset(key)
+
+
+TOUR_PRESETS = ("bayes-example-1", "greedy-bad")
+
+
+def _is_tour_preset(name: str | None) -> bool:
+    return any(PRESETS[k].label == name for k in TOUR_PRESETS)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _preset_json(key: str) -> str:
+    return PRESETS[key].factory().to_json()
+
+
+def replaced() -> str | None:
+    """The name of the distribution the tour replaced and can put back, or None."""
+    found = st.session_state.get(FOUND)
+    return found[0] if found else None
+
+
+def restore() -> None:
+    """Put back the toy distribution the tour found (a button's on_click, and the tour's last step)."""
+    found = st.session_state.pop(FOUND, None)
+    if found is not None:
+        toy.install(*found)
 
 
 def step() -> int:
