@@ -16,7 +16,6 @@ The codes are a CSC matrix of uint8 without explicit zeros (O(non-zeros) memory)
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import FrozenInstanceError
 
@@ -25,7 +24,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import DataError, ParameterError
-from ..tables import JointTable, readonly, recall_prefix
+from ..tables import JointTable, _Memo, readonly, recall_prefix
 
 SPARSE_METHODS = ("mean-std", "presence", "codes")
 _TABLE_BYTES = 64 << 20  # one batch of padded extension tables
@@ -146,7 +145,7 @@ class SparseDataset:
                                  class_names=tuple(str(c) for c in (class_names if class_names is not None
                                                                     else labels)),
                                  target=target, task=task or ("binary" if labels.shape[0] == 2 else "multiclass"),
-                                 notes=tuple(notes), method=method, _raw=raw, _memo=OrderedDict(),
+                                 notes=tuple(notes), method=method, _raw=raw, _memo=_Memo(),
                                  _rows=[None]).items():
             object.__setattr__(self, field, value)
 
@@ -159,7 +158,7 @@ class SparseDataset:
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_memo", OrderedDict())
+        object.__setattr__(self, "_memo", _Memo())
         object.__setattr__(self, "_rows", [None])
 
     def _fields(self) -> dict:
