@@ -9,6 +9,7 @@ from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES
 from fslab.pena_nilsson.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure, value_decimals
 from ui import orderings as ui
+from ui import theme
 from ui.source import current_distribution, pick_source
 from ui.text import md
 from ui.toy import install
@@ -75,9 +76,9 @@ with tab_lattice:
                                                                          other)
             other_label = "MIGreedy path" if other == "mi" else f"greedy path, {MEASURES[other].label}" \
                 if other != "none" else ""
-            st.plotly_chart(hasse_figure(risks, out["greedy"], out["optimal"], other=other_path,
+            st.plotly_chart(theme.chart(hasse_figure(risks, out["greedy"], out["optimal"], other=other_path,
                                          other_label=other_label,
-                                         greedy_label=f"greedy path, {MEASURES[measure].label}"),
+                                         greedy_label=f"greedy path, {MEASURES[measure].label}")),
                             width="stretch", key="orderings.hasse")
             st.caption("Hasse diagram of the subset lattice: one row per subset size, an edge from S to S + one "
                        "feature, colour = the Bayes value, printed under each node with the same number of decimals "
@@ -89,9 +90,10 @@ with tab_lattice:
             (st.success if monotone else st.warning)(
                 "Monotone: no superset does worse than any of its subsets." if monotone else
                 "Some superset does worse than a subset: this cannot happen for an exact Bayes value.")
-            st.plotly_chart(ordering_figure(risks), width="stretch", key="orderings.ordering")
+            st.plotly_chart(theme.chart(ordering_figure(risks)), width="stretch", key="orderings.ordering")
             st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit left.")
-            st.plotly_chart(gap_figure(out["gaps"], MEASURES[measure].label), width="stretch", key="orderings.gaps")
+            st.plotly_chart(theme.chart(gap_figure(out["gaps"], MEASURES[measure].label)), width="stretch",
+                            key="orderings.gaps")
             st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
             st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
                          column_config=ui.gap_columns(out["gaps"]))
@@ -149,13 +151,14 @@ with tab_t1:
             (st.success if ok else st.error)(
                 f"Verified: the Bayes risks increase strictly along all {len(ordering)} subsets of the ordering."
                 if ok else "The risks do not follow the ordering.")
-            st.plotly_chart(ordering_figure(built_risks, order=ordering, title="Bayes risk along your ordering"),
+            st.plotly_chart(theme.chart(ordering_figure(built_risks, order=ordering,
+                                                        title="Bayes risk along your ordering")),
                             width="stretch", key="orderings.t1_ordering")
             along = ordering_risks(built, ordering)
             st.caption(f"Risks of the constructed distribution in your order: from {along[0]:.3f} to {along[-1]:.3f}, "
                        "each step strictly up.")
             lat = ui.lattice(f"t1:{ui.fingerprint(built)}", built, "zero-one")
-            st.plotly_chart(hasse_figure(lat["risks"], lat["greedy"], lat["optimal"]), width="stretch",
+            st.plotly_chart(theme.chart(hasse_figure(lat["risks"], lat["greedy"], lat["optimal"])), width="stretch",
                             key="orderings.t1_hasse")
             st.caption("The constructed distribution's lattice with greedy's path and the best subset of each size.")
             with st.expander(f"The constructed distribution ({len(built.states)} states)"):
@@ -195,8 +198,8 @@ with tab_min:
             st.caption(f"Smallest Bayes-risk increase caused by removing a feature on BS's path: η = {bs.eta:.4f}. "
                        "FBS/FOS recover S* for tolerances 0 < τ < η (Theorem 8).")
             for result in (bs, os_):
-                st.plotly_chart(decisions_figure(result.steps,
-                                                 title=f"{result.method}: every check R(S \\ Xi) = R(S)?"),
+                st.plotly_chart(theme.chart(decisions_figure(result.steps,
+                                                 title=f"{result.method}: every check R(S \\ Xi) = R(S)?")),
                                 width="stretch", key=f"orderings.min_{result.method}")
                 st.caption(f"{result.method}: blue = risk with the feature, then without it (green: equal, so the "
                            "feature is removed; red: the risk rises, so it stays).")
@@ -256,8 +259,9 @@ with tab_finite:
         if result is not None:
             for r in (result["fbs"], result["fos"]):
                 st.subheader(f"{r.method}: keeps {md(r.names)}")
-                st.plotly_chart(decisions_figure(r.steps, r.tau, title=f"{r.method} with {INDUCERS[r.inducer][0]}, "
-                                                 f"{ESTIMATORS.get(r.estimator, r.estimator)}, τ = {r.tau:g}"),
+                title = (f"{r.method} with {INDUCERS[r.inducer][0]}, {ESTIMATORS.get(r.estimator, r.estimator)}, "
+                         f"τ = {r.tau:g}")
+                st.plotly_chart(theme.chart(decisions_figure(r.steps, r.tau, title=title)),
                                 width="stretch", key=f"orderings.fin_{r.method}")
                 st.caption("Each check: estimated risk with the feature (blue) and without it (green: removed, "
                            "red: kept); "

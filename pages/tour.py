@@ -6,7 +6,7 @@ from fslab.pena_nilsson.orderings import greedy_path
 from fslab.pena_nilsson.toy import PRESETS
 from fslab.plots.orderings import hasse_figure
 from ui import orderings as uo
-from ui import tour
+from ui import theme, tour
 from ui.npfs import load_uniform
 from ui.source import current_distribution
 from ui.text import md
@@ -57,8 +57,8 @@ elif t == 1:
     cols = st.columns(2)
     for col, measure, label in ((cols[0], "zero-one", "0-1 error"), (cols[1], "mi", "mutual information")):
         out = uo.lattice(f"tour:{uo.fingerprint(dist)}", dist, measure)
-        col.plotly_chart(hasse_figure(out["risks"], greedy_path(out["risks"]), out["optimal"],
-                                      title=label),
+        col.plotly_chart(theme.chart(hasse_figure(out["risks"], greedy_path(out["risks"]), out["optimal"],
+                                                  title=label)),
                          width="stretch", key=f"tour.hasse.{measure}")
     st.caption(f"Subsets of {name}, exact values printed under each node; orange = greedy forward search, red "
                "rings = the best subset of each size (exhaustive). The **Orderings** page draws any measure's "
@@ -70,8 +70,8 @@ elif t == 2:
     tour.install_preset("greedy-bad")
     name, dist = current_distribution()
     out = uo.lattice(f"tour:{uo.fingerprint(dist)}", dist, "zero-one")
-    st.plotly_chart(hasse_figure(out["risks"], greedy_path(out["risks"]), out["optimal"],
-                                 title="Greedy made bad: Bayes 0-1 risk of every subset"),
+    st.plotly_chart(theme.chart(hasse_figure(out["risks"], greedy_path(out["risks"]), out["optimal"],
+                                 title="Greedy made bad: Bayes 0-1 risk of every subset")),
                     width="stretch", key="tour.greedy_bad")
     gaps = out["gaps"]
     st.caption(f"{PRESETS['greedy-bad'].teaches} ({PRESETS['greedy-bad'].reference}.) The toy distribution is now "

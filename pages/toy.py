@@ -9,7 +9,7 @@ from fslab.measures import MEASURES, supported_measures
 from fslab.pena_nilsson.toy import PRESETS
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
-from ui import toy
+from ui import theme, toy
 from ui.source import current_distribution
 from ui.text import md
 
@@ -42,7 +42,7 @@ c1, c2, c3 = st.columns(3)
 c1.metric("Features", dist.n_features)
 c2.metric("States with mass", int((dist.probs.sum(axis=1) > 0).sum()))
 c3.metric("Classes", len(dist.labels))
-st.plotly_chart(joint_figure(dist), width="stretch", key="toy.joint_chart")
+st.plotly_chart(theme.chart(joint_figure(dist)), width="stretch", key="toy.joint_chart")
 st.caption("Each bar is one state x of the features; its height is p(x) and the colours split it by class. "
            "States are labelled by their feature values in order.")
 toy.assumptions_box(dist)
@@ -122,7 +122,7 @@ with st.expander("How much data does plug-in selection need? (a convergence stud
             except FslabError as err:
                 st.error(md(err))
             else:
-                st.plotly_chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()}),
+                st.plotly_chart(theme.chart(convergence_figure(rates, {k: s.label for k, s in SELECTORS.items()})),
                                 width="stretch", key="toy.conv_chart")
                 st.caption("Fraction of samples (with binomial standard errors) on which each selector returns the "
                            "exact k-optimal subset; a selector whose own criterion prefers other features levels off "

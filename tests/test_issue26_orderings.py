@@ -36,3 +36,17 @@ def test_minimal_tiles_are_as_wide_as_their_answer(open_page):  # noqa: F811
     values = {m.label: m.value for m in at.metric}
     assert values["S* (exhaustive)"] == "{X1, X2, X3}"
     # (that a tile shows its whole answer is a layout question: tests/e2e/test_issue26_orderings_e2e.py)
+
+
+def test_presentation_mode_scales_chart_text(monkeypatch):
+    import plotly.graph_objects as go
+
+    from ui import theme
+    fig = go.Figure(go.Scatter(x=[0], y=[0], text=["a"], mode="text", textfont={"size": 12}))
+    fig.add_annotation(text="0.250", font={"size": 10})
+    monkeypatch.setattr(theme, "presenting", lambda: False)
+    assert theme.chart(fig).layout.font.size is None
+    monkeypatch.setattr(theme, "presenting", lambda: True)
+    out = theme.chart(fig)
+    assert out.layout.font.size == theme.CHART_FONT and out.data[0].textfont.size == 16
+    assert out.layout.annotations[0].font.size == 13

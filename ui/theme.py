@@ -11,23 +11,51 @@ import streamlit as st
 
 PRESENT = "fslab.present"
 CHOSEN = "fslab.present_on"
+SIDEBAR = "fslab.present_sidebar"  # the presentation state the sidebar was last folded or unfolded for
 
 # KaTeX blocks wider than the column scroll sideways instead of being cut off (1024 px screens, long formulas)
 _BASE = """
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 @media (max-width: 1100px) { .katex-display > .katex { font-size: 1.0em; } }
 """
-# presentation: everything larger and the main column full width, so the back row can read a projected 1024 x 768
+# presentation: everything larger and the main column full width, so the back row can read a projected 1024 x 768;
+# titles stay on one line and the top padding shrinks, so a tour step fits one screen
 _PRESENT = """
 html { font-size: 19px; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 1.5rem; padding-right: 1.5rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 2.5rem 1.5rem 1rem 1.5rem; }
 [data-testid="stCaptionContainer"] { font-size: 0.95rem; }
 .katex-display > .katex { font-size: 1.05em; }
+h1 { font-size: 2.0rem !important; line-height: 1.2 !important; padding-top: 0.5rem !important; }
+h2 { font-size: 1.55rem !important; }
+h3 { font-size: 1.3rem !important; }
 """
+CHART_FONT = 16  # px of chart text in presentation mode (plotly's 12 px is unreadable from the back row)
 
 
 def _remember() -> None:
     st.session_state[CHOSEN] = st.session_state[PRESENT]
+
+
+def presenting() -> bool:
+    """The sidebar's presentation mode is on."""
+    return bool(st.session_state.get(CHOSEN, False))
+
+
+def chart(fig):
+    """``fig`` with its text at :data:`CHART_FONT` px in presentation mode (titles a little larger, and text a
+    figure sized itself, such as node labels and value chips, scaled by the same factor); unchanged otherwise."""
+    if not presenting():
+        return fig
+    scale = CHART_FONT / 12  # plotly's default text size
+    fig.update_layout(font={"size": CHART_FONT}, title_font={"size": CHART_FONT + 3})
+    for note in fig.layout.annotations or ():
+        if note.font is not None and note.font.size:
+            note.font.size = round(note.font.size * scale)
+    for trace in fig.data:
+        font = getattr(trace, "textfont", None)
+        if font is not None and isinstance(font.size, int | float):
+            font.size = round(font.size * scale)
+    return fig
 
 
 def style() -> None:
@@ -36,8 +64,12 @@ def style() -> None:
     The choice is kept under its own key (a page switch can drop a widget's state) and handed to the toggle."""
     st.session_state[PRESENT] = st.session_state.get(CHOSEN, False)
     present = st.sidebar.toggle("Presentation mode", key=PRESENT, on_change=_remember,
-                                help="Larger text and full-width pages for a projector (1024 x 768); collapse the "
-                                     "sidebar with the << button at its top.", persist_state="session")
+                                help="Larger text, larger chart labels and full-width pages for a projector "
+                                     "(1024 x 768); the sidebar folds away (the > button at the top left brings "
+                                     "it back).", persist_state="session")
+    if st.session_state.get(SIDEBAR, False) != present:  # switched: the sidebar (29 % of 1024 px) folds away
+        st.set_page_config(initial_sidebar_state="collapsed" if present else "expanded")
+        st.session_state[SIDEBAR] = present
     st.html(f"<style>{_BASE}{_PRESENT if present else ''}</style>")
 
 
