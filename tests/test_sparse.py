@@ -207,3 +207,27 @@ def test_sparse_counter_counts_as_the_dense_engine(merge_pure):
                                            b.cell_sums(subset, spec.mixed_cells, {}), rtol=1e-12, atol=1e-9)
     for f in (0, 3, 10):
         np.testing.assert_array_equal(a.pair_counts(f, cand), b.pair_counts(f, cand))
+
+
+def test_encoding_by_blocks_is_the_same(monkeypatch):
+    """Blocks of whole columns (here about 97 non-zeros each) give the codes of one pass."""
+    from fslab.data import sparse as module
+
+    X, _ = text_like(m=300, n=40, seed=13)
+    whole = encode_sparse(sp.csc_matrix(X), "mean-std")
+    monkeypatch.setattr(module, "_ENCODE_ENTRIES", 97)
+    blocks = encode_sparse(sp.csc_matrix(X), "mean-std")
+    assert (whole[0] != blocks[0]).nnz == 0 and np.array_equal(whole[1], blocks[1])
+
+
+def test_discretize_reencodes_and_missing_targets_drop():
+    X, y = text_like(m=200, n=20)
+    d = fslab.Dataset.from_arrays(X, y)
+    presence = d.discretize("presence")
+    assert presence.method == "presence" and d.discretize() is d
+    np.testing.assert_array_equal(presence.codes.toarray() > 0, X.toarray() > 0)  # test-side only
+    y_missing = y.astype(float)
+    y_missing[[3, 7]] = np.nan
+    e = fslab.Dataset.from_arrays(X, y_missing)
+    assert e.n_rows == 198 and any("dropped" in note for note in e.notes)
+    assert e.discretize("presence").n_rows == 198

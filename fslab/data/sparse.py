@@ -28,6 +28,7 @@ from ..tables import JointTable, _Memo, readonly, recall_prefix
 
 SPARSE_METHODS = ("mean-std", "presence", "codes")
 _TABLE_BYTES = 64 << 20  # one batch of padded extension tables
+_ENCODE_ENTRIES = 1 << 22  # non-zeros encoded per block (their float temporaries: ~100 MB)
 _MEMO_SIZE = 64
 
 
@@ -68,16 +69,38 @@ def _where(csc: sp.csc_matrix, entry: int) -> tuple[int, int]:
 
 
 def encode_sparse(X: sp.csc_matrix, method: str = "mean-std") -> tuple[sp.csc_matrix, np.ndarray]:
-    """Codes (CSC uint8, no explicit zeros) and arities of a checked non-negative CSC matrix (module docstring)."""
+    """Codes (CSC uint8, no explicit zeros) and arities of a checked non-negative CSC matrix (module docstring),
+    computed by blocks of about _ENCODE_ENTRIES non-zeros, so the float temporaries stay small."""
     if method not in SPARSE_METHODS:
         raise ParameterError(f"sparse data are encoded by {', '.join(SPARSE_METHODS)}; got {method!r}")
+    if method == "codes" and X.data.size and (np.any(X.data != np.round(X.data)) or X.data.max() > 255):
+        raise DataError("method='codes' needs whole-number codes from 0 to 255 in the sparse matrix")
     m, n = X.shape
-    nnz = np.diff(X.indptr)
+    codes = np.empty(X.nnz, dtype=np.uint8)
+    arities = np.ones(n, dtype=np.int64)
+    kept = np.zeros(n, dtype=np.int64)
+    c0 = 0
+    while c0 < n:  # blocks of whole columns
+        c1 = max(c0 + 1, int(np.searchsorted(X.indptr, X.indptr[c0] + _ENCODE_ENTRIES, side="right")) - 1)
+        c1 = min(c1, n)
+        lo, hi = X.indptr[c0], X.indptr[c1]
+        block, arities[c0:c1], kept[c0:c1] = _encode_block(X.data[lo:hi], X.indptr[c0:c1 + 1] - lo, m, method)
+        codes[lo:hi] = block
+        c0 = c1
+    keep = codes > 0
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(kept, out=indptr[1:])
+    out = sp.csc_matrix((codes[keep], X.indices[keep], indptr), shape=(m, n))
+    out.has_sorted_indices = True
+    return out, arities
+
+
+def _encode_block(data: np.ndarray, indptr: np.ndarray, m: int, method: str):
+    """Codes, arities and numbers of non-zero codes of a block of whole CSC columns."""
+    n = indptr.size - 1
+    nnz = np.diff(indptr)
     col = np.repeat(np.arange(n, dtype=np.int32), nnz)
-    data = X.data
     if method == "codes":
-        if data.size and (np.any(data != np.round(data)) or data.max() > 255):
-            raise DataError("method='codes' needs whole-number codes from 0 to 255 in the sparse matrix")
         codes = data.astype(np.uint8)
     elif method == "presence":
         codes = np.ones(data.size, dtype=np.uint8)
@@ -90,22 +113,15 @@ def encode_sparse(X: sp.csc_matrix, method: str = "mean-std") -> tuple[sp.csc_ma
         binned = (x >= lo[col]).astype(np.int8) + (x >= hi[col])
         zero_bin = ((0 >= lo).astype(np.int8) + (0 >= hi))[col]
         codes = np.where(binned == zero_bin, 0, np.where(binned < zero_bin, binned + 1, binned)).astype(np.uint8)
-        one_value = (_segment(np.minimum, x, X.indptr) == _segment(np.maximum, x, X.indptr))[col]
+        one_value = (_segment(np.minimum, x, indptr) == _segment(np.maximum, x, indptr))[col]
         codes[one_value] = 1  # the non-zeros of this column all have one value: presence
     # compress each column's codes to the occupied ones (zero's code 0 always kept)
     width = int(codes.max()) + 1 if codes.size else 1
     present = np.zeros((n, width), dtype=bool)
     present[col, codes] = True
     present[:, 0] = True
-    relabel = (np.cumsum(present, axis=1) - 1).astype(np.uint8)
-    codes = relabel[col, codes]
-    arities = present.sum(axis=1).astype(np.int64)
-    keep = codes > 0
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(col[keep], minlength=n), out=indptr[1:])
-    out = sp.csc_matrix((codes[keep], X.indices[keep], indptr), shape=(m, n))
-    out.has_sorted_indices = True
-    return out, arities
+    codes = (np.cumsum(present, axis=1) - 1).astype(np.uint8)[col, codes]
+    return codes, present.sum(axis=1), np.bincount(col[codes > 0], minlength=n)
 
 
 class SparseDataset:
@@ -213,7 +229,7 @@ class SparseDataset:
         if self._raw is None:
             raise ParameterError(f"this sparse sample keeps only its {self.method!r} codes; load it again to encode "
                                  f"it by {method!r}")
-        codes, arities = encode_sparse(self._raw, method)
+        codes, arities = encode_sparse(_check_values(self._raw), method)
         return self.replace(codes=codes, arities=arities, method=method)
 
     def subsample(self, rows: np.ndarray) -> SparseDataset:
@@ -308,7 +324,8 @@ def _column_max(codes: sp.csc_matrix) -> np.ndarray:
 def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limits=None,
                 method: str = "mean-std") -> SparseDataset:
     """A :class:`SparseDataset` from a scipy.sparse matrix of non-negative values and a target (what
-    ``Dataset.from_arrays`` does with sparse input). Rows with a missing target are dropped, with a note."""
+    ``Dataset.from_arrays`` does with sparse input). Rows with a missing target are dropped, with a note. ``X`` is
+    kept by reference for ``discretize(method)`` (not copied: do not change it afterwards)."""
     from .data_checks import check_names, check_size
     from .dataset import encode_target
 
@@ -326,20 +343,23 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
     key = str(target).strip()
     if key in set(names):
         raise DataError(f"the target name {target!r} is also a feature name; pass another target=")
-    raw = _check_values(X)
+    raw = checked = _check_values(X)
+    raw = X  # kept for discretize(method) by reference, not as the checked copy (as from_arrays keeps a dense X)
     column = pd.Series(y, name=key)
     notes = []
     missing = column.isna().to_numpy()
     if missing.all():
         raise DataError(f"target {key!r} is missing in every row")
     if missing.any():
-        raw = sp.csc_matrix(raw.tocsr()[~missing])
+        raw = checked = sp.csc_matrix(checked.tocsr()[~missing])
         column = column[~missing].reset_index(drop=True)
         notes.append(f"{int(missing.sum())} row(s) with a missing target were dropped; {raw.shape[0]} remain.")
     t = encode_target(column, key, positive)
-    codes, arities = encode_sparse(raw, method)
-    notes.append(f"Sparse features ({raw.nnz:,} non-zeros, {raw.nnz / max(raw.shape[0] * raw.shape[1], 1):.3%} "
-                 f"of cells) encoded by {method}; zero is one level of every feature.")
+    codes, arities = encode_sparse(checked, method)
+    del checked
+    share = codes.nnz / max(codes.shape[0] * codes.shape[1], 1)
+    notes.append(f"Sparse features ({codes.nnz:,} non-zero codes, {share:.3%} of cells) encoded by {method}; zero is "
+                 "one level of every feature.")
     return SparseDataset(codes, arities, t.y, labels=t.labels, feature_names=names, class_names=t.class_names,
                          target=key, task=t.task, notes=tuple(notes) + t.notes, method=method, raw=raw)
 

@@ -27,7 +27,8 @@ import numpy as np
 from ..tables import recall_prefix
 
 _STATE_CACHE = 64
-_STATE_BYTES = 256 << 20  # the subset states held (rows, cells, pure counts); the newest two always stay
+_BLOCK_ENTRIES = 1 << 22  # non-zeros per block of the marginal counts
+_STATE_BYTES = 64 << 20  # the subset states held (rows, cells, pure counts); the newest two always stay
 
 
 def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
@@ -95,8 +96,16 @@ class SparseCounter:
     def marginal(self) -> np.ndarray:
         """Counts n(Y = l, X_j = v): (L, n, A)."""
         if self._marginal is None:
-            owner = np.repeat(np.arange(self.m), np.diff(self.indptr))
-            full = self._upper(self.y[owner], self.cols, self.vals, self.L)
+            full = np.zeros((self.L, self.n, self.A))
+            r0 = 0
+            while r0 < self.m:  # blocks of rows of about _BLOCK_ENTRIES non-zeros: small index temporaries
+                r1 = max(r0 + 1, int(np.searchsorted(self.indptr, self.indptr[r0] + _BLOCK_ENTRIES, "right")) - 1)
+                r1 = min(r1, self.m)
+                lo, hi = self.indptr[r0], self.indptr[r1]
+                owner = np.repeat(self.y[r0:r1].astype(np.int8 if self.L < 128 else np.int64),
+                                  np.diff(self.indptr[r0:r1 + 1]))
+                full += self._upper(owner, self.cols[lo:hi], self.vals[lo:hi], self.L)
+                r0 = r1
             full[..., 0] = np.bincount(self.y, minlength=self.L)[:, None] - full.sum(axis=-1)
             self._marginal = full
         return self._marginal
