@@ -33,8 +33,10 @@ def damaged(tmp_path, monkeypatch):
     (tmp_path / "pcmac.npz").write_bytes(b"PK\x03\x04 not a zip")
     monkeypatch.setattr(samples, "sample_data_dir", lambda: tmp_path)
     st.cache_data.clear()
+    st.cache_resource.clear()  # ui.cache.sample_encoded keeps the loaded samples as a resource
     yield tmp_path
     st.cache_data.clear()
+    st.cache_resource.clear()
 
 
 @pytest.mark.parametrize("name, file", [("mushroom", "mushroom.csv.gz"), ("splice", "splice.csv.gz"),
