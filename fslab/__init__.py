@@ -29,7 +29,8 @@ from .data.dataset import Dataset, Limits, read_csv, read_table
 from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from .data.encoded import EncodedDataset
 from .data.samples import SAMPLES, load_sample
-from .data.sparse import SparseDataset, read_sparse, read_svmlight
+from .data.sparse import SparseDataset
+from .data.sparse_io import read_sparse, read_svmlight
 from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .export import fslab_version

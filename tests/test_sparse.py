@@ -13,7 +13,8 @@ import scipy.sparse as sp
 
 import fslab
 from fslab.data.encoded import EncodedDataset
-from fslab.data.sparse import SparseDataset, encode_sparse, read_sparse, read_svmlight
+from fslab.data.sparse import SparseDataset, encode_sparse
+from fslab.data.sparse_io import read_sparse, read_svmlight
 from fslab.errors import DataError, ParameterError
 
 CASES = [("mi-greedy", "mi"), ("jmi", "mi"), ("mrmr", "mi"), ("cmim", "mi"), ("mi-score", "mi"),
@@ -211,7 +212,7 @@ def test_sparse_counter_counts_as_the_dense_engine(merge_pure):
 
 def test_encoding_by_blocks_is_the_same(monkeypatch):
     """Blocks of whole columns (here about 97 non-zeros each) give the codes of one pass."""
-    from fslab.data import sparse as module
+    from fslab.data import sparse_codes as module
 
     X, _ = text_like(m=300, n=40, seed=13)
     whole = encode_sparse(sp.csc_matrix(X), "mean-std")

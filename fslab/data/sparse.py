@@ -10,8 +10,9 @@ Zero is one level of every feature (code 0); the non-zeros are binned (``SPARSE_
 * ``presence``: every non-zero is 1;
 * ``codes``: the non-zero values are already codes (whole numbers below 256).
 
-The codes are a CSC matrix of uint8 without explicit zeros (O(non-zeros) memory); the counting engine
-(``fslab.measures._sparse``) reads it by rows (a CSR copy, built on first use) and refinements read single columns.
+The codes are a CSC matrix of uint8 without explicit zeros (O(non-zeros) memory; ``sparse_codes`` checks and
+encodes, ``sparse_io`` reads files); the counting engine (``fslab.measures._sparse``) reads them by rows (a CSR copy,
+built on first use) and refinements read single columns.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ import scipy.sparse as sp
 
 from ..errors import DataError, ParameterError
 from ..tables import JointTable, _Memo, readonly, recall_prefix
+from .sparse_codes import SPARSE_METHODS, check_sparse, segment_reduce, encode_sparse
 
-SPARSE_METHODS = ("mean-std", "presence", "codes")
 _TABLE_BYTES = 64 << 20  # one batch of padded extension tables
-_ENCODE_ENTRIES = 1 << 22  # non-zeros encoded per block (their float temporaries: ~100 MB)
 _MEMO_SIZE = 64
 
 
@@ -37,99 +37,12 @@ def is_sparse(X) -> bool:
     return sp.issparse(X)
 
 
-def _check_values(X, what: str = "X") -> sp.csc_matrix:
-    """The matrix as canonical CSC (sorted, no duplicates, no explicit zeros), the caller's matrix untouched;
-    DataError on a non-numeric, negative or non-finite value."""
-    if X.ndim != 2:
-        raise DataError(f"need a 2-d sparse matrix {what}; got {X.ndim} dimensions")
-    if X.dtype.kind not in "biuf":
-        raise DataError(f"sparse {what} needs numbers (bool, integer or float); got dtype {X.dtype}")
-    csc = sp.csc_matrix(X)  # no copy when X is already a CSC matrix
-    if not csc.has_canonical_format or (csc.data == 0).any():
-        csc = csc.copy()
-        csc.sum_duplicates()
-        csc.eliminate_zeros()
-    data = csc.data
-    bad = ~np.isfinite(data) if data.dtype.kind == "f" else None
-    if bad is not None and bad.any():
-        row, col = _where(csc, int(np.argmax(bad)))
-        raise DataError(f"sparse {what} has {int(bad.sum()):,} non-finite value(s) (NaN or infinity; the first at row "
-                        f"{row}, column {col}); replace them before loading (fslab never fills them in)")
-    if data.dtype.kind in "if" and (data < 0).any():
-        neg = data < 0
-        row, col = _where(csc, int(np.argmax(neg)))
-        raise DataError(f"sparse {what} has {int(neg.sum()):,} negative value(s) (the first, {data[neg][0]:g}, at row "
-                        f"{row}, column {col}); sparse data are counted as counts or weights, zero being one level: "
-                        "shift or take absolute values first, or pass a dense array")
-    return csc
-
-
-def _where(csc: sp.csc_matrix, entry: int) -> tuple[int, int]:
-    return int(csc.indices[entry]), int(np.searchsorted(csc.indptr, entry, side="right") - 1)
-
-
-def encode_sparse(X: sp.csc_matrix, method: str = "mean-std") -> tuple[sp.csc_matrix, np.ndarray]:
-    """Codes (CSC uint8, no explicit zeros) and arities of a checked non-negative CSC matrix (module docstring),
-    computed by blocks of about _ENCODE_ENTRIES non-zeros, so the float temporaries stay small."""
-    if method not in SPARSE_METHODS:
-        raise ParameterError(f"sparse data are encoded by {', '.join(SPARSE_METHODS)}; got {method!r}")
-    if method == "codes" and X.data.size and (np.any(X.data != np.round(X.data)) or X.data.max() > 255):
-        raise DataError("method='codes' needs whole-number codes from 0 to 255 in the sparse matrix")
-    m, n = X.shape
-    codes = np.empty(X.nnz, dtype=np.uint8)
-    arities = np.ones(n, dtype=np.int64)
-    kept = np.zeros(n, dtype=np.int64)
-    c0 = 0
-    while c0 < n:  # blocks of whole columns
-        c1 = max(c0 + 1, int(np.searchsorted(X.indptr, X.indptr[c0] + _ENCODE_ENTRIES, side="right")) - 1)
-        c1 = min(c1, n)
-        lo, hi = X.indptr[c0], X.indptr[c1]
-        block, arities[c0:c1], kept[c0:c1] = _encode_block(X.data[lo:hi], X.indptr[c0:c1 + 1] - lo, m, method)
-        codes[lo:hi] = block
-        c0 = c1
-    keep = codes > 0
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(kept, out=indptr[1:])
-    out = sp.csc_matrix((codes[keep], X.indices[keep], indptr), shape=(m, n))
-    out.has_sorted_indices = True
-    return out, arities
-
-
-def _encode_block(data: np.ndarray, indptr: np.ndarray, m: int, method: str):
-    """Codes, arities and numbers of non-zero codes of a block of whole CSC columns."""
-    n = indptr.size - 1
-    nnz = np.diff(indptr)
-    col = np.repeat(np.arange(n, dtype=np.int32), nnz)
-    if method == "codes":
-        codes = data.astype(np.uint8)
-    elif method == "presence":
-        codes = np.ones(data.size, dtype=np.uint8)
-    else:
-        x = data.astype(np.float64)
-        mu = np.bincount(col, weights=x, minlength=n) / max(m, 1)
-        dev = np.bincount(col, weights=(x - mu[col]) ** 2, minlength=n) + (m - nnz) * mu ** 2
-        sigma = np.sqrt(dev / max(m - 1, 1))
-        lo, hi = mu - sigma, mu + sigma
-        binned = (x >= lo[col]).astype(np.int8) + (x >= hi[col])
-        zero_bin = ((0 >= lo).astype(np.int8) + (0 >= hi))[col]
-        codes = np.where(binned == zero_bin, 0, np.where(binned < zero_bin, binned + 1, binned)).astype(np.uint8)
-        one_value = (_segment(np.minimum, x, indptr) == _segment(np.maximum, x, indptr))[col]
-        codes[one_value] = 1  # the non-zeros of this column all have one value: presence
-    # compress each column's codes to the occupied ones (zero's code 0 always kept)
-    width = int(codes.max()) + 1 if codes.size else 1
-    present = np.zeros((n, width), dtype=bool)
-    present[col, codes] = True
-    present[:, 0] = True
-    codes = (np.cumsum(present, axis=1) - 1).astype(np.uint8)[col, codes]
-    return codes, present.sum(axis=1), np.bincount(col[codes > 0], minlength=n)
-
-
 class SparseDataset:
     """A sample whose features are a sparse code matrix: a table source counted from the non-zeros.
 
     ``codes`` (m x n CSC, uint8, code 0 implicit), ``arities``, ``y`` (class index per row), ``labels``,
     ``class_names``, ``feature_names``, ``target``, ``task``, ``notes``, ``method`` (how it was encoded). Made by
-    ``Dataset.from_arrays(sparse_X, y)``, :func:`fslab.read_svmlight` or :func:`read_sparse`; like an encoded
+    ``Dataset.from_arrays(sparse_X, y)``, :func:`fslab.read_svmlight` or :func:`fslab.read_sparse`; like an encoded
     dataset it stands wherever a Dataset can (``discretize()`` re-encodes the raw values kept from loading, or
     returns itself for its own method). A frozen record; caches (subset cell codes, the CSR copy) aside.
     """
@@ -229,7 +142,7 @@ class SparseDataset:
         if self._raw is None:
             raise ParameterError(f"this sparse sample keeps only its {self.method!r} codes; load it again to encode "
                                  f"it by {method!r}")
-        codes, arities = encode_sparse(_check_values(self._raw), method)
+        codes, arities = encode_sparse(check_sparse(self._raw), method)
         return self.replace(codes=codes, arities=arities, method=method)
 
     def subsample(self, rows: np.ndarray) -> SparseDataset:
@@ -307,18 +220,8 @@ def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
     return offsets + np.arange(total, dtype=np.int64)
 
 
-def _segment(ufunc, values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
-    """``ufunc.reduce`` of each column's segment of CSC data (0 for an empty column)."""
-    n = indptr.size - 1
-    out = np.zeros(n, dtype=values.dtype)
-    full = np.flatnonzero(np.diff(indptr) > 0)
-    if full.size:
-        out[full] = ufunc.reduceat(values, indptr[full])
-    return out
-
-
 def _column_max(codes: sp.csc_matrix) -> np.ndarray:
-    return _segment(np.maximum, codes.data, codes.indptr)
+    return segment_reduce(np.maximum, codes.data, codes.indptr)
 
 
 def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limits=None,
@@ -343,7 +246,7 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
     key = str(target).strip()
     if key in set(names):
         raise DataError(f"the target name {target!r} is also a feature name; pass another target=")
-    raw = checked = _check_values(X)
+    raw = checked = check_sparse(X)
     raw = X  # kept for discretize(method) by reference, not as the checked copy (as from_arrays keeps a dense X)
     column = pd.Series(y, name=key)
     notes = []
@@ -366,55 +269,9 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
 
 def sparse_sample(X, y_index: np.ndarray, classes, method: str = "mean-std") -> SparseDataset:
     """A :class:`SparseDataset` of a checked sparse matrix and class indices (``FeatureSelector.fit``)."""
-    codes, arities = encode_sparse(_check_values(X), method)
+    codes, arities = encode_sparse(check_sparse(X), method)
     return SparseDataset(codes, arities, y_index, labels=np.arange(len(classes)), class_names=[str(c) for c in classes],
                          method=method)
 
 
-def read_svmlight(path, positive=None, n_features: int | None = None, method: str = "mean-std",
-                  zero_based="auto") -> SparseDataset:
-    """An svmlight / libsvm file (``label index:value ...``, the format of a9a and many text sets) as a
-    :class:`SparseDataset`, read by scikit-learn's ``load_svmlight_file``; features are named by their index in
-    the file (``f1``, ``f2``, ... for one-based files)."""
-    from sklearn.datasets import load_svmlight_file
-
-    auto = zero_based == "auto"  # scikit-learn's rule: one-based unless some index is 0
-    try:
-        X, y = load_svmlight_file(str(path), n_features=None if n_features is None else n_features + auto,
-                                  zero_based=True if auto else zero_based)
-    except (ValueError, OSError) as err:
-        raise DataError(f"cannot read {path!s} as svmlight / libsvm: {err}") from err
-    first = 0 if zero_based is True else 1
-    if auto:
-        X = sp.csc_matrix(X)
-        if X.shape[1] and X.indptr[1] == 0:  # no index 0: one-based, so column 0 is not a feature
-            X = X[:, 1:]
-        else:
-            first = 0
-            X = X[:, :n_features] if n_features is not None else X
-    names = [f"f{j + first}" for j in range(X.shape[1])]
-    return from_sparse(X, y, feature_names=names, positive=positive, method=method)
-
-
-def read_sparse(path, y=None, positive=None, method: str = "mean-std", feature_names=None) -> SparseDataset:
-    """A sparse sample from a file: ``.npz`` written by ``scipy.sparse.save_npz`` (the target as ``y``, or as an
-    array ``y`` stored in the same file) or else an svmlight / libsvm file (:func:`read_svmlight`)."""
-    if not str(path).endswith(".npz"):
-        if y is not None:
-            raise ParameterError("an svmlight file carries its own labels; pass y only with a .npz file")
-        return read_svmlight(path, positive=positive, method=method)
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            kept = stored["y"] if "y" in stored.files else None
-        X = sp.load_npz(path)
-    except (ValueError, OSError, KeyError) as err:
-        raise DataError(f"cannot read {path!s} as a scipy.sparse .npz file: {err}") from err
-    if y is None:
-        if kept is None:
-            raise DataError(f"{path!s} holds no target array 'y'; pass y=")
-        y = kept
-    return from_sparse(X, y, feature_names=feature_names, positive=positive, method=method)
-
-
-__all__ = ["SPARSE_METHODS", "SparseDataset", "encode_sparse", "from_sparse", "is_sparse", "read_sparse",
-           "read_svmlight", "sparse_sample"]
+__all__ = ["SPARSE_METHODS", "SparseDataset", "encode_sparse", "from_sparse", "is_sparse", "sparse_sample"]
