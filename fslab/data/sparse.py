@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from ..errors import DataError, ParameterError
 from ..tables import JointTable, _Memo, readonly, recall_prefix
-from .sparse_codes import SPARSE_METHODS, check_sparse, segment_reduce, encode_sparse
+from .sparse_codes import SPARSE_METHODS, check_sparse, encode_sparse, segment_reduce
 
 _TABLE_BYTES = 64 << 20  # one batch of padded extension tables
 _MEMO_SIZE = 64
