@@ -42,6 +42,7 @@ class Protocol:
     row_scale: float = 1.0
     min_train: int = 300
     fixed_train: int | None = None
+    max_train: int | None = None         # a cap on training rows per split (None: the paper's, all of them)
     splits: int = 5                      # Ahmed et al., Section 4: 5 random train/test splits
     ks: tuple = tuple(range(1, 16))      # Figures 1-4: k = 1..15
     large_ks: tuple = (5, 10, 25, 50, 75)  # Figure 5 / Table 2 (k = 25, 50, 75)
@@ -84,7 +85,8 @@ class Protocol:
         full = int(np.floor(fraction * n_rows))
         if self.fixed_train is not None:
             return min(full, self.fixed_train)
-        return min(full, max(self.min_train, round(full * self.row_scale)))
+        rows = min(full, max(self.min_train, round(full * self.row_scale)))
+        return rows if self.max_train is None else min(rows, self.max_train)
 
     def to_dict(self) -> dict:
         return asdict(self)

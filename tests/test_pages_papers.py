@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fslab.reproduction import PAPERS, load_ledger
+from fslab.reproduction import PAPERS, STAND_IN, load_ledger
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -19,27 +19,36 @@ def papers_page():
     return at
 
 
-def test_page_shows_every_row_with_its_verdict(papers_page):
+def test_page_opens_on_the_paper_scale_with_the_reduced_runs_beside_it(papers_page):
     at = papers_page
     assert not at.exception and not at.error
-    ledger = load_ledger("scale")
+    ledger = load_ledger("paper")  # the papers' scale comes first (the radio's default)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Entries"] == str(len(ledger.rows))
-    for verdict, count in ledger.counts().items():
-        assert metrics[verdict.capitalize()] == str(count)
+    counts = ledger.counts()
+    for verdict in ("agree", "partly", "disagree"):
+        assert metrics[verdict.capitalize()] == str(counts[verdict])
+    assert metrics["Cannot test"] == str(counts[STAND_IN])  # stand-in rows apart
     assert len(at.tabs) == len(PAPERS)
     text = " ".join(m.value for m in at.markdown)
     for row in ledger.rows:
         assert row.item.split(" (")[0] in text, row.id
-    # one figure or table per row; formulas teach each paper
+    # one figure or table per row, plus the counts-per-scale table; formulas teach each paper
     drawn = len(at.get("plotly_chart")) + len(at.dataframe)
-    assert drawn == len(ledger.rows)
+    assert drawn == len(ledger.rows) + 1
     assert len(at.latex) == len(PAPERS)
+    counts_table = at.dataframe[0].value
+    assert len(counts_table) == 3 and "cannot test: stand-in data" in counts_table.columns
+    # each entry names its scale and the other runs' verdicts; one sentence says what the paper scale changed
+    captions = " ".join(c.value for c in at.caption)
+    assert captions.count("Scale: ") == len(ledger.rows)
+    assert "Larger run (reduced scale):" in captions and "Quick run (CI size):" in captions
+    assert any("at the papers' scale" in m.value for m in at.markdown)
 
 
 def test_every_row_links_to_the_page_that_recreates_it(papers_page):
     links = [m.value for m in papers_page.markdown if m.value.startswith("[Recreate it live")]
-    assert len(links) == sum(bool(r.link) for r in load_ledger("scale").rows)
+    assert len(links) == sum(bool(r.link) for r in load_ledger("paper").rows)
     assert any("(/npfs?data=uniform&selector=jmi&k=24" in link for link in links)
 
 

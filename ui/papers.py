@@ -5,11 +5,25 @@ from __future__ import annotations
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.reproduction import PAPERS, Ledger, Row, ledger_path, load_ledger, row_figure, row_table
+from fslab.reproduction import (
+    ALL_VERDICTS,
+    PAPERS,
+    PROFILES,
+    STAND_IN,
+    VERDICT_LABELS,
+    Ledger,
+    Row,
+    ledger_path,
+    load_ledger,
+    row_figure,
+    row_table,
+)
 from ui.text import md
 
-BADGE = {"agree": ":green-badge[agree]", "partly": ":orange-badge[partly]", "disagree": ":red-badge[disagree]"}
-PROFILE_LABELS = {"scale": "Larger run (reduced scale)", "quick": "Quick run (CI size)"}
+BADGE = {"agree": ":green-badge[agree]", "partly": ":orange-badge[partly]", "disagree": ":red-badge[disagree]",
+         STAND_IN: ":gray-badge[cannot test: stand-in data]"}
+PROFILE_LABELS = {"paper": "Papers' scale (where affordable)", "scale": "Larger run (reduced scale)",
+                  "quick": "Quick run (CI size)"}
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -27,8 +41,51 @@ def ledger(profile: str) -> Ledger | None:
         return None
 
 
+def counts_table(ledgers: dict[str, Ledger]):
+    """Verdict counts per scale (rows: scales; stand-in rows in their own column, not among the three)."""
+    import pandas as pd
+
+    rows = []
+    for profile, led in ledgers.items():
+        c = led.counts()
+        rows.append({"results": PROFILE_LABELS[profile], "rows": len(led.rows),
+                     **{VERDICT_LABELS[v]: c[v] for v in ALL_VERDICTS}})
+    return pd.DataFrame(rows)
+
+
+def changes(paper: Ledger, reduced: Ledger) -> list[tuple[str, str, str]]:
+    """(row id, reduced verdict, paper-scale verdict) of the rows whose verdict differs between the two runs."""
+    out = []
+    for r in paper.rows:
+        try:
+            o = reduced.row(r.id)
+        except KeyError:
+            continue
+        if o.verdict != r.verdict and not r.scale.startswith("not rerun"):
+            out.append((r.id, o.verdict, r.verdict))
+    return out
+
+
+def change_sentence(paper: Ledger, reduced: Ledger) -> str:
+    """One sentence: what running at the papers' scale changed against the reduced run."""
+    diff = changes(paper, reduced)
+    rerun = sum(not r.scale.startswith("not rerun") for r in paper.rows)
+    if not diff:
+        return (f"Of the {rerun} rows rerun at the papers' scale, none changed its verdict from the reduced run; "
+                f"the other {len(paper.rows) - rerun} rows are the reduced run's, marked as such.")
+    return (f"Rerunning {rerun} rows at the papers' scale (or the largest affordable here, stated per row) changed "
+            f"{len(diff)} verdict{'s' if len(diff) > 1 else ''} against the reduced run ("
+            + ", ".join(f"{i}: {a} -> {b}" for i, a, b in diff) + f"); the other {len(paper.rows) - rerun} rows "
+            "could not be rerun here and show the reduced run, marked as such.")
+
+
 def protocol_lines(led: Ledger) -> list[str]:
     """What this run reduced from the papers' protocol, one plain sentence each."""
+    if led.profile == "paper":
+        return ["Each entry states the scale it ran at: the papers' protocol where it fits on this machine now "
+                "(Ditzler et al. Figures 1-4 as printed, 10,000 bootstraps for Figure 3; Ahmed et al. on Semeion "
+                "with every training row, 5 splits and tuning), the largest affordable scale elsewhere.",
+                f"Run: {led.seconds:.0f} s, started {led.created}; {led.load}."]
     p = led.protocol
     rows = (f"{p['fixed_train']} training rows per split" if p.get("fixed_train")
             else f"{p['row_scale']:g} x the paper's training rows (at least {p['min_train']})")
@@ -44,16 +101,21 @@ def protocol_lines(led: Ledger) -> list[str]:
     ]
 
 
-def draw_row(row: Row, other: Row | None, other_label: str) -> None:
-    """One ledger row: the paper's claim, our number and verdict beside the reproduced figure."""
+def draw_row(row: Row, others: list[tuple[str, Row]]) -> None:
+    """One ledger row: the paper's claim, our number and verdict (with its scale and rule) beside the reproduced
+    figure; ``others``: (label, row) of the same entry at the other scales, shown after it."""
     with st.container(border=True):
         left, right = st.columns([2, 3])
         left.markdown(f"**{md(row.item)}** {BADGE[row.verdict]}")
         left.markdown(f"*The paper:* {md(row.claim)}")
         left.markdown(f"*We measured:* {md(row.ours)}")
-        left.caption(md(row.why))
-        if other is not None:
-            left.caption(f"{other_label}: **{other.verdict}**, {md(other.ours)}")
+        if row.scale:
+            left.caption(f"Scale: {md(row.scale)}")
+        left.caption(md(" ".join(t for t in (row.rule, row.why) if t)))
+        if row.note:
+            left.caption(f"Note, not part of the verdict: {md(row.note)}")
+        for label, other in others:
+            left.caption(f"{label}: **{VERDICT_LABELS[other.verdict]}**, {md(other.ours)}")
         if row.link:
             left.markdown(f"[Recreate it live on a shipped sample](/{row.link})")
         fig = row_figure(row)
@@ -68,3 +130,7 @@ def draw_row(row: Row, other: Row | None, other_label: str) -> None:
 
 def paper_title(paper: str) -> str:
     return PAPERS[paper]
+
+
+__all__ = ["BADGE", "PROFILES", "PROFILE_LABELS", "change_sentence", "changes", "counts_table", "draw_row", "ledger",
+           "paper_title", "protocol_lines"]
