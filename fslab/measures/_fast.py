@@ -300,15 +300,24 @@ class FastCounter:
         The first cells are (mixed cell, value of X_j); the last L * A cells hold the pure-l rows
         split by X_j (all in column l). Padded cells (values >= the arity of X_j) are empty.
         """
+        return np.concatenate(list(self.extension_count_batches(subset, candidates)))
+
+    def extension_count_batches(self, subset: Sequence[int], candidates: np.ndarray,
+                                batch_bytes: int | None = None) -> Iterator[np.ndarray]:
+        """:meth:`extension_counts` in batches of candidates of at most ``batch_bytes`` each (one when None), in
+        order; the subset's counts are made once."""
         counts = self.mixed_counts(subset)
         C, L, A = counts.shape[0], self.L, self.A
         pure = self.marginal - counts.sum(axis=0).transpose(0, 2, 1)  # (L, n, A): rows in pure cells, by class
         cand = np.asarray(candidates, dtype=np.int64)
-        out = np.zeros((cand.size, C + L, A, L))
-        out[:, :C] = counts[..., cand].transpose(3, 0, 2, 1)
-        for l in range(L):
-            out[:, C + l, :, l] = pure[l][cand]
-        return out.reshape(cand.size, (C + L) * A, L)
+        step = cand.size if batch_bytes is None else max(1, batch_bytes // (8 * (C + L) * A * L))
+        for start in range(0, cand.size, max(step, 1)):
+            part = cand[start:start + step]
+            out = np.zeros((part.size, C + L, A, L))
+            out[:, :C] = counts[..., part].transpose(3, 0, 2, 1)
+            for l in range(L):
+                out[:, C + l, :, l] = pure[l][part]
+            yield out.reshape(part.size, (C + L) * A, L)
 
     def pair_counts(self, f: int, candidates: np.ndarray) -> np.ndarray:
         """n(X_j = v, X_f = u) for every candidate j: (B, A, a_f) (the feature-feature tables of mRMR)."""

@@ -20,7 +20,7 @@ per touched pair, the change it makes (``cell_sums``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -220,24 +220,33 @@ class SparseCounter:
     def extension_counts(self, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """Counts of (X_{subset + [j]}, Y) per candidate: (B, (mixed cells + L) * A, L), laid out as
         ``FastCounter.extension_counts`` (mixed cells by value of X_j, then the pure-l rows by value)."""
+        return np.concatenate(list(self.extension_count_batches(subset, candidates)))
+
+    def extension_count_batches(self, subset: Sequence[int], candidates: np.ndarray,
+                                batch_bytes: int | None = None) -> Iterator[np.ndarray]:
+        """:meth:`extension_counts` in batches of candidates of at most ``batch_bytes`` each (one when None), in
+        order; the subset's counts are made once."""
         st = self._state(tuple(int(j) for j in subset))
         cand = np.asarray(candidates, dtype=np.int64)
         C, L, A = st.n_cells, self.L, self.A
-        out = np.zeros((cand.size, C + L, A, L))
-        if C:
-            big, pair_cell, pair_col, pair_counts = self._split(st)
-            out[:, :C, 0, :] = st.class_counts
-            for c, counts in big.items():
-                out[:, c] = counts[:, cand].transpose(1, 2, 0)
-            where = np.full(self.n, -1)
-            where[cand] = np.arange(cand.size)
-            hit = where[pair_col] >= 0
-            out[where[pair_col[hit]], pair_cell[hit]] = pair_counts[:, :, hit].transpose(2, 1, 0)
+        big, pair_cell, pair_col, pair_counts = self._split(st) if C else ({}, None, None, None)
         pure = st.pure.copy()
         pure[..., 0] = st.pure_sizes[:, None] - pure[..., 1:].sum(axis=-1)
-        for l in range(L):
-            out[:, C + l, :, l] = pure[l][cand]
-        return out.reshape(cand.size, (C + L) * A, L)
+        step = cand.size if batch_bytes is None else max(1, batch_bytes // (8 * (C + L) * A * L))
+        for start in range(0, cand.size, max(step, 1)):
+            part = cand[start:start + step]
+            out = np.zeros((part.size, C + L, A, L))
+            if C:
+                out[:, :C, 0, :] = st.class_counts
+                for c, counts in big.items():
+                    out[:, c] = counts[:, part].transpose(1, 2, 0)
+                where = np.full(self.n, -1)
+                where[part] = np.arange(part.size)
+                hit = where[pair_col] >= 0
+                out[where[pair_col[hit]], pair_cell[hit]] = pair_counts[:, :, hit].transpose(2, 1, 0)
+            for l in range(L):
+                out[:, C + l, :, l] = pure[l][part]
+            yield out.reshape(part.size, (C + L) * A, L)
 
     def pair_counts(self, f: int, candidates: np.ndarray) -> np.ndarray:
         """n(X_j = u, X_f = v) for every candidate j: (B, A, a_f) (mRMR's feature-pair tables): the rows where

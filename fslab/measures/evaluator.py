@@ -179,7 +179,9 @@ class TableEvaluator(Evaluator):
             reducer = self.mixed_cells
             if reducer is not None and self.counter.merge_pure:
                 return self._from_mixed_cells(reducer, subset, candidates)
-            return np.atleast_1d(self.table_criteria(self.extension_tables(subset, candidates)))
+            batches = self.counter.extension_count_batches(_subset(subset), candidates, BATCH_BYTES // _TABLE_COPIES)
+            return np.concatenate([np.atleast_1d(self.table_criteria(JointTable(c, self.source.labels)))
+                                   for c in batches])
         if not self.has_rows:
             return np.atleast_1d(self.table_criteria(self.source.extension_tables(tuple(_subset(subset)),
                                                                                   candidates)))
