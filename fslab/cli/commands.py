@@ -13,6 +13,7 @@ from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import server_limits
 from ..measures import MEASURES, describe_estimate
+from ..measures.cross_fit import can_hold_out
 from ..npfs.procedure import npfs
 from ..pena_nilsson.orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
 from ..robustness import holdout_check
@@ -63,11 +64,14 @@ def run_select(job: Job, bar: ProgressBar) -> str:
     bar.close()
     backward = spec.kind == "backward"
     curve = None if backward else prefix_criteria(src, result.features, job.measure, **job.params)
-    held = None if backward or not src.is_sample else prefix_criteria(src, result.features, job.measure,
-                                                                        estimate="cross-fitted", folds=job.folds,
-                                                                        **job.params)
+    # beside the estimate in use: the held-out values for a user's own file or a held-out run, when the rows are here
+    # (a Dask source gives count tables only)
+    rows_here = can_hold_out(src) and (job.loaded.own or job.estimate == "cross-fitted")
+    held = None if backward or not rows_here else prefix_criteria(src, result.features, job.measure,
+                                                                  estimate="cross-fitted", folds=job.folds,
+                                                                  **job.params)
     check = None
-    if job.loaded.kind == "dataset" and src.is_sample:
+    if job.loaded.kind == "dataset" and rows_here:
         check = holdout_check(src, result, folds=job.folds, frequency=job.loaded.own and spec.kind != "exhaustive")
     ties = step_ties(result)
     if job.as_json:

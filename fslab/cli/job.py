@@ -219,6 +219,11 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         # the user's own file: held out by default (a many-level column cannot win); samples: the papers' plug-in
         own = "cross-fitted" if loaded.own else "plug-in"
         job.estimate = _pick(args, choices, "estimate", own if loaded.kind == "dataset" else "plug-in")
+        if cmd == "select" and getattr(args, "scheduler", None) and _pick(args, choices, "estimate") is None \
+                and job.estimate != "plug-in":
+            job.estimate = "plug-in"   # the workers send count tables, not rows to split into folds
+            job.notes.append("on a Dask cluster the counts come back as tables, with no rows to hold out: "
+                             "the estimate is the papers' in-sample plug-in")
         job.folds = _pick(args, choices, "folds", DEFAULT_FOLDS)
         check_estimate(job.estimate, job.folds)
         if job.estimate == "cross-fitted" and loaded.kind != "dataset":

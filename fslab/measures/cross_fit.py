@@ -38,11 +38,14 @@ def fold_source(source, folds: np.ndarray, n_folds: int):
     return derived
 
 
+def can_hold_out(source) -> bool:
+    """True for a sample whose rows are here to split into folds (not an exact Distribution, not a Dask source)."""
+    return isinstance(source, SparseDataset) or (isinstance(source, CodedSource) and source.is_sample)
+
+
 def require_sample(source, what: str = "the cross-fitted estimate") -> None:
     """Refuse a source without rows to hold out (an exact Distribution, a Dask source) with a ParameterError."""
-    if isinstance(source, SparseDataset):
-        return
-    if not (isinstance(source, CodedSource) and source.is_sample):
+    if not can_hold_out(source):
         raise ParameterError(f"{what} needs observed rows to hold out; a {type(source).__name__} "
                              + ("is an exact law: its plug-in values are exact (use estimate='plug-in')"
                                 if isinstance(source, CodedSource) else
