@@ -369,16 +369,18 @@ def write_link(page: str | None, box: LinkBox | None = None) -> tuple[Recipe, li
         st.query_params.from_dict(query)
     st.session_state[PUBLISHED] = query
     if box is not None:
-        box.show(query)
+        box.show(query, recipe)
     return recipe, left_out
 
 
-def stop(page: str) -> NoReturn:
-    """``st.stop()`` for a page that waits for a click (NPFS before Run): first write its link with the values
-    its widgets took on this run. After ``st.stop()`` nothing reaches the browser any more (Streamlit stays
-    stopped at every later yield), so app.py's :func:`write_link` after the page would never run; on a first
-    visit the link would then lack every default the page set (the teacher's k = 3 arrived as k = 10)."""
-    write_link(page, st.session_state.get(BOX))
+def stop(page: str | None = None) -> NoReturn:
+    """``st.stop()`` for a page that waits for a click (NPFS before Run, a job ui.guard asks to confirm): first
+    write its link with the values its widgets took on this run (``page`` None: the page :func:`publish` drew the
+    share box for). After ``st.stop()`` nothing reaches the browser any more (Streamlit stays stopped at every
+    later yield), so app.py's :func:`write_link` after the page would never run; on a first visit the link would
+    then lack every default the page set (the teacher's k = 3 arrived as k = 10)."""
+    box = st.session_state.get(BOX)
+    write_link(page or (box.page if box is not None else None), box)
     st.stop()
 
 
@@ -386,11 +388,15 @@ class LinkBox:
     """The share box's copyable link (st.code has a copy button: a projector's full-screen browser hides the
     address bar). Drawn where :func:`publish` placed it, refilled by :func:`write_link` after the page."""
 
-    def __init__(self, url_path: str):
-        self.url_path, self.slot = url_path, st.empty()
+    def __init__(self, page: str, url_path: str):
+        self.page, self.url_path, self.slot, self.recipe = page, url_path, st.empty(), None
 
-    def show(self, query: dict) -> None:
+    def show(self, query: dict, recipe: Recipe | None = None) -> None:
         self.slot.code(f"{app_url()}/{self.url_path}?{urlencode(query)}", language=None, wrap_lines=True)
+        self.recipe = recipe  # the download button's file is built on click: the latest recipe of this run
+
+    def recipe_json(self) -> str:
+        return self.recipe.to_json() if self.recipe is not None else "{}"
 
 
 def app_url() -> str:
@@ -421,7 +427,7 @@ def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
             st.caption("The link to this view (page, data, settings), also in the address bar; the icon at its "
                        "right copies it. The recipe file holds the same, and also an uploaded file's fingerprint "
                        "and a custom toy distribution.")
-            box = LinkBox(recipe_pages[page].url_path)
+            box = LinkBox(page, recipe_pages[page].url_path)
         st.session_state[BOX] = box
         recipe, left_out = write_link(page, box) or (None, [])
         if recipe is None:
@@ -433,8 +439,9 @@ def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
                 st.caption("Not in the link: " + md("; ".join(notes)) + ".")
             if left_out:
                 st.caption("Not in the link nor the recipe: " + md("; ".join(left_out)) + ".")
-            st.download_button("Download recipe (JSON)", recipe.to_json, f"fslab-{page}-recipe.json",
-                               "application/json", on_click="ignore", key="share.download")
+            st.download_button("Download recipe (JSON)", box.recipe_json if box is not None else recipe.to_json,
+                               f"fslab-{page}-recipe.json", "application/json", on_click="ignore",
+                               key="share.download")
         _recipe_upload(recipe_pages)
     return box
 

@@ -3,6 +3,8 @@ copyable link; a student opening that link gets the same settings (not the page'
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import expect
@@ -14,6 +16,12 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     goto_page(page, "NPFS")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Share this view").click()
+    with page.expect_download() as download:  # first draw: the recipe already holds the page's defaults
+        sidebar.get_by_role("button", name="Download recipe (JSON)").click()
+    first = json.loads(Path(download.value.path()).read_text())
+    assert {"selector", "k", "n", "alpha", "seed"} <= set(first["choices"]), first
     k_box = main.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
     k_box.fill("4")
     k_box.press("Enter")
@@ -22,8 +30,6 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     query = dict(parse_qsl(urlsplit(page.url).query))
     assert query["k"] == "4" and {"selector", "n", "alpha", "seed", "fraction"} <= set(query)
 
-    sidebar = page.locator('[data-testid="stSidebar"]')
-    sidebar.get_by_text("Share this view").click()
     code = sidebar.locator('[data-testid="stCode"]')
     expect(code).to_contain_text("/npfs?")
     expect(code).to_contain_text("k=4")
@@ -33,6 +39,10 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     page.screenshot(path=str(ARTIFACTS / "issue26-npfs-link-before-run.png"))
     code.scroll_into_view_if_needed()
     sidebar.screenshot(path=str(ARTIFACTS / "issue26-share-box-link.png"))
+    with page.expect_download() as download:  # the recipe file holds the same settings as the link
+        sidebar.get_by_role("button", name="Download recipe (JSON)").click()
+    recipe = json.loads(Path(download.value.path()).read_text())
+    assert recipe["page"] == "npfs" and recipe["choices"]["k"] == 4 and "selector" in recipe["choices"]
 
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     student = ctx.new_page()
