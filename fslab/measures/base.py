@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..data.sparse import SparseDataset
 from ..errors import ParameterError, UnsupportedTargetError
 from ..tables import CodedSource, JointTable, as_source
 from ._folds import check_estimate
@@ -213,6 +214,10 @@ class Measure:
 def require_rows(what: str, source) -> None:
     """Refuse a source without row codes (only count tables, e.g. a Dask source) for a criterion declared
     ``needs_rows``: a ParameterError saying how to get the rows, never an AttributeError from deep inside."""
+    if isinstance(source, SparseDataset):
+        raise ParameterError(f"{what} reads every row's dense codes or values; sparse data are counted from their "
+                             "non-zeros only. Pass a dense array to Dataset.from_arrays (if it fits in memory), or "
+                             "use another criterion (BayesGreedy, MIGreedy, JMI, mRMR, CMIM).")
     if not isinstance(source, CodedSource):
         raise ParameterError(f"{what} needs the rows in memory; this {type(source).__name__} gives only count "
                              "tables. Load the data with Dataset.from_frame / from_arrays (or use another criterion).")

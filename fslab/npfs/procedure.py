@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 
 import joblib
 import numpy as np
+import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from ..data.encoded import EncodedDataset
@@ -151,7 +152,9 @@ class Shared:
         self.data = data
 
     def __sizeof__(self) -> int:
-        arrays = [v for v in vars(self.data).values() if isinstance(v, np.ndarray)]
+        values = vars(self.data).values()
+        arrays = [v for v in values if isinstance(v, np.ndarray)]
+        arrays += [a for v in values if sp.issparse(v) for a in (v.data, v.indices, v.indptr)]   # sparse codes
         return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays)
 
 
