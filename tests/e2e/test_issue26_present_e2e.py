@@ -37,6 +37,9 @@ def test_presentation_mode_fits_a_1024_x_768_projector(browser, streamlit_url):
             lines = header.evaluate("e => { const r = document.createRange(); r.selectNodeContents(e); "
                                     "return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }")
             assert lines == 1, header.inner_text()  # the title stays on one line
+            caption = main.get_by_text(f"Example 1 tour · step {step + 1} of 4")
+            bar = pg.locator('[data-testid="stHeader"]').bounding_box()
+            assert caption.bounding_box()["y"] >= bar["y"] + bar["height"] - 1  # not under the top bar
             point = (main.locator('[data-testid="stAlertContentSuccess"]').first if step == 0 else
                      main.locator('[data-testid="stPlotlyChart"]').first if step in (1, 2) else
                      main.get_by_role("button", name="Load D_uni and open NPFS"))
