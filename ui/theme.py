@@ -22,7 +22,7 @@ _BASE = """
 # titles stay on one line and the top padding shrinks, so a tour step fits one screen
 _PRESENT = """
 html { font-size: 19px; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 3.6rem 1.5rem 1rem 1.5rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 4rem 1.5rem 1rem 1.5rem; }
 [data-testid="stCaptionContainer"] { font-size: 0.95rem; }
 .katex-display > .katex { font-size: 1.05em; }
 h1 { font-size: 2.0rem !important; line-height: 1.2 !important; padding-top: 0.5rem !important; }
