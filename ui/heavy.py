@@ -210,19 +210,18 @@ IDLE_SECONDS = 1.0  # ``idle()`` is called this often while the worker sends not
 def _start(ctx, results, fn, args: tuple, kwargs: dict, with_progress: bool):
     """Start the worker; a start that fails (the forkserver was killed: BrokenPipeError, EOFError) is retried
     once, then reported as a WorkerError saying what happened, never as the raw OSError."""
-    for attempt in range(START_ATTEMPTS):
+    failure: BaseException | None = None
+    for _ in range(START_ATTEMPTS):
         worker = ctx.Process(target=_work, args=(results, fn, args, kwargs, with_progress), daemon=True)
         try:
             with plain_main():
                 worker.start()
             return worker
         except (OSError, EOFError) as err:
-            if attempt + 1 == START_ATTEMPTS:
-                raise WorkerError(f"the server could not start a worker process for "
-                                  f"{getattr(fn, '__name__', 'the job')} ({type(err).__name__}: "
-                                  f"{str(err) or 'no detail'}); press Run again, and if it keeps failing, restart "
-                                  "the app") from None
-    raise AssertionError("unreachable")
+            failure = err
+    raise WorkerError(f"the server could not start a worker process for {getattr(fn, '__name__', 'the job')} "
+                      f"({type(failure).__name__}: {str(failure) or 'no detail'}); press Run again, and if it keeps "
+                      "failing, restart the app") from None
 
 
 def run_in_worker(fn, *args, progress=None, context=None, idle=None, **kwargs):
