@@ -111,9 +111,6 @@ def test_check_subset_says_what_is_wrong(subset, words):
     assert check_subset([np.int64(2), 1.0], 3) == (2, 1)
 
 
-@pytest.mark.xfail(reason="needs fslab/measures/evaluator.py's _subset to call fslab.tables.check_subset "
-                          "(issue 26 report: the evaluator converts with int() before the source checks)",
-                   strict=False)
 @pytest.mark.parametrize("subset", [["a"], 0, [0.5]])
 def test_bayes_value_refuses_what_is_not_an_index_list(ds, subset):
     with pytest.raises(ParameterError):

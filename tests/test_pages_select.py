@@ -309,9 +309,7 @@ def test_robustness_section_matches_the_library(at):
     """Mushroom, BayesGreedy 0-1, k = 5: predicted under a second, so the section runs by itself; its table is
     fslab.robustness.pick_robustness's (NPFS n = 50, seed 0; seven binnings of the raw sample)."""
     import fslab
-    from fslab.robustness import pick_robustness
-
-    from fslab.robustness import holdout_check
+    from fslab.robustness import holdout_check, pick_robustness
 
     assert any(h.value == "Does this pick hold up?" for h in at.subheader)
     shown = next(d.value for d in at.dataframe if "NPFS frequency" in d.value.columns)

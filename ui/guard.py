@@ -61,7 +61,7 @@ def refuse_over_limit(cost: Cost, container=None) -> Cost:
     """Stop the page with the refusal when ``cost`` is over a limit; for pages whose own button starts the job
     (NPFS), so a large job needs one click, not a *Run* and then the page's button. Return the cost."""
     if _refused(cost, container or st):
-        st.stop()
+        _stop()
     return cost
 
 
@@ -76,8 +76,15 @@ def _refused(cost: Cost, box) -> bool:
 def require(cost: Cost, job_key, container=None) -> Cost:
     """Stop the page (after the refusal or the *Run* button) unless the job may run now; return the cost."""
     if not allowed(cost, job_key, container):
-        st.stop()
+        _stop()
     return cost
+
+
+def _stop() -> None:
+    """Stop the page, its link written first (the settings it drew stay in the share box)."""
+    from . import share  # share builds on the pages' helpers, which use this module
+
+    share.stop()
 
 
 @contextmanager

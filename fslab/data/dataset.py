@@ -96,6 +96,8 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
     counts = np.bincount(rank, minlength=len(names))
     if positive is not None:
         pos = str(positive).strip()
+        if pd.api.types.is_bool_dtype(column) and pos.lower() in ("true", "false"):   # positive=True on a bool column
+            pos = "1" if pos.lower() == "true" else "0"
         hits = [i for i, n in enumerate(names) if n == pos]
         if not hits and values is not None:
             try:

@@ -714,6 +714,9 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
     except (OSError, TimeoutError) as err:
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({err}); start one with "
                            "`dask scheduler` and workers with `dask worker ADDRESS`") from err
+    except (ValueError, TypeError) as err:
+        raise ClusterError(f"{address!r} is not a Dask scheduler address ({err}); give one like "
+                           "tcp://host:8786") from err
     try:
         with joblib.parallel_config(backend="dask"):
             yield client

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..data.sparse import SparseDataset
 from ..errors import ParameterError
-from ..tables import CodedSource, JointTable
+from ..tables import CodedSource, JointTable, check_subset
 from ._fast import FastCounter
 from ._removal import dense_ids, removal_table_criteria
 from ._sparse import SparseCounter
@@ -60,7 +60,8 @@ def _fits_fast(source) -> bool:
 
 
 def _subset(subset: Sequence[int]) -> list[int]:
-    return [int(j) for j in subset]
+    """The subset as a list of feature indices; a bare index, a name or a fraction is a ParameterError."""
+    return list(check_subset(subset))
 
 
 class Evaluator:

@@ -27,7 +27,7 @@ def test_select_page_trace_renders(page):
 
     chart = page.locator('[data-testid="stPlotlyChart"]').first
     chart.locator("g.scatterlayer g.trace").first.wait_for()
-    expect(chart.locator("g.scatterlayer g.trace")).to_have_count(3)
+    expect(chart.locator("g.scatterlayer g.trace")).to_have_count(4)   # the run in both estimates + 2 overlays
     expect(chart.locator("g.legend")).to_contain_text("MIGreedy")
     expect(chart.locator(".ytitle")).to_contain_text("balanced error")
     expect(main.get_by_text("Selected:").first).to_be_visible()
