@@ -30,7 +30,7 @@ from .data.samples import SAMPLES, load_sample
 from .errors import DataError, FslabError
 from .learners import EVAL_MEASURES
 from .limits import DESCRIPTIONS, Limits, limits_or_server, server_limits, setting
-from .measures import MEASURES, Param
+from .measures import ESTIMATES, MEASURES, Param
 from .npfs.result import RULES
 from .pena_nilsson.toy import PRESETS, preset
 from .selectors import SELECTORS
@@ -140,20 +140,21 @@ def _param(param: Param) -> Callable:
 _SOURCE = _one_of(("dataset", "distribution"))
 _SELECTOR, _MEASURE = _one_of(SELECTORS), _one_of(MEASURES)
 _K = _int(1, "max_columns")
+_ESTIMATE = _one_of(ESTIMATES)
 _MEASURE_PARAMS = {name: _param(p) for spec in MEASURES.values() for name, p in spec.parameters.items()}
 
 CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "select": {"source": _SOURCE, "selector": _SELECTOR, "measure": _MEASURE, "k": _K, "use_s": _bool,
-               "s": _int(1, 6), **_MEASURE_PARAMS},
+               "s": _int(1, 6), "estimate": _ESTIMATE, **_MEASURE_PARAMS},
     "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, "max_bootstraps"),
              "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
              "rule": _one_of(RULES), **_MEASURE_PARAMS},
     # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
     "compare": {"source": _SOURCE, "measure": _one_of(EVAL_MEASURES), "k": _int(1, 15),
                 "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"],
-                "tab": _one_of(TABS["compare"])},
+                "tab": _one_of(TABS["compare"]), "estimate": _ESTIMATE},
     "by_measure": {"source": _SOURCE, "selector": _SELECTOR, "k": _K, "measures": _list_of(MEASURES),
-                   "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"]},
+                   "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"], "estimate": _ESTIMATE},
     "orderings": {"source": _SOURCE, "measure": _MEASURE, "tab": _one_of(TABS["orderings"])},
     "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
 }

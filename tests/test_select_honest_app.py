@@ -38,7 +38,7 @@ def _verdict(at) -> str:
 def test_the_default_view_of_an_upload_picks_only_planted_signal(name):
     """No setting touched: held out, the balanced error, k by the held-out stopping rule (footnote 3)."""
     at = _upload(name)
-    assert at.radio(key="select.estimate.own").value == "cross-fitted"
+    assert at.radio(key="select.estimate").value == "cross-fitted"
     assert at.selectbox(key="select.measure").value == "balanced"
     picked = set(_table(at)["name"])
     assert picked and picked <= set(messy.SIGNAL[name]), picked
@@ -47,7 +47,7 @@ def test_the_default_view_of_an_upload_picks_only_planted_signal(name):
 
 def test_an_upload_is_held_out_by_default_and_picks_the_planted_signal():
     at = _upload("loans")
-    assert at.radio(key="select.estimate.own").value == "cross-fitted"
+    assert at.radio(key="select.estimate").value == "cross-fitted"
     at.number_input(key="select.k").set_value(3).run()
     assert set(_table(at)["name"]) == set(messy.SIGNAL["loans"])
     columns = " ".join(_table(at).columns)
@@ -59,7 +59,7 @@ def test_an_upload_is_held_out_by_default_and_picks_the_planted_signal():
 def test_the_papers_plug_in_on_an_upload_picks_the_many_level_codes_and_is_flagged():
     at = _upload("loans")
     at.number_input(key="select.k").set_value(3).run()
-    at.radio(key="select.estimate.own").set_value("plug-in").run()
+    at.radio(key="select.estimate").set_value("plug-in").run()
     assert {"employer", "zip_prefix"} <= set(_table(at)["name"])
     assert "Does not hold up" in _verdict(at)
     assert "no better than no feature" in _verdict(at) or "Overfitting" in _verdict(at)
@@ -68,9 +68,9 @@ def test_the_papers_plug_in_on_an_upload_picks_the_many_level_codes_and_is_flagg
 def test_shipped_samples_keep_the_papers_plug_in_a_click_away():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.switch_page("pages/selection.py").run()
-    assert at.radio(key="select.estimate.sample").value == "plug-in"
+    assert at.radio(key="select.estimate").value == "plug-in"
     assert any("in-sample (plug-in, as in the papers)" in c.value for c in at.caption)
-    at.radio(key="select.estimate.sample").set_value("cross-fitted").run()
+    at.radio(key="select.estimate").set_value("cross-fitted").run()
     assert not at.exception and not at.error
     assert any("held-out (5-fold cross-fitted)" in c.value for c in at.caption)
 
@@ -78,14 +78,14 @@ def test_shipped_samples_keep_the_papers_plug_in_a_click_away():
 def test_compare_and_by_measure_hold_an_upload_out_too():
     at = _upload("loans")
     at.switch_page("pages/compare.py").run()
-    assert at.radio(key="compare.estimate.own").value == "cross-fitted"
+    assert at.radio(key="compare.estimate").value == "cross-fitted"
     at.slider(key="compare.k").set_value(3).run()
     subsets = next(d.value for d in at.dataframe if "selector" in d.value.columns)
     chosen = " ".join(subsets["features"])
     assert "zip_prefix" not in chosen and "employer" not in chosen and "grade" in chosen
     assert any("held-out (5-fold cross-fitted) values on the sample" in m.value for m in at.markdown)
     at.switch_page("pages/by_measure.py").run()
-    assert not at.exception and at.radio(key="bym.estimate.own").value == "cross-fitted"
+    assert not at.exception and at.radio(key="bym.estimate").value == "cross-fitted"
     at.number_input(key="bym.k").set_value(2).run()
     shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
     assert "grade" in shown and "zip_prefix" not in shown and "employer" not in shown

@@ -83,6 +83,18 @@ def test_a_link_opens_select_with_its_data_and_choices(open_page):
     assert at.query_params["k"] == "3" and at.query_params["measure"] == "balanced"
 
 
+def test_a_link_carries_the_estimate(open_page):
+    """Issue 22: a held-out view on a shipped sample (whose default is the papers' plug-in) opens held out."""
+    at = open_page("pages/selection.py", {"data": "mushroom", "selector": "bayes-greedy", "measure": "balanced",
+                                          "k": "3", "estimate": "cross-fitted"})
+    assert at.radio(key="select.estimate").value == "cross-fitted"
+    expected = select(load_dataset({"sample": "mushroom"}), 3, "bayes-greedy", "balanced", estimate="cross-fitted")
+    assert selected_names(at) == list(expected.names)
+    assert at.query_params["estimate"] == "cross-fitted"
+    plain = open_page("pages/selection.py", {"data": "mushroom", "k": "3"})
+    assert plain.radio(key="select.estimate").value == "plug-in"
+
+
 def test_the_address_bar_follows_the_widgets(open_page):
     at = open_page("pages/selection.py")
     assert at.query_params["data"] == "mushroom" and at.query_params["k"] == "5"

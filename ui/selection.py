@@ -127,17 +127,29 @@ def own_data() -> bool:
     return "file" in spec
 
 
+def data_key() -> str:
+    """The current dataset's identity for the pages' per-data defaults: its descriptor, else its name."""
+    spec = state.get_dataset_spec()
+    return repr(sorted(spec.items())) if spec else str(state.get_dataset()[0])
+
+
 def estimate_choice(container, kind: str, page: str) -> str:
-    """The page's estimate: a radio for a dataset (held out by default for the user's own upload, the papers'
-    plug-in for shipped samples; each remembered separately), "plug-in" for an exact distribution (exact values)."""
+    """The page's estimate: a radio for a dataset, "plug-in" for an exact distribution (exact values). Each time
+    the dataset changes the radio starts at its default, held out for the user's own upload and the papers'
+    plug-in for shipped samples, unless a link brought the data with its own estimate (``ui.share.apply`` marks
+    ``{page}.estimate_for``); the value travels in the page's link."""
     if kind != "dataset":
         return "plug-in"
-    own = own_data()
-    default = "cross-fitted" if own else "plug-in"
+    default = "cross-fitted" if own_data() else "plug-in"
+    key, marker = f"{page}.estimate", f"{page}.estimate_for"
+    if st.session_state.get(marker) != data_key():
+        st.session_state[marker] = data_key()
+        st.session_state[key] = default
     options = list(ESTIMATE_LABELS)
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
     return container.radio(
-        "Estimate", options, index=options.index(default), format_func=ESTIMATE_LABELS.get, horizontal=True,
-        key=f"{page}.estimate.{'own' if own else 'sample'}", persist_state="session",
+        "Estimate", options, format_func=ESTIMATE_LABELS.get, horizontal=True, key=key, persist_state="session",
         help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
              "column with a value per row scores perfectly). Held out: fitted on 4 of 5 stratified folds and "
              "scored on the fifth, averaged (a column that only fits the sample scores like no feature at all).")

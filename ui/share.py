@@ -25,7 +25,7 @@ from .cache import sample_encoded
 from .compare_panels import SELECTOR_NAMES
 from .npfs import UNIFORM_NAME, base_selectors
 from .pages import PAGES
-from .selection import OWN_DEFAULTS, own_data_key, selector_options
+from .selection import OWN_DEFAULTS, data_key, own_data_key, selector_options
 from .text import md
 from .toy import install
 
@@ -283,6 +283,8 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
                                                                      # first-visit defaults for an upload
     values, dropped = _widget_values(recipe)
     st.session_state.update(values)
+    if f"{prefix(recipe.page)}.estimate" in values:   # the link's estimate stands on its data, not the default
+        st.session_state[f"{prefix(recipe.page)}.estimate_for"] = data_key()
     return dropped
 
 
