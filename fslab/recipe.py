@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .data.column_types import TYPES as COLUMN_TYPES
 from .data.csv_io import read_table
-from .data.dataset import Dataset
+from .data.dataset import MISSING_RULES, Dataset
 from .data.discretize import MAX_BINS, METHODS
 from .data.distributions import Distribution
 from .data.encoded import EncodedDataset
@@ -158,8 +159,23 @@ CHOICES: Mapping[str, Mapping[str, Callable]] = {
     "orderings": {"source": _SOURCE, "measure": _MEASURE, "tab": _one_of(TABS["orderings"])},
     "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
 }
+@_kind("list")
+def _types(name: str, value):
+    """Column types the Data page was told ("column=type" texts, fslab.data.column_types.TYPES), no repeats."""
+    if not isinstance(value, list) or len(value) > server_limits().max_columns:
+        raise RecipeError(f"'{name}' must be a list of column=type texts; got {value!r}")
+    out = {}
+    for item in value:
+        column, sep, kind = item.rpartition("=") if isinstance(item, str) else ("", "", "")
+        if not sep or not column or len(column) > 1000 or kind not in COLUMN_TYPES:
+            raise RecipeError(f"'{name}' must hold column=type texts with a type among {', '.join(COLUMN_TYPES)}; "
+                              f"got {item!r}")
+        out[column] = kind
+    return [f"{c}={t}" for c, t in out.items()]
+
+
 DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS),
-               "exclude": _names}
+               "exclude": _names, "types": _types, "missing": _one_of(MISSING_RULES)}
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -279,7 +295,7 @@ class Recipe:
         if "sample" in data or "file" in data:  # a file by name and fingerprint: the link asks for the file
             query |= {"data": data["sample"]} if "sample" in data else {"file": data["file"], "sha256": data["sha256"]}
             query |= {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in data.items()
-                      if k in DATA_FIELDS and not (k == "exclude" and _has_comma(v))}
+                      if k in DATA_FIELDS and not (k in ("exclude", "types") and _has_comma(v))}
         elif "toy_sample" in data and "json" not in (self.distribution or {}):  # rows of a preset only
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
         if self.distribution and "preset" in self.distribution:
@@ -421,7 +437,11 @@ def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None
                                   + ("which this data does not have" if unknown else "the target"))
             frame = frame.drop(columns=exclude)
         caps = None if "sample" in data else limits  # a shipped sample always fits (as fslab.samples.sample_limits)
-        return Dataset.from_frame(frame, target, positive=positive, limits=caps).discretize(method, bins)
+        types = dict(item.rsplit("=", 1) for item in data.get("types", ())) or None
+        # as the Data page builds it: the columns it left out are in 'exclude', every other column is kept
+        return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,
+                                  missing=data.get("missing", "level"),
+                                  near_unique="keep").discretize(method, bins)
     except RecipeError:
         raise
     except FslabError as err:

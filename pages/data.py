@@ -303,13 +303,14 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
             st.caption("No column of this data set is binned: every feature is already discrete.")
 
 
-def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str]) -> None:
+def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str], types=(),
+                 missing: str = "level") -> None:
     if is_applied(name, signature):
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         return
     st.warning(f"The pages use **{md(state.get_dataset()[0])}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
-        apply(name, ds, encoded, signature, exclude)
+        apply(name, ds, encoded, signature, exclude, types, missing)
         st.rerun()
 
 
@@ -368,7 +369,7 @@ def main() -> None:
         st.error(md(err))
         return
     label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude, types, missing)
-    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude)
+    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude, types, missing)
     show_dataset(frame, ds, encoded, name, method, bins, exclude)
 
 

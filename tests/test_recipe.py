@@ -369,3 +369,24 @@ def test_excluded_columns_travel_in_links_and_recipes():
         Recipe("select", {"sample": "adult", "exclude": "age=17..25"}, None, {})
     commas = Recipe("select", {"sample": "adult", "exclude": ["a,b"]}, None, {})
     assert "exclude" not in commas.to_query() and "a name holds a comma" in commas.left_out_of_query()[0]
+
+
+def test_a_recipe_carries_the_column_types_and_missing_rule_of_the_data_page():
+    """Issue 22: a link or recipe on an upload rebuilds it as the Data page did: exclusions, column types, missing."""
+    import pandas as pd
+
+    from fslab.data import messy
+    from fslab.recipe import Recipe, load_dataset, sha256_hex
+
+    raw = messy.to_csv_bytes(messy.customers())
+    data = {"file": "customers.csv", "sha256": sha256_hex(raw), "target": "churn", "exclude": ["customer_id", "row"],
+            "types": ["plan=category", "support_calls=category"], "missing": "drop"}
+    recipe = Recipe("select", data, None, {"k": 2, "estimate": "cross-fitted"})
+    back = Recipe.from_query("select", recipe.to_query())
+    assert back.data == recipe.data and back.choices["estimate"] == "cross-fitted"
+    encoded = load_dataset(recipe.data, raw)
+    assert "notes" in encoded.feature_names and "customer_id" not in encoded.feature_names   # kept as the page did
+    frame = pd.read_csv(__import__("io").BytesIO(raw))
+    assert encoded.n_rows == int(frame.drop(columns=["customer_id", "row", "churn"]).notna().all(axis=1).sum())
+    with pytest.raises(RecipeError, match="column=type"):
+        Recipe("select", data | {"types": ["plan=zipcode"]}, None, {})

@@ -18,7 +18,6 @@ from fslab.data import COLUMN_TYPES, Dataset, read_table
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.limits import LIMITS
-from fslab.recipe import DATA_FIELDS
 
 from . import state
 from .cache import BOUNDED, sample_encoded
@@ -182,12 +181,18 @@ def is_applied(name: str, signature: tuple) -> bool:
                                                or st.session_state.get(APPLIED) == signature)
 
 
-def apply(name: str, ds: Dataset, encoded, signature: tuple, exclude: list[str]) -> None:
+def apply(name: str, ds: Dataset, encoded, signature: tuple, exclude: list[str], types=None,
+          missing: str = "level") -> None:
     """Make the Data page's choice the current dataset, with the descriptor a link or recipe names it by, and
     remember the choices that built it (APPLIED)."""
     spec = data_page_spec(signature, ds.task)
-    if exclude and spec is not None and "exclude" in DATA_FIELDS:  # links and recipes carry the exclusions
+    if exclude and spec is not None:  # links and recipes carry the exclusions, the column types and the missing rule
         spec = spec | {"exclude": list(exclude)}
+    kept_types = [f"{c}={t}" for c, t in dict(types or {}).items() if c not in (exclude or ())]
+    if kept_types and spec is not None:
+        spec = spec | {"types": kept_types}
+    if missing != "level" and spec is not None:
+        spec = spec | {"missing": missing}
     state.set_dataset(name, encoded, ds, spec=spec)
     st.session_state[APPLIED] = signature
 
