@@ -149,7 +149,7 @@ CHOICES: Mapping[str, Mapping[str, Callable]] = {
                "s": _int(1, 6), "estimate": _ESTIMATE, **_MEASURE_PARAMS},
     "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, "max_bootstraps"),
              "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
-             "rule": _one_of(RULES), **_MEASURE_PARAMS},
+             "rule": _one_of(RULES), "estimate": _ESTIMATE, **_MEASURE_PARAMS},
     # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
     "compare": {"source": _SOURCE, "measure": _one_of(EVAL_MEASURES), "k": _int(1, 15),
                 "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"],

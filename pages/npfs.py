@@ -8,7 +8,7 @@ import streamlit as st
 from fslab.data.distributed import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
-from fslab.measures import MEASURES, supported_measures
+from fslab.measures import MEASURES, describe_estimate, supported_measures
 from fslab.npfs import check_base_selector, hoeffding_n
 from fslab.plots.npfs import (
     counts_figure,
@@ -22,7 +22,7 @@ from fslab.selectors import SELECTORS
 from ui import npfs as ui
 from ui import state, theme
 from ui.cache import ensure_default_dataset
-from ui.selection import measure_params
+from ui.selection import estimate_choice, measure_params
 from ui.text import md
 
 st.title("NPFS: is a feature selected more often than chance?")
@@ -103,6 +103,13 @@ if n_jobs > 1:
                       help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
                            "selector loop. auto: processes from a million values (rows x features) up.",
                       persist_state="session")
+
+estimate = estimate_choice(st, "dataset", "npfs")
+st.caption(f"The base selector's criterion on each bootstrap: **{describe_estimate(estimate)}**"
+           + (" (each bootstrap's rows keep their original row's fold, so a row's copies never score each other)"
+              if estimate == "cross-fitted" else "") + ".")
+if estimate != "plug-in":
+    params = {**params, "estimate": estimate}
 
 if note := cluster_note(scheduler_from_env()):  # FSLAB_DASK_SCHEDULER, read at run time
     st.info(note, icon=":material/hub:")

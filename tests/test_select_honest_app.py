@@ -89,3 +89,18 @@ def test_compare_and_by_measure_hold_an_upload_out_too():
     at.number_input(key="bym.k").set_value(2).run()
     shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
     assert "grade" in shown and "zip_prefix" not in shown and "employer" not in shown
+
+
+def test_npfs_on_an_upload_selects_each_bootstrap_held_out():
+    at = _upload("loans")
+    at.switch_page("pages/npfs.py").run()
+    assert at.radio(key="npfs.estimate").value == "cross-fitted"
+    at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
+    at.number_input(key="npfs.k").set_value(3).run()
+    at.number_input(key="npfs.n").set_value(20).run()
+    at.button(key="npfs.run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(d.value for d in at.dataframe if "relevant" in d.value.columns)
+    assert set(table.loc[table["relevant"], "name"]) == set(messy.SIGNAL["loans"])
+    assert table.set_index("name").loc[["zip_prefix", "employer"], "count"].eq(0).all()
+    assert any("held-out (5-fold cross-fitted)" in c.value for c in at.caption)

@@ -128,7 +128,9 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
     """Run NPFS (or return the memoised result of the same parameters) and remember it as the latest run."""
     memo = _memo()
     if key not in memo:
-        extra = {"measure": measure, **params} if measure is not None else {}
+        how = {name: v for name, v in params.items() if name == "estimate"}   # the base selector's estimate
+        kept = {name: v for name, v in params.items() if name != "estimate"}
+        extra = ({"measure": measure, **kept} if measure is not None else {}) | how
         shared_key = result_key("npfs", *key[1:])  # by content: not the data's name
 
         def compute() -> NPFSResult:  # in a worker process: the server's GIL stays free for the other sessions
