@@ -25,5 +25,7 @@ def record(kind: str, source_name: str, source, measure: str | None = None, para
     if kind == "dataset":
         binning = f"{spec.get('method', 'mean-std')}" + (f", {spec['bins']} bins" if "bins" in spec else "")
     return export.provenance(source_name, data_hash, target, positive, binning,
-                             measure, params, source="exact distribution" if kind == "distribution" else "sample",
+                             measure, params, source=("exact distribution" if kind == "distribution" else
+                                                      "uploaded file" if "file" in spec else
+                                                      "shipped sample" if "sample" in spec else "generated sample"),
                              **more)

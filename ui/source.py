@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from fslab.data.distributions import example1
+from fslab.pena_nilsson.toy import PRESETS
 
 from . import state
 from .text import md
@@ -14,7 +15,7 @@ def current_distribution():
     """(name, Distribution): the toy distribution of this session, the Bayes paper's Example 1 by default."""
     name, dist = state.get_distribution()
     if dist is None:
-        name, dist = "Example 1 (Ahmed et al.)", example1()
+        name, dist = PRESETS["bayes-example-1"].label, example1()   # one name per law, as the Toy page's
         state.set_distribution(name, dist)
     return name, dist
 

@@ -76,7 +76,7 @@ def recipe_choices(recipe: Recipe | None, command: str) -> dict:
 
 def _distribution_name(spec: dict | None) -> str:
     if spec is None:
-        return "Example 1 (Ahmed et al.)"
+        return PRESETS["bayes-example-1"].label
     return PRESETS[spec["preset"]].label if "preset" in spec else "the recipe's distribution"
 
 
