@@ -58,10 +58,16 @@ def all_rows(p: Protocol):
     return [*repro_ahmed.rows(p), *repro_ditzler.rows(p), *repro_pena.rows(p)]
 
 
+GROUP_OF = {"a-score": "a-fig1"}  # rows whose id does not start with their group's (computed from its curves)
+
+
 def _wanted(group: str, groups: list[str], only) -> bool:
     """Run ``group`` for a requested id or prefix o: o is a prefix of the group ("a-", "a-fig4"), or the group is
-    the longest group id that o starts with ("a-fig4a" -> "a-fig4"; "a-fig1-exh" -> "a-fig1-exh", not "a-fig1")."""
+    the longest group id that o starts with ("a-fig4a" -> "a-fig4"; "a-fig1-exh" -> "a-fig1-exh", not "a-fig1"),
+    or o is a row of the group named in GROUP_OF ("a-score" -> "a-fig1")."""
     for o in only:
+        if GROUP_OF.get(o) == group:
+            return True
         owners = [g for g in groups if o.startswith(g)]
         if group.startswith(o) or (owners and group == max(owners, key=len)):
             return True
@@ -80,7 +86,7 @@ def run(p: Protocol, only=None, log=print) -> list:
         seconds = time.perf_counter() - t0
         for r in rows:
             r.seconds = round(seconds / len(rows), 2)
-            if only and not any(r.id.startswith(o) for o in only):
+            if only and not any(r.id.startswith(o) or group.startswith(o) for o in only):  # a group asked: all rows
                 continue
             out.append(r)
             log(f"{r.id:16s} {r.verdict:9s} {seconds / len(rows):7.1f} s  {r.ours[:110]}")

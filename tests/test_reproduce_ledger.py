@@ -169,6 +169,7 @@ def test_only_runs_the_group_that_owns_a_row():
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-fig1-exh"])] == ["a-fig1-exh"]
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-fig4b"])] == ["a-fig4"]
     assert [g for g in ids if reproduce._wanted(g, ids, ["a-"])] == ["a-ex1", "a-fig1", "a-fig1-exh", "a-fig4"]
+    assert [g for g in ids if reproduce._wanted(g, ids, ["a-score"])] == ["a-fig1"]  # a-score is a-fig1's row
 
 
 def test_ledger_tables_read_as_a_person_writes_them():
