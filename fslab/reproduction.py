@@ -168,7 +168,36 @@ def ledger_markdown(main: Ledger, *others: Ledger) -> str:
     for led in (main, *others):
         lines.append(f"- **{led.profile}**: {len(led.rows)} rows: {led.counts_text()}; {led.seconds:.0f} s "
                      f"wall-clock, {led.created}, {led.load}.")
+    reduced = next((o for o in others if o.profile == "scale"), None)
+    if main.profile == "paper" and reduced is not None:
+        lines += ["", "**What the paper-scale run changed:** " + change_sentence(main, reduced)]
     return "\n".join(lines)
+
+
+def changes(paper: Ledger, reduced: Ledger) -> list[tuple[str, str, str]]:
+    """(row id, reduced verdict, paper-scale verdict) of the rows whose verdict differs between the two runs."""
+    out = []
+    for r in paper.rows:
+        try:
+            o = reduced.row(r.id)
+        except KeyError:
+            continue
+        if o.verdict != r.verdict and not r.scale.startswith("not rerun"):
+            out.append((r.id, o.verdict, r.verdict))
+    return out
+
+
+def change_sentence(paper: Ledger, reduced: Ledger) -> str:
+    """One sentence: what running at the papers' scale changed against the reduced run."""
+    diff = changes(paper, reduced)
+    rerun = sum(not r.scale.startswith("not rerun") for r in paper.rows)
+    if not diff:
+        return (f"Of the {rerun} rows rerun at the papers' scale, none changed its verdict from the reduced run; "
+                f"the other {len(paper.rows) - rerun} rows are the reduced run's, marked as such.")
+    return (f"Rerunning {rerun} rows at the papers' scale (or the largest affordable here, stated per row) changed "
+            f"{len(diff)} verdict{'s' if len(diff) > 1 else ''} against the reduced run ("
+            + ", ".join(f"{i}: {a} -> {b}" for i, a, b in diff) + f"); the other {len(paper.rows) - rerun} rows "
+            "could not be rerun here and show the reduced run, marked as such.")
 
 
 def replace_ledger_block(text: str, table: str) -> str:
@@ -299,6 +328,6 @@ def _cell_text(value) -> str:
 
 
 __all__ = ["ALL_VERDICTS", "LEDGER_END", "LEDGER_START", "Ledger", "PAPERS", "PROFILES", "RESULTS_DIR", "Row",
-           "STAND_IN", "VERDICTS", "VERDICT_LABELS",
-           "ledger_from_json", "ledger_markdown", "ledger_path", "load_ledger", "markdown_ids",
-           "replace_ledger_block", "row_figure", "row_table"]
+           "STAND_IN", "VERDICTS", "VERDICT_LABELS", "change_sentence", "changes", "ledger_from_json",
+           "ledger_markdown", "ledger_path", "load_ledger", "markdown_ids", "replace_ledger_block", "row_figure",
+           "row_table"]

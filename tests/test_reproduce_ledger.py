@@ -187,3 +187,16 @@ def test_ledger_tables_read_as_a_person_writes_them():
                 assert value is not None and not isinstance(value, list), (row.id, value)
                 assert not (isinstance(value, float) and value != value), (row.id, value)
                 assert not (isinstance(value, str) and value.startswith("[")), (row.id, value)
+
+
+def test_the_change_sentence_names_the_flipped_rows_and_skips_rows_not_rerun():
+    from fslab.reproduction import Ledger, Row, change_sentence, changes
+
+    def led(profile, verdicts, scales=None):
+        return Ledger(profile, {}, [Row(i, "ahmed", "i", "c", "o", v, "w", scale=(scales or {}).get(i, "s"))
+                                    for i, v in verdicts.items()])
+
+    paper = led("paper", {"a": "agree", "b": "partly", "c": "agree"}, {"c": "not rerun at the papers' scale"})
+    scale = led("scale", {"a": "disagree", "b": "partly", "c": "disagree"})
+    assert changes(paper, scale) == [("a", "disagree", "agree")]  # c differs but was not rerun: not a change
+    assert "changed 1 verdict against the reduced run (a: disagree -> agree)" in change_sentence(paper, scale)

@@ -13,6 +13,8 @@ from fslab.reproduction import (
     VERDICT_LABELS,
     Ledger,
     Row,
+    change_sentence,
+    changes,
     ledger_path,
     load_ledger,
     row_figure,
@@ -51,32 +53,6 @@ def counts_table(ledgers: dict[str, Ledger]):
         rows.append({"results": PROFILE_LABELS[profile], "rows": len(led.rows),
                      **{VERDICT_LABELS[v]: c[v] for v in ALL_VERDICTS}})
     return pd.DataFrame(rows)
-
-
-def changes(paper: Ledger, reduced: Ledger) -> list[tuple[str, str, str]]:
-    """(row id, reduced verdict, paper-scale verdict) of the rows whose verdict differs between the two runs."""
-    out = []
-    for r in paper.rows:
-        try:
-            o = reduced.row(r.id)
-        except KeyError:
-            continue
-        if o.verdict != r.verdict and not r.scale.startswith("not rerun"):
-            out.append((r.id, o.verdict, r.verdict))
-    return out
-
-
-def change_sentence(paper: Ledger, reduced: Ledger) -> str:
-    """One sentence: what running at the papers' scale changed against the reduced run."""
-    diff = changes(paper, reduced)
-    rerun = sum(not r.scale.startswith("not rerun") for r in paper.rows)
-    if not diff:
-        return (f"Of the {rerun} rows rerun at the papers' scale, none changed its verdict from the reduced run; "
-                f"the other {len(paper.rows) - rerun} rows are the reduced run's, marked as such.")
-    return (f"Rerunning {rerun} rows at the papers' scale (or the largest affordable here, stated per row) changed "
-            f"{len(diff)} verdict{'s' if len(diff) > 1 else ''} against the reduced run ("
-            + ", ".join(f"{i}: {a} -> {b}" for i, a, b in diff) + f"); the other {len(paper.rows) - rerun} rows "
-            "could not be rerun here and show the reduced run, marked as such.")
 
 
 def protocol_lines(led: Ledger) -> list[str]:
