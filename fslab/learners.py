@@ -166,7 +166,11 @@ class _Nystroem(Nystroem):
         requested = self.n_components
         self.n_components = min(requested, len(X))
         try:
-            super().fit(X, y)
+            try:
+                super().fit(X, y)
+            except np.linalg.LinAlgError:  # LAPACK's SVD can fail on the kernel of many repeated (one-hot) rows
+                jitter = np.random.default_rng(0).normal(scale=1e-6, size=np.shape(X))
+                super().fit(np.asarray(X, dtype=float) + jitter, y)
         finally:  # a parameter keeps the value it was given (scikit-learn's convention; clone copies it)
             self.n_components = requested
         return self
