@@ -42,6 +42,9 @@ PAGES = (
     PageInfo("pages/compare.py", "Compare", ":material/compare_arrows:", "Select",
              "put selectors side by side and check the chosen features with cross-validated classifiers.",
              recipe="compare"),
+    PageInfo("pages/scores.py", "Scores", ":material/leaderboard:", "Select",
+             "every feature under several measures, in-sample and held out, sortable; tick features, see them "
+             "together, export them."),
     PageInfo("pages/npfs.py", "NPFS", ":material/grid_on:", "Select",
              "run any selector on bootstrap resamples and keep the features chosen more often than chance.",
              recipe="npfs"),
