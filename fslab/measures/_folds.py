@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from ._ranking import ETA_TOLERANCE, sorted_order
+from ._ranking import sorted_order
 
 ESTIMATES = ("plug-in", "cross-fitted")
 DEFAULT_FOLDS = 5
@@ -103,11 +103,6 @@ def class_probabilities(train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def along_folds(per_fold: np.ndarray, ndim: int) -> np.ndarray:
     """A per-fold array (F,) or (F, L) shaped to broadcast against (cells, F[, L], ...) arrays of ``ndim`` axes."""
     return per_fold.reshape((1,) + per_fold.shape + (1,) * (ndim - 1 - per_fold.ndim))
-
-
-def fold_mean(per_fold: np.ndarray) -> np.ndarray:
-    """Mean over the fold axis (the last axis of a per-fold result of shape (..., F))."""
-    return per_fold.mean(axis=-1)
 
 
 def test_total(test: np.ndarray) -> np.ndarray:
@@ -208,5 +203,5 @@ def scored_auc(score: np.ndarray, test: np.ndarray) -> np.ndarray:
     return auc.reshape(shape[:-1])
 
 
-__all__ = ["DEFAULT_FOLDS", "DEFAULT_SEED", "ESTIMATES", "ETA_TOLERANCE", "LOG_SMOOTHING", "check_estimate",
+__all__ = ["DEFAULT_FOLDS", "DEFAULT_SEED", "ESTIMATES", "LOG_SMOOTHING", "check_estimate",
            "describe_estimate", "split", "stratified_folds"]
