@@ -9,9 +9,10 @@ measure's ``held_out`` function (see :mod:`fslab.measures._folds` for the defini
 Why the fast engine's merging of pure cells stays exact: a cell pure in (fold, class) has rows in one fold
 only, so for that fold it is unseen in training (the prior's rule, the same for the merged cell) and for
 every other fold it has no test rows; merging such cells changes no held-out loss. Measures whose held-out
-loss adds up over cells (0-1, cost-sensitive, log-loss, MI: ``spec.held_out_cells``) are summed straight
+loss adds up over cells (0-1, cost-sensitive, balanced, log-loss, MI: ``spec.held_out_cells``) are summed straight
 from the engine's mixed-cell counts, as their plug-in reducers are, with every pure row costing the loss of
-the prior's rule; the others go through batched tables.
+the prior's rule, and from the occupied cells of batched tables elsewhere; F-beta, AUC and the squared error go
+through their whole-table ``held_out`` functions.
 """
 
 from __future__ import annotations
