@@ -47,10 +47,13 @@ def render_stopping_rule(source, selector: str, measure: str, params: dict, k: i
             return
         n = int(source.n_features)
         left, right = st.columns(2)
+        remembered = st.session_state.get(f"{key}.stop_kmax")
+        if remembered is not None and not 1 <= remembered <= n:  # a k max the current data cannot take
+            st.session_state[f"{key}.stop_kmax"] = min(n, max(2 * int(k), 10))
         tol = left.number_input("tolerance", min_value=0.0, max_value=1.0, value=0.005, step=0.001, format="%.4f",
-                                key=f"{key}.stop_tol")
+                                key=f"{key}.stop_tol", persist_state="session")
         k_max = right.number_input("k max", min_value=1, max_value=n, value=min(n, max(2 * int(k), 10)),
-                                   key=f"{key}.stop_kmax")
+                                   key=f"{key}.stop_kmax", persist_state="session")
         memo = st.session_state.setdefault(STATE, {})
         ident = (id(source), selector, measure, tuple(sorted(params.items())), float(tol), int(k_max))
         if st.button("Apply the stopping rule", key=f"{key}.stop_run"):
