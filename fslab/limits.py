@@ -182,24 +182,41 @@ def limits_table(limits: Limits | None = None) -> list[dict]:
 
 
 def available_memory() -> int | None:
-    """Bytes of memory the operating system reports available (MemAvailable on Linux), or None if unknown."""
+    """Bytes of memory the operating system reports *available* (what a new allocation can get without swapping,
+    page cache included), or None when it cannot be told (the check is then skipped).
+
+    psutil when it is importable (Linux, macOS, Windows, the BSDs; it comes with Dask and Streamlit), else Linux's
+    ``MemAvailable`` in /proc/meminfo. Never the *free* memory (``SC_AVPHYS_PAGES``, MemFree): on a machine that
+    has run for a while most memory is page cache, free reads near zero and every large load would be refused.
+    """
     try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
+        import psutil
+    except ImportError:
+        psutil = None
+    if psutil is not None:
+        try:
+            return int(psutil.virtual_memory().available)
+        except (OSError, RuntimeError, AttributeError, ValueError):   # a sandbox that hides the counters
+            pass
+    return _meminfo_available()
+
+
+def _meminfo_available(path: str = "/proc/meminfo") -> int | None:
+    """``MemAvailable`` of Linux's /proc/meminfo in bytes (kernels since 3.14), or None."""
+    try:
+        with open(path, encoding="ascii") as fh:
             for line in fh:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+    return None
 
 
 def check_memory(n_bytes: int, what: str) -> None:
     """Raise NotEnoughMemoryError when ``n_bytes`` (an estimate for ``what``) exceeds the available memory."""
-    free = available_memory()
-    if free is not None and n_bytes > free:
+    available = available_memory()
+    if available is not None and n_bytes > available:
         raise NotEnoughMemoryError(
-            f"{what} need about {n_bytes / 1e9:,.2f} GB of memory, but only {free / 1e9:,.2f} GB is available; "
+            f"{what} need about {n_bytes / 1e9:,.2f} GB of memory, but only {available / 1e9:,.2f} GB is available; "
             "use fewer rows or columns, or a machine with more memory")

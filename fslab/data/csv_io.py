@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gzip
 import io
 import os
 import re
 import warnings
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +23,7 @@ import pandas as pd
 
 from ..errors import DataError
 from ..limits import over_limit
+from . import parquet_io
 from .data_checks import (
     MB,
     BinaryFileError,
@@ -38,7 +41,8 @@ from .data_checks import (
 DELIMITERS = (",", ";", "\t")
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
 _SNIFF_LINES = 30
-# Archives are refused by their magic number, never decompressed (a small file can inflate to gigabytes).
+# Archives are refused by their magic number, never decompressed (a small file can inflate to gigabytes); gzip
+# alone is decompressed, within the upload limit (:func:`gunzip`), and a gzip inside it is refused by this table.
 _MAGIC = {b"PK\x03\x04": "a zip archive or an Excel .xlsx file", b"PK\x05\x06": "an empty zip archive",
           b"\xd0\xcf\x11\xe0": "an old Excel .xls file", b"%PDF": "a PDF", b"\x89PNG": "a PNG image",
           b"\x1f\x8b": "a gzip archive", b"BZh": "a bzip2 archive", b"\xfd7zXZ\x00": "an xz archive",
@@ -68,6 +72,23 @@ def _read_bytes(source, limits: Limits | None) -> bytes:
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     check_bytes(len(data), limits)
     return data
+
+
+def gunzip(data: bytes, limits: Limits | None, notes: list[str]) -> bytes:
+    """The decompressed bytes of a gzip file (a ``.csv.gz``); with ``limits``, decompressed only up to the upload
+    limit + 1 byte, so a small file that inflates to gigabytes is refused after that much work."""
+    cap = None if limits is None else limits.max_upload_mb * MB
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
+            out = gz.read() if cap is None else gz.read(cap + 1)
+    except (OSError, EOFError, zlib.error) as err:
+        raise MalformedFileError(f"the file starts like a gzip archive but does not decompress ({err}); "
+                                 "decompress it or upload the plain CSV") from None
+    if cap is not None and len(out) > cap:
+        raise DataLimitError(over_limit("max_upload_mb", f"the gzip file decompresses to more than {cap // MB:,} MB",
+                                        limits))
+    notes.append("The file was gzip-compressed; it was decompressed.")
+    return out
 
 
 def _fields(line: str, delim: str) -> int:
@@ -264,13 +285,21 @@ def _one_block(frame: pd.DataFrame, matrix: np.ndarray) -> pd.DataFrame:
 def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     """Parse a delimited text file (path, bytes or uploaded buffer) into a DataFrame with a header.
 
-    Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
-    or DataLimitError (file size, header width and length, rows, columns, cells, cell length: ``limits``)
-    with a message a user can act on. ``limits``: None (the library's default) applies no size caps; the app
-    and the command line pass ``server_limits()``.
+    A gzip file (``.csv.gz``) is decompressed first, within ``limits``; a parquet file (told by its magic
+    number, ``PAR1``) is read as ``pd.read_parquet`` reads it (:mod:`fslab.data.parquet_io`), without the text
+    checks. Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
+    or DataLimitError (file size, decompressed size, header width and length, rows, columns, cells, cell length:
+    ``limits``) with a message a user can act on. ``limits``: None (the library's default) applies no size caps;
+    the app and the command line pass ``server_limits()``.
     """
     notes: list[str] = []
     data = _read_bytes(source, limits)
+    if data.startswith(b"\x1f\x8b"):
+        data = gunzip(data, limits, notes)
+    if data.startswith(parquet_io.MAGIC):
+        frame = compact_numeric(parquet_io.read_parquet_frame(data, limits))
+        frame.attrs["fslab_notes"] = tuple(notes)
+        return frame
     if not data.strip():
         raise EmptyFileError("the file is empty; upload a CSV with a header row and at least one data row")
     text = _decode(data, notes)

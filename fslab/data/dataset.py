@@ -177,8 +177,7 @@ class Dataset:
         (rows with a missing feature value are dropped, with a note). ``near_unique``: "drop" (the default:
         IDs, row numbers and free text are left out, with a warning and a ``UserWarning``) or "keep".
         """
-        if not isinstance(df, pd.DataFrame):
-            raise DataError(f"expected a pandas DataFrame; got {type(df).__name__}")
+        df = as_pandas(df)
         check_rules(missing, near_unique)
         names = check_names(df.columns)
         if df.shape[0] == 0 or df.shape[1] == 0:
@@ -384,6 +383,30 @@ class Dataset:
             class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,
             task=t.task, notes=self.messages + enc.notes,
         )
+
+
+_TABLE_LIBRARIES = ("polars", "pyarrow")   # tables that convert themselves with .to_pandas()
+
+
+def as_pandas(table) -> pd.DataFrame:
+    """A pandas DataFrame as it is; a polars DataFrame or a pyarrow Table (or RecordBatch) converted by its own
+    ``to_pandas()`` (pyarrow's keeps nullable integers and categories as pandas reads them from parquet).
+    Anything else is a DataError naming what was given."""
+    if isinstance(table, pd.DataFrame):
+        return table
+    library = type(table).__module__.partition(".")[0]
+    kind = f"{library}.{type(table).__name__}" if library in _TABLE_LIBRARIES else type(table).__name__
+    if library == "polars" and type(table).__name__ == "LazyFrame":
+        raise DataError("expected a table; got a polars LazyFrame: call .collect() on it first")
+    if library not in _TABLE_LIBRARIES or not callable(getattr(table, "to_pandas", None)):
+        raise DataError(f"expected a pandas DataFrame, a polars DataFrame or a pyarrow Table; got {kind}")
+    try:
+        frame = table.to_pandas()
+    except (ImportError, ValueError, TypeError, NotImplementedError, ArithmeticError) as err:
+        raise DataError(f"could not convert the {kind} to a pandas DataFrame: {str(err)[:200]}") from None
+    if not isinstance(frame, pd.DataFrame):
+        raise DataError(f"expected a table; the {kind} converted to {type(frame).__name__}, not a DataFrame")
+    return frame
 
 
 def check_rules(missing: str, near_unique: str) -> None:
