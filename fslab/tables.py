@@ -433,14 +433,20 @@ class CodedSource:
         return CodedSource(**fields)
 
 
+@runtime_checkable
+class Discretizable(Protocol):
+    """Raw data that becomes a table source when discretised with its defaults (a ``fslab.data.Dataset``): this
+    module names the capability, not the class, because the data layer builds on this module."""
+
+    def discretize(self) -> TableSource: ...
+
+
 def as_source(obj) -> TableSource:
     """The table source behind a Dataset (discretised with its defaults), an encoded dataset or a Distribution."""
-    from .data.dataset import Dataset  # late import: fslab.data builds on this module
-
     if isinstance(obj, TableSource):
         return obj
-    if isinstance(obj, Dataset):
-        return obj.discretize()
+    if isinstance(obj, Discretizable) and isinstance(source := obj.discretize(), TableSource):
+        return source
     raise ParameterError(
         f"expected a Dataset, an encoded dataset or a Distribution; got {type(obj).__name__}"
     )
