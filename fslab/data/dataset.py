@@ -42,7 +42,6 @@ from .data_checks import (
     TargetClassError,
     UnknownTargetError,
     check_field,
-    check_finite,
     check_names,
     check_size,
     column_stats,
@@ -50,93 +49,12 @@ from .data_checks import (
     profile_column,
     stretched_columns,
 )
-from .discretize import check_method, distinct_values, encode_frame, numeric_values, value_name
+from .discretize import check_method, encode_frame, value_name
 from .encoded import EncodedDataset
+from .target import POSITIVE_WORDS, REGRESSION_MIN_DISTINCT, TASKS, Target, _listed, encode_target  # noqa: F401
 
-REGRESSION_MIN_DISTINCT = 20
-POSITIVE_WORDS = ("1", "true", "yes", "y", "+1", "positive", "pos")
-TASKS = ("binary", "multiclass", "regression")
 MISSING_RULES = ("level", "drop")
 NEAR_UNIQUE_RULES = ("drop", "keep")
-
-
-@dataclass(frozen=True)
-class Target:
-    """An encoded target: class index per row, labels, class names, task and how it was chosen."""
-
-    y: np.ndarray
-    labels: np.ndarray
-    class_names: tuple[str, ...]
-    task: str
-    positive: str | None
-    notes: tuple[str, ...]
-
-
-def _listed(names, limit: int = 10) -> str:
-    names = [repr(n) for n in names]
-    return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")
-
-
-def encode_target(column: pd.Series, name: str, positive=None) -> Target:
-    """Class indices of a target column with no missing values (see the module docstring for the rules)."""
-    values = numeric_values(column)
-    if values is not None:
-        check_finite(name, values)
-        uniques, rank, _ = distinct_values(values)
-        names = [value_name(v) for v in uniques]
-    else:
-        text = column.astype(str).str.strip().to_numpy(dtype=object)
-        uniques, rank = np.unique(text, return_inverse=True)
-        names = [str(u) for u in uniques]
-    if len(names) < 2:
-        raise TargetClassError(
-            f"target {name!r} has only one class ({_listed(names)}); feature selection needs at least two. "
-            "Choose another target column."
-        )
-    counts = np.bincount(rank, minlength=len(names))
-    if positive is not None:
-        pos = str(positive).strip()
-        if pd.api.types.is_bool_dtype(column) and pos.lower() in ("true", "false"):   # positive=True on a bool column
-            pos = "1" if pos.lower() == "true" else "0"
-        hits = [i for i, n in enumerate(names) if n == pos]
-        if not hits and values is not None:
-            try:
-                hits = [i for i, v in enumerate(uniques) if v == float(pos)]
-            except ValueError:
-                hits = []
-        if not hits:
-            raise TargetClassError(
-                f"positive class {pos!r} does not occur in target {name!r}; its values are {_listed(names)}"
-            )
-        p = hits[0]
-        if len(names) == 2:
-            notes = (f"Positive class: {names[p]!r} ({counts[p] / counts.sum():.1%} of rows).",)
-            class_names = (names[1 - p], names[p])
-        else:
-            notes = (f"Target {name!r} has {len(names)} classes; {names[p]!r} is the positive class and the "
-                     f"other {len(names) - 1} together are the negative class (one-vs-rest).",)
-            class_names = (f"not {names[p]}", names[p])
-        return Target((rank == p).astype(np.int64), np.array([0, 1]), class_names, "binary", names[p], notes)
-    if values is not None and len(names) > REGRESSION_MIN_DISTINCT:
-        note = (f"Target {name!r} has {len(names)} distinct numbers, so it is treated as real-valued "
-                "(regression): the squared-error measure applies. Name a positive class to make it binary.")
-        return Target(rank.astype(np.int64), uniques.astype(np.float64), tuple(names), "regression", None, (note,))
-    if len(names) > 2:
-        note = (f"Target {name!r} has {len(names)} classes ({_listed(names)}); measures for two classes need "
-                "a positive class (one-vs-rest).")
-        # Labels are the class values: numbers stay numbers (the squared error needs them), text stays text
-        # (so the squared error refuses it instead of treating class numbers as values).
-        labels = uniques.astype(np.float64) if values is not None else np.asarray(names)
-        return Target(rank.astype(np.int64), labels, tuple(names), "multiclass", None, (note,))
-    words = [i for i, n in enumerate(names) if n.lower() in POSITIVE_WORDS]
-    if len(words) == 1:
-        p, why = words[0], "a usual name for the positive class"
-    else:
-        p, why = (0, "the less frequent class") if counts[0] < counts[1] else (1, "the less frequent class")
-    note = (f"Positive class: {names[p]!r} ({why}, {counts[p] / counts.sum():.1%} of rows); choose the other "
-            f"class ({names[1 - p]!r}) if that is the one you care about.")
-    return Target((rank == p).astype(np.int64), np.array([0, 1]), (names[1 - p], names[p]), "binary", names[p],
-                  (note,))
 
 
 @dataclass(frozen=True, eq=False)

@@ -230,7 +230,7 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
     ``Dataset.from_arrays`` does with sparse input). Rows with a missing target are dropped, with a note. ``X`` is
     kept by reference for ``discretize(method)`` (not copied: do not change it afterwards)."""
     from .data_checks import check_names, check_size
-    from .dataset import encode_target
+    from .target import encode_target
 
     if method not in SPARSE_METHODS:
         raise ParameterError(f"sparse data are encoded by {', '.join(SPARSE_METHODS)}; got {method!r}")
