@@ -21,3 +21,11 @@ class TooLargeError(FslabError):
 
 class UnsupportedTargetError(FslabError, ValueError):
     """The measure does not support this kind of target (a binary-only measure on a multiclass target, ...)."""
+
+
+class DaskMissingError(FslabError, ImportError):
+    """Dask was asked for but is not installed."""
+
+
+class ClusterError(FslabError, RuntimeError):
+    """The cluster could not finish a computation (a worker kept dying, the scheduler is unreachable)."""

@@ -5,7 +5,7 @@ import os
 
 import streamlit as st
 
-from fslab.data.distributed import cluster_note, scheduler_from_env
+from fslab.cluster import cluster_note, scheduler_from_env
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, describe_estimate, supported_measures

@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 
 import fslab
+from fslab.cluster import connect
 from fslab.data.distributed import (
     ClusterError,
     DaskMissingError,
     DaskSource,
-    connect,
     from_dask,
     require_dask,
     to_dask_source,
@@ -267,7 +267,7 @@ def test_worker_killed_mid_run_same_answer_or_clear_error(client):
 
 def test_app_npfs_on_the_scheduler_from_the_environment(client, monkeypatch):
     """The app reads FSLAB_DASK_SCHEDULER when it runs NPFS (not at import) and gets the same result there."""
-    from fslab.data.distributed import SCHEDULER_ENV, cluster_note, npfs_on, scheduler_from_env
+    from fslab.cluster import SCHEDULER_ENV, cluster_note, npfs_on, scheduler_from_env
 
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
     assert scheduler_from_env() is None and cluster_note(None) is None

@@ -15,8 +15,8 @@ from typing import NoReturn
 
 import streamlit as st
 
+from fslab.cluster import npfs_on, scheduler_from_env
 from fslab.cost import needs_confirmation, npfs_cost
-from fslab.data.distributed import npfs_on, scheduler_from_env
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.export import safe_csv

@@ -7,8 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ..cluster import connect, on_cluster
 from ..data.discretize import METHODS
-from ..data.distributed import connect, on_cluster
 from ..errors import FslabError
 from ..export import fslab_version
 from ..measures import ESTIMATES, MEASURES, PARAM_DEFAULTS

@@ -20,19 +20,17 @@ Dask raises :class:`DaskMissingError`.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError, FslabError, ParameterError
+from ..errors import ClusterError, DaskMissingError, DataError, FslabError, ParameterError  # Dask errors: errors.py
 from ..tables import _BATCH_CELLS, JointTable
 from .data_checks import check_finite
-from .dataset import encode_target
 from .discretize import (
     _DESCRIBE,
     DISCRETE_MAX,
@@ -43,19 +41,12 @@ from .discretize import (
     uniform_edges,
     value_name,
 )
+from .target import encode_target
 
 SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
 _MEMO_SIZE = 128     # client-side memo of cell-code plans per subset
 _MAX_GROUPS = 4096   # (cell, class) groups summed slice by slice; beyond, bincounts
-
-
-class DaskMissingError(FslabError, ImportError):
-    """Dask was asked for but is not installed."""
-
-
-class ClusterError(FslabError, RuntimeError):
-    """The cluster could not finish a computation (a worker kept dying, the scheduler is unreachable)."""
 
 
 def require_dask():
@@ -696,53 +687,7 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
                       task=encoded.task, target=target, categories=tuple(categories), notes=notes)
 
 
-# --- connecting: the command line and the app -----------------------------------------------------------------
-
-@contextlib.contextmanager
-def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None]:
-    """Within the block, Dask computations and joblib work (NPFS bootstraps, learning-curve fits) run on the
-    scheduler at ``address`` (``tcp://host:8786``); yields the ``distributed.Client`` (None if no address)."""
-    if not address:
-        yield None
-        return
-    require_dask()
-    import joblib
-    from distributed import Client
-
-    try:
-        client = Client(address, timeout=timeout, set_as_default=True)
-    except (OSError, TimeoutError) as err:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({err}); start one with "
-                           "`dask scheduler` and workers with `dask worker ADDRESS`") from err
-    except (ValueError, TypeError) as err:
-        raise ClusterError(f"{address!r} is not a Dask scheduler address ({err}); give one like "
-                           "tcp://host:8786") from err
-    try:
-        with joblib.parallel_config(backend="dask"):
-            yield client
-    finally:
-        client.close()
-
-
-def npfs_on(address: str | None, dataset, selector, k, **kwargs):
-    """``fslab.npfs(dataset, selector, k, **kwargs)``, with its bootstraps on the Dask cluster at ``address``
-    through joblib's Dask backend (``n_jobs=-1``: every worker) when an address is given; the same seed gives the
-    same result. A top-level function, so the app's worker process can run it."""
-    from ..npfs.procedure import npfs
-
-    if not address:
-        return npfs(dataset, selector, k, **kwargs)
-    with connect(address):
-        return npfs(dataset, selector, k, **{**kwargs, "n_jobs": -1})
-
-
-def cluster_note(address: str | None) -> str | None:
-    """The sentence the NPFS page shows when its runs go to a cluster (None otherwise)."""
-    if not address:
-        return None
-    return (f"NPFS runs on the Dask cluster at {address} (set by {SCHEDULER_ENV}): the bootstraps go to its "
-            "workers through joblib's Dask backend; the same seed gives the same result as on this server.")
-
+# --- the scheduler the app uses (connecting and running jobs there: fslab.cluster) --------------------------------
 
 def scheduler_from_env() -> str | None:
     """The scheduler address the app should use: ``FSLAB_DASK_SCHEDULER``, read when called (never at import)."""
@@ -777,21 +722,5 @@ def to_dask_source(encoded, npartitions: int | None = None, client=None) -> Dask
                           f"Counted on the Dask cluster in {len(parts)} partitions.",))
 
 
-def on_cluster(job, client):
-    """The command line's job, set up for the cluster behind ``client`` (from :func:`connect`): ``select`` on a
-    data set counts on the workers (its codes shipped once as partitions); ``npfs`` sends its bootstraps to every
-    worker through joblib's Dask backend (``n_jobs=-1`` unless ``--n-jobs`` was given). Unchanged if no client."""
-    import dataclasses
-
-    if client is None:
-        return job
-    if job.command == "select" and job.loaded.kind == "dataset":
-        source = to_dask_source(job.loaded.source, client=client)
-        return dataclasses.replace(job, loaded=dataclasses.replace(job.loaded, source=source))
-    if job.command == "npfs" and job.n_jobs == 1:
-        return dataclasses.replace(job, n_jobs=-1)
-    return job
-
-
-__all__ = ["SCHEDULER_ENV", "ClusterError", "DaskMissingError", "DaskSource", "cluster_note", "connect", "from_dask",
-           "npfs_on", "on_cluster", "require_dask", "scheduler_from_env", "to_dask_source"]
+__all__ = ["SCHEDULER_ENV", "ClusterError", "DaskMissingError", "DaskSource", "from_dask", "require_dask",
+           "scheduler_from_env", "to_dask_source"]

@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits
 
 from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
-from ..errors import FslabError, ParameterError, TooLargeError, UnsupportedTargetError
+from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, stratified_folds
 from ..measures.cross_fit import require_sample
@@ -192,8 +192,6 @@ def _collect(parallel, work, batches, n_draw: int, k: int, selector, params: dic
                 break
     except Exception as err:
         if type(err).__module__.split(".")[0] == "distributed":  # e.g. KilledWorker: a task's workers kept dying
-            from ..data.distributed import ClusterError
-
             raise ClusterError(f"the Dask cluster could not finish the NPFS bootstraps: {err}") from err
         raise
     finally:
