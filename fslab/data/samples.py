@@ -10,12 +10,7 @@ through the same validation and discretisation as any other data.
 
 from __future__ import annotations
 
-import importlib
-import zipfile
-import zlib
-from collections import defaultdict
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -25,22 +20,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError, ParameterError
+from ..errors import ParameterError
 from ..limits import Limits, server_limits
+from . import synthetic
+from .shipped import (  # noqa: F401  (NPZ_KEYS, load_optdigits_images: re-exported from their old place)
+    NPZ_KEYS,
+    existing,
+    load_optdigits_images,
+    read_csv_frame,
+    read_npz,
+    sample_data_dir,
+)
 
 if TYPE_CHECKING:
     from .dataset import Dataset
-
-
-def sample_data_dir() -> Path:
-    """The directory holding the shipped sample files (the one place that locates it).
-
-    In an installed wheel it is the subpackage ``fslab/sample_data`` (pyproject.toml maps the repository's
-    top-level ``sample_data/`` there); in a checkout or an editable install, ``sample_data/`` beside ``fslab/``.
-    """
-    package = Path(__file__).resolve().parents[1]  # fslab/ (this module lives in fslab/data/)
-    installed = package / "sample_data"
-    return installed if installed.is_dir() else package.parent / "sample_data"
 
 
 SAMPLE_DIR = sample_data_dir()  # kept for callers that import the constant; sample_data_dir() is the lookup
@@ -95,46 +88,12 @@ def _existing_file(name: str) -> Path:
     rec = _record(name)
     if rec.file is None:
         raise ParameterError(f"sample {name!r} is generated, not a shipped file; use load_sample({name!r})")
-    path = sample_path(name)
-    if not path.exists():
-        raise DataError(f"sample file {path} is missing; rebuild it with tools/make_samples.py")
-    return path
-
-
-NPZ_KEYS = {"X": "u", "y": "u", "feature_names": "U"}
-# what reading a truncated or overwritten .csv.gz / .npz raises (gzip, zlib, zip, the CSV parser, a dtype cast)
-_DAMAGE = (EOFError, OSError, zlib.error, zipfile.BadZipFile, UnicodeDecodeError, ValueError, KeyError,
-           pd.errors.ParserError, pd.errors.EmptyDataError)
-
-
-@contextmanager
-def _reading(name: str, path: Path):
-    """Turn a damaged shipped file's low-level error into a DataError that names the file (not the server's
-    directory) and says how to repair it."""
-    try:
-        yield
-    except DataError:
-        raise
-    except _DAMAGE as err:
-        detail = str(err).strip().splitlines()[0][:120] if str(err).strip() else ""
-        detail = "" if "pickle" in detail else detail  # np.load's advice to allow pickles is no repair
-        raise DataError(
-            f"the shipped sample file sample_data/{path.name} (sample {name!r}) is damaged and cannot be read "
-            f"({type(err).__name__}{': ' + detail if detail else ''}); reinstall fslab or rebuild the file with "
-            "tools/make_samples.py") from None
+    return existing(sample_path(name))
 
 
 def read_sample_arrays(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(codes X, labels y, feature names) of a sample shipped as ``.npz`` (no pickles are ever loaded)."""
-    path = _existing_file(name)
-    with _reading(name, path), np.load(path, allow_pickle=False) as data:
-        if set(data.files) != set(NPZ_KEYS) or any(data[k].dtype.kind != kind for k, kind in NPZ_KEYS.items()):
-            raise DataError(f"sample file {path} does not hold X, y, feature_names; rebuild it with "
-                            "tools/make_samples.py")
-        X, y, names = data["X"], data["y"], [str(n) for n in data["feature_names"]]
-    if X.ndim != 2 or y.shape != (X.shape[0],) or len(names) != X.shape[1]:
-        raise DataError(f"sample file {path} has inconsistent shapes; rebuild it with tools/make_samples.py")
-    return X, y, names
+    return read_npz(name, _existing_file(name))
 
 
 def read_sample_frame(name: str) -> pd.DataFrame:
@@ -149,13 +108,7 @@ def read_sample_frame(name: str) -> pd.DataFrame:
         frame = pd.DataFrame(X, columns=names, copy=False)
         frame.insert(0, rec.target, y.astype(np.int64))
         return frame
-    feature_type = np.float64 if name == "waveform" else np.int8
-    with _reading(name, path):
-        frame = pd.read_csv(path, dtype=defaultdict(lambda: feature_type, {rec.target: str}))
-        target = frame[rec.target]
-    if target.str.fullmatch(r"\d+").all():  # digits and waveform classes are integers, as in the raw files
-        frame[rec.target] = target.astype(np.int64)
-    return frame
+    return read_csv_frame(name, path, rec.target, np.float64 if name == "waveform" else np.int8)
 
 
 def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
@@ -179,28 +132,14 @@ def sample_limits(frame: pd.DataFrame) -> Limits:
                    max_columns=max(server.max_columns, frame.shape[1]), max_cells=max(server.max_cells, frame.size))
 
 
-def load_optdigits_images(split: str = "all") -> tuple[np.ndarray, np.ndarray]:
-    """Optdigits as images: ``(images, digits)`` with images (N, 8, 8) int8 counts 0..16, digits (N,) int.
-
-    ``split``: "train" (optdigits.tra, 3823 rows), "test" (optdigits.tes, 1797 rows) or "all" (5620, in
-    that order). Feeds the NPFS digits-in-noise experiment (Ditzler et al. 2015, Section IV, Fig. 4).
-    """
-    bounds = {"train": slice(0, 3823), "test": slice(3823, 5620), "all": slice(0, 5620)}
-    if split not in bounds:
-        raise ParameterError(f"split must be one of {sorted(bounds)}; got {split!r}")
-    frame = read_sample_frame("optdigits").iloc[bounds[split]]
-    images = frame.drop(columns="digit").to_numpy(np.int8).reshape(-1, 8, 8)
-    return images, frame["digit"].to_numpy(np.int64)
-
-
 def generator(name: str) -> Callable[..., Dataset]:
     """The loader of a generated sample: ``fslab.synthetic.<name>``, looked up when it runs.
 
-    The dependency goes one way: :mod:`fslab.synthetic` imports this module (for the optdigits images of
-    digits-in-noise), and this registry names its generators instead of importing them.
+    The dependency goes one way: this registry imports :mod:`fslab.data.synthetic`, which reads the optdigits
+    images for digits-in-noise through :mod:`fslab.data.shipped`, not through this module.
     """
     def load(**params: Any) -> Dataset:
-        return getattr(importlib.import_module(".synthetic", __package__), name)(**params)
+        return getattr(synthetic, name)(**params)
 
     load.__name__ = name
     return load

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
-from .samples import load_optdigits_images
+from .shipped import load_optdigits_images
 
 FRAME = 16  # side of the noisy frame around each 8x8 optdigits image (Section IV-D: "The final image is 16 x 16")
 DIGIT = 8
