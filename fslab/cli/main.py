@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         job = resolve(args, parser)
         for note in job.notes:
             print(f"fslab: note: {note}", file=sys.stderr)
-        with connect(getattr(args, "scheduler", None)) as client:   # Dask cluster (fslab.distributed)
+        with connect(getattr(args, "scheduler", None)) as client:   # Dask cluster (fslab.cluster)
             text = commands.run(on_cluster(job, client), progress=_progress_enabled(args))
     except FslabError as err:
         print(f"fslab: error: {err}", file=sys.stderr)
