@@ -60,17 +60,28 @@ class NumericSource:
     def _read(self, rows: slice, cols) -> np.ndarray:
         if self.array is not None:
             return self.array[rows, cols]
-        part = self.frame.iloc[rows, self.positions[cols]]
-        if self.dtype.kind == "f":
-            return part.to_numpy(dtype=self.dtype, na_value=np.nan)
-        return part.to_numpy(dtype=self.dtype)
+        positions = self.positions[cols]
+        frame = self.frame
+        if frame.dtypes.iloc[positions].nunique() == 1:   # one dtype: pandas copies its block at once
+            part = frame.iloc[rows, positions]
+            return part.to_numpy(dtype=self.dtype, na_value=np.nan) if self.dtype.kind == "f" \
+                else part.to_numpy(dtype=self.dtype)
+        # mixed dtypes (nullable integers, ints and floats): column by column into one block, which is faster
+        # than pandas' interleaving through its extension arrays; column-major, as the block is reduced by column
+        out = np.empty((len(range(*rows.indices(self.n_rows))), positions.size), dtype=self.dtype, order="F")
+        for k, j in enumerate(positions):
+            column = frame.iloc[rows, j]
+            out[:, k] = column.to_numpy(dtype=self.dtype, na_value=np.nan) if self.dtype.kind == "f" \
+                else column.to_numpy(dtype=self.dtype)
+        return out
 
-    def row_blocks(self, cells: int = BLOCK_CELLS):
-        """(row slice, block of every numeric column) with at most ``cells`` cells per block."""
+    def row_blocks(self, cells: int = BLOCK_CELLS, cols: np.ndarray | None = None):
+        """(row slice, block of every numeric column, or of columns ``cols`` only) with at most ``cells`` cells per
+        block. The blocks cover the same rows whichever columns are read, so sums over blocks do not depend on it."""
         step = max(1, cells // max(self.n_columns, 1))
         for start in range(0, self.n_rows, step):
             rows = slice(start, min(start + step, self.n_rows))
-            yield rows, self._read(rows, slice(None))
+            yield rows, self._read(rows, slice(None) if cols is None else cols)
 
     def column_blocks(self, cols: np.ndarray, cells: int = BLOCK_CELLS):
         """(indices into ``cols``, block of those whole columns), a bounded number of columns at a time."""
@@ -104,6 +115,8 @@ class ColumnStats:
     uniques: dict[int, np.ndarray] = field(default_factory=dict)
     sums: np.ndarray | None = None      # exact sum of x and of x^2 of every counted integer column (16-bit
     squares: np.ndarray | None = None   # integers or less, no missing values), for exact mean-std moments
+    mean_std: dict[int, tuple[float, float]] = field(default_factory=dict)   # (mu - sigma, mu + sigma) of the
+    # columns whose mean-std edges were computed (the profile's outlier check and discretize share them)
 
     def small_values(self, i: int) -> np.ndarray:
         """Sorted distinct values of small-range column i (an index into the small columns)."""

@@ -40,6 +40,7 @@ TYPES = ("auto", "number", "date", "percent", "boolean", "category", "drop")
 MIN_PARSED = 0.95          # share of non-missing values that must parse for an inferred conversion
 NEAR_UNIQUE = 0.5          # text columns with distinct values in at least this share of rows are left out
 SAMPLE = 200               # values tried first, before a whole column is parsed
+PREFIX = 20                # of which this many are checked in plain Python first (:func:`_may_parse`)
 TRUE_WORDS = ("yes", "true", "y", "1")
 FALSE_WORDS = ("no", "false", "n", "0")
 EPOCH = pd.Timestamp("1970-01-01")
@@ -265,30 +266,34 @@ def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Se
         if kind in ("auto", "number", "percent"):
             return None, ColumnType(name, "numeric", kind == "auto", example=example)
         text = column[present].astype(str).str.replace(r"\.0$", "", regex=True)
-    else:
-        text = column[present].astype(str).str.strip()
-    # every parser runs on the distinct values only (a column of 4 letters costs 4 parses, not 10,000)
-    codes, uniques = pd.factorize(text)
-    distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=text.dtype)
+        codes, uniques = pd.factorize(text)
+        index, n_text = text.index, len(text)
+        distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=text.dtype)
+    else:   # every parser runs on the distinct values only (a column of 4 letters costs 4 parses, not 10,000)
+        codes, distinct, index = _stripped_distinct(column[present])
+        n_text = len(index)
     if kind != "auto":
         parsed, detail = _parse(kind, distinct)
-        rows = _rows(parsed, codes, text.index)
+        rows = _rows(parsed, codes, index)
         if rows.isna().any():
             raise _first_bad(name, column, rows, kind)
         return _full(rows, column), ColumnType(name, kind, False, _message(name, kind, parsed, detail, 0, True),
                                                example, n_distinct=len(distinct))
-    if not len(text):
+    if not n_text:
         return None, ColumnType(name, "text", True, example=example, n_distinct=0)
     head = distinct.iloc[:SAMPLE]
     digits = bool(head.str.contains(r"\d", regex=True).any())
+    prefix = [str(v) for v in head.iloc[:PREFIX]]
     for candidate in ("boolean", "date", "percent", "number"):
         if candidate != "boolean" and not digits:   # no digit among the first values: no date or number
             break
         need = 1.0 if candidate == "boolean" else MIN_PARSED   # a rare third word is a real level, not noise
+        if sum(not _may_parse(candidate, v) for v in prefix) > (1 - need) * len(head):
+            continue   # too many of the first values cannot parse for the head to reach ``need``
         if _parse(candidate, head)[0].notna().mean() < need:
             continue
         parsed, detail = _parse(candidate, distinct)
-        rows = _rows(parsed, codes, text.index)
+        rows = _rows(parsed, codes, index)
         ok = rows.notna()
         if ok.mean() < need:
             continue
@@ -298,6 +303,34 @@ def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Se
             said = said[:-1] + " (decimal commas read as decimal points)."
         return _full(rows, column), ColumnType(name, candidate, True, said, example, n_bad, n_distinct=len(distinct))
     return None, ColumnType(name, "text", True, example=example, n_distinct=len(distinct))
+
+
+_ASCII_NUMBER_RE = re.compile(_NUMBER_RE.pattern, re.ASCII)
+_BOOLEAN_WORDS = frozenset(TRUE_WORDS + FALSE_WORDS)
+
+
+def _may_parse(kind: str, value: str) -> bool:
+    """False when ``value`` certainly does not parse as ``kind`` (a necessary condition of each parser, checked in
+    plain Python on a few values before the vectorised parsers run on a column's distinct values)."""
+    if kind == "boolean":
+        return value.lower() in _BOOLEAN_WORDS
+    if kind == "percent":
+        return value.endswith("%")
+    if kind == "date":
+        return value[:1].isdigit()   # every accepted format starts with the year, day or month
+    return _ASCII_NUMBER_RE.match(value) is not None or _NUMBER_RE.match(value) is not None
+
+
+def _stripped_distinct(present: pd.Series) -> tuple[np.ndarray, pd.Series, pd.Index]:
+    """``pd.factorize`` of the stripped text of ``present`` (non-missing values), with its distinct values as text:
+    the rows are hashed once, and only the distinct values are stripped (then merged: " a" and "a" are one)."""
+    text_dtype = present.iloc[:0].astype(str).dtype
+    raw = present if isinstance(present.dtype, pd.StringDtype) else present.astype(str)
+    codes, uniques = pd.factorize(raw)
+    stripped = pd.Series(np.asarray(uniques, dtype=object), dtype=text_dtype).str.strip()
+    merged, distinct = pd.factorize(stripped)
+    return (np.asarray(merged, dtype=np.int64)[codes], pd.Series(np.asarray(distinct, dtype=object),
+                                                                  dtype=text_dtype), present.index)
 
 
 def _rows(parsed: pd.Series, codes: np.ndarray, index) -> pd.Series:

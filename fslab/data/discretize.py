@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, ParameterError
-from .column_stats import ColumnStats, NumericSource, missing_mask, scan
+from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, missing_mask, scan
 
 METHODS = ("mean-std", "quantile", "uniform")
 DISCRETE_MAX = 17   # integer columns with at most this many distinct values are kept as they are (optdigits: 0..16)
@@ -180,18 +180,38 @@ def encode_numeric(values: np.ndarray, method: str, bins: int, name: str = "colu
     return ColumnCodes(enc.X[:, 0].astype(np.int64), enc.categories[0], enc.kinds[0])
 
 
+def text_factorize(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct texts as an object array) of a column by hashing, not sorting: code -1 for a missing value.
+
+    Rows are equal when their text (``str(value)``) is: pandas text columns and categories are factorized as
+    they are (their values are their text); other columns (object, mixed) are turned into text first, since
+    hashing would merge 1 and 1.0 or True, whose texts differ."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return (np.asarray(column.cat.codes, dtype=np.int64),
+                np.asarray(dtype.categories.astype(str), dtype=object))
+    if isinstance(dtype, pd.StringDtype):
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        return np.asarray(codes, dtype=np.int64), np.asarray(uniques, dtype=object)
+    present = column.notna().to_numpy(bool)
+    part, uniques = pd.factorize(column[present].astype(str))
+    codes = np.full(len(column), -1, dtype=np.int64)
+    codes[present] = part
+    return codes, np.asarray(uniques, dtype=object)
+
+
 def encode_categorical(column: pd.Series) -> ColumnCodes:
-    """Codes of a text (or mixed) column: categories in sorted order of their text, missing last."""
-    missing = column.isna().to_numpy()
-    text = column[~missing].astype(str).to_numpy(dtype=object)
-    uniques, inverse = np.unique(text, return_inverse=True)
-    codes = np.zeros(len(column), dtype=np.int64)
-    codes[~missing] = inverse
-    names = [str(u) for u in uniques]
-    if missing.any():
-        codes[missing] = len(names)
+    """Codes of a text (or mixed) column: categories in sorted order of their text, missing last.
+
+    One hash pass over the rows (:func:`text_factorize`); only the distinct texts are sorted (the same order as
+    sorting every row's text)."""
+    codes, texts = text_factorize(column)
+    names, rank = np.unique(texts, return_inverse=True)
+    names = [str(u) for u in names]
+    out = np.append(rank.astype(np.int64), len(names))[codes]   # code -1 picks the last entry: missing
+    if (codes < 0).any():
         names.append(MISSING)
-    return ColumnCodes(codes, tuple(names), "categorical")
+    return ColumnCodes(out, tuple(names), "categorical")
 
 
 def numeric_values(column: pd.Series) -> np.ndarray | None:
@@ -253,21 +273,37 @@ def _exact_mean_std(cols: np.ndarray, stats: ColumnStats, n: int) -> np.ndarray:
 
 
 def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
-    """(mu - sigma, mu + sigma) of columns ``cols``, from two passes over blocks of rows on x / max|x|
-    (or from the exact integer moments of the scan, for small integers with no missing value)."""
+    """(mu - sigma, mu + sigma) of columns ``cols``, kept in ``stats.mean_std`` (the profile and the codes ask for
+    the same columns), computed once from two passes over blocks of rows of those columns on x / max|x| (or from
+    the exact integer moments of the scan, for small integers with no missing value)."""
+    cols = np.asarray(cols, dtype=np.int64)
+    todo = np.array([i for i in cols.tolist() if i not in stats.mean_std], dtype=np.int64)
+    if todo.size:
+        for i, edges in zip(todo.tolist(), _compute_mean_std(source, todo, stats), strict=True):
+            stats.mean_std[i] = (float(edges[0]), float(edges[1]))
+    return np.array([stats.mean_std[i] for i in cols.tolist()], dtype=np.float64).reshape(cols.size, 2)
+
+
+def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
     if stats.sums is not None and stats.small[cols].all() and not stats.n_missing[cols].any():
         return _exact_mean_std(cols, stats, source.n_rows)
     scale = np.fmax(np.abs(stats.lo[cols]), np.abs(stats.hi[cols]))
     scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
     n = source.n_rows - stats.n_missing[cols]
+    # the columns' blocks are read once when they fit one block (both passes use them), else twice
+    # Fortran order, as the slices of whole blocks this replaced were: numpy sums depend on the layout, and the codes
+    # of a value on an edge must not change
+    blocks = ((rows, np.asfortranarray(block)) for rows, block in source.row_blocks(cols=cols))
+    if source.n_rows * cols.size <= BLOCK_CELLS:
+        blocks = list(blocks)
     total = np.zeros(cols.size)
-    for _, block in source.row_blocks():
-        Z = block[:, cols] / scale
+    for _, block in blocks:
+        Z = block / scale
         total += np.nansum(Z, axis=0) if Z.dtype.kind == "f" and stats.n_missing[cols].any() else Z.sum(axis=0)
     mean = total / np.maximum(n, 1)
     squares = np.zeros(cols.size)
-    for _, block in source.row_blocks():
-        dev = block[:, cols] / scale - mean
+    for _, block in (blocks if isinstance(blocks, list) else source.row_blocks(cols=cols)):
+        dev = np.asfortranarray(block) / scale - mean
         if stats.n_missing[cols].any():
             dev = np.where(np.isnan(dev), 0.0, dev)
         squares += np.einsum("ij,ij->j", dev, dev)
