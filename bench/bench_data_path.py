@@ -7,6 +7,12 @@ array <= 1.5, CSV <= 2.5) and the whole-process peak in MiB and in bytes per cel
 process's baseline after imports and data generation.
 
 Usage: ``.venv/bin/python bench/bench_data_path.py [--only gisette,100k,1m] [--repeats 3] [--no-csv]``
+
+``--mixed`` (issue 27.2): a 100,000 x 50 mixed table written to parquet (19 small integers, 7 of them nullable
+Int16 with ~5 % missing; 20 floats, 5 with ~3 % missing; 10 text columns of 2-300 levels, 4 with ~2 % missing; a
+binary target): ``pd.read_parquet`` + ``Dataset.from_frame(df, "y").discretize()`` against the floor
+``pd.read_parquet`` + ``pd.factorize`` of every column, interleaved in one process, medians and their ratio
+(goal <= 2), and ``fslab.read_csv`` of the parquet file (the bounded reader) beside them.
 Data: ``fslab.synthetic.gisette_like_data`` (synthetic, int16 values 0..999, ~13% non-zero, Gisette's
 4,200 x 5,000 training-split shape; 500 columns for the tall cases). CSV cases write the table to a temporary
 file first (not timed).
@@ -85,6 +91,77 @@ def run_case(shape_name: str, source: str) -> dict:
             "np": np.__version__}
 
 
+def mixed_frame(m: int = 100_000, seed: int = 0):
+    """The issue's mixed table: 19 small integers (every third nullable Int16 with ~5 % missing), 20 floats (every
+    fourth with ~3 % missing), 10 text columns of 2-300 levels (every third with ~2 % missing), target y."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    cols = {}
+    for j in range(19):
+        v = rng.integers(0, [2, 3, 5, 10, 17, 30][j % 6], m)
+        if j % 3 == 0:
+            v = pd.array(v, dtype="Int16")
+            v[rng.random(m) < 0.05] = pd.NA
+        cols[f"int{j}"] = v
+    for j in range(20):
+        x = rng.normal(j, 1 + j, m)
+        x[rng.random(m) < (0.03 if j % 4 == 0 else 0)] = np.nan
+        cols[f"real{j}"] = x
+    for j, levels in enumerate(np.linspace(2, 300, 10).astype(int)):
+        v = np.array([f"level_{j}_{i}" for i in range(levels)], dtype=object)[rng.integers(0, levels, m)]
+        v[rng.random(m) < (0.02 if j % 3 == 0 else 0)] = None
+        cols[f"text{j}"] = v
+    cols["y"] = rng.integers(0, 2, m)
+    return pd.DataFrame(cols)
+
+
+def run_mixed(repeats: int) -> None:
+    """The mixed table from parquet: fslab's whole load against pandas' read + factorize, interleaved."""
+    sys.path.insert(0, str(ROOT))
+    import warnings
+
+    import pandas as pd
+
+    import fslab
+
+    warnings.simplefilter("ignore", UserWarning)
+    fd, path = tempfile.mkstemp(suffix=".parquet")
+    os.close(fd)
+    mixed_frame().to_parquet(path)
+
+    def floor():
+        df = pd.read_parquet(path)
+        for c in df.columns:
+            pd.factorize(df[c])
+
+    def fslab_load():
+        fslab.Dataset.from_frame(pd.read_parquet(path), "y").discretize()
+
+    def fslab_reader():
+        fslab.read_csv(path, "y").discretize()
+
+    cases = {"floor: read_parquet + factorize": floor, "read_parquet + from_frame + discretize": fslab_load,
+             "fslab.read_csv(parquet) + discretize": fslab_reader}
+    times = {k: [] for k in cases}
+    print(f"load average before: {os.getloadavg()}")
+    for f in cases.values():
+        f()   # warm up (imports, file cache)
+    for _ in range(repeats):
+        for name, f in cases.items():
+            t = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t)
+    os.unlink(path)
+    base = statistics.median(times["floor: read_parquet + factorize"])
+    print("| case | median s | min s | / floor |")
+    print("|---|---|---|---|")
+    for name, ts in times.items():
+        print(f"| {name} | {statistics.median(ts):.3f} | {min(ts):.3f} | {statistics.median(ts) / base:.2f} |")
+    print(f"load average after: {os.getloadavg()}; 100,000 x 50 mixed, medians of {repeats} interleaved runs")
+
+
 def _subprocess(shape_name: str, source: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--case", shape_name, source], capture_output=True, text=True,
                          cwd=ROOT, check=True)
@@ -97,9 +174,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-csv", action="store_true")
     parser.add_argument("--case", nargs=2)
+    parser.add_argument("--mixed", action="store_true", help="only the mixed parquet table (issue 27.2)")
     args = parser.parse_args()
     if args.case:
         print(json.dumps(run_case(*args.case)))
+        return
+    if args.mixed:
+        run_mixed(max(args.repeats, 5))
         return
     print(f"load average before: {os.getloadavg()}")
     header = ("case", "source", "load s", "pandas parse s", "discretize s", "select s", "path s", "alone s",

@@ -142,7 +142,10 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     n_missing = np.zeros(n, dtype=np.int64)
     integral = np.ones(n, dtype=bool)
     floating = source.dtype.kind == "f"
+    kept = None   # a source that is one block is read once for all three passes
     for rows, block in source.row_blocks():
+        if rows.start == 0 and rows.stop == source.n_rows:
+            kept = block
         if floating:
             if on_infinite is not None:
                 _first_infinite(source, block, rows, on_infinite)
@@ -173,7 +176,8 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     if inner.size:
         counted = cols[inner]
         shift = (starts[inner] - lo[counted].astype(np.int64))[None, :]
-        for _, block in source.row_blocks():
+        blocks = [(None, kept)] if kept is not None else source.row_blocks()
+        for _, block in blocks:
             part = block[:, counted] if counted.size < n else block
             miss = missing_mask(part)
             if miss is None:
@@ -192,7 +196,9 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
         n_distinct[cols] = np.add.reduceat(present.astype(np.int64), starts[:-1]) if present.size else 0
     uniques: dict[int, np.ndarray] = {}
     wide = np.flatnonzero(has & ~small)
-    for idx, block in source.column_blocks(wide):
+    blocks = [(np.arange(wide.size), kept[:, wide])] if kept is not None and wide.size else \
+        source.column_blocks(wide)
+    for idx, block in blocks:
         S = np.sort(block, axis=0)   # NaN sorts last
         valid = ~np.isnan(S) if S.dtype.kind == "f" else np.ones(S.shape, dtype=bool)
         change = (S[1:] != S[:-1]) & valid[1:]

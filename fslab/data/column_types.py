@@ -250,7 +250,8 @@ def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Se
     """The column converted to floats (or None: kept as it is) and how it was read (see the module docstring)."""
     numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
     present = column.notna()
-    example = str(column[present].iloc[0]) if present.any() else ""
+    mask = present.to_numpy(bool)
+    example = str(column.iloc[int(mask.argmax())]) if mask.any() else ""
     if kind == "category":
         if not numeric:
             return None, ColumnType(name, "category", False, f"{name!r} kept as text levels, as asked.", example)
@@ -270,7 +271,8 @@ def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Se
         index, n_text = text.index, len(text)
         distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=text.dtype)
     else:   # every parser runs on the distinct values only (a column of 4 letters costs 4 parses, not 10,000)
-        codes, distinct, index = _stripped_distinct(column[present])
+        codes, distinct = _stripped_distinct(column, mask)
+        index = column.index[mask]
         n_text = len(index)
     if kind != "auto":
         parsed, detail = _parse(kind, distinct)
@@ -321,16 +323,19 @@ def _may_parse(kind: str, value: str) -> bool:
     return _ASCII_NUMBER_RE.match(value) is not None or _NUMBER_RE.match(value) is not None
 
 
-def _stripped_distinct(present: pd.Series) -> tuple[np.ndarray, pd.Series, pd.Index]:
-    """``pd.factorize`` of the stripped text of ``present`` (non-missing values), with its distinct values as text:
-    the rows are hashed once, and only the distinct values are stripped (then merged: " a" and "a" are one)."""
-    text_dtype = present.iloc[:0].astype(str).dtype
-    raw = present if isinstance(present.dtype, pd.StringDtype) else present.astype(str)
-    codes, uniques = pd.factorize(raw)
+def _stripped_distinct(column: pd.Series, present: np.ndarray) -> tuple[np.ndarray, pd.Series]:
+    """``pd.factorize`` of the stripped text of the rows ``present`` (not missing) of ``column``, with its distinct
+    values as text: the rows are hashed once, only the distinct values are stripped (then merged: " a" and "a" are
+    one). A pandas text column is hashed as it is (its missing values get code -1), any other turned into text."""
+    text_dtype = column.iloc[:0].astype(str).dtype
+    if isinstance(column.dtype, pd.StringDtype):
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        codes = np.asarray(codes)[present]
+    else:
+        codes, uniques = pd.factorize(column[present].astype(str))
     stripped = pd.Series(np.asarray(uniques, dtype=object), dtype=text_dtype).str.strip()
     merged, distinct = pd.factorize(stripped)
-    return (np.asarray(merged, dtype=np.int64)[codes], pd.Series(np.asarray(distinct, dtype=object),
-                                                                  dtype=text_dtype), present.index)
+    return np.asarray(merged, dtype=np.int64)[codes], pd.Series(np.asarray(distinct, dtype=object), dtype=text_dtype)
 
 
 def _rows(parsed: pd.Series, codes: np.ndarray, index) -> pd.Series:

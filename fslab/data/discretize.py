@@ -423,37 +423,67 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
     if source.dtype.kind in "biu" and source.dtype.itemsize <= 2 and binned.size:
         with np.errstate(invalid="ignore"):
             integer_edges = np.clip(np.ceil(E), -2**31, 2**31 - 1).astype(np.int32)   # +inf (ties) -> never reached
+    rank = rank.astype(X.dtype)   # ranks are codes: gathered in the codes' dtype
     for rows, block in source.row_blocks():
         if everything and copy.size == block.shape[1]:
             X[rows] = block   # every column already holds its codes
             continue
-        out = np.zeros(block.shape, dtype=X.dtype)
+        # codes in the block's layout (a frame's mixed columns come column-major): whole columns are written
+        # contiguously, and transposed once into X at the end
+        order = "F" if block.flags.f_contiguous and not block.flags.c_contiguous else "C"
+        out = np.zeros(block.shape, dtype=X.dtype, order=order)
         miss = missing_mask(block) if any_missing else None
         if copy.size:
             out[:, copy] = block[:, copy]
-        if small.size:
+        if order == "F":   # column by column on contiguous columns, no copies of column groups
+            _column_codes(out, block, miss, stats, small, shift, rank, binned,
+                          E if integer_edges is None else integer_edges, integer_edges is not None)
+        elif small.size:
             part = block[:, small]
-            if miss is not None:
+            if miss is not None and stats.n_missing[small].any():
                 part = np.where(miss[:, small], stats.lo[small][None, :], part)
-            out[:, small] = rank[part.astype(np.int64) + shift]
+            out[:, small] = _gather(rank, part.astype(np.int64) + shift)
         for i in wide:
             out[:, i] = np.searchsorted(stats.uniques[int(i)], block[:, i])
-        if binned.size:
+        if binned.size and order == "C":
             F = block[:, binned]
             if integer_edges is not None:   # integers: x >= e  <=>  x >= ceil(e), compared in int32
                 F, edges = F.astype(np.int32), integer_edges
             else:
                 edges = E
-            codes = np.zeros(F.shape, dtype=X.dtype)
+            codes = np.zeros_like(F, dtype=X.dtype)
             for k in range(edges.shape[1]):
                 codes += F >= edges[:, k][None, :]
             out[:, binned] = codes
         if miss is not None:
-            out = np.where(miss, n_values[None, :].astype(X.dtype), out)
+            np.copyto(out, n_values[None, :].astype(X.dtype), where=miss)
         if everything:
             X[rows] = out
         else:
             X[rows, source.positions] = out
+
+
+def _column_codes(out, block, miss, stats: ColumnStats, small, shift, rank, binned, edges, integer: bool) -> None:
+    """Codes of the small-range discrete and the binned columns of a column-major block, one contiguous column at
+    a time (each step vectorised over the rows); the same codes as the row-major path."""
+    for k, i in enumerate(small):
+        column = block[:, i]
+        if miss is not None and stats.n_missing[i]:
+            column = np.where(miss[:, i], stats.lo[i], column)
+        out[:, i] = rank[column.astype(np.int64) + shift[0, k]]
+    for k, i in enumerate(binned):
+        column = block[:, i].astype(np.int32) if integer else block[:, i]
+        codes = out[:, i]
+        for edge in edges[k]:
+            codes += column >= edge
+
+
+def _gather(table: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``table[index]`` in the layout of ``index`` (numpy's fancy indexing returns row-major, and the strided
+    write of a row-major result into column-major codes cost more than the gather)."""
+    if index.flags.f_contiguous and not index.flags.c_contiguous:
+        return table[index.ravel(order="F")].reshape(index.shape, order="F")
+    return table[index]
 
 
 def _notes(kinds, categories, method: str, bins: int) -> tuple[str, ...]:
