@@ -96,6 +96,9 @@ class TypedFrame:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     converted: frozenset[str] = field(default_factory=frozenset)
+    text_codes: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    # {column: (code per row, -1 missing; distinct texts)} of text columns kept as text whose values are their own
+    # stripped text: their hashing is reused by the codes (fslab.data.discretize.encode_frame)
 
     @property
     def dropped(self) -> tuple[str, ...]:
@@ -246,8 +249,11 @@ def _first_bad(name: str, column: pd.Series, parsed: pd.Series, kind: str) -> Co
         "(category keeps them as text)")
 
 
-def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Series | None, ColumnType]:
-    """The column converted to floats (or None: kept as it is) and how it was read (see the module docstring)."""
+def type_column(name: str, column: pd.Series, kind: str = "auto", reuse: dict | None = None
+                ) -> tuple[pd.Series | None, ColumnType]:
+    """The column converted to floats (or None: kept as it is) and how it was read (see the module docstring).
+    ``reuse``: a dict that receives ``{name: (codes, distinct texts)}`` when the column's hashing can be reused
+    by the codes (a pandas text column none of whose values changes when stripped)."""
     numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
     present = column.notna()
     mask = present.to_numpy(bool)
@@ -271,7 +277,7 @@ def type_column(name: str, column: pd.Series, kind: str = "auto") -> tuple[pd.Se
         index, n_text = text.index, len(text)
         distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=text.dtype)
     else:   # every parser runs on the distinct values only (a column of 4 letters costs 4 parses, not 10,000)
-        codes, distinct = _stripped_distinct(column, mask)
+        codes, distinct = _stripped_distinct(column, mask, name, reuse)
         index = column.index[mask]
         n_text = len(index)
     if kind != "auto":
@@ -323,18 +329,23 @@ def _may_parse(kind: str, value: str) -> bool:
     return _ASCII_NUMBER_RE.match(value) is not None or _NUMBER_RE.match(value) is not None
 
 
-def _stripped_distinct(column: pd.Series, present: np.ndarray) -> tuple[np.ndarray, pd.Series]:
+def _stripped_distinct(column: pd.Series, present: np.ndarray, name: str = "", reuse: dict | None = None
+                       ) -> tuple[np.ndarray, pd.Series]:
     """``pd.factorize`` of the stripped text of the rows ``present`` (not missing) of ``column``, with its distinct
     values as text: the rows are hashed once, only the distinct values are stripped (then merged: " a" and "a" are
     one). A pandas text column is hashed as it is (its missing values get code -1), any other turned into text."""
     text_dtype = column.iloc[:0].astype(str).dtype
+    every = None
     if isinstance(column.dtype, pd.StringDtype):
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
-        codes = np.asarray(codes)[present]
+        every, uniques = pd.factorize(column, use_na_sentinel=True)
+        codes = np.asarray(every)[present]
     else:
         codes, uniques = pd.factorize(column[present].astype(str))
     stripped = pd.Series(np.asarray(uniques, dtype=object), dtype=text_dtype).str.strip()
     merged, distinct = pd.factorize(stripped)
+    if reuse is not None and every is not None and len(distinct) == len(uniques) and \
+            bool((stripped.to_numpy(dtype=object) == np.asarray(uniques, dtype=object)).all()):
+        reuse[name] = (np.asarray(every, dtype=np.int64), np.asarray(uniques, dtype=object))
     return np.asarray(merged, dtype=np.int64)[codes], pd.Series(np.asarray(distinct, dtype=object), dtype=text_dtype)
 
 
@@ -416,6 +427,7 @@ def infer_types(features: pd.DataFrame, column_types: dict[str, str] | None = No
     new: dict[str, pd.Series] = {}
     types, notes = [], []
     converted = set()
+    reuse: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for j, name in enumerate(str(c) for c in features.columns):
         column = features.iloc[:, j]
         kind = given.get(name, "auto")
@@ -423,7 +435,7 @@ def infer_types(features: pd.DataFrame, column_types: dict[str, str] | None = No
         if kind == "auto" and numeric:   # the common case of wide numeric tables: nothing to read
             types.append(ColumnType(name, "numeric", True))
             continue
-        values, info = type_column(name, column, kind)
+        values, info = type_column(name, column, kind, reuse)
         if values is not None:
             new[name] = values
             if info.type not in ("category",):
@@ -444,7 +456,9 @@ def infer_types(features: pd.DataFrame, column_types: dict[str, str] | None = No
     if dropped:
         frame = frame.drop(columns=dropped)
     frame.attrs = {}
-    return TypedFrame(frame, tuple(types), tuple(notes), (), frozenset(converted))
+    kept = {t.column for t in types if t.type == "text" and not t.dropped}
+    return TypedFrame(frame, tuple(types), tuple(notes), (), frozenset(converted),
+                      {k: v for k, v in reuse.items() if k in kept})
 
 
 def _replace(frame: pd.DataFrame, new: dict[str, pd.Series]) -> pd.DataFrame:

@@ -78,6 +78,8 @@ class Dataset:
     stats: ColumnStats | None = field(default=None, repr=False)  # numeric columns' statistics, for discretize
     column_types: tuple[ColumnType, ...] = field(default=(), repr=False)   # how each column was read
     left_out: tuple[str, ...] = ()   # near-unique columns left out of the features (see column_types)
+    text_codes: dict = field(default_factory=dict, repr=False)   # the column typing's hashing of text columns
+    # (TypedFrame.text_codes; empty once rows were dropped), reused by discretize
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
@@ -181,8 +183,10 @@ class Dataset:
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
         table = _with_types(table, types, features)
+        same_rows = typed is not None and len(features) == len(typed.frame)
+        text_codes = {c: v for c, v in typed.text_codes.items() if c in features.columns} if same_rows else {}
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
-                   array, stats, tuple(types), left_out)
+                   array, stats, tuple(types), left_out, text_codes)
 
     @staticmethod
     def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3):
@@ -294,7 +298,7 @@ class Dataset:
     def discretize(self, method: str = "mean-std", bins: int = 3) -> EncodedDataset:
         """Integer codes of every feature (see :mod:`fslab.discretize`), with the target and notes."""
         enc = encode_frame(self.features, method, bins, array=self.array, stats=self.stats,
-                           check_memory=check_memory)
+                           check_memory=check_memory, factorized=self.text_codes)
         t = self.encoded_target
         return EncodedDataset(
             enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,

@@ -200,12 +200,12 @@ def text_factorize(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(uniques, dtype=object)
 
 
-def encode_categorical(column: pd.Series) -> ColumnCodes:
+def encode_categorical(column: pd.Series, factorized: tuple[np.ndarray, np.ndarray] | None = None) -> ColumnCodes:
     """Codes of a text (or mixed) column: categories in sorted order of their text, missing last.
 
-    One hash pass over the rows (:func:`text_factorize`); only the distinct texts are sorted (the same order as
-    sorting every row's text)."""
-    codes, texts = text_factorize(column)
+    One hash pass over the rows (:func:`text_factorize`, or ``factorized``: its result when the caller has it);
+    only the distinct texts are sorted (the same order as sorting every row's text)."""
+    codes, texts = text_factorize(column) if factorized is None else factorized
     names, rank = np.unique(texts, return_inverse=True)
     names = [str(u) for u in names]
     out = np.append(rank.astype(np.int64), len(names))[codes]   # code -1 picks the last entry: missing
@@ -342,12 +342,15 @@ def _check_edges(E: np.ndarray, cols: np.ndarray, source: NumericSource, stats: 
 
 
 def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, array: np.ndarray | None = None,
-                 stats: ColumnStats | None = None, check_memory=None) -> EncodedFrame:
+                 stats: ColumnStats | None = None, check_memory=None,
+                 factorized: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> EncodedFrame:
     """Encode every column of ``frame`` (features only) and say in notes what was done to how many.
 
     ``array``: the frame's values as one numeric 2-d array when the caller has it (``Dataset.from_arrays``):
     it is read in blocks of rows, never copied. ``stats``: the columns' :func:`fslab.column_stats.scan`, when
     the caller already has it. ``check_memory(n_bytes, what)`` is called before the codes are allocated.
+    ``factorized``: {column: (code per row, -1 missing; distinct texts)} of text columns already hashed (the
+    column typing's, :attr:`fslab.data.column_types.TypedFrame.text_codes`), rows as in ``frame``.
     """
     method, bins = check_method(method, bins)
     m, n = frame.shape
@@ -360,7 +363,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     kinds = ["categorical"] * n
     text_codes = {}
     for j in np.flatnonzero(~numeric):   # text columns, one at a time
-        enc = encode_categorical(frame.iloc[:, j])
+        enc = encode_categorical(frame.iloc[:, j], (factorized or {}).get(names[j]))
         text_codes[j], categories[j] = enc.codes, enc.categories
     discrete = is_discrete(stats.n_distinct, stats.integral, bins)
     binned = np.flatnonzero(~discrete)
