@@ -1,0 +1,154 @@
+"""Mixed tables at the speed of pandas (issue 27.2): every shortcut gives the codes of the plain path.
+
+Text columns are hashed, not sorted; the column typing's hashing is reused by the codes; a mixed-dtype frame is
+read column-major and coded column by column; mean-std edges are computed once per column; the whole-number check
+skips integer-typed columns. Each is checked here against a plain reference on the same data."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fslab.data import Dataset
+from fslab.data.column_stats import BLOCK_CELLS, NumericSource, scan
+from fslab.data.discretize import _mean_std_blocks, encode_categorical, encode_frame, is_discrete
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def sorted_codes(column: pd.Series):
+    """The former rule, by sorting every row's text: categories in sorted order of str(value), missing last."""
+    missing = column.isna().to_numpy()
+    uniques, inverse = np.unique(column[~missing].astype(str).to_numpy(dtype=object), return_inverse=True)
+    codes = np.zeros(len(column), dtype=np.int64)
+    codes[~missing] = inverse
+    names = [str(u) for u in uniques]
+    if missing.any():
+        codes[missing] = len(names)
+        names.append("missing")
+    return codes, tuple(names)
+
+
+VALUES = st.one_of(st.none(), st.sampled_from(["a", "b", " a", "a ", "B", "é", "", "1", "1.0"]),
+                   st.integers(-2, 2), st.floats(allow_nan=False, allow_infinity=False, width=16), st.booleans())
+
+
+@SETTINGS
+@given(st.lists(VALUES, min_size=1, max_size=30), st.sampled_from(["object", "str", "category"]))
+def test_hashed_text_codes_are_the_sorted_ones(values, kind):
+    column = pd.Series(values, dtype=object)
+    if kind == "str":
+        column = column.map(lambda v: v if v is None else str(v)).astype("str")
+    elif kind == "category":
+        column = column.map(lambda v: v if v is None else str(v)).astype("category")
+    got = encode_categorical(column)
+    codes, names = sorted_codes(column)
+    assert np.array_equal(got.codes, codes) and got.categories == names
+
+
+def test_mixed_python_values_keep_their_own_text():
+    """Hashing alone would merge 1, 1.0 and True (equal in Python); their texts differ, so their codes do."""
+    got = encode_categorical(pd.Series([1, 1.0, True, "1", None], dtype=object))
+    assert got.categories == ("1", "1.0", "True", "missing") and got.codes.tolist() == [0, 1, 2, 0, 3]
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["level", "drop"]), st.booleans())
+def test_the_typing_hashing_reused_by_the_codes_changes_nothing(seed, missing, target_gaps):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(12, 80))
+    words = np.array(["x", "y", "z", " z", "w ", "q"], dtype=object)
+    frame = pd.DataFrame({
+        "clean": pd.Series(rng.choice(words[[0, 1, 2, 5]], m)).astype("str"),
+        "spaced": pd.Series(rng.choice(words, m)).astype("str"),
+        "gappy": pd.Series(np.where(rng.random(m) < 0.2, None, rng.choice(words[:3], m))).astype("str"),
+        "n": rng.normal(size=m), "y": rng.integers(0, 2, m).astype(float)})
+    frame.loc[0, "y"], frame.loc[1, "y"] = 0, 1
+    if target_gaps:
+        frame.loc[rng.random(m) < 0.1, "y"] = np.nan
+        frame.loc[0, "y"], frame.loc[1, "y"] = 0, 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ds = Dataset.from_frame(frame, "y", missing=missing)
+    enc = ds.discretize()
+    plain = encode_frame(ds.features, array=ds.array)   # no reuse: every text column hashed again
+    assert np.array_equal(enc.X, plain.X) and enc.categories == plain.categories
+    assert "spaced" not in ds.text_codes     # " z" and "z" read as one level when typing, two as codes
+    if len(ds.features) == len(frame) and missing == "level":
+        assert "clean" in ds.text_codes
+
+
+def mixed(m: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    cols = {}
+    for j in range(6):
+        v = pd.array(rng.integers(0, 3 + 4 * j, m), dtype="Int16")
+        v[rng.random(m) < 0.1 * (j % 2)] = pd.NA
+        cols[f"i{j}"] = v
+    cols["wide"] = rng.integers(-40_000, 40_000, m)
+    cols["few"] = rng.choice([0.5, 1.5, 7.25], m)
+    for j in range(5):
+        x = rng.normal(j, 1 + j, m)
+        x[rng.random(m) < 0.05 * (j % 2)] = np.nan
+        cols[f"r{j}"] = x
+    return pd.DataFrame(cols)
+
+
+@pytest.mark.parametrize("method, bins", [("mean-std", 3), ("quantile", 4), ("uniform", 5)])
+@pytest.mark.parametrize("m", [500, BLOCK_CELLS // 12 + 777])   # one block, and several blocks of rows
+def test_column_major_codes_are_the_row_major_ones(method, bins, m):
+    """A frame of mixed dtypes is read column-major and coded column by column; the same values as one float64
+    block take the row-major path. Same statistics, edges and codes."""
+    frame = mixed(m)
+    as_floats = frame.astype("float64")
+    block = as_floats.to_numpy()
+    assert not NumericSource.of(frame)._read(slice(0, 5), slice(None)).flags.c_contiguous
+    a = encode_frame(frame, method, bins)
+    b = encode_frame(as_floats, method, bins, array=block)
+    assert np.array_equal(a.X, b.X) and a.categories == b.categories and a.kinds == b.kinds
+
+
+def reference_mean_std(source: NumericSource, cols: np.ndarray, stats) -> np.ndarray:
+    """The former computation: two passes over blocks of every numeric column, sliced to ``cols``."""
+    scale = np.fmax(np.abs(stats.lo[cols]), np.abs(stats.hi[cols]))
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    n = source.n_rows - stats.n_missing[cols]
+    total, squares = np.zeros(cols.size), np.zeros(cols.size)
+    for _, block in source.row_blocks():
+        Z = block[:, cols] / scale
+        total += np.nansum(Z, axis=0) if stats.n_missing[cols].any() else Z.sum(axis=0)
+    mean = total / np.maximum(n, 1)
+    for _, block in source.row_blocks():
+        dev = block[:, cols] / scale - mean
+        squares += np.einsum("ij,ij->j", np.where(np.isnan(dev), 0.0, dev), np.where(np.isnan(dev), 0.0, dev))
+    sigma = np.sqrt(squares / np.maximum(n - 1, 1))
+    return np.stack([(mean - sigma) * scale, (mean + sigma) * scale], axis=1)
+
+
+@pytest.mark.parametrize("m", [2_000, BLOCK_CELLS // 10 + 5])
+def test_mean_std_edges_are_bit_identical_to_the_former_passes(m):
+    """The codes of a value on an edge must not move: same blocks, same layout, same sums, column by column."""
+    frame = mixed(m, seed=4)
+    rng = np.random.default_rng(5)
+    array = rng.normal(size=(m, 9)) * 1e5 + 3
+    for source in (NumericSource.of(frame), NumericSource.of(None, array)):
+        stats = scan(source)
+        cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, 3))
+        want = reference_mean_std(source, cols, stats)
+        assert np.array_equal(_mean_std_blocks(source, cols[::2], stats), want[::2])   # a subset first: cached
+        assert np.array_equal(_mean_std_blocks(source, cols, stats), want)
+
+
+def test_whole_numbers_are_found_past_the_first_rows():
+    m = 5_000
+    late = np.arange(m, dtype=np.float64)
+    late[4_000] = 0.5          # real only after the rows that decide most columns
+    frame = pd.DataFrame({"late": late, "ints": pd.array(np.arange(m) % 7, dtype="Int16"),
+                          "whole": np.arange(m, dtype=np.float64) % 5, "real": np.linspace(0, 1, m)})
+    stats = scan(NumericSource.of(frame))
+    assert stats.integral.tolist() == [False, True, True, False]
