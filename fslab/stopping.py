@@ -66,7 +66,8 @@ def steps_to_keep(values: Sequence[float], tol: float) -> tuple[int, int | None]
 
 
 def select_until_gain_below(source, tol: float, k_max: int | None = None, selector: str = "bayes-greedy",
-                            measure: str = "zero-one", **params) -> StoppingResult:
+                            measure: str = "zero-one", *, estimate: str = "plug-in", folds: int = 5, seed=0,
+                            **params) -> StoppingResult:
     """Greedy selection with footnote 3's stopping rule: the features chosen before the first step that gains
     less than ``tol`` in the criterion (units of the criterion: an error rate, bits of MI, ...).
 
@@ -84,11 +85,12 @@ def select_until_gain_below(source, tol: float, k_max: int | None = None, select
     k_max = n if k_max is None else int(k_max)
     if not 1 <= k_max <= n:
         raise ParameterError(f"k_max must be between 1 and the number of features ({n}); got {k_max}")
-    sel = select(source, k_max, selector=selector, measure=measure, **params)
+    how = {"estimate": estimate, "folds": folds, "seed": seed}   # the criterion's estimate, select's
+    sel = select(source, k_max, selector=selector, measure=measure, **how, **params)
     spec = SELECTORS[selector]
     crit_measure = measure if spec.uses_measure else "mi"
     measure_params = {key: params[key] for key in ("c", "beta", "approach") if key in params}
-    empty = float(criterion(source, [], crit_measure, **measure_params))
+    empty = float(criterion(source, [], crit_measure, **how, **measure_params))
     values = [empty, *(float(x) for x in sel.scores)]
     k, stopped = steps_to_keep(values, tol)
     return StoppingResult(k=k, features=tuple(int(j) for j in sel.features[:k]), names=tuple(sel.names[:k]),

@@ -14,6 +14,7 @@ from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
 from ui.robustness import render_robustness
 from ui.source import pick_source
+from ui.stopping import render_stopping_rule
 from ui.text import md
 
 st.title("Select features")
@@ -129,6 +130,8 @@ st.caption(("Criterion of the remaining set after each elimination, starting fro
               else ""))
 
 render_k_suggestion(kind, source, selector, measure_name, params, k, "select")
+render_stopping_rule(source, selector, measure_name, params, k, "select", estimate=result.estimate
+                     if result.estimate in ("plug-in", "cross-fitted") else "plug-in")
 
 if "subset" in result.trace.columns:
     st.subheader("Best subsets")

@@ -65,3 +65,14 @@ def test_cv_frequency_finds_a_strong_feature_every_time():
     y = np.where(rng.random(400) < 0.9, X[:, 4], 1 - X[:, 4])
     share = cv_frequency(EncodedDataset(X, y, labels=np.array([0, 1])), "mi-greedy", 1, n_folds=5)
     assert share[4] == 1.0 and share.sum() == pytest.approx(1.0)
+
+
+def test_footnote_3s_stopping_rule_on_held_out_values_stops_before_the_mess():
+    """On held-out values a step that only fits the sample gains nothing, so the rule keeps planted signal only."""
+    from fslab.stopping import select_until_gain_below
+
+    data = _messy("loans", near_unique="keep")
+    held = select_until_gain_below(data, 0.0, 6, "bayes-greedy", "balanced", estimate="cross-fitted")
+    assert held.k >= 1 and set(held.names) <= set(messy.SIGNAL["loans"])
+    plug = select_until_gain_below(data, 0.0, 6, "bayes-greedy", "balanced")
+    assert {"employer", "zip_prefix"} & set(plug.names)   # in-sample every many-level code "gains"

@@ -32,8 +32,10 @@ def gains_figure(result: StoppingResult, measure_label: str) -> go.Figure:
     return fig
 
 
-def render_stopping_rule(source, selector: str, measure: str, params: dict, k: int, key: str = "select") -> None:
-    """The "k unknown?" expander: footnote 3's rule applied to ``selector`` under ``measure`` on ``source``."""
+def render_stopping_rule(source, selector: str, measure: str, params: dict, k: int, key: str = "select",
+                         estimate: str = "plug-in") -> None:
+    """The "k unknown?" expander: footnote 3's rule applied to ``selector`` under ``measure`` on ``source``, with
+    the criterion estimated as ``estimate`` says (held out: a step that only fits the sample gains nothing)."""
     with st.expander("k unknown? Stop when a step gains too little (Ahmed et al., footnote 3)"):
         st.markdown(
             "The paper notes that greedy selection needs no k in advance: stop \"when the difference in feature "
@@ -55,7 +57,7 @@ def render_stopping_rule(source, selector: str, measure: str, params: dict, k: i
         k_max = right.number_input("k max", min_value=1, max_value=n, value=min(n, max(2 * int(k), 10)),
                                    key=f"{key}.stop_kmax", persist_state="session")
         memo = st.session_state.setdefault(STATE, {})
-        ident = (id(source), selector, measure, tuple(sorted(params.items())), float(tol), int(k_max))
+        ident = (id(source), selector, measure, tuple(sorted(params.items())), float(tol), int(k_max), estimate)
         if st.button("Apply the stopping rule", key=f"{key}.stop_run"):
             refusal = over_limit_message(select_cost(source, int(k_max), selector, measure))
             if refusal is not None:
@@ -63,7 +65,8 @@ def render_stopping_rule(source, selector: str, measure: str, params: dict, k: i
                 return
             try:
                 memo.clear()  # one answer per session: the rule is cheap to rerun, the data may be large
-                memo[ident] = select_until_gain_below(source, float(tol), int(k_max), selector, measure, **params)
+                memo[ident] = select_until_gain_below(source, float(tol), int(k_max), selector, measure,
+                                                      estimate=estimate, **params)
             except FslabError as exc:
                 st.error(md(exc))
                 return
