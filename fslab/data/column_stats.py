@@ -18,6 +18,7 @@ import pandas as pd
 BLOCK_CELLS = 1 << 22      # cells of one block (32 MiB as int64 or float64)
 SMALL_RANGE = 1 << 16      # integer columns spanning fewer values are counted with a presence vector
 KEEP_UNIQUES = 128         # distinct values kept for sorted (wide-range) columns with at most this many
+GROUP_SLOTS = 1 << 16      # count slots of one run of columns counted together (512 KiB of int64: in L2)
 HEAD_ROWS = 1024           # rows that tell most real columns from whole numbers before a whole block is checked
 _EXACT = 2.0 ** 53         # integers beyond this are not exact as floats
 
@@ -157,6 +158,29 @@ def _whole_numbers(block: np.ndarray, miss: np.ndarray, integral: np.ndarray, ty
             cols = cols[ok]
 
 
+def _slot_groups(first: np.ndarray, end: np.ndarray) -> list[tuple[int, int]]:
+    """Runs [a, b) of consecutive counted columns whose count slots (``first[i]`` .. ``end[i]``) span at most
+    :data:`GROUP_SLOTS`: each run's counts fit in cache while a block's values are added to them."""
+    groups, a = [], 0
+    for b in range(1, first.size + 1):
+        if b == first.size or end[b] - first[a] > GROUP_SLOTS:
+            groups.append((a, b))
+            a = b
+    return groups
+
+
+def _count_in_groups(counts: np.ndarray, index: np.ndarray, groups, first: np.ndarray) -> None:
+    """counts[index] += 1 for every cell of ``index`` (rows x counted columns, slot numbers), a run of columns at a
+    time: one ``np.bincount`` over a table of millions of slots misses the cache on nearly every value."""
+    if len(groups) == 1:
+        counts += np.bincount(index.ravel(), minlength=counts.size)
+        return
+    for a, b in groups:
+        lo = int(first[a])
+        hi = int(first[b]) if b < first.size else counts.size
+        counts[lo:hi] += np.bincount((index[:, a:b] - lo).ravel(), minlength=hi - lo)
+
+
 def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     """Statistics of every column of ``source`` (see :class:`ColumnStats`).
 
@@ -201,6 +225,7 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     if inner.size:
         counted = cols[inner]
         shift = (starts[inner] - lo[counted].astype(np.int64))[None, :]
+        groups = _slot_groups(starts[inner], starts[inner + 1])
         blocks = [(None, kept)] if kept is not None else source.row_blocks()
         for _, block in blocks:
             part = block[:, counted] if counted.size < n else block
@@ -211,7 +236,7 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
                     sums[counted] += wide.sum(axis=0)
                     squares[counted] += np.einsum("ij,ij->j", wide, wide)
                 wide += shift
-                counts += np.bincount(wide.ravel(), minlength=counts.size)
+                _count_in_groups(counts, wide, groups, starts[inner])
             else:
                 index = np.where(miss, lo[counted][None, :], part).astype(np.int64) + shift
                 counts += np.bincount(index[~miss], minlength=counts.size)
