@@ -416,9 +416,11 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
     copy = np.flatnonzero(identity)
     wide = np.flatnonzero(discrete & ~stats.small & (stats.n_distinct > 0))
     small_rank = (np.cumsum(stats.small) - 1)[small]
-    seen = np.cumsum(stats.present)
-    before = np.concatenate([[0], seen])[stats.starts[:-1]]
-    rank = seen - 1 - np.repeat(before, np.diff(stats.starts))    # rank of each value within its column
+    rank = np.zeros(0, dtype=np.int64)
+    if small.size:   # rank of each value within its column (a table over every count slot: only when used)
+        seen = np.cumsum(stats.present)
+        before = np.concatenate([[0], seen])[stats.starts[:-1]]
+        rank = seen - 1 - np.repeat(before, np.diff(stats.starts))
     shift = (stats.starts[small_rank] - stats.lo[small].astype(np.int64))[None, :] if small.size else None
     any_missing = bool(stats.n_missing.any())
     everything = source.n_columns == X.shape[1]
@@ -449,15 +451,17 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
         for i in wide:
             out[:, i] = np.searchsorted(stats.uniques[int(i)], block[:, i])
         if binned.size and order == "C":
-            F = block[:, binned]
+            whole = binned.size == block.shape[1]   # every column binned (wide numeric data): no column copies
+            F = block if whole else block[:, binned]
             if integer_edges is not None:   # integers: x >= e  <=>  x >= ceil(e), compared in int32
                 F, edges = F.astype(np.int32), integer_edges
             else:
                 edges = E
-            codes = np.zeros_like(F, dtype=X.dtype)
+            codes = out if whole else np.zeros_like(F, dtype=X.dtype)
             for k in range(edges.shape[1]):
                 codes += F >= edges[:, k][None, :]
-            out[:, binned] = codes
+            if not whole:
+                out[:, binned] = codes
         if miss is not None:
             np.copyto(out, n_values[None, :].astype(X.dtype), where=miss)
         if everything:
