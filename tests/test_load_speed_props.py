@@ -156,7 +156,7 @@ def test_whole_numbers_are_found_past_the_first_rows():
 
 def test_counts_by_runs_of_columns_are_the_whole_table_counts(monkeypatch):
     """scan counts small-range integers a run of columns at a time (a count table that fits in cache); one run over
-    every slot gives the same statistics."""
+    every slot gives the same statistics, and the exact sums of x and x^2 are those of the cells."""
     from fslab.data import column_stats
 
     rng = np.random.default_rng(7)
@@ -171,3 +171,7 @@ def test_counts_by_runs_of_columns_are_the_whole_table_counts(monkeypatch):
     for name in ("lo", "hi", "n_distinct", "present", "starts", "sums", "squares", "integral"):
         assert np.array_equal(getattr(runs, name), getattr(whole, name)), name
     assert runs.n_distinct[5] == 1 and runs.n_distinct[0] == 6
+    wide = X.astype(np.int64)    # the exact moments come from the count table: value x count, no pass over cells
+    counted = runs.small & (runs.hi - runs.lo >= 2)
+    assert np.array_equal(runs.sums[counted], wide.sum(axis=0)[counted])
+    assert np.array_equal(runs.squares[counted], (wide * wide).sum(axis=0)[counted])

@@ -181,6 +181,26 @@ def _count_in_groups(counts: np.ndarray, index: np.ndarray, groups, first: np.nd
         counts[lo:hi] += np.bincount((index[:, a:b] - lo).ravel(), minlength=hi - lo)
 
 
+def _moments_from_counts(counts, starts, cols, lo, counted, sums, squares) -> None:
+    """Exact sums of x and x^2 of the ``counted`` small-range columns from their count table (a value times its
+    count, in int64), a run of columns at a time: no pass over the cells. ``counts`` holds a mark (1) at every
+    column's first and last slot besides the counts, taken off here."""
+    for a, b in _slot_groups(starts[:-1], starts[1:]):
+        if not counted[a:b].any():
+            continue
+        s0, s1 = int(starts[a]), int(starts[b])
+        c = counts[s0:s1].copy()
+        c[starts[a:b] - s0] -= 1
+        c[starts[a + 1:b + 1] - 1 - s0] -= 1
+        value = np.arange(s1 - s0, dtype=np.int64) - np.repeat(starts[a:b] - s0 - lo[cols[a:b]].astype(np.int64),
+                                                              np.diff(starts[a:b + 1]))
+        c *= value
+        at = starts[a:b] - s0
+        keep = cols[a:b][counted[a:b]]
+        sums[keep] = np.add.reduceat(c, at)[counted[a:b]]
+        squares[keep] = np.add.reduceat(c * value, at)[counted[a:b]]
+
+
 def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     """Statistics of every column of ``source`` (see :class:`ColumnStats`).
 
@@ -232,14 +252,15 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
             miss = missing_mask(part)
             if miss is None:
                 wide = part.astype(np.int64)
-                if moments:
-                    sums[counted] += wide.sum(axis=0)
-                    squares[counted] += np.einsum("ij,ij->j", wide, wide)
                 wide += shift
                 _count_in_groups(counts, wide, groups, starts[inner])
             else:
                 index = np.where(miss, lo[counted][None, :], part).astype(np.int64) + shift
                 counts += np.bincount(index[~miss], minlength=counts.size)
+        if moments:   # integer columns have no missing value: their counts are all their values
+            counted_mask = np.zeros(cols.size, dtype=bool)
+            counted_mask[inner] = True
+            _moments_from_counts(counts, starts, cols, lo, counted_mask, sums, squares)
     present = counts > 0
     n_distinct = np.zeros(n, dtype=np.int64)
     if cols.size:
