@@ -196,8 +196,9 @@ def change_sentence(paper: Ledger, reduced: Ledger) -> str:
                 f"the other {len(paper.rows) - rerun} rows are the reduced run's, marked as such.")
     return (f"Rerunning {rerun} rows at the papers' scale (or the largest affordable here, stated per row) changed "
             f"{len(diff)} verdict{'s' if len(diff) > 1 else ''} against the reduced run ("
-            + ", ".join(f"{i}: {a} -> {b}" for i, a, b in diff) + f"); the other {len(paper.rows) - rerun} rows "
-            "could not be rerun here and show the reduced run, marked as such.")
+            + ", ".join(f"{i}: {a} -> {b}" for i, a, b in diff) + ")"
+            + (f"; the other {len(paper.rows) - rerun} rows could not be rerun here and show the reduced run, "
+               "marked as such." if rerun < len(paper.rows) else "."))
 
 
 def replace_ledger_block(text: str, table: str) -> str:

@@ -61,7 +61,7 @@ def protocol_lines(led: Ledger) -> list[str]:
         return ["Each entry states the scale it ran at: the papers' protocol where it fits on this machine now "
                 "(Ditzler et al. Figures 1-4 as printed, 10,000 bootstraps for Figure 3 on all rows; Ahmed et al. "
                 "with 5 splits and tuning, every training row on Semeion, up to 2,300 per split in Figures 1-3), "
-                "the largest affordable scale elsewhere (Table II's bootstraps per fold, the stand-ins' sizes).",
+                "the largest affordable scale elsewhere (Table II: 1,000 bootstraps per fold; the stand-ins' sizes).",
                 f"Run: {led.seconds:.0f} s, started {led.created}; {led.load}."]
     p = led.protocol
     rows = (f"{p['fixed_train']} training rows per split" if p.get("fixed_train")
