@@ -270,7 +270,9 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
     blocks = [(np.arange(wide.size), kept[:, wide])] if kept is not None and wide.size else \
         source.column_blocks(wide)
     for idx, block in blocks:
-        S = np.sort(block, axis=0)   # NaN sorts last
+        S = block if kept is not None else np.sort(block, axis=0)   # NaN sorts last
+        if kept is not None:
+            S.sort(axis=0)   # kept[:, wide] is already a copy: sorted in place
         valid = ~np.isnan(S) if S.dtype.kind == "f" else np.ones(S.shape, dtype=bool)
         change = (S[1:] != S[:-1]) & valid[1:]
         n_distinct[wide[idx]] = valid[0] + change.sum(axis=0)
