@@ -48,10 +48,11 @@ class NumericSource:
     def of(cls, frame: pd.DataFrame | None, array: np.ndarray | None = None) -> NumericSource:
         if array is not None:
             return cls(np.arange(array.shape[1]), array.shape[0], array.dtype, array=array)
-        dtypes = [numeric_dtype(t) for t in frame.dtypes]
+        given = list(frame.dtypes)   # (frame.dtypes.iloc[j] costs ~60 us a column: 0.3 s for 5,000)
+        dtypes = [numeric_dtype(t) for t in given]
         positions = np.array([j for j, t in enumerate(dtypes) if t is not None], dtype=np.int64)
         kinds = {dtypes[j] for j in positions}
-        natives = all(isinstance(frame.dtypes.iloc[j], np.dtype) for j in positions)
+        natives = all(isinstance(given[j], np.dtype) for j in positions)
         dtype = kinds.pop() if len(kinds) == 1 and natives else np.dtype(np.float64)
         return cls(positions, frame.shape[0], dtype, frame=frame)
 

@@ -428,13 +428,14 @@ def infer_types(features: pd.DataFrame, column_types: dict[str, str] | None = No
     types, notes = [], []
     converted = set()
     reuse: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    dtypes = list(features.dtypes)
     for j, name in enumerate(str(c) for c in features.columns):
-        column = features.iloc[:, j]
         kind = given.get(name, "auto")
-        numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+        numeric = pd.api.types.is_numeric_dtype(dtypes[j]) or pd.api.types.is_bool_dtype(dtypes[j])
         if kind == "auto" and numeric:   # the common case of wide numeric tables: nothing to read
             types.append(ColumnType(name, "numeric", True))
             continue
+        column = features.iloc[:, j]
         values, info = type_column(name, column, kind, reuse)
         if values is not None:
             new[name] = values

@@ -416,12 +416,15 @@ def _with_types(table: pd.DataFrame, types: list[ColumnType], features: pd.DataF
         read_as.append("" if t is None else _READ_AS.get(t.type, t.type) + ("" if t.inferred else " (as asked)"))
     table = table.copy()
     table.insert(3, "read as", read_as)
-    table["example"] = [by_name[n].example if n in by_name else "" for n in table["column"]]
-    first = features.iloc[0] if len(features) else None
-    for i, name in enumerate(table["column"]):
-        if not table.at[i, "example"] and first is not None and name in features.columns:
-            table.at[i, "example"] = "" if pd.isna(first[name]) else value_name(first[name]) \
-                if isinstance(first[name], int | float | np.number) else str(first[name])
+    examples = [by_name[n].example if n in by_name else "" for n in table["column"]]
+    if len(features):   # the first row's value where the typing gave none (one list, not a cell write a column)
+        first = features.iloc[0].to_numpy()   # the same scalars as first[name] (numpy's, or the objects held)
+        position = {str(c): j for j, c in enumerate(features.columns)}
+        for i, name in enumerate(table["column"]):
+            if not examples[i] and name in position:
+                v = first[position[name]]
+                examples[i] = "" if pd.isna(v) else value_name(v) if isinstance(v, int | float | np.number) else str(v)
+    table["example"] = examples
     gone = [t for t in types if t.dropped]
     if gone:
         rows = pd.DataFrame({"column": [t.column for t in gone], "role": "left out",
