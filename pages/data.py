@@ -63,11 +63,14 @@ def reset_if_invalid(key: str, options: list, default) -> None:
         st.session_state[key] = default
 
 
+UPLOAD_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]   # fslab.read_table reads gzip and parquet too
+
+
 def choose_frame(kind: str):
     """(frame, frame_key, display name, sample name or None), or None when there is nothing to show yet."""
     if kind == "upload":
-        upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)",
-                                  type=["csv", "txt", "tsv"], key="data_upload",
+        upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row; also gzip "
+                                  ".csv.gz or parquet)", type=UPLOAD_TYPES, key="data_upload",
                                   max_upload_size=LIMITS.max_upload_mb)
         if upload is None:
             st.info("Upload a table with one row per example and one column per feature, plus the column "

@@ -266,3 +266,19 @@ def test_messy_upload_types_can_be_overridden_and_missing_rows_dropped(at):
     name = at.session_state[CURRENT].name
     assert "types discount=category" in name and "rows with missing values dropped" in name
     assert at.session_state[CURRENT].encoded.n_rows == 585
+
+
+def test_a_parquet_or_gzip_upload_reads_like_its_csv(at, tmp_path):
+    """Issue 27.6 in the app: the Data page takes .csv.gz and parquet, read by fslab.read_table."""
+    import gzip
+
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [1, 2, 3, 4] * 5, "b": list("xyzw") * 5, "y": [0, 1] * 10})
+    data_page(at)
+    upload(at, "t.csv.gz", gzip.compress(frame.to_csv(index=False).encode()))
+    assert not at.error and at.selectbox(key="data_target").value == "y"
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path)
+    upload(at, "t.parquet", path.read_bytes())
+    assert not at.error and at.selectbox(key="data_target").value == "y"

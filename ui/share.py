@@ -327,7 +327,8 @@ def awaiting_file() -> bool:
         st.markdown(f"The view in this link was made on an uploaded file, **{md(data['file'])}** (SHA-256 "
                     f"`{data['sha256'][:16]}...`), and a link carries only the file's name and fingerprint, never "
                     "its rows. Upload the same file to open the view. Nothing has been computed on other data.")
-        upload = st.file_uploader(f"The file {md(data['file'])}", type=["csv", "txt", "tsv"], key="share.link_file",
+        upload = st.file_uploader(f"The file {md(data['file'])}", type=["csv", "txt", "tsv", "gz", "parquet"],
+                                  key="share.link_file",
                                   max_upload_size=LIMITS.max_upload_mb)
         if st.button("Open the page without this link's data and settings", key="share.skip_file"):
             del st.session_state[AWAITING]
