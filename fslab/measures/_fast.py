@@ -39,6 +39,12 @@ _EXACT_ROWS = 1 << 24
 _TILE_ROWS, _TILE_COLS = 2048, 512  # value-bit packing tiles (rows a multiple of 8: whole bytes per tile)
 
 
+def nlogn_table(m: int) -> np.ndarray:
+    """k ln k for k = 0 .. m (0 for k = 0): the entropy sums' look-up table for whole counts."""
+    k = np.arange(m + 1, dtype=np.float64)
+    return k * np.log(np.maximum(k, 1.0))
+
+
 class _State:
     """Rows of the mixed cells of a subset: ``rows`` (active row indices), ``cell`` (their mixed-cell id)."""
 
@@ -75,8 +81,7 @@ class FastCounter:
     def nlogn(self) -> np.ndarray:
         """k ln k for every count k = 0..m (a lookup table: counts of a sample are whole numbers)."""
         if self._nlogn is None:
-            k = np.arange(self.m + 1, dtype=np.float64)
-            self._nlogn = k * np.log(np.maximum(k, 1.0))
+            self._nlogn = nlogn_table(self.m)
         return self._nlogn
 
     @property

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ..tables import recall_prefix
+from ._fast import nlogn_table
 
 _STATE_CACHE = 64
 _BLOCK_ENTRIES = 1 << 22  # non-zeros per block of the marginal counts
@@ -75,8 +76,7 @@ class SparseCounter:
     @property
     def nlogn(self) -> np.ndarray:
         if self._nlogn is None:
-            k = np.arange(self.m + 1, dtype=np.float64)
-            self._nlogn = k * np.log(np.maximum(k, 1.0))
+            self._nlogn = nlogn_table(self.m)
         return self._nlogn
 
     def _upper(self, klass: np.ndarray, cols: np.ndarray, vals: np.ndarray, n_groups: int) -> np.ndarray:
