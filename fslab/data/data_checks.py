@@ -181,8 +181,7 @@ def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: Colu
     E = mean_std_block_edges(source, cols, stats)
     low = np.zeros(cols.size, dtype=np.int64)
     high = np.zeros(cols.size, dtype=np.int64)
-    for _, block in source.row_blocks():
-        part = block[:, cols]
+    for _, part in source.row_blocks(cols=cols):   # only the binned columns are read
         with np.errstate(invalid="ignore"):
             low += (part < E[:, 0]).sum(axis=0)
             high += (part >= E[:, 1]).sum(axis=0)
