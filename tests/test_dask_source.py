@@ -16,11 +16,11 @@ import pytest
 
 import fslab
 from fslab.cluster import connect
+from fslab.data.dask_read import from_dask
 from fslab.data.distributed import (
     ClusterError,
     DaskMissingError,
     DaskSource,
-    from_dask,
     require_dask,
     to_dask_source,
 )

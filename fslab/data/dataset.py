@@ -193,7 +193,7 @@ class Dataset:
         """Partitioned data on a Dask cluster as a table source (``fslab.distributed.from_dask``): a
         ``dask.dataframe.DataFrame`` and its target column, or a ``dask.array`` pair ``(X, y)``; codes as
         ``from_frame(...).discretize(method, bins)``, counted on the workers. Needs ``pip install fslab[dask]``."""
-        from .distributed import from_dask
+        from .dask_read import from_dask
 
         return from_dask(frame, target, positive=positive, method=method, bins=bins)
 
