@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -131,7 +131,7 @@ class TableSource(Protocol):
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable: ...
 
 
-def recall_prefix(cache: OrderedDict, key: tuple) -> tuple[object | None, int]:
+def recall_prefix(cache: OrderedDict, key: tuple) -> tuple[Any, int]:
     """LRU lookup for a prefix-extension cache: ``(cache[key], len(key))`` on a hit (now most recently used), else
     ``(None, s)`` with ``s`` the length of the longest proper prefix of ``key`` held in ``cache`` (0 if none),
     found in a loop, so any length of subset is safe (no recursion limit)."""
@@ -229,6 +229,17 @@ class CodedSource:
     ``arities`` and ``labels`` (one value per feature or class) are copied. Derive a changed source with
     :meth:`replace`. Only the memo of cell codes (``_memo``, a cache) changes after construction.
     """
+
+    # the record's fields, set once by __init__ (through _set) and never again
+    X: np.ndarray
+    arities: np.ndarray
+    labels: np.ndarray
+    y: np.ndarray | None        # None for a distribution
+    weights: np.ndarray | None  # None for a sample
+    feature_names: tuple[str, ...]
+    task: str
+    target: str
+    _memo: _Memo
 
     def __init__(self, X, arities, labels, *, y=None, weights=None, feature_names=None):
         X = np.asarray(X)
@@ -356,6 +367,7 @@ class CodedSource:
             y = self.y.reshape((-1,) + (1,) * (index.ndim - 1))
             flat = (index * n_labels + y).ravel()
             return np.bincount(flat, minlength=n_cells * n_labels).reshape(n_cells, n_labels).astype(np.float64)
+        assert self.weights is not None  # not a sample: a distribution, which has weights
         flat = index.ravel()
         reps = flat.size // max(self.n_rows, 1)
         columns = [
@@ -370,7 +382,7 @@ class CodedSource:
         codes, n_cells = self.cell_codes(subset)
         return JointTable(self._count(codes, n_cells), self.labels)
 
-    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
+    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> JointTable:
         """Batched tables of ``subset + [j]`` for every j in ``candidates``: shape (B, cells, L).
 
         Cells are padded to the largest candidate arity; padded cells are empty. When that padded table would
