@@ -30,6 +30,12 @@ class EncodedDataset(CodedSource):
     :meth:`keep_features`, ``replace(notes=...)``, ``replace(values=None)``.
     """
 
+    y: np.ndarray  # a sample: always class indices
+    class_names: tuple[str, ...]
+    categories: tuple[tuple[str, ...], ...] | None
+    notes: tuple[str, ...]
+    _raw: np.ndarray | pd.DataFrame | None
+
     def __init__(self, X, y, *, labels=None, feature_names=None, arities=None, class_names=None,
                  categories=None, values=None, target: str = "y", task: str | None = None,
                  notes: tuple[str, ...] = ()):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import FrozenInstanceError
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -49,6 +50,21 @@ class SparseDataset:
 
     is_sample = True
     has_values = False  # raw values for Fisher's score are not offered (a dense float matrix)
+
+    # the record's fields, set once by __init__
+    codes: sp.csc_matrix
+    arities: np.ndarray
+    y: np.ndarray
+    labels: np.ndarray
+    feature_names: tuple[str, ...]
+    class_names: tuple[str, ...]
+    target: str
+    task: str
+    notes: tuple[str, ...]
+    method: str
+    _raw: Any
+    _memo: _Memo
+    _rows: list  # [the CSR copy of codes, or None until first use]
 
     def __init__(self, codes, arities, y, *, labels, feature_names=None, class_names=None, target: str = "y",
                  task: str | None = None, notes: tuple[str, ...] = (), method: str = "mean-std", raw=None):
