@@ -128,23 +128,42 @@ class KSuggestion:
     order: tuple[int, ...]
 
 
-def suggest_k(dataset, selector: str = "bayes-greedy", k: int = 10, measure: str = "zero-one",
-              measure_params: dict | None = None, test_measure: str | None = None, n_permutations: int = 99,
-              n_bootstraps: int = 50, alpha: float = 0.05, npfs_alpha: float = 0.01, seed=0, n_jobs: int = 1,
-              progress=None, **selector_params) -> KSuggestion:
-    """Run ``selector`` to k on the data, test each step (permutation test) and run NPFS with the same k.
+def test_measure(selector: str, measure: str) -> str:
+    """The criterion whose improvements the permutation test checks: the one the selector maximises (its fixed
+    measure, else ``measure`` for a selector of the Bayes criterion), else mutual information (MI family, Fisher)."""
+    from .selectors import SELECTORS
 
-    The test's criterion is ``test_measure`` or else the selector's own ``measure``; ``n_bootstraps=0`` skips NPFS.
+    spec = SELECTORS[selector]
+    if spec.uses_measure:
+        return spec.fixed_measure or measure
+    return spec.criterion_measure or "mi"
+
+
+def suggest_k(dataset, selector: str = "bayes-greedy", measure: str = "zero-one", measure_params: dict | None = None,
+              k: int = 10, n_permutations: int = 99, n_bootstraps: int = 50, alpha: float = 0.05, seed=0,
+              progress=None, *, npfs_alpha: float = 0.01, n_jobs: int = 1, **selector_params) -> KSuggestion:
+    """"Which k?": ``selector``'s first k features, the within-cell permutation test of each step, and NPFS's k*.
+
+    The one suggestion of the library, the command line and the app (which runs it in a worker process, positional
+    arguments in this order). The test's criterion is the one the selector maximises (:func:`test_measure`: MI for
+    the MI family and Fisher); ``measure_params`` go to the selector and the test only when they use ``measure``.
+    NPFS runs with k' = min(k, n - 1) (its p0 = k'/n must stay below 1), ``npfs_alpha`` and ``n_bootstraps``
+    bootstraps; ``n_bootstraps=0`` or one feature skips it. ``progress(done, total)`` reports the bootstraps.
     """
     from .npfs.procedure import npfs
-    from .selectors import select
+    from .selectors import SELECTORS, select
 
-    params = dict(measure_params or {})
-    sel = select(dataset, k, selector, measure=measure, **params, **selector_params)
-    test = permutation_k_test(dataset, sel.features, test_measure or measure, n_permutations, alpha, seed,
-                              None if test_measure else params)
+    if selector not in SELECTORS:
+        raise ParameterError(f"unknown selector '{selector}'; choose one of: {', '.join(SELECTORS)}")
+    source = as_source(dataset)
+    extra = dict(measure_params or {}) if SELECTORS[selector].uses_measure else {}
+    order = select(dataset, k, selector, measure=measure, **extra, **selector_params).features
+    criterion = test_measure(selector, measure)
+    test = permutation_k_test(dataset, order, criterion, n_permutations, alpha, seed,
+                              extra if criterion == measure else None)
     result = None
-    if n_bootstraps:
-        result = npfs(dataset, selector, k, n_bootstraps=n_bootstraps, alpha=npfs_alpha, seed=seed, n_jobs=n_jobs,
-                      progress=progress, measure=measure, **params, **selector_params)
-    return KSuggestion(result, test, tuple(int(j) for j in sel.features))
+    if n_bootstraps and source.n_features > 1:
+        result = npfs(dataset, selector, min(int(k), source.n_features - 1), n_bootstraps=n_bootstraps,
+                      alpha=npfs_alpha, seed=seed, n_jobs=n_jobs, progress=progress, measure=measure, **extra,
+                      **selector_params)
+    return KSuggestion(result, test, tuple(int(j) for j in order))

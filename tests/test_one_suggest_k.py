@@ -1,0 +1,37 @@
+"""One "Which k?" (issue 25): the app's worker job and the library's suggest_k are one function.
+
+Before, fslab.ksuggest.suggest_k tested MIGreedy's steps with the 0-1 error (step-1 p = 2/50 = 0.04 on the data
+below, B = 49) while the app's fslab.jobs.suggest_k tested the criterion MIGreedy maximises, mutual information
+(p = 4/50 = 0.08); and the library's raised at k = n (NPFS's p0 = k/n = 1) where the app's ran NPFS at n - 1.
+"""
+
+import numpy as np
+import pytest
+
+from fslab import jobs, ksuggest
+from fslab.data.encoded import EncodedDataset
+
+
+def _data():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    X = np.stack([np.where(rng.random(300) < 0.6, y, 1 - y)] + [rng.integers(0, 3, 300) for _ in range(5)], axis=1)
+    return EncodedDataset(X, y, labels=[0, 1])
+
+
+def test_the_app_runs_the_library_function():
+    assert jobs.suggest_k is ksuggest.suggest_k
+
+
+@pytest.mark.parametrize("selector,criterion,p1", [("mi-greedy", "mi", 0.08), ("jmi", "mi", 0.08),
+                                                   ("bayes-greedy", "zero-one", 0.04)])
+def test_steps_are_tested_on_the_criterion_the_selector_maximises(selector, criterion, p1):
+    # positional, as ui.k_suggestion calls it in the worker: source, selector, measure, params, k, B, n, alpha, seed
+    result = ksuggest.suggest_k(_data(), selector, "zero-one", {}, 3, 49, 0, 0.05, 0)
+    assert ksuggest.test_measure(selector, "zero-one") == criterion
+    assert result.test.steps["p_value"].iloc[0] == pytest.approx(p1)
+
+
+def test_k_equal_to_n_runs_npfs_at_n_minus_1():
+    result = ksuggest.suggest_k(_data(), "jmi", "mi", k=6, n_permutations=9, n_bootstraps=5, seed=0)
+    assert len(result.order) == 6 and result.npfs.k == 5
