@@ -59,7 +59,7 @@ def _fits_fast(source) -> bool:
     return arity <= MAX_FAST_ARITY or (arity <= WIDE_FAST_ARITY and indicator <= INDICATOR_BYTES)
 
 
-def _subset(subset: Sequence[int]) -> list[int]:
+def _subset(subset: Sequence[int] | np.ndarray) -> list[int]:
     """The subset as a list of feature indices; a bare index, a name or a fraction is a ParameterError."""
     return list(check_subset(subset))
 
@@ -69,8 +69,12 @@ class Evaluator:
     ``extensions`` and ``removals`` (the generic versions evaluate one subset at a time). ``counter`` is
     the fast counting engine when this evaluator uses one (None otherwise)."""
 
-    counter: FastCounter | SparseCounter | None = None
     estimate = "plug-in"
+
+    @property
+    def counter(self) -> FastCounter | SparseCounter | None:
+        """The fast counting engine this evaluator uses, or None (a subclass with an engine says which)."""
+        return None
 
     def __init__(self, measure, source, engine: str = "auto"):
         self.measure, self.source, self.engine = measure, source, check_engine(engine)
@@ -100,7 +104,7 @@ class Evaluator:
         """The measure's value of subset + [j] for every candidate j."""
         return self.sign * self.extensions(subset, candidates)
 
-    def removals(self, kept: Sequence[int]) -> np.ndarray:
+    def removals(self, kept: Sequence[int] | np.ndarray) -> np.ndarray:
         """C(kept \\ {j}) for every j in ``kept``, in its order."""
         kept = np.asarray(_subset(kept), dtype=np.int64)
         return np.array([self.criterion(kept[kept != j]) for j in kept], dtype=np.float64)
@@ -173,7 +177,7 @@ class TableEvaluator(Evaluator):
             return JointTable(self.counter.extension_counts(_subset(subset), candidates), self.source.labels)
         return self.source.extension_tables(tuple(_subset(subset)), candidates)
 
-    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> np.ndarray:
         candidates = np.asarray(candidates, dtype=np.int64)
         # the fast engine counts every feature at once: worth it when the candidates are a fair share of them
         if self.counter is not None and FAST_SHARE * candidates.size >= self.source.n_features:
@@ -234,11 +238,12 @@ class TableEvaluator(Evaluator):
     def _from_mixed_cells(self, reducer, subset: Sequence[int], candidates: np.ndarray) -> np.ndarray:
         """The measure's own reducer over the mixed-cell counts, without building the joint tables."""
         counter = self.counter
+        assert counter is not None  # called only when the fast engine applies
         sums = counter.cell_sums(_subset(subset), reducer, self._params)
         class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
         return self.sign * np.asarray(reducer.value(sums[candidates], counter.m, class_counts, self._params))
 
-    def removals(self, kept: Sequence[int]) -> np.ndarray:
+    def removals(self, kept: Sequence[int] | np.ndarray) -> np.ndarray:
         if self.engine == "auto" and self.has_rows:
             return removal_table_criteria(self.source, np.asarray(_subset(kept), dtype=np.int64),
                                           self.table_criteria)
