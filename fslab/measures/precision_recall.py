@@ -76,7 +76,7 @@ def _predictors(masses: np.ndarray, recall: bool) -> np.ndarray:
     return 1.0 - eta if recall else eta
 
 
-def _values(source, subset: Sequence[int], candidates: Sequence[int] | None, approach: int,
+def _values(source, subset: Sequence[int] | np.ndarray, candidates: Sequence[int] | np.ndarray | None, approach: int,
             recall: bool) -> np.ndarray:
     source = as_source(source)
     if len(source.labels) != 2:
@@ -174,7 +174,7 @@ def conjunction_factors(source, recall: bool) -> np.ndarray:
     return out
 
 
-def removal_conjunction_criteria(source, factors: np.ndarray, kept: np.ndarray, approach: int,
+def removal_conjunction_criteria(source, factors: np.ndarray, kept: Sequence[int] | np.ndarray, approach: int,
                                  recall: bool) -> np.ndarray:
     """The precision (recall) criterion of kept \\ {kept[i]} for every i, as
     ``fslab.measures.precision_recall`` defines it for a subset (notes 003, eq. 11-12, 17-18, Sec. 2.1-2.2).
@@ -232,10 +232,10 @@ class FactorEvaluator(Evaluator):
     def criterion(self, subset: Sequence[int]) -> float:
         return float(_values(self.source, subset, None, self.approach, self.recall)[0])
 
-    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> np.ndarray:
         return _values(self.source, subset, candidates, self.approach, self.recall)
 
-    def removals(self, kept: Sequence[int]) -> np.ndarray:
+    def removals(self, kept: Sequence[int] | np.ndarray) -> np.ndarray:
         if self.engine == "plain":
             return super().removals(kept)
         if self._factors is None:  # each feature's own predictor a_j(X_j): the same at every step
@@ -251,6 +251,7 @@ class CrossFittedFactorEvaluator(FactorEvaluator):
     out exactly once (``fslab.measures.cross_fit`` gives the folds: ``folds`` and ``seed``, or one fold per row)."""
 
     estimate = "cross-fitted"
+    _factors: np.ndarray  # set by __init__, never None here
 
     def __init__(self, measure, source, engine: str = "auto", *, recall: bool = False, folds=5, seed=0):
         _, folds = check_estimate("cross-fitted", folds)
@@ -301,7 +302,7 @@ class CrossFittedFactorEvaluator(FactorEvaluator):
         P, logs = a.prod(axis=0)[None], np.log(np.maximum(a, _TINY)).sum(axis=0)[None]
         return float(self._objective(P, logs)[0])
 
-    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> np.ndarray:
         a = self._factors[np.asarray(list(subset), dtype=np.int64)]
         base, base_log = a.prod(axis=0), np.log(np.maximum(a, _TINY)).sum(axis=0)
         candidates = np.asarray(list(candidates), dtype=np.int64)
@@ -312,7 +313,7 @@ class CrossFittedFactorEvaluator(FactorEvaluator):
             out[start:start + c.shape[0]] = self._objective(base * c, base_log + np.log(np.maximum(c, _TINY)))
         return out
 
-    def removals(self, kept: Sequence[int]) -> np.ndarray:
+    def removals(self, kept: Sequence[int] | np.ndarray) -> np.ndarray:
         if self.engine == "plain":
             return Evaluator.removals(self, kept)
         return removal_conjunction_criteria(self.source, self._factors, kept, self.approach, self.recall)
