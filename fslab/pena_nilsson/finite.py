@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,7 +45,7 @@ def _onehot():
 
 # Inducers on integer feature codes. k-NN and SVM see one-hot codes (distances between category
 # codes mean nothing); the tree and categorical naive Bayes use the codes directly.
-INDUCERS: dict[str, tuple[str, Callable[[int, int], object]]] = {
+INDUCERS: dict[str, tuple[str, Callable[[int, int], Any]]] = {  # (label, (rows, seed) -> estimator)
     "knn": ("k-nearest neighbours",
             lambda m, seed: make_pipeline(_onehot(), KNeighborsClassifier(n_neighbors=max(1, int(np.sqrt(m)))))),
     "naive-bayes": ("naive Bayes", lambda m, seed: CategoricalNB(min_categories=None)),
@@ -102,7 +103,8 @@ class _RiskEstimator:
             self.splits = [(train, test)]
         else:
             self.splits = list(StratifiedKFold(int(folds), shuffle=True, random_state=seed).split(idx, self.y))
-        self.inducer, self.seed, self.memo = inducer, seed, {}
+        self.inducer, self.seed = inducer, seed
+        self.memo: dict[tuple[int, ...], float] = {}
 
     def __call__(self, subset) -> float:
         key = tuple(sorted(subset))

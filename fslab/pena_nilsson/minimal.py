@@ -97,7 +97,8 @@ def backward_checks(names, risk: Callable[[list[int]], float],
     Shared by the exact search (R the Bayes risk, equality within a tolerance) and FBS (estimated risks,
     R(S \\ X_i) <= R(S) + tau). Returns the kept features and one row per check."""
     n = len(names)
-    s, i, rows = list(range(n)), 0, []
+    s, i = list(range(n)), 0
+    rows: list[dict] = []
     while i < n:
         if i in s:
             with_i, without = risk(s), risk([j for j in s if j != i])

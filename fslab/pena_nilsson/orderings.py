@@ -136,7 +136,8 @@ class _LatticeScorer:
     """Forward greedy over a table of every subset's criterion: candidate j is worth C(J + {j})."""
 
     def __init__(self, crit: dict[tuple[int, ...], float]):
-        self.crit, self.chosen = crit, ()
+        self.crit = crit
+        self.chosen: tuple[int, ...] = ()
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
         return np.array([self.crit[tuple(sorted(self.chosen + (int(j),)))] for j in candidates])
@@ -229,8 +230,8 @@ def _check_complete(subsets: list[tuple[int, ...]], names: list[str], shown: int
     )
 
 
-def distribution_from_ordering(ordering: Sequence[Sequence[int]], arities: Sequence[int] | None = None,
-                               alpha: float = 0.6, gaps: Sequence[float] | None = None,
+def distribution_from_ordering(ordering: Sequence[Sequence[int]], arities: Sequence[int] | np.ndarray | None = None,
+                               alpha: float = 0.6, gaps: Sequence[float] | np.ndarray | None = None,
                                feature_names: Sequence[str] | None = None) -> Distribution:
     """The distribution of the proof of Pena and Nilsson's Theorem 1, with R(S_1) < ... < R(S_{2^n}).
 

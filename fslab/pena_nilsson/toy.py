@@ -23,7 +23,9 @@ def random_dirichlet(n_features: int = 3, arities: int | list[int] = 2, n_classe
     """
     if not 1 <= int(n_features) <= 12:
         raise ParameterError(f"n_features must be between 1 and 12; got {n_features}")
-    arities = [int(arities)] * int(n_features) if np.isscalar(arities) else [int(a) for a in arities]
+    # np.isscalar does not narrow ``int | list[int]`` for mypy: hence the two ignores
+    arities = ([int(arities)] * int(n_features) if np.isscalar(arities)  # type: ignore[arg-type]
+               else [int(a) for a in arities])  # type: ignore[union-attr]
     if len(arities) != int(n_features) or min(arities) < 2:
         raise ParameterError(f"need one arity >= 2 per feature; got {arities} for {n_features} features")
     if int(n_classes) < 2:

@@ -4,6 +4,7 @@ subsets, the greedy-vs-optimal gap per k, and the risk checks of BS/OS/FBS/FOS (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -49,7 +50,8 @@ def _fixed(value: float, digits: int) -> str:
 
 # label chips: dark text on a light, nearly opaque box, drawn above the lines (plotly draws annotations over every
 # trace), so a path through a label hides behind it instead of crossing its digits; legible on light and dark pages
-_CHIP = {"showarrow": False, "bgcolor": "rgba(255,255,255,0.9)", "borderpad": 1, "font": {"color": "#1a1a1a"}}
+_CHIP: dict[str, Any] = {"showarrow": False, "bgcolor": "rgba(255,255,255,0.9)", "borderpad": 1,
+                         "font": {"color": "#1a1a1a"}}
 
 
 def _chips(pos, subsets, texts, yshift: int, size: int, name: str) -> list[dict]:
