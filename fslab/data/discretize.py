@@ -20,7 +20,9 @@ that holds them (:func:`code_dtype`: uint8 up to 256 levels).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -101,6 +103,7 @@ def block_edges(F: np.ndarray, miss: np.ndarray | None, method: str, bins: int) 
             if full.any():
                 E[full] = np.quantile(F[:, full], q, axis=0).T
             for j in np.flatnonzero(~full):   # columns with missing values: their finite values only
+                assert miss is not None       # (full is all True without a mask)
                 x = F[~miss[:, j], j]
                 E[j] = np.quantile(x, q) if x.size else np.nan
         else:
@@ -206,8 +209,8 @@ def encode_categorical(column: pd.Series, factorized: tuple[np.ndarray, np.ndarr
     One hash pass over the rows (:func:`text_factorize`, or ``factorized``: its result when the caller has it);
     only the distinct texts are sorted (the same order as sorting every row's text)."""
     codes, texts = text_factorize(column) if factorized is None else factorized
-    names, rank = np.unique(texts, return_inverse=True)
-    names = [str(u) for u in names]
+    uniques, rank = np.unique(texts, return_inverse=True)
+    names = [str(u) for u in uniques]
     out = np.append(rank.astype(np.int64), len(names))[codes]   # code -1 picks the last entry: missing
     if (codes < 0).any():
         names.append(MISSING)
@@ -264,6 +267,7 @@ _DESCRIBE = {
 def _exact_mean_std(cols: np.ndarray, stats: ColumnStats, n: int) -> np.ndarray:
     """(mu - sigma, mu + sigma) from the exact integer sums of x and x^2: sigma^2 = (n S2 - S1^2) / (n (n - 1))
     with the numerator in Python integers (no rounding before the final division)."""
+    assert stats.sums is not None and stats.squares is not None  # the caller checked
     s1 = [int(v) for v in stats.sums[cols]]
     s2 = [int(v) for v in stats.squares[cols]]
     mean = np.array([a / n for a in s1])
@@ -293,7 +297,8 @@ def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStat
     # the columns' blocks are read once when they fit one block (both passes use them), else twice
     # Fortran order, as the slices of whole blocks this replaced were: numpy sums depend on the layout, and the codes
     # of a value on an edge must not change
-    blocks = ((rows, np.asfortranarray(block)) for rows, block in source.row_blocks(cols=cols))
+    blocks: Iterable[tuple[Any, np.ndarray]] = ((rows, np.asfortranarray(block))
+                                                for rows, block in source.row_blocks(cols=cols))
     if source.n_rows * cols.size <= BLOCK_CELLS:
         blocks = list(blocks)
     total = np.zeros(cols.size)
@@ -388,7 +393,8 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
             kinds[j] = "binned"
         n_values[i] = len(names_i)
         categories[j] = (*names_i, MISSING) if stats.n_missing[i] else tuple(names_i)
-    arities = np.array([len(c) for c in categories], dtype=np.int64)
+    filled = cast(list[tuple[str, ...]], categories)  # every column's names are set by now
+    arities = np.array([len(c) for c in filled], dtype=np.int64)
     dtype = code_dtype(int(arities.max()) if n else 1)
     if check_memory is not None:
         check_memory(m * n * dtype.itemsize, f"the codes of {m:,} x {n:,} cells")
@@ -400,7 +406,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
         span = stats.hi - stats.lo + 1
     exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
     raw = None if exact.all() else (array if array is not None else frame)
-    return EncodedFrame(X, arities, tuple(categories), raw, _notes(kinds, categories, method, bins), tuple(kinds))
+    return EncodedFrame(X, arities, tuple(filled), raw, _notes(kinds, filled, method, bins), tuple(kinds))
 
 
 def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:
@@ -435,7 +441,7 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
             continue
         # codes in the block's layout (a frame's mixed columns come column-major): whole columns are written
         # contiguously, and transposed once into X at the end
-        order = "F" if block.flags.f_contiguous and not block.flags.c_contiguous else "C"
+        order: Literal["C", "F"] = "F" if block.flags.f_contiguous and not block.flags.c_contiguous else "C"
         out = np.zeros(block.shape, dtype=X.dtype, order=order)
         miss = missing_mask(block) if any_missing else None
         if copy.size:
