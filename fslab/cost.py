@@ -28,8 +28,9 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from .errors import TooLargeError
+from .errors import ParameterError, TooLargeError
 from .limits import Limits, limits_or_server, server_limits
+from .selectors._work import forward_tables
 from .tables import CodedSource, TableSource
 
 # Seconds per row-table on each counting path (medians of bench/bench_cost.py on this project's 2 shared cores,
@@ -41,10 +42,6 @@ SECONDS_PER_ROW_TABLE = {"fast": 4e-9, "deep": 3e-8, "plain": 1.3e-7, "removal":
 _FAST_LEVELS = 16            # the fast engine's bound on feature arities and classes (fslab.measures)
 _BATCH_CELLS = 1 << 22       # cells of one batched plain count (fslab.tables)
 _DEFAULTS = {"max_work": 10_000_000_000, "confirm_seconds": 5, "max_job_mb": 2_000}
-_FORWARD = ("bayes-greedy", "mi-greedy", "precision-greedy", "recall-greedy")
-_PAIRWISE = ("mrmr", "jmi", "cmim")
-_RANKING = ("bayes-score", "mi-score")
-_OWN_TABLES = ("precision", "recall")  # measures that count from each feature's own predictor (plain path)
 
 
 class WorkLimitError(TooLargeError):
@@ -123,8 +120,13 @@ def _cost(job: str, tables: int, passes: int, rows: int, path: str, n_bytes: int
 
 
 def _path(shape: Shape, measure: str | None) -> str:
+    """"fast" for a sample with small arities and classes, unless the measure brings its own evaluator (precision
+    and recall count from each feature's own predictor: plain tables)."""
+    from .measures import MEASURES
+
+    own = measure in MEASURES and MEASURES[measure].evaluator is not None
     fast = shape.sample and shape.max_arity <= _FAST_LEVELS and shape.n_classes <= _FAST_LEVELS
-    return "fast" if fast and measure not in _OWN_TABLES else "plain"
+    return "fast" if fast and not own else "plain"
 
 
 def table_bytes(shape: Shape, subset_size: int, candidates: int, path: str) -> int:
@@ -144,86 +146,41 @@ def table_bytes(shape: Shape, subset_size: int, candidates: int, path: str) -> i
     return 8 * batch * (3 * per_table + m)  # counts, their float copy and the table; the row index
 
 
-def _forward_tables(n: int, k: int) -> int:
-    """sum_{t=0}^{k-1} (n - t): one table per remaining candidate at each of the k steps (Algorithm 1)."""
-    return k * n - k * (k - 1) // 2
-
-
-def _svariate_tables(n: int, k: int, s: int) -> tuple[int, int]:
-    """(tables, passes) of the forward s-variate approximation (Ahmed et al., Section 3.2).
-
-    Steps t <= s use the exact criterion (n - t + 1 candidates); the commit after step t (t < k) adds
-    C(B' + {f, j}) for every (s-2)-subset B' of the t - 1 features chosen before f: C(t-1, s-2) batched calls of
-    n - t candidates each. s = 1 scores every feature once.
-    """
-    tables = passes = 0
-    for t in range(1, min(k, s) + 1):
-        tables += n - t + 1
-        passes += 1
-    if s == 1:
-        return n, 1
-    for t in range(1, k):
-        calls = math.comb(t - 1, s - 2)
-        tables += calls * (n - t)
-        passes += calls
-    return tables, passes
-
-
 def select_cost(source, k: int, selector: str = "bayes-greedy", measure: str | None = "zero-one",
                 s: int | None = None, shape: Shape | None = None, max_subsets: int | None = None) -> Cost:
-    """Predicted cost of ``fslab.select(source, k, selector, measure, s)``.
-
-    Forward greedy: sum_{t<k} (n - t) tables, one pass per step. Ranking: n tables. mRMR/JMI/CMIM: n relevance
-    tables plus n - t pair tables after each of the first k - 1 picks. Backward to k: steps of n, n-1, ..., k+1
-    removals, one pass per remaining feature per step (the suffix cells); s = 2: all n(n-1)/2 pairs. Exhaustive:
-    C(n, k) tables and C(n, k-1) prefix recodings (the trie of (k-1)-prefixes: for k > n/2 this, not C(n, k), is
-    the work); C(n, k) over ``max_subsets`` is refused with the selector's own message. Fisher: one pass over the
-    raw values.
+    """Predicted cost of ``fslab.select(source, k, selector, measure, s)``: the tables and passes its record
+    declares (``SelectorSpec.work_of(n, k, s)``, :mod:`fslab.selectors._work`: forward greedy sum_{t<k} (n - t),
+    rankings n, mRMR/JMI/CMIM n + sum_{t<k} (n - t), backward and exhaustive search, Fisher's one pass over the
+    raw values) over the counting path of the criterion it evaluates. C(n, k) over ``max_subsets`` (a selector
+    with its own size limit, exhaustive search) is refused with the selector's own message.
     """
+    from .selectors import SELECTORS
+
     shape = shape or Shape.of(source)
     n, m = shape.n_features, shape.n_rows
     k = max(1, min(int(k), n))
+    spec = SELECTORS.get(selector)
+    if spec is None:
+        raise ParameterError(f"unknown selector '{selector}'; choose one of: {', '.join(SELECTORS)}")
+    path = _path(shape, spec.fixed_measure or (measure if spec.uses_measure else spec.criterion_measure or "mi"))
+    work = spec.work_of(n, k, s)
+    label = f"{spec.label}, k = {k}" + (f", s = {s}" if s else "") + f" on {m:,} rows x {n:,} features"
+    n_bytes = work.fixed_bytes + work.row_bytes * m
+    if work.path == "removal":
+        n_bytes += 8 * 3 * _BATCH_CELLS + table_bytes(shape, work.depth, work.candidates, "plain")
+        speed = "removal" if shape.sample else "plain"
+    elif work.path == "values":
+        speed = path
+    else:
+        n_bytes += table_bytes(shape, work.depth, work.candidates, path)
+        speed = "deep" if work.path == "deep" and path == "fast" else path
+    cost = _cost(label, work.tables, work.passes, m, speed, n_bytes, work.advice)
     max_subsets = server_limits().max_exhaustive_subsets if max_subsets is None else int(max_subsets)
-    fixed = {"precision-greedy": "precision", "recall-greedy": "recall"}.get(selector)
-    path = _path(shape, fixed or (measure if selector in ("bayes-greedy", "bayes-score", "exhaustive", "backward")
-                                  else "mi"))
-    advice = "choose a smaller k"
-    label = f"{_label(selector)}, k = {k}" + (f", s = {s}" if s else "") + f" on {m:,} rows x {n:,} features"
-    if selector == "fisher":
-        return _cost(label, n, 1, m, path, 8 * m * n * 3, advice)
-    if selector in _RANKING:
-        return _cost(label, n, 1, m, path, table_bytes(shape, 0, n, path), advice)
-    if selector in _PAIRWISE:
-        tables = n + sum(n - t for t in range(1, k))
-        return _cost(label, tables, k, m, path, table_bytes(shape, 1, n, path), advice)
-    if selector == "exhaustive":
-        tables, passes = math.comb(n, k) + k, math.comb(n, k - 1)
-        trace = math.comb(n, k) * (k * 48 + 200)  # the trace: one row per subset with its names and members
-        advice = (f"choose k <= {n // 2} or nearer to {n} (C(n, k) and C(n, k-1) must both be small), or a greedy "
-                  "selector")
-        cost = _cost(label, tables, passes, m, "deep" if path == "fast" else path,
-                     trace + table_bytes(shape, k - 1, n - k + 1, path), advice)
-        if math.comb(n, k) > max_subsets:  # the selector's own limit, with its message naming the sizes that fit
-            from .selectors._exhaustive import too_many_subsets_message
+    if work.subsets is not None and work.subsets > max_subsets:  # the selector's own limit, with its message
+        from .selectors._exhaustive import too_many_subsets_message
 
-            cost = replace(cost, refusal=too_many_subsets_message(n, k, max_subsets))
-        return cost
-    if selector == "backward":
-        steps = n - k
-        if s is not None:  # the matrix of all pairwise criteria, then cheap updates
-            tables, passes = n * (n - 1) // 2 + 1, n
-            return _cost(label, tables, passes, m, path, 8 * n * n + table_bytes(shape, 1, n, path),
-                         "choose a larger k")
-        tables = 1 + sum(n - i for i in range(steps))
-        passes = sum(n - i for i in range(steps))  # the suffix cells of every remaining feature, each step
-        n_bytes = 4 * n * m + 8 * 3 * _BATCH_CELLS + table_bytes(shape, n - 1, 1, "plain")
-        return _cost(label, tables, passes, m, "removal" if shape.sample else "plain", n_bytes,
-                     "choose a larger k (backward removes n - k features, each step scoring every remaining one)")
-    if s is not None and selector in _FORWARD:
-        tables, passes = _svariate_tables(n, k, int(s))
-        return _cost(label, tables, passes, m, path, table_bytes(shape, max(int(s) - 1, 0), n, path),
-                     "choose a smaller s (s = 2 is the paper's bivariate approximation) or a smaller k")
-    return _cost(label, _forward_tables(n, k), k, m, path, table_bytes(shape, k - 1, n, path), advice)
+        cost = replace(cost, refusal=too_many_subsets_message(n, k, max_subsets))
+    return cost
 
 
 def npfs_cost(source, selector: str, k: int, n_bootstraps: int, sample_fraction: float = 1.0,
@@ -254,7 +211,7 @@ def ksuggest_cost(source, selector: str, k: int, n_permutations: int, n_bootstra
     path = _path(shape, None)
     base = select_cost(None, k, selector, measure, shape=shape)
     perm = _cost(f"permutation test, B = {int(n_permutations):,} at each of {k} steps",
-                 int(n_permutations) * _forward_tables(n, k) + k + 1, int(n_permutations) * k + k + 1, m, "plain",
+                 int(n_permutations) * forward_tables(n, k) + k + 1, int(n_permutations) * k + k + 1, m, "plain",
                  8 * m * n + table_bytes(shape, k - 1, n, path),
                  "choose fewer permutations (B) or a smaller k")
     total = base + perm

@@ -37,14 +37,15 @@ from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, Un
 from ..limits import Limits, check_memory, over_limit
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, stratified_folds
 from ..measures.cross_fit import require_sample
+from ..selectors._registry import SELECTORS
 from ..tables import CodedSource, as_source
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
-from .weighted import WeightedBootstraps, bootstrap_weights, supports
+from .weighted import CountedBootstraps, WeightedBootstraps, bootstrap_weights, engine, supports
 
 ProgressCallback = Callable[[int, int], "bool | None"]
 AUTO_PROCESSES_CELLS = 1_000_000  # below this, starting worker processes costs more than the GIL does
-# Selectors whose criterion treats each distinct target value as a class (class-conditional counts or means).
-CLASS_SELECTORS = frozenset({"mi-greedy", "mi-score", "mrmr", "jmi", "cmim", "fisher"})
+# Selectors whose criterion treats each distinct target value as a class: their records' ``counts_classes``.
+CLASS_SELECTORS = frozenset(name for name, spec in SELECTORS.items() if spec.counts_classes)
 
 
 def close_early(results) -> None:
@@ -162,7 +163,7 @@ def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: 
                params: dict) -> np.ndarray:
     """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
     source = shared.data
-    if isinstance(source, WeightedBootstraps):  # row weights over the shared encoded rows, a batch per product
+    if isinstance(source, WeightedBootstraps | CountedBootstraps):  # row weights over the shared encoded rows
         step = source.batch_size()
         return np.concatenate([source.select(bootstrap_weights(seeds[i:i + step], source.m, n_draw), k, selector)
                                for i in range(0, len(seeds), step)], axis=0)
@@ -236,10 +237,10 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     rule : ``"strict"`` (default): relevant iff z > zeta, equation (3); ``"at-least"``: z >= zeta, the authors'
         released code (the two differ only for a count exactly at zeta; see Fig. 1(d), where zeta = n = 100).
     counting : how a bootstrap is counted. ``"weights"``: as row multiplicities over the encoded rows (the
-        multinomial counts of the drawn rows), many bootstraps per matrix product, for mi-score, jmi, mrmr and cmim
-        on class targets with small arities (``fslab.npfs_weighted``); ``"resample"``: a new data set per bootstrap,
-        for any selector; ``"auto"`` (default): weights where they apply. Both draw the same rows from the same
-        seeds and give the same matrix.
+        multinomial counts of the drawn rows), for mi-score, jmi, mrmr and cmim on class targets: many bootstraps
+        per matrix product for small arities, a bincount per step for many levels and classes
+        (``fslab.npfs.weighted``); ``"resample"``: a new data set per bootstrap, for any selector; ``"auto"``
+        (default): weights where they apply. Both draw the same rows from the same seeds and give the same matrix.
     estimate, folds : the base selector's criterion estimate (``select``'s): ``"plug-in"`` (default, the paper's)
         or ``"cross-fitted"``: each bootstrap is selected with held-out estimates over ``folds`` stratified folds of
         the ORIGINAL rows (split with seed 0), so the copies of one row in a resample stay in one fold and never
@@ -271,14 +272,14 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     if counting == "weights" and not weighted:
         raise ParameterError(
             "counting='weights' covers the selectors mi-score, jmi, mrmr and cmim (no extra parameters) on a class "
-            "target with at most 16 classes and small feature arities; use counting='resample' or 'auto'")
+            "target; use counting='resample' or 'auto'")
     workers = joblib.effective_n_jobs(n_jobs)
     size = batch_size or max(1, math.ceil(n / (8 * workers)))
     if not weighted and workers == 1 and not batch_size:
         size = 1  # one bootstrap per task: progress after each
     if weighted and not batch_size:  # a product of 64 bootstraps costs ~3x less per bootstrap than one of 8
         size = min(64, math.ceil(n / workers))
-    work = Shared(WeightedBootstraps(source) if weighted else source)  # built once, shared by the tasks
+    work = Shared(engine(source) if weighted else source)  # built once, shared by the tasks
     batches = [seeds[i:i + size] for i in range(0, n, size)]
     if prefer == "auto":  # the weighted path spends its time in BLAS and numpy loops, which release the GIL
         prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS and not weighted else "threads"

@@ -10,10 +10,12 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..errors import ParameterError
 from ..measures import Evaluator
 from ._fisher import fisher_scores
 from ._loop import Hooks, Scorer
 from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
+from ._work import KIND_WORK, Work, pairwise_work, values_work
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class SelectorSpec:
     that grows with C(n, k) or with all n features per step, so the app asks before running it),
     ``needs_rows`` (it reads the rows' values or codes, not only count tables: ``select`` refuses a source
     without rows, such as a Dask source, with a ParameterError).
+
+    Declared for the cost model (fslab.cost): ``work(n, k, s)`` -> :class:`~fslab.selectors._work.Work`, the subset
+    tables and passes of one selection (None: the default of its ``kind``, ``KIND_WORK``).
     """
 
     name: str
@@ -60,6 +65,11 @@ class SelectorSpec:
     counts_classes: bool = False
     cost_class: str = "light"
     needs_rows: bool = False
+    work: Callable[[int, int, int | None], Work] | None = None
+
+    def work_of(self, n: int, k: int, s: int | None = None) -> Work:
+        """The work of selecting k of n features (``s``: the s-variate approximation, when the selector has it)."""
+        return (self.work or KIND_WORK[self.kind])(n, k, s if self.supports_s else None)
 
     @property
     def returns_path(self) -> bool:
@@ -102,16 +112,19 @@ _SPECS = (
                  criterion_measure="mi"),
     SelectorSpec("mrmr", "mRMR", "forward", False, "Peng, Long & Ding 2005 (difference form)",
                  r"j_t = \arg\max_j\, I(X_j;Y) - \frac{1}{|\mathcal J|}\sum_{i\in\mathcal J} I(X_j;X_i)",
-                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True, criterion_measure="mi"),
+                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True, criterion_measure="mi",
+                 work=pairwise_work),
     SelectorSpec("jmi", "JMI", "forward", False, "Yang & Moody 1999",
                  r"j_t = \arg\max_j \sum_{i\in\mathcal J} I(X_j, X_i; Y)", criterion_name="jmi gain",
-                 scorer=_gain("jmi"), counts_classes=True, criterion_measure="mi"),
+                 scorer=_gain("jmi"), counts_classes=True, criterion_measure="mi",
+                 work=pairwise_work),
     SelectorSpec("cmim", "CMIM", "forward", False, "Fleuret 2004",
                  r"j_t = \arg\max_j \min_{i\in\mathcal J} I(X_j; Y \mid X_i)", criterion_name="cmim gain",
-                 scorer=_gain("cmim"), counts_classes=True, criterion_measure="mi"),
+                 scorer=_gain("cmim"), counts_classes=True, criterion_measure="mi",
+                 work=pairwise_work),
     SelectorSpec("fisher", "Fisher score", "ranking", False, "Gu, Li & Han 2011; Ahmed et al., Section 4",
                  r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher",
-                 scorer=_fisher, counts_classes=True, needs_rows=True),
+                 scorer=_fisher, counts_classes=True, needs_rows=True, work=values_work),
     SelectorSpec("exhaustive", "Exhaustive (best k-subset)", "exhaustive", True,
                  "Ahmed et al., Section 3.2; Pena & Nilsson",
                  r"\hat{\mathcal J} \in \arg\max_{|\mathcal J| = k} " + _C + r"(\mathcal J)",
@@ -127,4 +140,25 @@ _SPECS = (
                  supports_s=True, scorer=_subset_scorer, needs_rows=True),
 )
 
-SELECTORS: MappingProxyType[str, SelectorSpec] = MappingProxyType({spec.name: spec for spec in _SPECS})
+_REGISTRY: dict[str, SelectorSpec] = {spec.name: spec for spec in _SPECS}
+SELECTORS: MappingProxyType[str, SelectorSpec] = MappingProxyType(_REGISTRY)
+
+
+def register(spec: SelectorSpec) -> SelectorSpec:
+    """Add a selector record (an extension, at start-up): ``select``, NPFS, the cost model, links, recipes, the
+    command line and every page that offers selectors read it from :data:`SELECTORS`. Refuses a taken name."""
+    if not isinstance(spec, SelectorSpec):
+        raise ParameterError(f"register takes a SelectorSpec; got {type(spec).__name__}")
+    if spec.name in _REGISTRY:
+        raise ParameterError(f"a selector named '{spec.name}' is already registered")
+    if spec.kind not in KIND_WORK:
+        raise ParameterError(f"selector kind must be one of: {', '.join(KIND_WORK)}; got '{spec.kind}'")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a selector record added by :func:`register` (the shipped ones stay)."""
+    if name in {spec.name for spec in _SPECS}:
+        raise ParameterError(f"'{name}' is a shipped selector; only registered ones can be removed")
+    _REGISTRY.pop(name, None)
