@@ -220,3 +220,43 @@ def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys):
         print(f"\nNPFS jmi k=10 n={n} on mushroom: worker without our hogs {quiet} s; 2 busy cores: plain process "
               f"{plain} s, worker {worker} s; load {os.getloadavg()[0]:.1f}")
     assert min(worker) <= 2 * min(plain)
+
+
+def _four_tabs(ask, monkeypatch, module):
+    """Four sessions ask one question at once; ``run_in_worker`` (the costly part) must run once."""
+    store, calls = Store(), []
+
+    def worker(func, *args, **kwargs):
+        calls.append(func.__name__)
+        time.sleep(0.3)  # the other tabs arrive while it runs
+        return types.SimpleNamespace(answer=42, cancelled=False)
+
+    monkeypatch.setattr(module, "shared_results", lambda: store)
+    monkeypatch.setattr(heavy, "run_in_worker", worker)
+    locks, slots = heavy.KeyLocks(), threading.BoundedSemaphore(1)
+    monkeypatch.setattr(heavy, "server_key_locks", lambda: locks)
+    monkeypatch.setattr(heavy, "server_slots", lambda: slots)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(ask())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(results) == 4 and {getattr(r, "answer", None) for r in results} == {42}
+    assert len(calls) == 1, f"the same question was computed {len(calls)} times"
+
+
+def test_four_tabs_asking_the_k_suggestion_compute_it_once(quiet_st, monkeypatch):
+    from ui import k_suggestion
+
+    source = EncodedDataset(np.array([[0, 1], [1, 0], [1, 1], [0, 0]]), np.array([0, 1, 1, 0]))
+    _four_tabs(lambda: k_suggestion.run_suggestion(source, "jmi", "mi", {}, 2, 10, 10, 0.05, None)[1],
+               monkeypatch, k_suggestion)
+
+
+def test_four_tabs_asking_the_robustness_box_compute_it_once(quiet_st, monkeypatch):
+    from ui import robustness
+
+    source = EncodedDataset(np.array([[0, 1], [1, 0], [1, 1], [0, 0]]), np.array([0, 1, 1, 0]))
+    _four_tabs(lambda: robustness.npfs_result("toy", source, "jmi", None, {}, 1, in_worker=True),
+               monkeypatch, robustness)

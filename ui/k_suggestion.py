@@ -56,13 +56,10 @@ def run_suggestion(source, selector: str, measure_name: str, params: dict, k: in
     """(key, result): the shared result of the same question, else a run in a worker under a heavy-work slot."""
     key = result_key("ksuggest", token(source), selector, measure_name, tuple(sorted(params.items())), int(k),
                      int(n_perm), int(n_boot), float(alpha), _SEED)
-    shared = shared_results()
-    found = shared.get(key)
-    if found is None:
-        with heavy.heavy_slot():
-            found = heavy.run_in_worker(suggest_k, source, selector, measure_name, params, int(k), int(n_perm),
-                                        int(n_boot), float(alpha), _SEED, progress=progress)
-        shared.put(key, found)
+    # identical questions (several tabs on one link) wait for the first one's answer instead of asking again
+    found = heavy.computed_once(shared_results(), key, lambda: heavy.run_in_worker(
+        suggest_k, source, selector, measure_name, params, int(k), int(n_perm), int(n_boot), float(alpha), _SEED,
+        progress=progress))
     return key, found
 
 

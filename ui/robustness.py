@@ -49,12 +49,11 @@ def npfs_result(source_name: str, source, selector: str, measure: str | None, pa
         extra = {"measure": measure, **params} if measure is not None else {}
         if estimate != "plug-in":
             extra["estimate"] = estimate
-        if in_worker:
-            with heavy.heavy_slot():
-                found = heavy.run_in_worker(npfs, source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA,
-                                            seed=SEED, progress=progress, **extra)
-        else:
-            found = npfs(source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA, seed=SEED, **extra)
+        if in_worker:  # identical runs (several tabs on one link) wait for the first one's result
+            return heavy.computed_once(shared, shared_key, lambda: heavy.run_in_worker(
+                npfs, source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA, seed=SEED, progress=progress,
+                **extra), keep=lambda r: not getattr(r, "cancelled", False))
+        found = npfs(source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA, seed=SEED, **extra)  # small
         shared.put(shared_key, found)
     return found
 
