@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import joblib
 import numpy as np
@@ -29,16 +30,16 @@ from sklearn.model_selection import train_test_split
 from .data.dataset import Dataset
 from .data.encoded import EncodedDataset
 from .errors import DataError, ParameterError, TooLargeError
-from .learners import EVAL_MEASURES, PAPER_LEARNER, empirical_value
+from .learners import EVAL_MEASURES, empirical_value, paper_learner
 from .learners import learner as get_learner
 from .limits import Limits, limits_or_server, over_limit
-from .measures import DEFAULT_C, PARAM_DEFAULTS
+from .measures import DEFAULT_C, MEASURES, PARAM_DEFAULTS
 from .npfs.procedure import close_early
 from .selectors import SELECTORS, select
 
 Progress = Callable[[int, int, str], bool | None]
-NOT_PREFIX = ("exhaustive", "backward")  # rerun per k: their k-subset is not the prefix of the k_max one
-DEFAULT_BETA = PARAM_DEFAULTS["beta"]  # the measure records' defaults (c: DEFAULT_C = 0.25, Ahmed et al. Sec. 4.1)
+# the measure records' defaults (c: DEFAULT_C = 0.25, Ahmed et al. Sec. 4.1)
+DEFAULT_BETA = cast(float, PARAM_DEFAULTS["beta"])
 DEFAULT_CURVE_SELECTORS = ("bayes-greedy", "mi-greedy", "mrmr", "fisher")
 
 
@@ -163,16 +164,17 @@ def _selections(train_data: EncodedDataset, name: str, ks: list[int], measure: s
     spec = SELECTORS.get(name)
     # selectors with their own criterion (MI, mRMR, Fisher) take no measure parameters
     kwargs = params_for(measure, params) if spec is None or spec.uses_measure else {}
-    if name in NOT_PREFIX:
+    if spec is not None and not spec.returns_path:  # rerun per k: its k-subset is not the k_max one's prefix
         return {k: list(select(train_data, k, selector=name, measure=measure, **kwargs).features) for k in ks}
     order = list(select(train_data, ks[-1], selector=name, measure=measure, **kwargs).features)
     return {k: order[:k] for k in ks}
 
 
 def params_for(measure: str, params: dict) -> dict:
-    """The parameters ``measure`` takes (c for cost-sensitive, beta for f-beta) out of ``params``."""
-    names = {"cost-sensitive": ("c",), "f-beta": ("beta",)}.get(measure, ())
-    return {name: params[name] for name in names}
+    """The parameters ``measure`` takes (its record's ``parameters``: c for cost-sensitive, beta for f-beta) out
+    of ``params``."""
+    spec = MEASURES.get(measure)
+    return {name: params[name] for name in (spec.parameters if spec is not None else ()) if name in params}
 
 
 def count_fits(n_splits: int, n_selectors: int, n_ks: int, grid_size: int = 1) -> int:
@@ -228,9 +230,9 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
     ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
-    paper's learner for the measure (``PAPER_LEARNER``). ``subsample`` draws that many rows (stratified, seeded)
-    before splitting. The learner fits (:func:`count_fits`) are at most ``limits.max_curve_fits`` (None: the
-    server's limits).
+    paper's learner for the measure (:func:`fslab.learners.paper_learner`). ``subsample`` draws that many rows
+    (stratified, seeded) before splitting. The learner fits (:func:`count_fits`) are at most
+    ``limits.max_curve_fits`` (None: the server's limits).
     ``progress(done, total, message)`` is called after every unit of work; returning False
     stops early and the result has ``complete=False``.
 
@@ -244,7 +246,7 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         raise ParameterError("learning curves need a data sample (a dataset); sample a distribution first")
     if measure not in EVAL_MEASURES:
         raise ParameterError(f"learning curves support the measures {', '.join(EVAL_MEASURES)}; got '{measure}'")
-    spec = get_learner(learner or PAPER_LEARNER[measure])
+    spec = get_learner(learner or paper_learner(measure))
     if not 0 < train_size < 1:
         raise ParameterError(f"train_size must lie strictly between 0 and 1; got {train_size}")
     if int(n_splits) < 1:
@@ -273,7 +275,8 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     split_seeds = [int(rng.integers(2**31)) for _ in range(int(n_splits))]  # the same seeds however it runs
     job = (data, blocks, spec, tuple(selectors), ks, measure, c, beta, train_size, tune)
     done, start = 0, time.perf_counter()
-    score_rows, selection_rows = [], []
+    score_rows: list[dict] = []
+    selection_rows: list[dict] = []
 
     def tick(message: str) -> None:
         nonlocal done

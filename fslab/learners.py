@@ -28,54 +28,24 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .errors import ParameterError, UnsupportedTargetError
-from .measures import DEFAULT_C
+from .errors import ParameterError
+from .measures import MEASURES, SCORABLE
 
-# Measures a test sample can be scored on, with their direction.
-EVAL_MEASURES: Mapping[str, bool] = MappingProxyType({
-    "zero-one": False, "cost-sensitive": False, "balanced": False, "log-loss": False, "f-beta": True, "auc": True,
-})
+# Measures a test sample can be scored on, with their direction: the records with a test-sample scorer (read on use).
+EVAL_MEASURES: Mapping[str, bool] = SCORABLE
 
 
-def empirical_value(measure: str, y: np.ndarray, pred: np.ndarray, proba: np.ndarray | None = None, *,
-                    c: float = DEFAULT_C, beta: float = 1.0) -> float:
-    """The measure of predictions on a test sample (y: class index, 1 = positive).
-
-    zero-one: mean 1(pred != y). cost-sensitive (Example 3): mean of c 1(y=0, pred=1) + (1-c) 1(y=1, pred=0).
-    balanced (Example 4, DESIGN.md): (FNR + FPR) / 2. f-beta (Example 7): (1+b^2) TP / ((1+b^2) TP + b^2 FN + FP).
-    log-loss: mean -ln p(y | x) in nats, probabilities clipped to [1e-15, 1]. auc: ties counted 1/2.
-    """
-    y = np.asarray(y)
-    pred = np.asarray(pred)
-    if measure == "zero-one":
-        return float(np.mean(pred != y))
-    if measure == "log-loss":
-        if proba is None:
-            raise ParameterError("the log-loss needs class probabilities; pick a learner with predict_proba")
-        p = np.clip(np.asarray(proba)[np.arange(y.size), y], 1e-15, 1.0)
-        return float(-np.mean(np.log(p)))
-    if np.any(y > 1):
-        raise UnsupportedTargetError(f"the {measure} measure needs a binary target; use zero-one or log-loss")
-    pos, neg = y == 1, y == 0
-    if measure == "cost-sensitive":
-        return float(np.mean(c * (neg & (pred == 1)) + (1 - c) * (pos & (pred == 0))))
-    if measure == "balanced":
-        fnr = np.mean(pred[pos] == 0) if pos.any() else 0.0
-        fpr = np.mean(pred[neg] == 1) if neg.any() else 0.0
-        return float((fnr + fpr) / 2)
-    if measure == "f-beta":
-        tp = np.sum(pos & (pred == 1))
-        denom = (1 + beta**2) * tp + beta**2 * np.sum(pos & (pred == 0)) + np.sum(neg & (pred == 1))
-        return float((1 + beta**2) * tp / denom) if denom > 0 else 0.0
-    if measure == "auc":
-        from sklearn.metrics import roc_auc_score  # local: only this branch needs it
-
-        if proba is None or not (pos.any() and neg.any()):
-            return float("nan")
-        return float(roc_auc_score(y, np.asarray(proba)[:, 1]))
-    raise ParameterError(
-        f"cannot score measure '{measure}' on a test sample; choose one of: {', '.join(EVAL_MEASURES)}"
-    )
+def empirical_value(measure: str, y: np.ndarray, pred: np.ndarray, proba: np.ndarray | None = None,
+                    **params) -> float:
+    """The measure of predictions on a test sample (y: class index, 1 = positive): its record's ``empirical``
+    scorer (:mod:`fslab.measures.empirical`) with its parameters (defaults filled in; names it does not take are
+    ignored, so one dict of c, beta, ... serves every measure)."""
+    spec = MEASURES.get(measure)
+    if spec is None or spec.empirical is None:
+        raise ParameterError(
+            f"cannot score measure '{measure}' on a test sample; choose one of: {', '.join(EVAL_MEASURES)}")
+    bound = {**spec.params, **{name: value for name, value in params.items() if name in spec.parameters}}
+    return spec.empirical(np.asarray(y), np.asarray(pred), proba, **bound)
 
 
 def best_threshold(y: np.ndarray, score: np.ndarray, beta: float = 1.0) -> float:
@@ -209,6 +179,12 @@ PAPER_LEARNER: Mapping[str, str] = MappingProxyType({
     "zero-one": "svm", "cost-sensitive": "svm-cost", "balanced": "svm-balanced", "log-loss": "logistic",
     "f-beta": "logistic-threshold", "auc": "logistic",
 })
+
+
+def paper_learner(measure: str) -> str:
+    """The paper's learner for ``measure`` (Section 4), else logistic regression (it gives the probabilities every
+    test-sample scorer can use)."""
+    return PAPER_LEARNER.get(measure, "logistic")
 
 
 def learner(name: str) -> LearnerSpec:

@@ -35,3 +35,16 @@ def test_steps_are_tested_on_the_criterion_the_selector_maximises(selector, crit
 def test_k_equal_to_n_runs_npfs_at_n_minus_1():
     result = ksuggest.suggest_k(_data(), "jmi", "mi", k=6, n_permutations=9, n_bootstraps=5, seed=0)
     assert len(result.order) == 6 and result.npfs.k == 5
+
+
+def test_the_records_auc_scorer_counts_ties_half_as_scikit_learn():
+    """MeasureSpec.empirical of auc (Mann-Whitney with average ranks) = roc_auc_score, ties included."""
+    from sklearn.metrics import roc_auc_score
+
+    from fslab.learners import empirical_value
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    p1 = np.round(rng.random(200), 1)  # many tied scores
+    proba = np.stack([1 - p1, p1], axis=1)
+    assert empirical_value("auc", y, p1 > 0.5, proba) == pytest.approx(roc_auc_score(y, p1), abs=1e-12)

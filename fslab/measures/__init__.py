@@ -5,7 +5,9 @@ Errors (lower is better): zero-one, cost-sensitive (c), balanced, log-loss (nats
 Scores (higher is better): f-beta (beta), auc, mi (bits), precision and recall (approach 1 or 2).
 Each record's ``parameters`` carry one default and the offered range (``MeasureSpec.parameters[name]``:
 a :class:`Param` with ``default``, ``low``, ``high``, ``step``, ``choices``, ``help``); ``PARAM_DEFAULTS``
-collects the defaults for the command line, recipes and pages.
+collects the defaults for the command line, recipes and pages, ``PARAMETERS`` each parameter's record and the
+measures that take it, ``SCORABLE`` the measures with a test-sample scorer (``MeasureSpec.empirical``). These are
+read from the registry on every use: a record added with :func:`register` shows up everywhere, with no other edit.
 
 Every number reported for a subset J goes through ONE evaluator per (source, measure):
 ``measure(name, **params).on(source)`` -> ``.value(J)``, ``.criterion(J)``, ``.extensions(J, candidates)``,
@@ -14,6 +16,8 @@ Every number reported for a subset J goes through ONE evaluator per (source, mea
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 import numpy as np
@@ -26,6 +30,7 @@ from .balanced import balanced_error
 from .base import Measure, MeasureSpec, MixedCellReducer, Param, bind
 from .cost_sensitive import DEFAULT_C, cost_sensitive_error
 from .cross_fit import CrossFittedEvaluator
+from .empirical import SCORERS
 from .evaluator import ENGINES, Evaluator, TableEvaluator
 from .f_beta import f_beta_score
 from .log_loss import log_loss_error
@@ -34,16 +39,61 @@ from .precision_recall import precision_criterion, precision_gain, recall_criter
 from .squared import squared_error
 from .zero_one import zero_one_error
 
-MEASURES: MappingProxyType[str, MeasureSpec] = MappingProxyType({
-    spec.name: spec for spec in (
-        zero_one.SPEC, cost_sensitive.SPEC, balanced.SPEC, log_loss.SPEC, squared.SPEC,
-        f_beta.SPEC, auc.SPEC, mutual_info.SPEC, precision_recall.PRECISION, precision_recall.RECALL,
-    )
-})
+_SHIPPED = tuple(replace(spec, empirical=SCORERS.get(spec.name)) for spec in (
+    zero_one.SPEC, cost_sensitive.SPEC, balanced.SPEC, log_loss.SPEC, squared.SPEC,
+    f_beta.SPEC, auc.SPEC, mutual_info.SPEC, precision_recall.PRECISION, precision_recall.RECALL,
+))
+_REGISTRY: dict[str, MeasureSpec] = {spec.name: spec for spec in _SHIPPED}
+MEASURES: MappingProxyType[str, MeasureSpec] = MappingProxyType(_REGISTRY)
+
+
+class Derived(Mapping):
+    """A read-only mapping computed from the registries on every read, so a registered record shows up in it."""
+
+    def __init__(self, build: Callable[[], Mapping]):
+        self._build = build
+
+    def __getitem__(self, key):
+        return self._build()[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._build())
+
+    def __len__(self) -> int:
+        return len(self._build())
+
+    def __repr__(self) -> str:
+        return f"Derived({dict(self._build())!r})"
+
 
 # parameter name -> its one default, over all measures (c, beta, approach)
-PARAM_DEFAULTS: MappingProxyType[str, object] = MappingProxyType({
+PARAM_DEFAULTS: Mapping[str, object] = Derived(lambda: {
     name: p.default for spec in MEASURES.values() for name, p in spec.parameters.items()})
+# parameter name -> (its Param record, the measures that take it), in registry order
+PARAMETERS: Mapping[str, tuple[Param, tuple[str, ...]]] = Derived(lambda: {
+    name: (p, tuple(m for m, s in MEASURES.items() if name in s.parameters))
+    for spec in MEASURES.values() for name, p in spec.parameters.items()})
+# measures a test sample can be scored on (a record with ``empirical``) -> greater_is_better
+SCORABLE: Mapping[str, bool] = Derived(lambda: {
+    name: spec.greater_is_better for name, spec in MEASURES.items() if spec.empirical is not None})
+
+
+def register(spec: MeasureSpec) -> MeasureSpec:
+    """Add a measure record (an extension, at start-up): ``measure``, every selector, the cost model, links, recipes,
+    the command line and every page that offers measures read it from :data:`MEASURES`. Refuses a taken name."""
+    if not isinstance(spec, MeasureSpec):
+        raise ParameterError(f"register takes a MeasureSpec; got {type(spec).__name__}")
+    if spec.name in _REGISTRY:
+        raise ParameterError(f"a measure named '{spec.name}' is already registered")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a measure record added by :func:`register` (the shipped ones stay)."""
+    if name in {spec.name for spec in _SHIPPED}:
+        raise ParameterError(f"'{name}' is a shipped measure; only registered ones can be removed")
+    _REGISTRY.pop(name, None)
 
 
 def measure(name: str | Measure, **params) -> Measure:
@@ -76,8 +126,9 @@ def supported_measures(source) -> list[str]:
 
 __all__ = [
     "DEFAULT_C", "DEFAULT_FOLDS", "ENGINES", "ESTIMATES", "LOG_SMOOTHING", "CrossFittedEvaluator", "check_estimate",
-    "describe_estimate", "MEASURES", "PARAM_DEFAULTS", "Evaluator", "Measure", "MeasureSpec", "MixedCellReducer",
-    "Param", "TableEvaluator", "auc_score", "balanced_error", "cost_sensitive_error", "f_beta_score",
-    "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain", "recall_criterion",
-    "recall_gain", "squared_error", "supported_measures", "zero_one_error",
+    "describe_estimate", "Derived", "MEASURES", "PARAMETERS", "PARAM_DEFAULTS", "SCORABLE", "Evaluator", "Measure",
+    "MeasureSpec", "MixedCellReducer", "Param", "TableEvaluator", "auc_score", "balanced_error", "cost_sensitive_error",
+    "f_beta_score", "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain",
+    "recall_criterion", "recall_gain", "register", "squared_error", "supported_measures", "unregister",
+    "zero_one_error",
 ]

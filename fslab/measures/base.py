@@ -86,6 +86,9 @@ class MeasureSpec:
     plug-in rule fitted on ``train`` counts scored on ``test`` counts, both (..., F, cells, L), one value per fold
     (..., F). With ``train == test`` it is the plug-in value (log-loss and MI: up to their stated smoothing).
     ``held_out_cells``: the same held-out value as a :class:`HeldOutCells` sum over the fast engine's mixed cells.
+    ``empirical(y, pred, proba, **params)``: the measure of a fitted classifier's predictions on a test sample
+    (:mod:`fslab.measures.empirical`); None: the measure is not offered where a test sample is scored (learning
+    curves, Compare).
     """
 
     name: str
@@ -105,6 +108,7 @@ class MeasureSpec:
     held_out: Callable[..., np.ndarray] | None = None
     held_out_cells: HeldOutCells | None = None
     cross_fitted_evaluator: Callable[..., Evaluator] | None = None
+    empirical: Callable[..., float] | None = None
 
     def __post_init__(self) -> None:
         # registry records are shared by every session: keep the parameter records read-only
