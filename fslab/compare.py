@@ -21,7 +21,7 @@ import pandas as pd
 from .errors import ParameterError, TooLargeError
 from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
-from .selectors import SELECTORS, select
+from .selectors import SELECTORS, Selection, select
 from .selectors.ties import ties_with
 from .tables import as_source
 
@@ -30,8 +30,8 @@ DEFAULT_SELECTORS = ("bayes-greedy", "bayes-score", "mi-greedy", "mi-score", "mr
 
 def jaccard(a: Sequence[int], b: Sequence[int]) -> float:
     """|A n B| / |A u B| (1 for two empty sets)."""
-    a, b = set(a), set(b)
-    return len(a & b) / len(a | b) if a | b else 1.0
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
 
 
 def rank_correlation(a: Sequence[int], b: Sequence[int]) -> float:
@@ -91,7 +91,7 @@ class Comparison:
     distribution; None on a sample or when the search is too large, ``note`` says why).
     """
 
-    selections: Mapping[str, object]
+    selections: Mapping[str, Selection]
     k: int
     measure: str
     measure_params: Mapping[str, object]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -38,7 +38,9 @@ from .selectors import SELECTORS, select
 from .tables import as_source
 
 if TYPE_CHECKING:
+    from .data.sparse import SparseDataset
     from .npfs import NPFSResult
+    from .tables import CodedSource
 
 COLUMNS = ("feature", "NPFS frequency", "relevant (NPFS test)", "picked under binnings")
 
@@ -127,7 +129,7 @@ def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, sp
     """For every feature, the share of the ``n_folds`` training folds (all rows but one stratified fold, split by
     ``split_seed``) on which ``select(training rows, k, selector, **params)`` picks it (Weka's cross-validation
     attribute selection; ``params`` may ask for a cross-fitted estimate inside each training fold)."""
-    src = as_source(source)
+    src = cast("CodedSource | SparseDataset", as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
     fold = stratified_folds(src.y, n_folds, split_seed)
     hits = np.zeros(src.n_features)

@@ -11,6 +11,7 @@ column that merely has many levels shows a large in-sample score and a held-out 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -71,7 +72,7 @@ def subset_scores(source, subset: Sequence[int], measures: Sequence[str] | None 
     rows = []
     for name in _measures(src, measures):
         m = get_measure(name)
-        row = {"measure": m.label, "better": "higher" if m.greater_is_better else "lower"}
+        row: dict[str, Any] = {"measure": m.label, "better": "higher" if m.greater_is_better else "lower"}
         for estimate in _estimates(src):
             ev = m.on(src, estimate=estimate, folds=folds, seed=seed)
             label = IN_SAMPLE if estimate == "plug-in" else HELD_OUT

@@ -32,6 +32,8 @@ class Distribution(CodedSource):
     (:class:`~fslab.tables.CodedSource`): derive a changed law with ``replace(probs=..., ...)``.
     """
 
+    weights: np.ndarray  # a law: always the probabilities (``probs``)
+
     def __init__(self, states, probs, feature_names=None, labels=None, arities=None):
         states = np.asarray(states)
         probs = np.asarray(probs, dtype=np.float64)

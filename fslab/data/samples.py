@@ -103,6 +103,7 @@ def read_sample_frame(name: str) -> pd.DataFrame:
     """
     rec = _record(name)
     path = _existing_file(name)
+    assert rec.file is not None and rec.target is not None  # a shipped file's record (_existing_file checked)
     if rec.file.endswith(".npz"):
         X, y, names = read_sample_arrays(name)
         frame = pd.DataFrame(X, columns=names, copy=False)
@@ -116,6 +117,7 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
 
     rec = _record(name)
     positive = rec.positive if positive is _DEFAULT else positive
+    assert rec.file is not None and rec.target is not None  # a shipped file's record
     if rec.file.endswith(".npz"):
         X, y, names = read_sample_arrays(name)
         return Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)

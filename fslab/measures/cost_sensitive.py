@@ -26,7 +26,7 @@ def cost_sensitive_error(table: JointTable, c: float = 0.25) -> np.ndarray:
 def held_out_cost_sensitive(train: np.ndarray, test: np.ndarray, labels, c: float = 0.25, **_) -> np.ndarray:
     """Held-out cost of the plug-in rule 1((1-c) eta_train(x) > c (1 - eta_train(x))) (ties: 0):
     (c FP + (1-c) FN) / m_test, per fold."""
-    eta, _ = binary_eta(train)
+    eta = binary_eta(train)[0]
     positive = (1.0 - c) * eta > c * (1.0 - eta)
     fp = np.where(positive, test[..., 0], 0.0).sum(axis=-1)
     fn = np.where(positive, 0.0, test[..., 1]).sum(axis=-1)

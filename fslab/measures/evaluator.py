@@ -95,7 +95,7 @@ class Evaluator:
         """The measure of the Bayes-optimal predictor on the features ``subset`` (the paper's quantity)."""
         return self.sign * self.criterion(subset)
 
-    def extensions(self, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
+    def extensions(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> np.ndarray:
         """C(subset + [j]) for every candidate j, shape (len(candidates),)."""
         subset = _subset(subset)
         return np.array([self.criterion(subset + [int(j)]) for j in candidates], dtype=np.float64)

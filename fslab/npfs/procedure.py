@@ -25,6 +25,7 @@ import contextlib
 import math
 import warnings
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import joblib
 import numpy as np
@@ -155,7 +156,8 @@ class Shared:
     def __sizeof__(self) -> int:
         values = vars(self.data).values()
         arrays = [v for v in values if isinstance(v, np.ndarray)]
-        arrays += [a for v in values if sp.issparse(v) for a in (v.data, v.indices, v.indptr)]   # sparse codes
+        arrays += [a for v in values if sp.issparse(v)  # sparse codes (issparse does not narrow for mypy)
+                   for a in (v.data, v.indices, v.indptr)]  # type: ignore[attr-defined]
         return object.__sizeof__(self) + sum(int(a.nbytes) for a in arrays)
 
 
@@ -249,7 +251,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     check_rule(rule)
     if counting not in COUNTING:
         raise ParameterError(f"counting must be one of {', '.join(COUNTING)}; got {counting!r}")
-    source = as_source(dataset)
+    # rows to resample: a CodedSource sample or a SparseDataset (_check refuses anything else)
+    source = cast("CodedSource | SparseDataset", as_source(dataset))
     if isinstance(source, EncodedDataset):
         source = _lean(source, selector)
     _check_run(n_bootstraps, seed, n_jobs, source.n_features)

@@ -17,6 +17,7 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -81,7 +82,7 @@ def relevant_path(matrix: np.ndarray, p0: float, alpha: float, rule: str = "stri
     running = np.cumsum(matrix, axis=1)  # K x n counts after l bootstraps
     shift = 1 if check_rule(rule) == "strict" else 0
     from scipy.stats import binom  # on use: scipy.stats takes ~0.35 s to import
-    return (binom.sf(running - shift, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
+    return np.asarray(binom.sf(running - shift, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,7 +209,7 @@ class NPFSResult:
     def to_dict(self) -> dict:
         """Plain JSON-ready view (the matrix as lists of selected indices per bootstrap)."""
         stab = self.stability()
-        nog = stab["nogueira"]
+        nog = cast("StabilityEstimate | None", stab["nogueira"])
         return {
             "method": "NPFS (Ditzler, Polikar, Rosen 2015)", "selector": self.selector,
             "selector_params": {k: v for k, v in self.selector_params.items() if isinstance(v, str | int | float)},
