@@ -8,9 +8,10 @@ workers: :func:`fslab.data.dask_read.from_dask` builds one from a Dask DataFrame
 ``DaskSource.table(J)`` and ``extension_tables(J, candidates)`` build the same cell codes as
 :class:`fslab.tables.CodedSource` on each partition (mixed radix; when the product of arities exceeds
 the number of rows, the occupied codes are relabelled by their rank in the GLOBAL set of occupied codes,
-itself a union reduced on the workers), count with ``np.bincount``, and sum the per-partition tables in
-a tree on the workers. Only count tables travel to the client, never rows. Counts are whole numbers, so
-the sums, hence every measure, equal the in-memory ones exactly.
+itself a union reduced on the workers) and keep them there between steps; the kernels
+(:mod:`fslab.data.dask_kernels`) count every candidate with one ``np.bincount`` per partition, and the
+per-partition tables are summed in a tree on the workers. Only count tables travel to the client, never rows
+or code lists. Counts are whole numbers, so the sums, hence every measure, equal the in-memory ones exactly.
 
 Dask is optional (``pip install fslab[dask]``): importing this module needs no Dask; using it without
 Dask raises :class:`DaskMissingError`.
@@ -18,6 +19,7 @@ Dask raises :class:`DaskMissingError`.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -25,12 +27,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import ClusterError, DaskMissingError, FslabError, ParameterError  # Dask errors: errors.py
-from ..tables import _BATCH_CELLS, JointTable
+from ..tables import JointTable, check_subset, recall_prefix
+from . import dask_kernels as kernels
 
 SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
-_MEMO_SIZE = 128     # client-side memo of cell-code plans per subset
-_MAX_GROUPS = 4096   # (cell, class) groups summed slice by slice; beyond, bincounts
+_STATES = 8          # subsets whose cell codes stay on the workers (int64 per row each), least recently used out
+_STATE_BYTES = 1 << 30
 
 
 def require_dask():
@@ -61,114 +64,33 @@ def _compute(dask, obj):
         raise
 
 
-def _tree_sum(dask, parts: list, fan_in: int = _FAN_IN):
-    """Sum delayed arrays in a tree of fan-in ``fan_in`` on the workers (log_fan_in(P) levels)."""
+def _tree(dask, parts: list, combine=kernels.sum_arrays, fan_in: int = _FAN_IN):
+    """Combine delayed results in a tree of fan-in ``fan_in`` on the workers (log_fan_in(P) levels)."""
     while len(parts) > 1:
-        parts = [dask.delayed(_sum_arrays)(*parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
+        parts = [dask.delayed(combine)(*parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
     return parts[0]
 
 
-def _sum_arrays(*arrays):
-    out = arrays[0].copy()
-    for a in arrays[1:]:
-        out += a
-    return out
+def _tree_sum(dask, parts: list, fan_in: int = _FAN_IN):
+    """Sum delayed arrays in a tree on the workers."""
+    return _tree(dask, parts, kernels.sum_arrays, fan_in)
 
 
-def _rows(part) -> int:
-    return part[0].shape[0]
+def _tree_sum_with(dask, parts: list, combine, fan_in: int = _FAN_IN):
+    """Combine delayed results with ``combine`` in a tree on the workers (``from_dask``'s reductions)."""
+    return _tree(dask, parts, combine, fan_in)
 
 
-def _apply_plan(part, plan: tuple) -> np.ndarray:
-    """Cell codes of one partition for a subset, from its plan: ((feature, arity, occupied codes or None), ...)."""
-    X = part[0]
-    codes = np.zeros(X.shape[0], dtype=np.int64)
-    for j, arity, uniques in plan:
-        codes = codes * arity + X[:, j]
-        if uniques is not None:
-            codes = np.searchsorted(uniques, codes)
-    return codes
-
-
-def _part_uniques(part, plan: tuple) -> np.ndarray:
-    return np.unique(_apply_plan(part, plan))
-
-
-def _union(*arrays) -> np.ndarray:
-    return np.unique(np.concatenate(arrays))
-
-
-def _part_occupied(part, plan: tuple, candidates: np.ndarray, arities: np.ndarray) -> list[np.ndarray]:
-    """Occupied codes base * a_j + x_j of every candidate j in one partition."""
-    base = _apply_plan(part, plan)
-    return [np.unique(base * int(a) + part[0][:, j]) for j, a in zip(candidates, arities, strict=True)]
-
-
-def _union_lists(*lists) -> list[np.ndarray]:
-    return [np.unique(np.concatenate(arrays)) for arrays in zip(*lists, strict=True)]
-
-
-def _part_occupied_counts(part, plan: tuple, candidates: np.ndarray, arities: np.ndarray, occupied: list,
-                          widest: int, n_labels: int) -> np.ndarray:
-    """Counts (B, widest, L) over each candidate's occupied cells, in the order of their codes, zero-padded."""
-    X, y = part
-    base = _apply_plan(part, plan)
-    out = np.empty((candidates.size, widest, n_labels))
-    for i, (j, a) in enumerate(zip(candidates, arities, strict=True)):
-        index = np.searchsorted(occupied[i], base * int(a) + X[:, j])
-        out[i] = np.bincount(index * n_labels + y, minlength=widest * n_labels).reshape(widest, n_labels)
-    return out
-
-
-def _part_table(part, plan: tuple, n_cells: int, n_labels: int) -> np.ndarray:
-    codes = _apply_plan(part, plan)
-    flat = codes * n_labels + part[1]
-    return np.bincount(flat, minlength=n_cells * n_labels).reshape(n_cells, n_labels).astype(np.float64)
-
-
-def _part_extensions(part, plan: tuple, n_base: int, candidates: np.ndarray, width: int,
-                     n_labels: int) -> np.ndarray:
-    """Counts (B, n_base * width, L) of subset + [j] for every candidate j, laid out as CodedSource's tables
-    (cell = base cell * width + value of X_j).
-
-    Count by group, not by row (as the in-memory fast engine): the rows are sorted once by their group
-    g = (base cell, class), and each group's slice of the sorted uint8 codes is summed down its rows: for all
-    candidates at once, n(g, X_j = v) for v >= 1; v = 0 is the group size minus the others. Many groups (deep
-    subsets) use bounded chunks of bincounts instead.
-    """
-    X, y = part
-    base = _apply_plan(part, plan)
-    B, L = candidates.size, n_labels
-    group = base * L + y
-    sizes = np.bincount(group, minlength=n_base * L)
-    present = np.flatnonzero(sizes)
-    if present.size > _MAX_GROUPS or B * n_base * width * L > 1 << 24:
-        return _part_extensions_bincount(X, y, base, n_base, candidates, width, L)
+def _pad(flat: np.ndarray, n_base: int, arities: np.ndarray, n_labels: int) -> np.ndarray:
+    """The kernels' concatenated value-major tables as CodedSource's (B, n_base * width, L), padded cells empty."""
+    B, L, width = arities.size, n_labels, int(arities.max())
     out = np.zeros((B, n_base, width, L))
-    if present.size:
-        rows = X[np.argsort(group, kind="stable")]
-        ends = np.cumsum(sizes)[present]
-        for g, stop, size in zip(present, ends, sizes[present], strict=True):
-            block = rows[stop - size:stop]
-            c, l = divmod(int(g), L)
-            for v in range(1, width):
-                hits = block if width == 2 else block == v
-                out[:, c, v, l] = hits.sum(axis=0, dtype=np.int64)[candidates]
-    out[:, :, 0, :] = sizes.reshape(n_base, L)[None] - out[:, :, 1:, :].sum(axis=2)
+    starts = np.concatenate([[0], np.cumsum(n_base * L * arities)[:-1]])
+    for a in np.unique(arities):
+        which = np.flatnonzero(arities == a)
+        block = flat[starts[which][:, None] + np.arange(int(a) * n_base * L)]
+        out[which, :, :a, :] = block.reshape(which.size, int(a), n_base, L).transpose(0, 2, 1, 3)
     return out.reshape(B, n_base * width, L)
-
-
-def _part_extensions_bincount(X, y, base, n_base: int, candidates: np.ndarray, width: int, L: int) -> np.ndarray:
-    n_cells = n_base * width
-    chunk = max(1, _BATCH_CELLS // max(n_cells * L, 1))
-    out = np.empty((candidates.size, n_cells, L))
-    for start in range(0, candidates.size, chunk):
-        cand = candidates[start:start + chunk]
-        offsets = np.arange(cand.size, dtype=np.int64) * n_cells
-        index = (base[:, None] * width + X[:, cand] + offsets[None, :]) * L + y[:, None]
-        out[start:start + cand.size] = np.bincount(index.ravel(), minlength=cand.size * n_cells * L
-                                                   ).reshape(cand.size, n_cells, L)
-    return out
 
 
 # --- the source --------------------------------------------------------------------------------------------
@@ -177,8 +99,12 @@ class DaskSource:
     """A discretised sample kept as persisted partitions of codes on a Dask cluster (a TableSource).
 
     Not a :class:`~fslab.tables.CodedSource`: it has no ``X``/``y`` on the client, so selectors use the generic
-    table path (``table`` / ``extension_tables``), whose counts are summed from the partitions.
-    ``bytes_received`` counts the bytes of the count tables that came back to the client.
+    table path (``table`` / ``extension_tables``), whose counts are summed from the partitions on the workers.
+    The cell codes of the last few subsets stay on the workers (persisted), so a greedy step extends the
+    previous step's codes by one feature instead of rebuilding them. ``bytes_received`` counts the bytes that came
+    back to the client: count tables only (at most the size of the tables the call returns).
+
+    ``parts``: persisted delayed pairs (X codes, uint8/uint16 C-ordered; y class indices, int8/int64).
     """
 
     def __init__(self, parts: list, n_rows: int, arities, labels, feature_names, *, class_names=(), task="binary",
@@ -194,7 +120,9 @@ class DaskSource:
         self.categories = categories
         self.notes = tuple(notes)
         self.bytes_received = 0
-        self._plans: OrderedDict[tuple[int, ...], tuple[tuple, int]] = OrderedDict()
+        self._states: OrderedDict[tuple[int, ...], tuple[list, int]] = OrderedDict()
+        self._offsets: list[int] | None = None
+        self._boot: tuple[int, float] | None = None
 
     @property
     def n_features(self) -> int:
@@ -213,6 +141,11 @@ class DaskSource:
         """Observed rows (plug-in estimates from counts / m), not an exact law."""
         return True
 
+    @property
+    def bootstrap_key(self) -> tuple[int, float] | None:
+        """(key, mean) of this view's Poisson row weights (:meth:`bootstrap`), None for the plain counts."""
+        return self._boot
+
     def to_encoded(self):
         """Gather every partition's codes to the client as an EncodedDataset: for small data only (tests, checks);
         selection never needs it."""
@@ -229,87 +162,104 @@ class DaskSource:
         """Already encoded: itself, so a DaskSource stands wherever a Dataset can."""
         return self
 
+    def bootstrap(self, key: int, mean: float = 1.0) -> DaskSource:
+        """A view whose every count weighs row i by w_i ~ Poisson(mean), drawn on the workers from (key, i) alone
+        (:func:`fslab.data.dask_kernels.poisson_weights`): independent of the partitioning and of the workers.
+
+        The view shares the rows and the cached cell codes (codes do not depend on weights); its tables hold
+        sum_i w_i 1(row i in the cell) (whole numbers, so sums are exact in any order).
+        """
+        if not mean > 0:
+            raise ParameterError(f"the bootstrap's mean row weight must be positive; got {mean}")
+        view = copy.copy(self)
+        view._offsets = self._partition_offsets()
+        self._offsets = view._offsets
+        view._boot = (int(key) % (1 << 64), float(mean))
+        view.bytes_received = 0
+        return view
+
+    def _partition_offsets(self) -> list[int]:
+        """The global index of each partition's first row (one small compute, then kept)."""
+        if self._offsets is None:
+            dask = require_dask()
+            sizes = _compute(dask, [dask.delayed(kernels.n_rows)(p) for p in self._parts])
+            self._offsets = [0, *np.cumsum(sizes)[:-1].tolist()]
+        return self._offsets
+
+    def _boots(self) -> list:
+        if self._boot is None:
+            return [None] * len(self._parts)
+        return [(int(o), *self._boot) for o in self._partition_offsets()]
+
     def _check_subset(self, subset: Sequence[int]) -> tuple[int, ...]:
-        subset = tuple(int(j) for j in subset)
-        if len(set(subset)) != len(subset) or any(j < 0 or j >= self.n_features for j in subset):
-            raise ParameterError(f"subset {subset} must hold distinct feature indices in 0 .. {self.n_features - 1}")
-        return subset
+        return check_subset(subset, self.n_features)
 
     def _fetch(self, delayed_obj):
         out = _compute(require_dask(), delayed_obj)
         self.bytes_received += int(getattr(out, "nbytes", 0))
         return out
 
-    def _fetch_list(self, delayed_obj) -> list:
-        out = _compute(require_dask(), delayed_obj)
-        self.bytes_received += sum(int(a.nbytes) for a in out)
-        return out
-
-    def plan(self, subset: Sequence[int]) -> tuple[tuple, int]:
-        """How each partition builds the cell codes of ``subset`` (CodedSource.cell_codes' rule, with global
-        relabelling by the occupied codes once cells outnumber rows), and the number of cells."""
+    def _state(self, subset: Sequence[int]) -> tuple[list, int]:
+        """Per-partition cell codes of ``subset`` (persisted on the workers; None for the empty subset) and the
+        number of cells: CodedSource.cell_codes' rule (mixed radix; once cells outnumber rows, each code's rank
+        among the globally occupied codes, a union reduced on the workers: only its size reaches the client)."""
         key = self._check_subset(subset)
-        hit = self._plans.get(key)
+        hit, start = recall_prefix(self._states, key)
         if hit is not None:
-            self._plans.move_to_end(key)
             return hit
-        start = max(len(key) - 1, 0)
-        while start > 0 and key[:start] not in self._plans:
-            start -= 1
-        steps, n_cells = self._plans.get(key[:start], ((), 1))
-        for j in key[start:]:
-            n_cells *= int(self.arities[j])
-            steps = steps + ((j, int(self.arities[j]), None),)
+        codes, n_cells = self._states.get(key[:start], ([None] * len(self._parts), 1))
+        dask = require_dask()
+        for i in range(start, len(key)):
+            j, arity = key[i], int(self.arities[key[i]])
+            raw = [dask.delayed(kernels.extend)(p, c, j, arity) for p, c in zip(self._parts, codes, strict=True)]
+            n_cells *= arity
             if n_cells > max(self.n_rows, 1):
-                dask = require_dask()
-                plan = dask.delayed(steps, traverse=False)
-                uniques = self._fetch(_tree_sum_with(dask, [dask.delayed(_part_uniques)(p, plan) for p in self._parts],
-                                                     _union))
-                steps = steps[:-1] + ((j, int(self.arities[j]), uniques),)
-                n_cells = int(uniques.size)
-        self._plans[key] = (steps, n_cells)
-        if len(self._plans) > _MEMO_SIZE:
-            self._plans.popitem(last=False)
-        return steps, n_cells
+                raw = list(dask.persist(*raw))
+                occupied = dask.persist(_tree(dask, [dask.delayed(kernels.uniques)(r) for r in raw], kernels.union))[0]
+                n_cells = int(_compute(dask, dask.delayed(kernels.size)(occupied)))
+                raw = [dask.delayed(kernels.relabel)(r, occupied) for r in raw]
+            codes = list(dask.persist(*raw))
+            self._states[key[:i + 1]] = (codes, n_cells)
+        while len(self._states) > max(2, min(_STATES, _STATE_BYTES // max(8 * self.n_rows, 1))):
+            self._states.popitem(last=False)  # releases those futures: the workers drop the codes
+        return codes, n_cells
 
     def table(self, subset: Sequence[int]) -> JointTable:
         """Joint table of (X_subset, Y): per-partition bincounts summed on the workers."""
-        steps, n_cells = self.plan(subset)
+        codes, n_cells = self._state(subset)
         dask = require_dask()
-        plan = dask.delayed(steps, traverse=False)
         L = self.labels.shape[0]
-        counts = self._fetch(_tree_sum(dask, [dask.delayed(_part_table)(p, plan, n_cells, L) for p in self._parts]))
-        return JointTable(counts, self.labels)
+        tasks = [dask.delayed(kernels.table)(p, c, n_cells, L, b)
+                 for p, c, b in zip(self._parts, codes, self._boots(), strict=True)]
+        return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
 
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
-        """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), as CodedSource pads them."""
+        """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), as CodedSource pads them.
+
+        One task per partition counts every candidate in one pass; the tables are summed in a tree on the workers.
+        When the padded tables would have more than twice as many cells as rows, only each candidate's occupied
+        cells are kept (as CodedSource does), merged and padded on the workers.
+        """
         subset = self._check_subset(subset)
         candidates = np.asarray([int(j) for j in candidates], dtype=np.int64)
         if candidates.size == 0:
             raise ParameterError("extension_tables needs at least one candidate")
         self._check_subset(tuple(candidates))
-        steps, n_base = self.plan(subset)
-        width = int(self.arities[candidates].max())
+        codes, n_base = self._state(subset)
+        arities = self.arities[candidates]
         dask = require_dask()
-        plan = dask.delayed(steps, traverse=False)
-        cand = dask.delayed(candidates, traverse=False)
-        L = self.labels.shape[0]
-        if n_base * width > 2 * max(self.n_rows, 1):   # as CodedSource: only each candidate's occupied cells
-            arities = self.arities[candidates]
-            occupied = self._fetch_list(_tree_sum_with(
-                dask, [dask.delayed(_part_occupied)(p, plan, cand, arities) for p in self._parts], _union_lists))
-            widest = max(int(u.size) for u in occupied)
-            occ = dask.delayed(occupied, traverse=False)
-            tasks = [dask.delayed(_part_occupied_counts)(p, plan, cand, arities, occ, widest, L) for p in self._parts]
-            return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
-        tasks = [dask.delayed(_part_extensions)(p, plan, n_base, cand, width, L) for p in self._parts]
-        return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
-
-
-def _tree_sum_with(dask, parts: list, combine, fan_in: int = _FAN_IN):
-    while len(parts) > 1:
-        parts = [dask.delayed(combine)(*parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
-    return parts[0]
+        cand, L = dask.delayed(candidates, traverse=False), self.labels.shape[0]
+        a = dask.delayed(arities, traverse=False)
+        jobs = zip(self._parts, codes, self._boots(), strict=True)
+        if n_base * int(arities.max()) > 2 * max(self.n_rows, 1):
+            pairs = [dask.delayed(kernels.occupied)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
+            root = _tree(dask, pairs, kernels.merge_occupied)
+            stride = n_base * int(arities.max())
+            return JointTable(self._fetch(dask.delayed(kernels.pad_occupied)(root, candidates.size, stride, L)),
+                              self.labels)
+        tasks = [dask.delayed(kernels.extensions)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
+        flat = self._fetch(_tree_sum(dask, tasks))
+        return JointTable(_pad(flat, n_base, arities, L), self.labels)
 
 
 # --- the scheduler the app uses (connecting and running jobs there: fslab.cluster) --------------------------------

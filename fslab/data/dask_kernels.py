@@ -1,0 +1,169 @@
+"""Per-partition counting kernels of :class:`fslab.data.distributed.DaskSource` (run on the workers; numpy only).
+
+A partition is a pair (X codes, uint8/uint16 C-ordered; y class indices). A subset's cell codes per partition
+(``codes``, int64, None for the empty subset) are made once by :func:`extend` (and :func:`relabel` once cells
+outnumber rows, by the rank in the global set of occupied codes) and stay on the workers between steps.
+
+Every count is one ``np.bincount`` over combined codes, one pass whatever the arities:
+
+- :func:`extensions`: the tables of subset + {j} for all candidates j, unpadded and concatenated: candidate j's
+  block (offset ``off_j``) is laid out value-major, cell (c, v, l) at ``off_j + (v * n_base + c) * L + l``, so
+  the index of a row is ``x_j * n_base * L + (c * L + l) + off_j``; the client pads and transposes them to
+  CodedSource's layout. Only count tables leave the workers (at most the size of the padded batch).
+- :func:`occupied`, :func:`merge_occupied`, :func:`pad_occupied`: when the padded tables would have more than
+  twice as many cells as rows, the occupied (cell, class) keys and their counts are merged up the reduction
+  tree ON the workers and the root pads them per candidate (CodedSource's occupied layout): the client gets
+  the (B, widest, L) counts only, never code lists.
+
+A bootstrap view counts with Poisson row weights (:func:`poisson_weights`): a function of (key, global row
+index) alone, so the weights, hence the counts, do not depend on the partitioning or the number of workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_CHUNK = 1 << 22  # row x candidate entries per bincount (32 MiB of int64 indices)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser (Steele, Lea, Flood 2014), wrapping uint64 arithmetic: a counter-based hash."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def poisson_cdf(mean: float) -> np.ndarray:
+    """P(N <= k) for N ~ Poisson(mean), k = 0 .. until it reaches 1 in double precision."""
+    k = np.arange(64 + int(8 * mean))
+    log_p = k * np.log(mean) - mean - np.cumsum(np.log(np.maximum(k, 1)))
+    return np.cumsum(np.exp(log_p))
+
+
+def poisson_weights(n: int, offset: int, key: int, mean: float) -> np.ndarray:
+    """Poisson(mean) weights of rows ``offset .. offset + n - 1``: u = SplitMix64(SplitMix64(row) ^ key) / 2^64,
+    weight = the smallest k with P(N <= k) > u (inverse CDF)."""
+    rows = np.arange(offset, offset + n, dtype=np.uint64)
+    u = (_splitmix64(_splitmix64(rows) ^ np.uint64(key)) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+    return np.searchsorted(poisson_cdf(mean), u, side="right").astype(np.float64)
+
+
+def _weights(part, boot) -> np.ndarray | None:
+    return None if boot is None else poisson_weights(part[0].shape[0], *boot)
+
+
+def _count(index: np.ndarray, size: int, weights: np.ndarray | None) -> np.ndarray:
+    """bincount of ``index`` (rows x lanes, row-major) with each row's weight (None: unweighted, int64)."""
+    if weights is not None and index.ndim == 2:
+        weights = np.repeat(weights, index.shape[1])
+    return np.bincount(index.ravel(), weights=weights, minlength=size)
+
+
+def n_rows(part) -> int:
+    return int(part[0].shape[0])
+
+
+def extend(part, codes: np.ndarray | None, j: int, arity: int) -> np.ndarray:
+    """Cell codes of subset + [j] from the subset's: codes * a_j + x_j (mixed radix)."""
+    x = part[0][:, j].astype(np.int64)
+    return x if codes is None else codes * arity + x
+
+
+def uniques(codes: np.ndarray) -> np.ndarray:
+    return np.unique(codes)
+
+
+def union(*arrays) -> np.ndarray:
+    return np.unique(np.concatenate(arrays))
+
+
+def size(array: np.ndarray) -> int:
+    return int(array.size)
+
+
+def relabel(codes: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """Each code's rank among the globally occupied codes (CodedSource's np.unique relabelling)."""
+    return np.searchsorted(occupied, codes)
+
+
+def sum_arrays(*arrays) -> np.ndarray:
+    out = arrays[0].copy()
+    for a in arrays[1:]:
+        out += a
+    return out
+
+
+def table(part, codes: np.ndarray | None, n_cells: int, n_labels: int, boot) -> np.ndarray:
+    """Counts (n_cells, L) of (cell, class) in one partition."""
+    y = part[1].astype(np.int64)
+    flat = y if codes is None else codes * n_labels + y
+    return _count(flat, n_cells * n_labels, _weights(part, boot)).reshape(n_cells, n_labels)
+
+
+def _chunks(rows: int, n_cand: int):
+    step = max(1, _CHUNK // max(rows, 1))
+    return range(0, n_cand, step), step
+
+
+def extensions(part, codes: np.ndarray | None, n_base: int, candidates: np.ndarray, arities: np.ndarray,
+               n_labels: int, boot) -> np.ndarray:
+    """Counts of subset + {j} for every candidate j, concatenated (see the module docstring for the layout)."""
+    X, y = part
+    L = n_labels
+    group = y.astype(np.int64) if codes is None else codes * L + y   # c * L + l
+    weights = _weights(part, boot)
+    blocks = n_base * L * arities
+    starts, step = _chunks(X.shape[0], candidates.size)
+    out = []
+    for start in starts:
+        cand, blk = candidates[start:start + step], blocks[start:start + step]
+        off = np.concatenate([[0], np.cumsum(blk)[:-1]])
+        index = X[:, cand].astype(np.int64)
+        index *= n_base * L
+        index += group[:, None]
+        index += off
+        out.append(_count(index, int(blk.sum()), weights))
+    return np.concatenate(out)
+
+
+def occupied(part, codes: np.ndarray | None, n_base: int, candidates: np.ndarray, arities: np.ndarray,
+             n_labels: int, boot) -> tuple[np.ndarray, np.ndarray]:
+    """Occupied keys ((lane_j + c * a_j + x_j) * L + l, sorted) of every candidate j, lane_j = j * n_base * max a,
+    and their counts, in one partition."""
+    X, y = part
+    L = n_labels
+    base = np.zeros(X.shape[0], dtype=np.int64) if codes is None else codes
+    weights = _weights(part, boot)
+    stride = n_base * int(arities.max())
+    starts, step = _chunks(X.shape[0], candidates.size)
+    keys, counts = [], []
+    for start in starts:
+        cand, a = candidates[start:start + step], arities[start:start + step]
+        lanes = np.arange(start, start + cand.size, dtype=np.int64) * stride
+        index = base[:, None] * a + X[:, cand] + lanes
+        index *= L
+        index += y[:, None]
+        k, inverse = np.unique(index.ravel(), return_inverse=True)
+        keys.append(k)
+        counts.append(_count(inverse.reshape(index.shape), k.size, weights))
+    return np.concatenate(keys), np.concatenate(counts).astype(np.float64)
+
+
+def merge_occupied(*pairs) -> tuple[np.ndarray, np.ndarray]:
+    keys, inverse = np.unique(np.concatenate([p[0] for p in pairs]), return_inverse=True)
+    return keys, np.bincount(inverse, weights=np.concatenate([p[1] for p in pairs]), minlength=keys.size)
+
+
+def pad_occupied(pair, n_candidates: int, stride: int, n_labels: int) -> np.ndarray:
+    """(B, widest, L) counts over each candidate's occupied cells in code order, zero-padded (the root's task)."""
+    keys, counts = pair
+    cells, cell_of_key = np.unique(keys // n_labels, return_inverse=True)
+    lane = cells // stride
+    begins = np.searchsorted(cells, np.arange(n_candidates, dtype=np.int64) * stride)
+    widest = int(np.diff(np.append(begins, cells.size)).max())
+    position = np.arange(cells.size) - begins[lane]
+    out = np.zeros((n_candidates, widest, n_labels))
+    out[lane[cell_of_key], position[cell_of_key], keys % n_labels] = counts
+    return out

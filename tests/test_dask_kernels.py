@@ -1,0 +1,117 @@
+"""The DaskSource's partition kernels on Dask's synchronous scheduler (no cluster: the inner loop): the same tables
+as CodedSource for mixed arities (a 300-level column included), relabelled and occupied cells; bytes to the client
+bounded by the returned tables; Poisson bootstrap weights that do not depend on the partitioning.
+
+The same kernels on a LocalCluster of worker processes: tests/test_dask_source.py and tests/test_npfs_dask.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fslab
+from fslab.data.encoded import EncodedDataset
+
+dask = pytest.importorskip("dask")
+pytest.importorskip("distributed")
+
+from fslab.data.dask_kernels import poisson_weights  # noqa: E402
+from fslab.data.distributed import to_dask_source  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def synchronous():
+    with dask.config.set(scheduler="synchronous"):
+        yield
+
+
+def mixed(m: int = 3000, seed: int = 0) -> EncodedDataset:
+    """A 300-level column, binary, 5- and 17-valued columns; 3 classes, y depending on columns 0, 1 and 6."""
+    rng = np.random.default_rng(seed)
+    X = np.c_[rng.integers(0, 300, m), rng.integers(0, 2, (m, 3)), rng.integers(0, 5, (m, 2)), rng.integers(0, 17, m)]
+    y = (X[:, 0] % 3 + X[:, 1] + (X[:, 6] > 8) + rng.integers(0, 2, m)) % 3
+    return EncodedDataset(X, y, labels=[0, 1, 2], arities=X.max(axis=0) + 1)
+
+
+@pytest.mark.parametrize("parts", [1, 4, 7])
+def test_tables_equal_coded_source_for_mixed_arities(parts):
+    enc = mixed()
+    src = to_dask_source(enc, npartitions=parts)
+    # (0, 6): 300 x 17 cells > 3,000 rows, relabelled by their global rank; (0, 6) + a 300-level candidate:
+    # more than twice as many padded cells as rows, so only occupied cells come back
+    for subset in [(), (1,), (0,), (6, 0), (1, 2, 3), (0, 6, 4), (0, 1, 2, 3, 4, 5)]:
+        np.testing.assert_array_equal(src.table(subset).counts, enc.table(subset).counts)
+        rest = [j for j in range(enc.n_features) if j not in subset]
+        for candidates in (rest, rest[::-1], rest[-1:]):
+            got, want = src.extension_tables(subset, candidates).counts, enc.extension_tables(subset, candidates).counts
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+
+
+def test_selections_bit_identical_to_the_plain_engine():
+    enc = mixed(seed=1)
+    src = to_dask_source(enc, npartitions=3)
+    for selector in ["bayes-greedy", "jmi", "mrmr", "mi-score", "cmim"]:
+        got, want = fslab.select(src, 4, selector), fslab.select(enc, 4, selector, engine="plain")
+        assert got.features == want.features
+        np.testing.assert_array_equal(got.scores, want.scores)
+    for measure in ["log-loss", "mi"]:
+        got = fslab.select(src, 4, "bayes-greedy", measure=measure)
+        want = fslab.select(enc, 4, "bayes-greedy", measure=measure, engine="plain")
+        assert got.features == want.features
+        np.testing.assert_array_equal(got.scores, want.scores)
+
+
+@pytest.mark.parametrize("measure", ["zero-one", "balanced"])
+def test_bytes_to_the_client_per_step_at_most_one_count_table(measure):
+    """BayesGreedy k=5: each step's bytes are at most the float64 tables of that step's extension batch (the
+    padded (B, cells, L) batch CodedSource returns). Before: the occupied-cell code lists per candidate went to
+    the client and back (96 MB at 100,000 rows)."""
+    rng = np.random.default_rng(2)
+    m = 5000   # 30-valued columns: from step 3 on, 900 x 30 padded cells > 2 m, so only occupied cells count
+    X = rng.integers(0, 30, size=(m, 10))
+    y = ((X[:, 0] + X[:, 3] + X[:, 7] + rng.integers(0, 30, m)) > 58).astype(int)
+    enc = EncodedDataset(X, y, labels=[0, 1], arities=np.full(10, 30))
+    src = to_dask_source(enc, npartitions=4)
+    seen = [0]
+    steps: list[int] = []
+
+    def progress(step, total):
+        steps.append(src.bytes_received - seen[0])
+        seen[0] = src.bytes_received
+
+    got = fslab.select(src, 5, "bayes-greedy", measure=measure, progress=progress)
+    assert got.features == fslab.select(enc, 5, "bayes-greedy", measure=measure, engine="plain").features
+    assert len(steps) == 5 and min(steps) > 0
+    for t, received in enumerate(steps):
+        subset = list(got.features[:t])
+        rest = [j for j in range(10) if j not in subset]
+        assert received <= enc.extension_tables(subset, rest).counts.nbytes
+
+
+def test_poisson_weights_depend_on_the_row_and_key_only():
+    w = poisson_weights(200_000, 0, key=12345, mean=1.0)
+    np.testing.assert_array_equal(w[50_000:50_100], poisson_weights(100, 50_000, key=12345, mean=1.0))
+    assert abs(w.mean() - 1) < 0.01 and abs(w.var() - 1) < 0.02   # Poisson(1): mean = variance = 1
+    assert abs((w == 0).mean() - np.exp(-1)) < 0.005                # P(N = 0) = e^-1 = 0.368
+    assert not np.array_equal(w[:1000], poisson_weights(1000, 0, key=12346, mean=1.0))
+    half = poisson_weights(200_000, 0, key=7, mean=0.5)
+    assert abs(half.mean() - 0.5) < 0.01
+
+
+def test_bootstrap_tables_do_not_depend_on_the_partitioning():
+    enc = mixed(m=2000, seed=3)
+    two, five = to_dask_source(enc, npartitions=2), to_dask_source(enc, npartitions=5)
+    a, b = two.bootstrap(99), five.bootstrap(99)
+    w = poisson_weights(enc.n_rows, 0, 99, 1.0)
+    for subset in [(), (2,), (0, 6)]:
+        np.testing.assert_array_equal(a.table(subset).counts, b.table(subset).counts)
+        rest = [j for j in range(enc.n_features) if j not in subset]
+        np.testing.assert_array_equal(a.extension_tables(subset, rest).counts,
+                                      b.extension_tables(subset, rest).counts)
+    # the weighted table is the in-memory table of the rows repeated w_i times
+    rows = np.repeat(np.arange(enc.n_rows), w.astype(int))
+    np.testing.assert_array_equal(a.table([1, 4]).counts, enc.subsample(rows).table([1, 4]).counts)
+    np.testing.assert_array_equal(two.table([1, 4]).counts, enc.table([1, 4]).counts)   # the parent is unweighted
+    with pytest.raises(fslab.ParameterError, match="mean row weight"):
+        two.bootstrap(1, mean=0)
