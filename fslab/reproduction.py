@@ -159,8 +159,8 @@ def ledger_markdown(main: Ledger, *others: Ledger) -> str:
         cells = [f"`{r.id}`", r.paper, r.item, r.claim, r.ours, f"**{VERDICT_LABELS[r.verdict]}**", r.scale, why]
         for other in others:
             try:
-                o = other.row(r.id)
-                cells.append(f"{VERDICT_LABELS[o.verdict]}: {o.ours}")
+                theirs = other.row(r.id)
+                cells.append(f"{VERDICT_LABELS[theirs.verdict]}: {theirs.ours}")
             except KeyError:
                 cells.append("not run")
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
@@ -295,7 +295,7 @@ _BUILDERS = {"curves": _curves, "matrix": _matrix, "paths": _paths, "bars": _bar
 def row_figure(row: Row) -> go.Figure | None:
     """The plotly figure of a ledger row, or None for rows shown as a table (``figure['kind'] == 'table'``)."""
     kind = row.figure.get("kind")
-    builder = _BUILDERS.get(kind)
+    builder = _BUILDERS.get(kind) if isinstance(kind, str) else None
     return None if builder is None else builder(row.figure)
 
 

@@ -131,6 +131,7 @@ def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, sp
     attribute selection; ``params`` may ask for a cross-fitted estimate inside each training fold)."""
     src = cast("CodedSource | SparseDataset", as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
+    assert src.y is not None  # a sample
     fold = stratified_folds(src.y, n_folds, split_seed)
     hits = np.zeros(src.n_features)
     for f in range(n_folds):

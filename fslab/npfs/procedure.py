@@ -269,6 +269,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
         if callable(selector):
             raise ParameterError("estimate='cross-fitted' applies to a named selector; a callable chooses its own")
         require_sample(source)
+        assert source.y is not None  # a sample
         selector_params = {**selector_params, "estimate": estimate,
                            "folds": stratified_folds(source.y, folds, DEFAULT_SEED)}
     weighted = counting != "resample" and supports(source, selector, selector_params)
