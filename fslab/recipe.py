@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from .data.column_types import TYPES as COLUMN_TYPES
 from .data.csv_io import read_table
@@ -29,15 +30,13 @@ from .data.encoded import EncodedDataset
 from .data.safe_json import loads
 from .data.samples import SAMPLES, load_sample
 from .errors import DataError, FslabError
-from .learners import EVAL_MEASURES
 from .limits import DESCRIPTIONS, Limits, limits_or_server, server_limits, setting
-from .measures import ESTIMATES, MEASURES, Param
+from .measures import ESTIMATES, MEASURES, PARAMETERS, SCORABLE, Param
 from .npfs.result import RULES
 from .pena_nilsson.toy import PRESETS, preset
-from .selectors import SELECTORS
+from .selectors import SELECTORS, SelectorSpec
 
 RECIPE_VERSION = 1
-PAGES = ("select", "by_measure", "npfs", "compare", "orderings", "toy")
 ALL_CLASSES = "(all classes)"
 MAX_SEED = 2**32 - 1
 ALPHAS = (0.001, 0.005, 0.01, 0.05, 0.1)
@@ -139,26 +138,92 @@ def _param(param: Param) -> Callable:
 
 
 _SOURCE = _one_of(("dataset", "distribution"))
-_SELECTOR, _MEASURE = _one_of(SELECTORS), _one_of(MEASURES)
 _K = _int(1, "max_columns")
-_ESTIMATE = _one_of(ESTIMATES)
-_MEASURE_PARAMS = {name: _param(p) for spec in MEASURES.values() for name, p in spec.parameters.items()}
 
-CHOICES: Mapping[str, Mapping[str, Callable]] = {
-    "select": {"source": _SOURCE, "selector": _SELECTOR, "measure": _MEASURE, "k": _K, "use_s": _bool,
-               "s": _int(1, 6), "estimate": _ESTIMATE, **_MEASURE_PARAMS},
-    "npfs": {"selector": _SELECTOR, "measure": _MEASURE, "k": _K, "n": _int(2, "max_bootstraps"),
-             "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
-             "rule": _one_of(RULES), "estimate": _ESTIMATE, **_MEASURE_PARAMS},
-    # Compare's learning curves score a test sample, so only the measures a test sample can be scored on
-    "compare": {"source": _SOURCE, "measure": _one_of(EVAL_MEASURES), "k": _int(1, 15),
-                "selectors": _list_of(SELECTORS), "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"],
-                "tab": _one_of(TABS["compare"]), "estimate": _ESTIMATE},
-    "by_measure": {"source": _SOURCE, "selector": _SELECTOR, "k": _K, "measures": _list_of(MEASURES),
-                   "c": _MEASURE_PARAMS["c"], "beta": _MEASURE_PARAMS["beta"], "estimate": _ESTIMATE},
-    "orderings": {"source": _SOURCE, "measure": _MEASURE, "tab": _one_of(TABS["orderings"])},
-    "toy": {"pick_k": _K, "conv_measure": _MEASURE, "conv_k": _K},
-}
+
+def _measure_params(measures=None) -> dict[str, Callable]:
+    """The checks of the parameters of ``measures`` (None: every measure), from their records' ranges or choices."""
+    return {name: _param(param) for name, (param, takers) in PARAMETERS.items()
+            if measures is None or set(takers) & set(measures)}
+
+
+def _select_choices() -> dict[str, Callable]:
+    return {"source": _SOURCE, "selector": _one_of(SELECTORS), "measure": _one_of(MEASURES), "k": _K,
+            "use_s": _bool, "s": _int(1, 6), "estimate": _one_of(ESTIMATES), **_measure_params()}
+
+
+def _npfs_choices() -> dict[str, Callable]:
+    return {"selector": _one_of(SELECTORS), "measure": _one_of(MEASURES), "k": _K, "n": _int(2, "max_bootstraps"),
+            "alpha": _one_of(ALPHAS), "seed": _int(0, 2**31 - 1), "fraction": _float(0.1, 1.0),
+            "rule": _one_of(RULES), "estimate": _one_of(ESTIMATES), **_measure_params()}
+
+
+def _compare_choices() -> dict[str, Callable]:
+    # Compare's learning curves score a test sample, so only the measures with a test-sample scorer
+    return {"source": _SOURCE, "measure": _one_of(SCORABLE), "k": _int(1, COMPARE_MAX_K),
+            "selectors": _list_of(SELECTORS), **_measure_params(SCORABLE), "tab": _one_of(TABS["compare"]),
+            "estimate": _one_of(ESTIMATES)}
+
+
+def _by_measure_choices() -> dict[str, Callable]:
+    return {"source": _SOURCE, "selector": _one_of(SELECTORS), "k": _K, "measures": _list_of(MEASURES),
+            **_measure_params(), "estimate": _one_of(ESTIMATES)}
+
+
+@dataclass(frozen=True)
+class LinkPage:
+    """One page a share link or recipe opens, declared once: ``choices()`` its widget values by short name with
+    their checks (built from the registries on each call, so a registered selector or measure is offered at
+    once), ``prefix`` the start of its widget keys (``<prefix>.<choice>``), ``default_source`` what it reads
+    when a link names none, ``k_bound(n)`` the largest k it offers on n features, ``offers(spec)`` which
+    selectors it offers (a link's other selector is replaced, with a note) and ``scored``: its measures are
+    those a test sample can be scored on (learning curves)."""
+
+    name: str
+    choices: Callable[[], dict[str, Callable]]
+    key_prefix: str | None = None
+    default_source: str = "distribution"
+    k_bound: Callable[[int], int] = field(default=lambda n: n)
+    offers: Callable[[SelectorSpec], bool] = field(default=lambda spec: True)
+    scored: bool = False
+
+    @property
+    def prefix(self) -> str:
+        return self.key_prefix or self.name
+
+
+COMPARE_MAX_K = 15
+LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page in (
+    LinkPage("select", _select_choices, default_source="dataset"),
+    LinkPage("by_measure", _by_measure_choices, key_prefix="bym", default_source="dataset",
+             offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
+    LinkPage("npfs", _npfs_choices, default_source="dataset", k_bound=lambda n: n - 1,
+             offers=lambda spec: spec.cost_class != "heavy"),
+    LinkPage("compare", _compare_choices, default_source="dataset", k_bound=lambda n: min(COMPARE_MAX_K, n),
+             offers=lambda spec: spec.fixed_measure is None, scored=True),
+    LinkPage("orderings", lambda: {"source": _SOURCE, "measure": _one_of(MEASURES),
+                                   "tab": _one_of(TABS["orderings"])}),
+    LinkPage("toy", lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K}),
+)})
+PAGES = tuple(LINK_PAGES)
+
+
+class _Choices(Mapping):
+    """page -> its choices' checks (:attr:`LinkPage.choices`), built when read."""
+
+    def __getitem__(self, page: str) -> dict[str, Callable]:
+        return LINK_PAGES[page].choices()
+
+    def __iter__(self):
+        return iter(LINK_PAGES)
+
+    def __len__(self) -> int:
+        return len(LINK_PAGES)
+
+
+CHOICES: Mapping[str, Mapping[str, Callable]] = _Choices()
+
+
 @_kind("list")
 def _types(name: str, value):
     """Column types the Data page was told ("column=type" texts, fslab.data.column_types.TYPES), no repeats."""
@@ -390,6 +455,13 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def plain_sample(data: dict | None) -> bool:
+    """True when a descriptor names a shipped sample with only its discretisation (no target, positive class,
+    columns left out, column types or missing-value rule): it loads as Home loads it, ``load_sample(name)
+    .discretize(method, bins)``. The one rule of :func:`load_dataset` and of the app's cache of samples."""
+    return data is not None and "sample" in data and set(data) <= {"sample", "method", "bins"}
+
+
 def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None = None) -> EncodedDataset:
     """The encoded dataset a recipe's ``data`` describes, built as the app builds it.
 
@@ -410,7 +482,7 @@ def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None
         method, bins = data.get("method", "mean-std"), data.get("bins", 3)
         positive, exclude = data.get("positive"), data.get("exclude", [])
         if "sample" in data:
-            if "target" not in data and positive is None and not exclude:  # the paper's encoding, as on Home
+            if plain_sample(data):  # the paper's encoding, as on Home
                 return load_sample(data["sample"]).discretize(method, bins)
             ds = load_sample(data["sample"])
             frame = ds.to_frame()

@@ -2,14 +2,11 @@
 
 import streamlit as st
 
-from fslab.measures import MEASURES, supported_measures
+from fslab.measures import MEASURES, SCORABLE, supported_measures
+from fslab.recipe import LINK_PAGES
 from ui import compare_panels as panels
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
-
-# The measures both halves of the page handle: a Bayes criterion for the selectors and a test-sample value for the
-# learning curves (fslab.learners.EVAL_MEASURES).
-MEASURE_NAMES = ("zero-one", "cost-sensitive", "balanced", "f-beta", "log-loss", "auc")
 
 st.title("Compare selectors")
 st.markdown(
@@ -21,7 +18,8 @@ st.markdown(
 )
 
 kind, source_name, source = pick_source("compare.source")
-options = [name for name in supported_measures(source) if name in MEASURE_NAMES]
+# the measures both halves handle: a Bayes criterion and a test-sample scorer (MeasureSpec.empirical)
+options = [name for name in supported_measures(source) if name in SCORABLE]
 if not options:  # a real-valued target: only the squared error fits it, and the learners here are classifiers
     st.error("This dataset has a real-valued target: the only measure that fits it is the squared error, while "
              "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
@@ -35,9 +33,9 @@ measure_name = left.selectbox("Measure", options, key="compare.measure",
 params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
-    keep_in_range("compare.k", 1, min(15, source.n_features), min(5, source.n_features - 1))
-    k = right.slider("k (features)", 1, min(15, source.n_features), min(5, source.n_features - 1), key="compare.k",
-                     persist_state="session")
+    top = LINK_PAGES["compare"].k_bound(source.n_features)  # the page record's bound, as links are checked
+    keep_in_range("compare.k", 1, top, min(5, source.n_features - 1))
+    k = right.slider("k (features)", 1, top, min(5, source.n_features - 1), key="compare.k", persist_state="session")
 else:
     k = 1
     right.caption("One feature: k = 1.")

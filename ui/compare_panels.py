@@ -11,7 +11,7 @@ from fslab.cost import compare_cost
 from fslab.curves import DEFAULT_CURVE_SELECTORS
 from fslab.errors import FslabError
 from fslab.export import safe_csv
-from fslab.learners import LEARNERS, PAPER_LEARNER
+from fslab.learners import LEARNERS, paper_learner
 from fslab.measures import PARAM_DEFAULTS, describe_estimate
 from fslab.measures import measure as get_measure
 from fslab.plots.compare import (
@@ -21,6 +21,7 @@ from fslab.plots.compare import (
     selector_label,
     step_grid_figure,
 )
+from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from . import compare as uc
@@ -28,11 +29,17 @@ from . import guard, heavy
 from .selection import for_screen, keep_in_range, presenting
 from .text import md
 
-SELECTOR_NAMES = tuple(n for n in SELECTORS if n not in ("precision-greedy", "recall-greedy"))
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
 CURVES_DONE = "compare.curves_done"  # the request this session last computed
 OVERLAP_MIN_WIDTH = 400  # px: 7 selectors' cells still hold "-0.33" legibly
+
+
+def offered_selectors() -> list[str]:
+    """The selectors Compare offers: its page record's rule (fslab.recipe.LINK_PAGES; one criterion for all, so not
+    the selectors with a fixed measure of their own), read from the registry on every run."""
+    offers = LINK_PAGES["compare"].offers
+    return [name for name, spec in SELECTORS.items() if offers(spec)]
 
 
 def selector_names(text: str) -> str:
@@ -67,7 +74,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI), every
     criterion and value in ``estimate``."""
     m = get_measure(measure_name, **params)
-    chosen = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_SELECTORS), key="compare.selectors",
+    chosen = st.multiselect("Selectors", offered_selectors(), default=list(DEFAULT_SELECTORS), key="compare.selectors",
                             format_func=selector_label, persist_state="session")
     try:
         if not chosen:
@@ -148,7 +155,7 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         data = uc.sampled(uc.token(source), source, int(rows))
     full = st.toggle("Full protocol (5 splits, every row, tuned hyper-parameters)", key="compare.full",
                      persist_state="session")
-    selectors = st.multiselect("Selectors", SELECTOR_NAMES, default=list(DEFAULT_CURVE_SELECTORS),
+    selectors = st.multiselect("Selectors", offered_selectors(), default=list(DEFAULT_CURVE_SELECTORS),
                               key="compare.curve_selectors", format_func=selector_label, persist_state="session")
     b, c = st.columns(2)
     n = data.n_features
@@ -159,7 +166,7 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         k_max = 1
         b.caption("One feature: the curve has the single point k = 1.")
     learner_names = list(LEARNERS)
-    learner = c.selectbox("Learner", learner_names, index=learner_names.index(PAPER_LEARNER[measure_name]),
+    learner = c.selectbox("Learner", learner_names, index=learner_names.index(paper_learner(measure_name)),
                           key=f"compare.learner.{measure_name}", format_func=lambda x: LEARNERS[x].label,
                           persist_state="session")
     d, e, f = st.columns(3)
@@ -226,7 +233,7 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         st.info("Binning sensitivity needs a dataset with its raw values: pick a sample on the Home page or "
                 "upload a CSV on the Data page, and choose *Dataset* above.")
         return
-    selector = st.selectbox("Selector", SELECTOR_NAMES, key="compare.bin_selector", format_func=selector_label,
+    selector = st.selectbox("Selector", offered_selectors(), key="compare.bin_selector", format_func=selector_label,
                             persist_state="session")
     settings = tuple(sorted(params.items())) + ((("estimate", estimate),) if estimate != "plug-in" else ())
     request = (source_name, selector, measure_name, settings, k)

@@ -1,5 +1,7 @@
 """The app's pages, declared once: app.py's navigation, the Home page's list of pages and the pages a share link
-or recipe can open (``recipe``: the page's name in :data:`fslab.recipe.PAGES`) are all derived from :data:`PAGES`."""
+or recipe can open are all derived from :data:`PAGES`. A page a link opens names its link record
+(``recipe``: a key of :data:`fslab.recipe.LINK_PAGES`, which holds its link schema, widget-key prefix, bounds and
+default source), so a link's page is declared in one place and checked when this module loads."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+
+from fslab.recipe import LINK_PAGES, LinkPage
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,15 @@ class PageInfo:
     about: str           # one line for the Home page's list
     recipe: str | None = None  # its name in links and recipes (fslab.recipe.PAGES); None: no link state
     default: bool = False      # the page "/" opens
+
+    def __post_init__(self) -> None:
+        if self.recipe is not None and self.recipe not in LINK_PAGES:
+            raise ValueError(f"page {self.file}: no link record {self.recipe!r} in fslab.recipe.LINK_PAGES")
+
+    @property
+    def link(self) -> LinkPage | None:
+        """The page's link record (schema, key prefix, bounds, default source), None for a page without link state."""
+        return LINK_PAGES[self.recipe] if self.recipe is not None else None
 
     @property
     def url_path(self) -> str:
@@ -57,7 +70,7 @@ PAGES = (
     PageInfo("pages/papers.py", "Papers", ":material/menu_book:", "Theory",
              "every figure, table and numbered claim of the papers, the paper's statement beside fslab's number."),
 )
-RECIPE_PAGES = tuple(p.recipe for p in PAGES if p.recipe is not None)  # equals fslab.recipe.PAGES (tested)
+RECIPE_PAGES = tuple(p.recipe for p in PAGES if p.recipe is not None)  # every key of fslab.recipe.LINK_PAGES (tested)
 
 
 def navigation() -> tuple[dict[str, list], dict[str, object]]:

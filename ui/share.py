@@ -13,17 +13,25 @@ import streamlit as st
 
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
-from fslab.learners import EVAL_MEASURES
-from fslab.limits import LIMITS
-from fslab.measures import MEASURES, supported_measures
+from fslab.limits import server_limits
+from fslab.measures import MEASURES, PARAMETERS, SCORABLE, supported_measures
 from fslab.pena_nilsson.toy import PRESETS
-from fslab.recipe import ALL_CLASSES, CHOICES, Recipe, RecipeError, load_dataset, load_distribution, sha256_hex
+from fslab.recipe import (
+    ALL_CLASSES,
+    CHOICES,
+    LINK_PAGES,
+    Recipe,
+    RecipeError,
+    load_dataset,
+    load_distribution,
+    plain_sample,
+    sha256_hex,
+)
 from fslab.selectors import SELECTORS
 
 from . import state
 from .cache import sample_encoded
-from .compare_panels import SELECTOR_NAMES
-from .npfs import UNIFORM_NAME, base_selectors
+from .npfs import UNIFORM_NAME
 from .pages import PAGES
 from .selection import OWN_DEFAULTS, data_key, own_data_key, selector_options
 from .text import md
@@ -38,14 +46,11 @@ AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the s
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
 BOX = "fslab.share.box"              # this run's LinkBox (the share box's link to copy), for stop()
 DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
-MEASURE_PARAMS = {"c": ("cost-sensitive",), "beta": ("f-beta",), "approach": ("precision", "recall")}
-KEY_PREFIX = {"by_measure": "bym"}   # a recipe page whose widget keys are not "<page>.<name>"
-SOURCE_DEFAULT = {"select": "dataset", "compare": "dataset", "npfs": "dataset", "by_measure": "dataset"}
 
 
 def prefix(page: str) -> str:
-    """The start of the page's widget keys: ``<prefix>.<choice name>``."""
-    return KEY_PREFIX.get(page, page)
+    """The start of the page's widget keys: ``<prefix>.<choice name>`` (its fslab.recipe.LINK_PAGES record)."""
+    return LINK_PAGES[page].prefix
 
 
 def page_of(nav, recipe_pages: dict) -> str | None:
@@ -86,8 +91,9 @@ def _distribution_note(spec: dict) -> str | None:
     if memo is not None and memo[0] is spec:
         return memo[1]
     size = len(json.dumps(spec["json"]).encode())
-    note = None if size <= LIMITS.max_json_bytes else (
-        f"the toy distribution ({size:,} bytes as JSON; a recipe holds at most {LIMITS.max_json_bytes:,}: "
+    max_bytes = server_limits().max_json_bytes
+    note = None if size <= max_bytes else (
+        f"the toy distribution ({size:,} bytes as JSON; a recipe holds at most {max_bytes:,}: "
         "FSLAB_MAX_JSON_BYTES)")
     st.session_state[DIST_NOTE] = (spec, note)
     return note
@@ -134,7 +140,7 @@ def current_choices(page: str) -> dict:
     if not choices.get("use_s"):
         choices.pop("s", None)
     chosen = {choices.get("measure"), *choices.get("measures", ())}  # By measure: several measures at once
-    for name, measures in MEASURE_PARAMS.items():
+    for name, (_, measures) in PARAMETERS.items():  # a parameter only while a chosen measure takes it
         if not chosen & set(measures):
             choices.pop(name, None)
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in choices.items()}
@@ -188,7 +194,7 @@ def data_label(spec: dict) -> str:
 def _load_data(spec: dict, file_bytes: bytes | None):
     if "file" in spec:
         return load_dataset(spec, file_bytes)
-    if "sample" in spec and not {"target", "positive", "exclude"} & set(spec):  # as Home loads it: one cache
+    if plain_sample(spec):  # as Home loads it (fslab.recipe's rule): one cache
         return sample_encoded(spec["sample"], spec.get("method", "mean-std"), spec.get("bins", 3))
     dist = distribution_spec() if "toy_sample" in spec else None
     return _recipe_dataset(json.dumps(spec, sort_keys=True), json.dumps(dist) if dist else None)
@@ -200,19 +206,23 @@ def _target_words(source) -> str:
     return f"target with {len(source.labels)} classes"
 
 
-def _offered_selectors(page: str, source) -> list[str] | None:
-    fitting = selector_options(source)
-    offered = {"select": fitting, "npfs": [s for s in base_selectors() if s in fitting],
-               "compare": [s for s in SELECTOR_NAMES if s in fitting]}
-    return offered.get(page)
+def _offered_selectors(page: str, source) -> list[str]:
+    """The selectors ``page`` offers (its record's ``offers``) that fit the source's target."""
+    offers = LINK_PAGES[page].offers
+    return [s for s in selector_options(source) if offers(SELECTORS[s])]
+
+
+def _fixes_measure(page: str, spec) -> bool:
+    """The page's one measure is the selector's own (precision / recall greedy on Select and NPFS)."""
+    return spec is not None and bool(spec.fixed_measure) and "measure" in CHOICES[page] and "selector" in CHOICES[page]
 
 
 def _offered_measures(page: str, source, selector: str | None) -> list[str]:
     spec = SELECTORS.get(selector)
-    if page in ("select", "npfs") and spec is not None and spec.fixed_measure:
+    if _fixes_measure(page, spec):
         return [spec.fixed_measure]
     fitting = supported_measures(source)
-    return [m for m in fitting if m in EVAL_MEASURES] if page == "compare" else fitting
+    return [m for m in fitting if m in SCORABLE] if LINK_PAGES[page].scored else fitting
 
 
 def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
@@ -221,13 +231,13 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
     page, values, notes = recipe.page, dict(recipe.choices), []
     _, dataset = state.get_dataset()
     _, dist = state.get_distribution()
-    default_source = SOURCE_DEFAULT.get(page, "distribution")
-    use_dataset = page == "npfs" or values.get("source", default_source) == "dataset"
+    record = LINK_PAGES[page]
+    use_dataset = values.get("source", record.default_source) == "dataset"
     source = dataset if use_dataset else dist
     if source is None:
         return {f"{prefix(page)}.{name}": value for name, value in values.items()}, notes
     n = source.n_features
-    limits = {"k": {"select": n, "npfs": n - 1, "compare": min(15, n)}.get(page, n), "pick_k": n, "conv_k": n}
+    limits = {"k": record.k_bound(n), "pick_k": n, "conv_k": n}
     for name, top in limits.items():
         if name in values and values[name] > max(1, top):
             notes.append(f"{name} = {values[name]} is more than this data allows ({n} features): "
@@ -239,7 +249,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
         notes.append(f"selector {SELECTORS[asked].label} is not offered here for this {_target_words(source)}: "
                      f"using {SELECTORS[offered[0]].label}")
     if "selectors" in values:
-        kept = [s for s in values["selectors"] if s in SELECTOR_NAMES and s in selector_options(source)]
+        kept = [s for s in values["selectors"] if s in offered]
         notes += [f"selector {SELECTORS[s].label} is not offered here for this {_target_words(source)}: left out"
                   for s in values["selectors"] if s not in kept]
         values["selectors"] = kept
@@ -248,7 +258,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
     for name in ("measure", "conv_measure"):
         if name not in values:
             continue
-        if page in ("select", "npfs") and spec is not None and spec.fixed_measure:
+        if _fixes_measure(page, spec):
             if values[name] != spec.fixed_measure:
                 notes.append(f"{spec.label} always uses {MEASURES[spec.fixed_measure].label}: the link's "
                              f"{MEASURES[values[name]].label} is not used")
@@ -258,7 +268,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
         if measures and values[name] not in measures:
             asked, values[name] = values[name], measures[0]
             notes.append(f"measure {MEASURES[asked].label} does not fit this {_target_words(source)}"
-                         + (" on this page" if page == "compare" else "") + f": using {MEASURES[measures[0]].label}")
+                         + (" on this page" if record.scored else "") + f": using {MEASURES[measures[0]].label}")
     return {f"{prefix(page)}.{name}": value for name, value in values.items()}, notes
 
 
@@ -329,7 +339,7 @@ def awaiting_file() -> bool:
                     "its rows. Upload the same file to open the view. Nothing has been computed on other data.")
         upload = st.file_uploader(f"The file {md(data['file'])}", type=["csv", "txt", "tsv", "gz", "parquet"],
                                   key="share.link_file",
-                                  max_upload_size=LIMITS.max_upload_mb)
+                                  max_upload_size=server_limits().max_upload_mb)
         if st.button("Open the page without this link's data and settings", key="share.skip_file"):
             del st.session_state[AWAITING]
             st.rerun()
@@ -451,7 +461,7 @@ def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
 
 def _recipe_upload(recipe_pages: dict) -> None:
     upload = st.file_uploader("Load a recipe", type=["json"], key="share.upload",
-                              max_upload_size=max(1, math.ceil(LIMITS.max_json_bytes / 1e6)))
+                              max_upload_size=max(1, math.ceil(server_limits().max_json_bytes / 1e6)))
     if upload is None:
         return
     raw = upload.getvalue()
@@ -464,7 +474,7 @@ def _recipe_upload(recipe_pages: dict) -> None:
     if recipe.data and "file" in recipe.data:
         data_file = st.file_uploader(f"The recipe uses the uploaded file {md(repr(recipe.data['file']))}: upload it",
                                      type=["csv", "txt", "tsv"], key="share.data_file",
-                                     max_upload_size=LIMITS.max_upload_mb)
+                                     max_upload_size=server_limits().max_upload_mb)
         if data_file is None:
             return
         file_bytes = data_file.getvalue()
