@@ -25,17 +25,19 @@ def synchronous():
         yield
 
 
-def mixed(m: int = 3000, seed: int = 0) -> EncodedDataset:
-    """A 300-level column, binary, 5- and 17-valued columns; 3 classes, y depending on columns 0, 1 and 6."""
+def mixed(m: int = 3000, seed: int = 0, widest: int = 300) -> EncodedDataset:
+    """A ``widest``-level column, binary, 5- and 17-valued columns; 3 classes, y depending on columns 0, 1 and 6.
+    Up to 16 levels the source counts with the in-memory fast engine on each partition, beyond with bincounts."""
     rng = np.random.default_rng(seed)
-    X = np.c_[rng.integers(0, 300, m), rng.integers(0, 2, (m, 3)), rng.integers(0, 5, (m, 2)), rng.integers(0, 17, m)]
+    X = np.c_[rng.integers(0, widest, m), rng.integers(0, 2, (m, 3)), rng.integers(0, 5, (m, 2)),
+              rng.integers(0, 17 if widest > 16 else 16, m)]
     y = (X[:, 0] % 3 + X[:, 1] + (X[:, 6] > 8) + rng.integers(0, 2, m)) % 3
     return EncodedDataset(X, y, labels=[0, 1, 2], arities=X.max(axis=0) + 1)
 
 
-@pytest.mark.parametrize("parts", [1, 4, 7])
-def test_tables_equal_coded_source_for_mixed_arities(parts):
-    enc = mixed()
+@pytest.mark.parametrize(("parts", "widest"), [(1, 300), (4, 300), (7, 300), (3, 16), (5, 3)])
+def test_tables_equal_coded_source_for_mixed_arities(parts, widest):
+    enc = mixed(widest=widest)
     src = to_dask_source(enc, npartitions=parts)
     # (0, 6): 300 x 17 cells > 3,000 rows, relabelled by their global rank; (0, 6) + a 300-level candidate:
     # more than twice as many padded cells as rows, so only occupied cells come back
@@ -48,8 +50,9 @@ def test_tables_equal_coded_source_for_mixed_arities(parts):
             np.testing.assert_array_equal(got, want)
 
 
-def test_selections_bit_identical_to_the_plain_engine():
-    enc = mixed(seed=1)
+@pytest.mark.parametrize("widest", [300, 4])
+def test_selections_bit_identical_to_the_plain_engine(widest):
+    enc = mixed(seed=1, widest=widest)
     src = to_dask_source(enc, npartitions=3)
     for selector in ["bayes-greedy", "jmi", "mrmr", "mi-score", "cmim"]:
         got, want = fslab.select(src, 4, selector), fslab.select(enc, 4, selector, engine="plain")

@@ -81,6 +81,17 @@ def _tree_sum_with(dask, parts: list, combine, fan_in: int = _FAN_IN):
     return _tree(dask, parts, combine, fan_in)
 
 
+def _from_groups(flat: np.ndarray, n_base: int, B: int, width: int, n_labels: int) -> np.ndarray:
+    """:func:`dask_kernels.fast_extensions`' sums as CodedSource's (B, n_base * width, L): v = 0 is the group size
+    minus the other values."""
+    G = n_base * n_labels
+    sizes, upper = flat[:G], flat[G:].reshape(G, width - 1, B)
+    out = np.empty((B, n_base, width, n_labels))
+    out[:, :, 1:, :] = upper.reshape(n_base, n_labels, width - 1, B).transpose(3, 0, 2, 1)
+    out[:, :, 0, :] = sizes.reshape(n_base, n_labels)[None] - out[:, :, 1:, :].sum(axis=2)
+    return out.reshape(B, n_base * width, n_labels)
+
+
 def _pad(flat: np.ndarray, n_base: int, arities: np.ndarray, n_labels: int) -> np.ndarray:
     """The kernels' concatenated value-major tables as CodedSource's (B, n_base * width, L), padded cells empty."""
     B, L, width = arities.size, n_labels, int(arities.max())
@@ -123,6 +134,7 @@ class DaskSource:
         self._states: OrderedDict[tuple[int, ...], tuple[list, int]] = OrderedDict()
         self._offsets: list[int] | None = None
         self._boot: tuple[int, float] | None = None
+        self._counters: list | None = None
 
     @property
     def n_features(self) -> int:
@@ -224,6 +236,21 @@ class DaskSource:
             self._states.popitem(last=False)  # releases those futures: the workers drop the codes
         return codes, n_cells
 
+    def _fast_counters(self) -> list | None:
+        """The in-memory fast engine on every partition (persisted: its packed value bits are made once), for
+        plain counts of small arities (as the in-memory engine: at most MAX_FAST_ARITY values, MAX_FAST_CLASSES
+        classes); None otherwise (bootstrap views count weights with bincounts)."""
+        from ..measures.evaluator import MAX_FAST_ARITY, MAX_FAST_CLASSES
+
+        if self._boot is not None or not self.n_features or int(self.arities.max()) > MAX_FAST_ARITY or (
+                self.labels.shape[0] > MAX_FAST_CLASSES):
+            return None
+        if self._counters is None:
+            dask = require_dask()
+            make = dask.delayed(kernels.fast_counter)
+            self._counters = list(dask.persist(*[make(p, self.arities, self.labels) for p in self._parts]))
+        return self._counters
+
     def table(self, subset: Sequence[int]) -> JointTable:
         """Joint table of (X_subset, Y): per-partition bincounts summed on the workers."""
         codes, n_cells = self._state(subset)
@@ -256,6 +283,13 @@ class DaskSource:
             root = _tree(dask, pairs, kernels.merge_occupied)
             stride = n_base * int(arities.max())
             return JointTable(self._fetch(dask.delayed(kernels.pad_occupied)(root, candidates.size, stride, L)),
+                              self.labels)
+        counters = self._fast_counters()
+        if counters is not None and int(arities.max()) > 1:
+            width = int(arities.max())
+            tasks = [dask.delayed(kernels.fast_extensions)(f, c, n_base, cand, width)
+                     for f, c in zip(counters, codes, strict=True)]
+            return JointTable(_from_groups(self._fetch(_tree_sum(dask, tasks)), n_base, candidates.size, width, L),
                               self.labels)
         tasks = [dask.delayed(kernels.extensions)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
         flat = self._fetch(_tree_sum(dask, tasks))
