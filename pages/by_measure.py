@@ -12,7 +12,7 @@ from fslab.selectors import SELECTORS
 from ui import by_measure as ui
 from ui import guard
 from ui.compare import token
-from ui.selection import estimate_choice, estimate_note, param_widget
+from ui.selection import PARAM_LABELS, estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
 from ui.text import md
 
@@ -50,20 +50,20 @@ names = st.multiselect("Measures", offered, key="bym.measures", format_func=lamb
 estimate = estimate_choice(st, kind, "bym")
 if kind == "dataset":
     st.caption(estimate_note(estimate, beside=False))
-p1, p2 = st.columns(2)
-c = param_widget(p1, "c", MEASURES["cost-sensitive"].parameters["c"], "bym.c",
-                 "cost c of a false positive (cost-sensitive error)", disabled="cost-sensitive" not in names)
-beta = param_widget(p2, "beta", MEASURES["f-beta"].parameters["beta"], "bym.beta", "beta (F-beta; weight of recall)",
-                    disabled="f-beta" not in names)
+params = {}  # one widget per parameter of the offered measures (their records' ranges), live while one is chosen
+options = ui.param_options(offered)
+for column, (name, (param, takers)) in zip(st.columns(max(len(options), 1)), options.items(), strict=False):
+    label = f"{PARAM_LABELS.get(name, name)} ({', '.join(MEASURES[m].label for m in takers)})"
+    params[name] = param_widget(column, name, param, f"bym.{name}", label, disabled=not set(takers) & set(names))
 
 if not names:
     st.info("Choose at least one measure.")
     st.stop()
 try:
-    job = guard.require(by_measure_cost(source, k, selector, names), ("bym", token(source), k, selector, names, c,
-                                                                        beta, estimate))
+    job = guard.require(by_measure_cost(source, k, selector, names), ("bym", token(source), k, selector, names,
+                                                                        sorted(params.items()), estimate))
     with guard.slot(job):  # refused or asked before work (fslab.cost); long runs take a heavy-work slot
-        view = ui.compute(source, k, selector, ui.with_params(names, c, beta), estimate)
+        view = ui.compute(source, k, selector, ui.with_params(names, params), estimate)
 except FslabError as err:
     st.error(md(err))
     st.stop()

@@ -9,7 +9,7 @@ import streamlit as st
 
 from fslab import export, terms
 from fslab.by_measure import ByMeasure, by_measure
-from fslab.measures import supported_measures
+from fslab.measures import MEASURES, PARAMETERS, supported_measures
 from fslab.selectors import SELECTORS
 
 from .cache import BOUNDED
@@ -30,13 +30,23 @@ def default_k(kind: str) -> int:
 
 
 def measure_options(source) -> list[str]:
-    return [m for m in supported_measures(source) if m not in ("precision", "recall")]
+    """The measures that fit the target and are a function of the subset's joint table (their records bring no
+    evaluator of their own: precision and recall are built from per-feature predictors, not one path per table)."""
+    return [m for m in supported_measures(source) if MEASURES[m].evaluator is None]
 
 
-def with_params(names: list[str], c: float, beta: float) -> tuple[tuple[str, tuple], ...]:
-    """(name, sorted params) pairs, hashable for the cache."""
-    params = {"cost-sensitive": (("c", float(c)),), "f-beta": (("beta", float(beta)),)}
-    return tuple((name, params.get(name, ())) for name in names)
+def param_options(measures: list[str]) -> dict[str, tuple]:
+    """Parameter name -> (its Param record, the measures among ``measures`` that take it), from the records."""
+    return {name: (param, tuple(m for m in takers if m in measures))
+            for name, (param, takers) in PARAMETERS.items() if set(takers) & set(measures)}
+
+
+def with_params(names: list[str], params: dict) -> tuple[tuple[str, tuple], ...]:
+    """(name, sorted params) pairs, hashable for the cache: each measure takes its record's parameters out of
+    ``params`` (its defaults for the ones not given)."""
+    return tuple((name, tuple(sorted({**MEASURES[name].params, **{p: params[p] for p in MEASURES[name].parameters
+                                                                   if p in params}}.items())))
+                 for name in names)
 
 
 @st.cache_data(**BOUNDED, show_spinner="Running the selector once per measure...")
