@@ -131,3 +131,71 @@ def test_predicted_seconds_by_hand():
 
     assert predicted_seconds(48_842, 123, 2, 2, 10, 1) == pytest.approx(2 * 48_842 * 123 * 10 * 3e-11 + 1.5e-4)
     assert predicted_seconds(48_842, 123, 2, 2, 10, 10_000) == pytest.approx(37.5, rel=0.01)
+
+
+def _digits_shaped(seed=0, m=240, K=30, levels=17, classes=10):
+    """Digits-in-noise-shaped: pixels of up to 17 levels, 10 classes, a few informative columns, a duplicated
+    column (exact ties), a constant column and a binary one."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, classes, m)
+    X = rng.integers(0, levels, size=(m, K))
+    X[:, :4] = (y[:, None] + rng.integers(0, 3, size=(m, 4))) % levels  # the informative "digit" pixels
+    X[:, 7] = X[:, 2]
+    X[:, 9] = 0
+    X[:, 11] = rng.integers(0, 2, m)
+    X[:, 12:] %= max(levels - 1, 1)
+    return EncodedDataset(X, y, arities=X.max(axis=0) + 1)
+
+
+def test_many_levels_and_classes_are_counted_directly_and_equal_resampling():
+    """17 levels and 10 classes: (A - 1) L = 160 multiply-adds per indicator cell, so the product engine does not
+    fit (it used to refuse the data); the direct counts give the resampling path's matrix, ties included."""
+    from fslab.npfs.weighted import CountedBootstraps, engine
+
+    data = _digits_shaped()
+    assert supports(data, "jmi", {}) and isinstance(engine(data), CountedBootstraps)
+    for selector in SELECTORS:
+        a = npfs(data, selector, k=6, n_bootstraps=10, seed=4, counting="weights")
+        b = npfs(data, selector, k=6, n_bootstraps=10, seed=4, counting="resample")
+        np.testing.assert_array_equal(a.matrix, b.matrix)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(SELECTORS), st.integers(1, 6), st.sampled_from([0.5, 1.0]))
+def test_counted_selection_equals_select_on_the_bootstrap(seed, selector, k, fraction):
+    """Each directly counted bootstrap picks the set select() picks on the materialised resample, any arity."""
+    from fslab.npfs.weighted import CountedBootstraps
+
+    rng = np.random.default_rng(seed)
+    data = _digits_shaped(seed, m=int(rng.integers(15, 90)), K=14, levels=int(rng.integers(2, 20)),
+                          classes=int(rng.integers(2, 12)))
+    m = data.n_rows
+    n_draw = max(1, round(fraction * m))
+    seqs = np.random.SeedSequence(seed).spawn(2)
+    got = CountedBootstraps(data).select(bootstrap_weights(seqs, m, n_draw), k, selector)
+    for b, seq in enumerate(seqs):
+        rows = np.sort(np.random.default_rng(seq).integers(0, m, size=n_draw))
+        assert np.flatnonzero(got[b]).tolist() == sorted(select(data.subsample(rows), k, selector).features)
+
+
+def test_both_engines_agree_where_both_fit():
+    from fslab.npfs.weighted import CountedBootstraps
+
+    data = _ties_data()
+    W = bootstrap_weights(np.random.SeedSequence(9).spawn(8), data.n_rows, data.n_rows)
+    for selector in SELECTORS:
+        np.testing.assert_array_equal(CountedBootstraps(data).select(W, 6, selector),
+                                      WeightedBootstraps(data).select(W, 6, selector))
+
+
+def test_tables_too_large_to_count_resample():
+    """A feature of 3,000 levels with 2 classes: pair tables of 3,000^2 x 2 = 18 M cells (beyond MAX_TABLE_CELLS)
+    and indicator products beyond the product engine's bounds: no weighted engine; 'auto' resamples."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(60, 4))
+    X[:, 0] = np.arange(60) * 50
+    y = rng.integers(0, 2, 60)
+    data = EncodedDataset(X, y, arities=np.r_[3000, 3, 3, 3])
+    assert not supports(data, "jmi", {})
+    with pytest.raises(ParameterError, match="counting='weights' covers"):
+        npfs(data, "jmi", k=2, n_bootstraps=2, seed=0, counting="weights")

@@ -12,6 +12,15 @@ the 0/1 indicators of (class l, value v >= 1) built once, W the weights (one row
 weights times [X_rf = u] (one row per bootstrap and value u >= 1 of its newest feature f_b). The value 0
 (and u = 0) follows by subtraction from the margins. The products are exact: whole numbers below 2^24 in float32.
 
+The product's cost grows with (A - 1) L per row and indicator column, so many levels and many classes (digits in
+noise: 17 levels, 10 classes) use :class:`CountedBootstraps` instead: one bootstrap at a time, its distinct rows r
+(w_r > 0) and one weighted ``np.bincount`` per step over every candidate at once,
+
+    n_b(X_f = u, X_j = v, Y = l) = sum_r w_r [code_rj = ((j A + u) A + v) L + l],
+
+m' K additions per step (m' the distinct rows) whatever the arities, and a k ln k look-up per table cell.
+:func:`engine` takes the engine of the lower predicted cost.
+
 The greedy loops then follow ``fslab.selectors`` step for step (the same gains, the same tie rule: within
 1e-12 relative of the best, the lowest index wins), vectorised over the batch:
 
@@ -26,12 +35,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..measures._fast import nlogn_table
 from ..tables import CodedSource
 
 WEIGHTED_SELECTORS = frozenset({"jmi", "mrmr", "cmim", "mi-score"})
-MAX_ARITY = 16
+MAX_ARITY = 16  # the product engine's bounds; the direct engine takes any arity and class count
 MAX_CLASSES = 16
-# Use weights when the product's multiply-adds per (row, feature) stay small: (A-1) L sum_j(a_j - 1) / K.
+# Products when the product's multiply-adds per (row, feature) stay small: (A-1) L sum_j(a_j - 1) / K.
 # Adult (binary features, 2 classes): 2; D_uni with 3 bins: 8; digits in noise (16 levels, 10 classes): ~2,000.
 MAX_WORK_PER_CELL = 64
 MAX_INDICATOR_BYTES = 1 << 29  # indicator matrices beyond this: resample instead
@@ -39,6 +49,13 @@ MAX_INDICATOR_BYTES = 1 << 29  # indicator matrices beyond this: resample instea
 # 120 M multiply-adds; D_uni (1000 x 25, 3 bins): 0.19 ms, mostly per-step overhead.
 SECONDS_PER_MULTIPLY_ADD = 3e-11
 SECONDS_PER_STEP = 1.5e-5
+# The direct engine on digits in noise (5,620 x 256, 17 levels, 10 classes; load 5.6): 2.75 ms per step for the
+# bincount of ~3,550 distinct rows x 256 features and the k ln k sums of 740 K table cells, in cache-sized blocks.
+SECONDS_PER_COUNTED_ENTRY = 1.5e-9
+SECONDS_PER_TABLE_CELL = 1.9e-9
+MAX_TABLE_CELLS = 1 << 22  # table cells of one feature pair (A_u A_v L): beyond this, resample
+BLOCK_CELLS = 1 << 16  # table cells of one bincount (a block of features)
+BLOCK_ENTRIES = 1 << 17  # codes of one bincount (a block of features x distinct rows)
 _TIE = 1e-12  # fslab.selectors' TIE_TOLERANCE (DESIGN.md)
 _BATCH_BYTES = 64 << 20  # bound on each batch's group matrix and count arrays
 _LN2 = np.log(2.0)
@@ -65,15 +82,18 @@ def work_per_cell(source) -> float:
 
 def predicted_seconds(n_rows: int, n_features: int, max_arity: int, n_classes: int, k: int,
                       n_bootstraps: int) -> float:
-    """CPU seconds of n weighted bootstraps (an upper bound on the columns: every feature at ``max_arity``).
+    """CPU seconds of n weighted bootstraps with the cheaper engine (an upper bound on the columns: every feature at
+    ``max_arity``).
 
-    Multiply-adds per bootstrap: L m C for the relevance counts and (k - 1) (A - 1) L m C for the pair counts,
-    C = K (A - 1) indicator columns; plus a fixed cost per step.
+    Products: L m C multiply-adds for the relevance counts and (k - 1) (A - 1) L m C for the pair counts,
+    C = K (A - 1) indicator columns. Direct counts: k bincounts of 0.632 m x K entries (a bootstrap's distinct rows)
+    into K A^2 L cells. Plus a fixed cost per step.
     """
-    A = max(int(max_arity), 2)
-    columns = int(n_features) * (A - 1)
-    per_boot = n_classes * n_rows * columns * (1 + (int(k) - 1) * (A - 1))
-    return int(n_bootstraps) * (per_boot * SECONDS_PER_MULTIPLY_ADD + int(k) * SECONDS_PER_STEP)
+    A, K, L, k, n = max(int(max_arity), 2), int(n_features), int(n_classes), int(k), int(n_bootstraps)
+    per_boot = L * int(n_rows) * K * (A - 1) * (1 + (k - 1) * (A - 1))
+    product = per_boot * SECONDS_PER_MULTIPLY_ADD
+    counted = k * (0.632 * int(n_rows) * K * SECONDS_PER_COUNTED_ENTRY + K * A * A * L * SECONDS_PER_TABLE_CELL)
+    return n * (min(product, counted) + k * SECONDS_PER_STEP)
 
 
 def indicator_bytes(source) -> int:
@@ -81,14 +101,35 @@ def indicator_bytes(source) -> int:
     return 4 * (len(source.labels) + 1) * source.X.shape[0] * int(np.maximum(np.asarray(source.arities) - 1, 0).sum())
 
 
+def _products_fit(source) -> bool:
+    return (int(np.max(source.arities)) <= MAX_ARITY and len(source.labels) <= MAX_CLASSES
+            and work_per_cell(source) <= MAX_WORK_PER_CELL and indicator_bytes(source) <= MAX_INDICATOR_BYTES)
+
+
+def _counting_fits(source) -> bool:
+    A = max(int(np.max(source.arities)), 1)
+    return A * A * len(source.labels) <= MAX_TABLE_CELLS
+
+
 def supports(source, selector, params: dict) -> bool:
-    """True when :class:`WeightedBootstraps` gives exactly what ``select(boot, k, selector)`` gives."""
+    """True when :func:`engine` gives exactly what ``select(boot, k, selector)`` gives."""
     return (isinstance(selector, str) and selector in WEIGHTED_SELECTORS and not params
             and isinstance(source, CodedSource) and source.is_sample
-            and source.n_features > 0 and int(np.max(source.arities)) <= MAX_ARITY
-            and len(source.labels) <= MAX_CLASSES and source.task != "regression"
-            and work_per_cell(source) <= MAX_WORK_PER_CELL
-            and indicator_bytes(source) <= MAX_INDICATOR_BYTES)
+            and source.n_features > 0 and source.task != "regression"
+            and (_products_fit(source) or _counting_fits(source)))
+
+
+def engine(source) -> WeightedBootstraps | CountedBootstraps:
+    """The engine of the lower predicted cost for ``source`` (one of them fits when :func:`supports` holds)."""
+    if not _products_fit(source):
+        return CountedBootstraps(source)
+    if not _counting_fits(source):
+        return WeightedBootstraps(source)
+    a = np.asarray(source.arities)
+    A, L, (m, K) = max(int(a.max()), 2), len(source.labels), np.shape(source.X)
+    product = L * m * float(np.maximum(a - 1, 0).sum()) * (A - 1) * SECONDS_PER_MULTIPLY_ADD
+    counted = 0.632 * m * K * SECONDS_PER_COUNTED_ENTRY + K * A * A * L * SECONDS_PER_TABLE_CELL
+    return WeightedBootstraps(source) if product <= counted else CountedBootstraps(source)
 
 
 class WeightedBootstraps:
@@ -147,33 +188,114 @@ class WeightedBootstraps:
     def select(self, W: np.ndarray, k: int, selector: str) -> np.ndarray:
         """(B, K) bool: the k features ``selector`` picks on each weighted bootstrap (rows of W)."""
         W = np.asarray(W, dtype=np.float32)
-        B, K = W.shape[0], self.K
+        B = W.shape[0]
         rel_counts = self.relevance_counts(W)  # (B, L, K, A)
-        relevance = _mi_bits(rel_counts.transpose(0, 2, 3, 1))  # (B, K)
-        chosen = np.zeros((B, K), dtype=bool)
-        acc = relevance.copy() if selector == "cmim" else np.zeros((B, K))
-        rows = np.arange(B)
-        for step in range(int(k)):
-            if step == 0 or selector == "mi-score":
-                values = relevance
-            elif selector == "mrmr":
-                values = relevance - acc / step
-            else:
-                values = acc
-            f = _pick(np.where(chosen, -np.inf, values))
-            chosen[rows, f] = True
-            if step == k - 1 or selector == "mi-score":
-                continue
+
+        def pair_mi(f: np.ndarray) -> np.ndarray:
             pairs = self.pair_counts(W, f, rel_counts)  # (B, K, u, v, l)
             if selector == "mrmr":
-                acc += _mi_bits(pairs.sum(axis=-1))  # I(X_j; X_f): cells v, "classes" u
-            else:
-                joint = _mi_bits(pairs.reshape(B, K, self.A * self.A, self.L))  # I(X_j, X_f; Y)
-                if selector == "jmi":
-                    acc += joint
-                else:
-                    acc = np.minimum(acc, joint - relevance[rows, f][:, None])
-        return chosen
+                return _mi_bits(pairs.sum(axis=-1))  # I(X_j; X_f): cells v, "classes" u
+            return _mi_bits(pairs.reshape(B, self.K, self.A * self.A, self.L))  # I(X_j, X_f; Y)
+
+        return _greedy(_mi_bits(rel_counts.transpose(0, 2, 3, 1)), pair_mi, k, selector)
+
+
+class CountedBootstraps:
+    """Greedy MI-family selections of weighted bootstraps, each counted directly (any arity and class count).
+
+    Per bootstrap: its distinct rows and their weights, the codes X_rj L + j A_u A L of those rows (feature-major,
+    built once), and per step one weighted bincount per block of features of ((j A + u) A + v) L + l.
+    """
+
+    def __init__(self, source):
+        X = np.asarray(source.X)
+        self.m, self.K = X.shape
+        self.A = max(int(np.max(source.arities)), 1)
+        self.L = len(source.labels)
+        self.X, self.y = X, np.asarray(source.y, dtype=np.int64)
+        self.cells = self.A * self.A * self.L  # cells (l, u, v) of one pair table
+        self.nlogn = nlogn_table(self.m)
+
+    def batch_size(self) -> int:
+        """Bootstraps per call of :meth:`select` (each is counted on its own; a batch only spaces the progress)."""
+        return 64
+
+    def select(self, W: np.ndarray, k: int, selector: str) -> np.ndarray:
+        """(B, K) bool: the k features ``selector`` picks on each weighted bootstrap (rows of W)."""
+        return np.concatenate([self._select_one(w, k, selector) for w in np.asarray(W)], axis=0)
+
+    def _select_one(self, w: np.ndarray, k: int, selector: str) -> np.ndarray:
+        K, A, L, cells = self.K, self.A, self.L, self.cells
+        rows = np.flatnonzero(w)
+        weights, y = w[rows].astype(np.float64), self.y[rows]
+        XT = np.ascontiguousarray(self.X[rows].T)  # (K, m'): the bootstrap's distinct rows, feature-major
+        # Blocks of features whose codes, weights and tables stay in cache: every pass of a step runs on a block.
+        per_block = max(1, min(BLOCK_CELLS // cells, BLOCK_ENTRIES // max(rows.size, 1), K))
+        offsets = (np.arange(per_block, dtype=np.int64) * cells)[:, None]  # table j's cells (l, u, v) start here
+        tiled = np.tile(weights, per_block)
+        codes = np.empty((per_block, rows.size), dtype=np.int64)
+        n = float(weights.sum())
+        class_counts = np.bincount(y, weights=weights, minlength=L)
+        constant = self.nlogn[int(n)] - _sum_nlogn(self.nlogn, class_counts[None, :])[0]  # n ln n - sum n_l ln n_l
+
+        def sums(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Per feature j, sum c ln c over the cells (l, u, v) and over (u, v) of its table with the rows'
+            g = l A^2 + u A."""
+            joint, pair = np.empty(K), np.empty(K)
+            for s in range(0, K, per_block):
+                e = min(s + per_block, K)
+                block = np.add(XT[s:e], g, out=codes[:e - s])
+                block += offsets[:e - s]
+                t = np.bincount(block.ravel(), weights=tiled[:block.size], minlength=(e - s) * cells)
+                t = t.reshape(e - s, L, A * A)
+                joint[s:e] = _sum_nlogn(self.nlogn, t.reshape(e - s, -1))
+                pair[s:e] = _sum_nlogn(self.nlogn, t.sum(axis=1))
+            return joint, pair
+
+        rel, v_terms = sums(y * (A * A))  # u = 0 for every row: the (l, v) tables and sum_v n_v ln n_v
+        relevance = np.maximum(rel - v_terms + constant, 0.0) / n / _LN2
+
+        def pair_mi(f: np.ndarray) -> np.ndarray:
+            f = int(f[0])
+            joint, pair = sums(y * (A * A) + XT[f] * np.int64(A))
+            if selector == "mrmr":  # I(X_j; X_f) = (sum n_uv ln n_uv - sum n_u ln n_u - sum n_v ln n_v + n ln n) / n
+                mi = pair - v_terms - v_terms[f] + self.nlogn[int(n)]
+            else:  # I(X_j, X_f; Y) = (sum n_luv ln n_luv - sum n_uv ln n_uv - sum n_l ln n_l + n ln n) / n
+                mi = joint - pair + constant
+            return (np.maximum(mi, 0.0) / n / _LN2)[None, :]
+
+        return _greedy(relevance[None, :], pair_mi, k, selector)
+
+
+def _sum_nlogn(table: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per row of ``counts`` (whole numbers), the sum of c ln c, from the look-up ``table``."""
+    return np.take(table, counts.astype(np.intp)).sum(axis=1)
+
+
+def _greedy(relevance: np.ndarray, pair_mi, k: int, selector: str) -> np.ndarray:
+    """The selectors' greedy loop over a batch: ``relevance`` (B, K) is I(X_j;Y); ``pair_mi(f)`` gives (B, K)
+    I(X_j;X_f) for mrmr, I(X_j,X_f;Y) otherwise, f the feature each bootstrap picked last."""
+    B, K = relevance.shape
+    chosen = np.zeros((B, K), dtype=bool)
+    acc = relevance.copy() if selector == "cmim" else np.zeros((B, K))
+    rows = np.arange(B)
+    for step in range(int(k)):
+        if step == 0 or selector == "mi-score":
+            values = relevance
+        elif selector == "mrmr":
+            values = relevance - acc / step
+        else:
+            values = acc
+        f = _pick(np.where(chosen, -np.inf, values))
+        chosen[rows, f] = True
+        if step == k - 1 or selector == "mi-score":
+            continue
+        mi = pair_mi(f)
+        if selector in ("mrmr", "jmi"):
+            acc += mi
+        else:
+            acc = np.minimum(acc, mi - relevance[rows, f][:, None])
+    return chosen
 
 
 def _pick(values: np.ndarray) -> np.ndarray:
@@ -193,5 +315,5 @@ def bootstrap_weights(seeds, n_rows: int, n_draw: int) -> np.ndarray:
     return W
 
 
-__all__ = ["MAX_INDICATOR_BYTES", "MAX_WORK_PER_CELL", "WEIGHTED_SELECTORS", "WeightedBootstraps", "bootstrap_weights",
-           "indicator_bytes", "predicted_seconds", "supports", "work_per_cell"]
+__all__ = ["MAX_INDICATOR_BYTES", "MAX_WORK_PER_CELL", "WEIGHTED_SELECTORS", "CountedBootstraps", "WeightedBootstraps",
+           "bootstrap_weights", "engine", "indicator_bytes", "predicted_seconds", "supports", "work_per_cell"]
