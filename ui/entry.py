@@ -20,9 +20,12 @@ broken with an import-time check only).
 
 from __future__ import annotations
 
+import logging
 import types
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
+
+LOG = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=64)
@@ -36,7 +39,8 @@ def _legacy_page_run(ctx) -> bool:
         from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
         active = ThreadState.get().active_script_hash  # the page Page.run() is executing ("" or main: app.py)
-    except (ImportError, AttributeError):  # another Streamlit version: leave it to Streamlit
+    except (ImportError, AttributeError) as exc:  # another Streamlit version: leave it to Streamlit, but say so
+        _internals_moved(repr(exc))
         return False
     if not active or active == ctx.pages_manager.main_script_hash:  # app.py itself is running
         return False
@@ -47,6 +51,15 @@ def _legacy_page_run(ctx) -> bool:
     # test is on this run, not on the global flag, so a session that started before another one cleared it
     # is caught too
     return main in scripts.values() and scripts.get(active, main) != main
+
+
+@cache
+def _internals_moved(reason: str) -> None:
+    """Log once per process that this Streamlit moved what the fix reads (tests/test_streamlit_internals.py fails
+    on such a version; constraints.txt pins the one it was checked against)."""
+    LOG.warning("fslab: this Streamlit moved ThreadState.active_script_hash (%s); a share link opened as the first "
+                "request after the server starts may run its page without app.py. Install the tested versions: "
+                "pip install -c constraints.txt -r requirements.txt", reason)
 
 
 def leave_legacy_pages_mode() -> None:

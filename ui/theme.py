@@ -4,6 +4,7 @@ the browser told to load the chart renderer ahead of the first chart."""
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from pathlib import Path
 
@@ -105,9 +106,14 @@ _CHUNK_NAME = re.compile(r"PlotlyChart\.[A-Za-z0-9_-]+\.js")
 
 @functools.cache
 def _chart_script() -> str | None:
-    """The file name of Streamlit's bundled Plotly renderer (hashed per release), or None if not found."""
+    """The file name of Streamlit's bundled Plotly renderer (hashed per release), or None if not found (logged once:
+    tests/test_streamlit_internals.py fails on such a Streamlit; charts still work, only the early load is lost)."""
     folder = Path(st.__file__).parent / "static" / "static" / "js"
     names = sorted(p.name for p in folder.glob("PlotlyChart.*.js") if _CHUNK_NAME.fullmatch(p.name))
+    if not names:
+        logging.getLogger(__name__).warning("fslab: no PlotlyChart.*.js in %s (this Streamlit renamed its chart "
+                                            "bundle); the chart renderer is not loaded ahead of the first chart",
+                                            folder)
     return names[0] if names else None
 
 
