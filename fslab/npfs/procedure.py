@@ -32,6 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from ..data.distributed import DaskSource
 from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
 from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
@@ -40,6 +41,7 @@ from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, strat
 from ..measures.cross_fit import require_sample
 from ..selectors._registry import SELECTORS
 from ..tables import CodedSource, as_source
+from .partitioned import partitioned_bootstraps
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
 from .weighted import CountedBootstraps, WeightedBootstraps, bootstrap_weights, engine, supports
 
@@ -63,7 +65,7 @@ class NPFSCancelled(FslabError):
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
-    if not (isinstance(source, CodedSource | SparseDataset) and source.is_sample):  # rows to resample
+    if not (isinstance(source, CodedSource | SparseDataset | DaskSource) and source.is_sample):  # rows to resample
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
             "Draw a sample from it first (Distribution.sample(m, seed))."
@@ -265,33 +267,39 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
     estimate, folds = check_estimate(estimate, folds)
-    if estimate == "cross-fitted":
-        if callable(selector):
-            raise ParameterError("estimate='cross-fitted' applies to a named selector; a callable chooses its own")
-        require_sample(source)
-        assert source.y is not None  # a sample
-        selector_params = {**selector_params, "estimate": estimate,
-                           "folds": stratified_folds(source.y, folds, DEFAULT_SEED)}
-    weighted = counting != "resample" and supports(source, selector, selector_params)
-    if counting == "weights" and not weighted:
-        raise ParameterError(
-            "counting='weights' covers the selectors mi-score, jmi, mrmr and cmim (no extra parameters) on a class "
-            "target; use counting='resample' or 'auto'")
-    workers = joblib.effective_n_jobs(n_jobs)
-    size = batch_size or max(1, math.ceil(n / (8 * workers)))
-    if not weighted and workers == 1 and not batch_size:
-        size = 1  # one bootstrap per task: progress after each
-    if weighted and not batch_size:  # a product of 64 bootstraps costs ~3x less per bootstrap than one of 8
-        size = min(64, math.ceil(n / workers))
-    work = Shared(engine(source) if weighted else source)  # built once, shared by the tasks
-    batches = [seeds[i:i + size] for i in range(0, n, size)]
-    if prefer == "auto":  # the weighted path spends its time in BLAS and numpy loops, which release the GIL
-        prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS and not weighted else "threads"
-    parallel = joblib.Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
-    # One BLAS thread per worker: several BLAS threads per product gain little on these products and, on a busy
-    # machine, spin (measured: 100 bootstraps of Adult 2 s with one BLAS thread, 17-25 s with two, load 7).
-    with threadpool_limits(1, user_api="blas") if weighted else contextlib.nullcontext():
-        blocks, cancelled = _collect(parallel, work, batches, n_draw, int(k), selector, selector_params, progress, n)
+    if isinstance(source, DaskSource):  # partitioned rows: Poisson bootstraps counted on the workers
+        blocks, cancelled = partitioned_bootstraps(source, selector, int(k), seeds, sample_fraction=sample_fraction,
+                                                   progress=progress, counting=counting, estimate=estimate,
+                                                   selector_params=selector_params)
+    else:
+        if estimate == "cross-fitted":
+            if callable(selector):
+                raise ParameterError("estimate='cross-fitted' applies to a named selector; a callable chooses its own")
+            require_sample(source)
+            assert source.y is not None  # a sample
+            selector_params = {**selector_params, "estimate": estimate,
+                               "folds": stratified_folds(source.y, folds, DEFAULT_SEED)}
+        weighted = counting != "resample" and supports(source, selector, selector_params)
+        if counting == "weights" and not weighted:
+            raise ParameterError(
+                "counting='weights' covers the selectors mi-score, jmi, mrmr and cmim (no extra parameters) on a class "
+                "target; use counting='resample' or 'auto'")
+        workers = joblib.effective_n_jobs(n_jobs)
+        size = batch_size or max(1, math.ceil(n / (8 * workers)))
+        if not weighted and workers == 1 and not batch_size:
+            size = 1  # one bootstrap per task: progress after each
+        if weighted and not batch_size:  # a product of 64 bootstraps costs ~3x less per bootstrap than one of 8
+            size = min(64, math.ceil(n / workers))
+        work = Shared(engine(source) if weighted else source)  # built once, shared by the tasks
+        batches = [seeds[i:i + size] for i in range(0, n, size)]
+        if prefer == "auto":  # the weighted path spends its time in BLAS and numpy loops, which release the GIL
+            prefer = "processes" if source.n_rows * K >= AUTO_PROCESSES_CELLS and not weighted else "threads"
+        parallel = joblib.Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
+        # One BLAS thread per worker: several BLAS threads per product gain little on these products and, on a busy
+        # machine, spin (measured: 100 bootstraps of Adult 2 s with one BLAS thread, 17-25 s with two, load 7).
+        with threadpool_limits(1, user_api="blas") if weighted else contextlib.nullcontext():
+            blocks, cancelled = _collect(parallel, work, batches, n_draw, int(k), selector, selector_params, progress,
+                                         n)
     if not blocks:
         raise NPFSCancelled("NPFS was cancelled before any bootstrap finished")
     matrix = np.concatenate(blocks, axis=0).T
