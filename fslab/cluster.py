@@ -11,10 +11,63 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
+import re
+import socket
 from collections.abc import Iterator
 
-from .data.distributed import SCHEDULER_ENV, require_dask, scheduler_from_env, to_dask_source
-from .errors import ClusterError
+from .data.distributed import SCHEDULER_ENV, DaskSource, require_dask, scheduler_from_env, to_dask_source
+from .errors import ClusterError, ParameterError
+
+LOG = logging.getLogger("fslab.cluster")
+PROBE_SECONDS = 2.0   # the app's check that the scheduler answers, before it says it uses it
+DEFAULT_PORT = 8786
+_ADDRESS = re.compile(r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+                      r"(?::(?P<port>\d{1,5}))?")
+
+
+class SchedulerAddressError(ClusterError, ParameterError):
+    """The scheduler address is not of the form [tcp://|tls://]host[:port]."""
+
+
+def parse_address(address: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of a scheduler address ``[tcp://|tls://]host[:port]`` (port 1-65535, default 8786), or
+    a SchedulerAddressError saying what a valid one looks like."""
+    text = str(address).strip()
+    match = _ADDRESS.fullmatch(text)
+    port = int(match["port"]) if match and match["port"] else DEFAULT_PORT
+    if match is None or not 0 < port < 65536:
+        raise SchedulerAddressError(f"{text!r} is not a Dask scheduler address; give one like tcp://host:8786 "
+                                    "(tcp:// or tls://, a host name or IP address, a port from 1 to 65535)")
+    return match["scheme"] or "tcp", match["host"].strip("[]"), port
+
+
+def probe(address: str, timeout: float = PROBE_SECONDS) -> str | None:
+    """None when something accepts connections at the scheduler's host and port within ``timeout`` seconds, else why
+    not (one line). A plain TCP connect: fast, and it needs no Dask."""
+    try:
+        _, host, port = parse_address(address)
+    except SchedulerAddressError as err:
+        return str(err)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except OSError as err:   # refused, unknown host, timeout
+        return f"nothing answers at {host}:{port} ({err.strerror or type(err).__name__})"
+
+
+def usable_scheduler(address: str | None, timeout: float = PROBE_SECONDS) -> tuple[str | None, str | None]:
+    """(the scheduler to use, the operator's note): ``(address, None)`` when it answers; ``(None, note)`` when it is
+    set but unreachable or malformed, so the work runs here instead (the note also goes to the server log)."""
+    if not address:
+        return None, None
+    why = probe(address, timeout)
+    if why is None:
+        return address, None
+    note = (f"The Dask scheduler set by {SCHEDULER_ENV} ({address}) is not reachable: {why}. This run is computed on "
+            "this server instead.")
+    LOG.warning("%s", note)
+    return None, note
 
 
 @contextlib.contextmanager
@@ -24,7 +77,12 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
     if not address:
         yield None
         return
+    parse_address(address)
     require_dask()
+    why = probe(address)   # refused or unknown host: say so now, not after the client's whole timeout
+    if why is not None:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({why}); start one with "
+                           "`dask scheduler` and workers with `dask worker ADDRESS`")
     import joblib
     from distributed import Client
 
@@ -34,8 +92,8 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({err}); start one with "
                            "`dask scheduler` and workers with `dask worker ADDRESS`") from err
     except (ValueError, TypeError) as err:
-        raise ClusterError(f"{address!r} is not a Dask scheduler address ({err}); give one like "
-                           "tcp://host:8786") from err
+        raise SchedulerAddressError(f"{address!r} is not a Dask scheduler address ({err}); give one like "
+                                    "tcp://host:8786") from err
     try:
         with joblib.parallel_config(backend="dask"):
             yield client
@@ -69,6 +127,8 @@ def on_cluster(job, client):
     worker through joblib's Dask backend (``n_jobs=-1`` unless ``--n-jobs`` was given). Unchanged if no client."""
     if client is None:
         return job
+    if isinstance(job.loaded.source, DaskSource):   # read by the workers: already there; NPFS bootstraps there
+        return job
     if job.command == "select" and job.loaded.kind == "dataset":
         source = to_dask_source(job.loaded.source, client=client)
         return dataclasses.replace(job, loaded=dataclasses.replace(job.loaded, source=source))
@@ -77,4 +137,5 @@ def on_cluster(job, client):
     return job
 
 
-__all__ = ["SCHEDULER_ENV", "ClusterError", "cluster_note", "connect", "npfs_on", "on_cluster", "scheduler_from_env"]
+__all__ = ["SCHEDULER_ENV", "ClusterError", "SchedulerAddressError", "cluster_note", "connect", "npfs_on",
+           "on_cluster", "parse_address", "probe", "scheduler_from_env", "usable_scheduler"]

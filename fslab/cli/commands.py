@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..compare import compare_selectors, overlap_matrix
 from ..cost import job_cost, preflight
+from ..data.distributed import DaskSource
 from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import server_limits
@@ -225,7 +226,9 @@ RUNNERS = {"select": run_select, "npfs": run_npfs, "lattice": run_lattice, "comp
 
 def run(job: Job, progress: bool = False) -> str:
     """Run ``job`` and return its text (or JSON); a progress bar on stderr when ``progress``."""
-    note = preflight(job_cost(job))  # predicted work and memory against the server's limits before anything runs
+    # predicted work and memory against the server's limits before anything runs; data the Dask workers read are
+    # the cluster operator's, not an upload: the server's limits (this machine's memory) do not bound them
+    note = None if isinstance(job.loaded.source, DaskSource) else preflight(job_cost(job))
     if note:
         print(f"fslab: {note}", file=sys.stderr)
     bar = ProgressBar(job.command, progress)

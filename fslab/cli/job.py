@@ -18,6 +18,7 @@ from ..data.distributions import example1
 from ..errors import ParameterError
 from ..limits import server_limits
 from ..measures import DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, supported_measures
+from ..measures.cross_fit import can_hold_out
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
@@ -107,8 +108,9 @@ def recipe_source(recipe: Recipe, args: argparse.Namespace, source: str) -> Load
     return Loaded(encoded, "dataset", f"{data['sample']} (sample)", tuple(encoded.notes))
 
 
-def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict) -> Loaded:
-    """DATA when given (a file recipe checks it is the recipe's file), else the recipe's data."""
+def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict, client=None) -> Loaded:
+    """DATA when given (a file recipe checks it is the recipe's file), else the recipe's data; with a Dask
+    ``client`` (``--scheduler``), a file, directory or glob is read by the cluster's workers."""
     file_recipe = recipe is not None and recipe.data is not None and "file" in recipe.data
     if recipe is not None and (args.data is None or file_recipe):
         default = "dataset" if recipe.data is not None else "distribution"
@@ -117,7 +119,8 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
     if args.data is None:
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
-                     column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None))
+                     column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None),
+                     cluster=client is not None, persist=bool(getattr(args, "persist", False)))
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):
@@ -183,11 +186,12 @@ def check_ranges(job: Job) -> None:
             job.n_jobs = cores
 
 
-def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None) -> Job:
-    """Load the data and fill in every choice of ``args.command`` (see the module docstring)."""
+def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None, client=None) -> Job:
+    """Load the data and fill in every choice of ``args.command`` (see the module docstring); ``client``: the Dask
+    client of ``--scheduler`` (:func:`fslab.cluster.connect`), whose workers read a file, directory or glob."""
     recipe = read_recipe(args.recipe) if args.recipe else None
     choices = recipe_choices(recipe, args.command)
-    loaded = load_job_data(args, recipe, choices)
+    loaded = load_job_data(args, recipe, choices, client)
     src, cmd = loaded.source, args.command
     n = src.n_features
     first_measure = supported_measures(src)[0]
@@ -219,8 +223,8 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         # the user's own file: held out by default (a many-level column cannot win); samples: the papers' plug-in
         own = "cross-fitted" if loaded.own else "plug-in"
         job.estimate = _pick(args, choices, "estimate", own if loaded.kind == "dataset" else "plug-in")
-        if cmd == "select" and getattr(args, "scheduler", None) and _pick(args, choices, "estimate") is None \
-                and job.estimate != "plug-in":
+        on_workers = getattr(args, "scheduler", None) and (cmd == "select" or not can_hold_out(src))
+        if on_workers and _pick(args, choices, "estimate") is None and job.estimate != "plug-in":
             job.estimate = "plug-in"   # the workers send count tables, not rows to split into folds
             job.notes.append("on a Dask cluster the counts come back as tables, with no rows to hold out: "
                              "the estimate is the papers' in-sample plug-in")

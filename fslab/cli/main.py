@@ -7,7 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..cluster import connect, on_cluster
+from ..cluster import SchedulerAddressError, connect, on_cluster, parse_address
+from ..data.dask_read import table_files
 from ..data.discretize import METHODS
 from ..errors import FslabError
 from ..export import fslab_version
@@ -17,10 +18,13 @@ from ..pena_nilsson.toy import PRESETS
 from ..selectors import SELECTORS
 from . import commands
 from .job import resolve
+from .sources import is_partitioned
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
-DATA_HELP = ("a CSV file (plain or .gz; the last column is the target unless --target), a JSON distribution "
+DATA_HELP = ("a CSV or parquet file (CSV plain or .gz; the last column is the target unless --target), a directory "
+             "or a quoted glob of them ('data/*.parquet': read by the Dask workers with --scheduler), a JSON "
+             "distribution "
              "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file, "
              f"or a toy distribution of the Toy page ({', '.join(PRESETS)}); optional with --recipe")
 SELECTOR_LIST = ", ".join(SELECTORS)
@@ -67,6 +71,15 @@ def _estimate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--folds", type=int, help="folds of the cross-fitted estimate (default 5)")
 
 
+def _cluster_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
+                        "tcp://host:8786 (needs pip install fslab[dask]). A file, directory or glob DATA is read by "
+                        "the workers, never here, and without the app's upload limits")
+    parser.add_argument("--persist", action="store_true", help="with --scheduler: keep the data read once in the "
+                        "workers' memory while it is binned (when it fits there), instead of reading the files once "
+                        "per statistic")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``python -m fslab {select,npfs,lattice,compare} DATA [options]``."""
     parser = argparse.ArgumentParser(prog="fslab", description="Feature selection by the Bayes criterion of a "
@@ -83,8 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, help="features to select (default min(5, features))")
     p.add_argument("--s", type=int, help="s-variate approximation (the paper uses s = 2)")
     _estimate_options(p)
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
-                   "tcp://host:8786 (needs pip install fslab[dask])")
+    _cluster_options(p)
 
     p = sub.add_parser("npfs", parents=[common], help="bootstrap Neyman-Pearson test over a selector (NPFS page)",
                        description="Run the base selector on bootstrap resamples; print the relevant features, "
@@ -102,8 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", type=int, default=1, help="parallel workers (default 1)")
     _estimate_options(p)
     p.add_argument("--all", action="store_true", help="list every feature, not only the relevant ones")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
-                   "tcp://host:8786 (needs pip install fslab[dask])")
+    _cluster_options(p)
 
     p = sub.add_parser("lattice", parents=[common], help="exact risk of every feature subset (Orderings page)",
                        description="The Bayes value of every subset; print the best subset of each size, greedy's "
@@ -139,11 +150,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse: --help (0) or a usage error (2), message already printed
         return int(stop.code or 0)
+    scheduler = getattr(args, "scheduler", None)
     try:
-        job = resolve(args, parser)
-        for note in job.notes:
-            print(f"fslab: note: {note}", file=sys.stderr)
-        with connect(getattr(args, "scheduler", None)) as client:   # Dask cluster (fslab.cluster)
+        if scheduler is not None:
+            parse_address(scheduler)
+    except SchedulerAddressError as err:
+        parser.print_usage(sys.stderr)
+        print(f"fslab {args.command}: error: argument --scheduler: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if scheduler and args.data and is_partitioned(args.data):
+            table_files(args.data)   # a glob matching nothing says so before connecting
+        with connect(scheduler) as client:   # Dask cluster (fslab.cluster): its workers read DATA's files
+            job = resolve(args, parser, client=client)
+            for note in job.notes:
+                print(f"fslab: note: {note}", file=sys.stderr)
             text = commands.run(on_cluster(job, client), progress=_progress_enabled(args))
     except FslabError as err:
         print(f"fslab: error: {err}", file=sys.stderr)

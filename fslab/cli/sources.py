@@ -1,4 +1,6 @@
-"""DATA of the command line: a CSV (plain or gzip), a JSON distribution, a shipped sample or a toy preset.
+"""DATA of the command line: a CSV (plain or gzip) or parquet file, a directory or glob of them, a JSON distribution, a
+shipped sample or a toy preset. With ``--scheduler``, a file, directory or glob is read by the Dask workers
+(:func:`load_on_cluster`).
 
 Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
 then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive, column_types=...,
@@ -10,6 +12,7 @@ types read as a person reads them, near-unique columns left out (``--column-type
 
 from __future__ import annotations
 
+import glob
 import gzip
 import os
 import warnings
@@ -17,14 +20,17 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from .. import limits as _limits
 from ..data.column_types import TYPES as COLUMN_TYPES
+from ..data.dask_read import from_dask, read_files, table_files
 from ..data.data_checks import DataLimitError
 from ..data.dataset import MISSING_RULES, Dataset, read_table
 from ..data.distributions import Distribution
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
-from ..errors import DataError, ParameterError
+from ..errors import DataError, FslabError, ParameterError
 from ..pena_nilsson.toy import PRESETS, preset
 
 _MB = _limits.MB  # the upload unit of the app and fslab.limits (1,000,000 bytes)
@@ -144,6 +150,51 @@ def load_csv(path: str, target: str | None, positive: str | None, method: str, b
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
 
 
+def is_partitioned(data: str) -> bool:
+    """DATA names several files: a glob (``data/*.parquet``) or a directory."""
+    return glob.has_magic(data) or os.path.isdir(data)
+
+
+def load_files(path: str, target: str | None, positive: str | None, method: str, bins: int,
+               column_types: dict[str, str] | None = None, missing: str = "level") -> Loaded:
+    """Every file of a directory or glob read here, in memory, within the server's limits (each file within the
+    upload limit, the rows together within the row limit), as one table: what fits on one machine."""
+    lim = _limits.server_limits()
+    _, files = table_files(path)
+    frames = [read_table(read_bytes(f, "file"), limits=lim) for f in files]
+    columns = list(frames[0].columns)
+    for f, frame in zip(files, frames, strict=True):
+        if list(frame.columns) != columns:
+            raise DataError(f"{Path(f).name!r} has other columns than {Path(files[0]).name!r}; every file of "
+                            f"{path!r} needs the same header")
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    target = target if target is not None else str(frame.columns[-1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ds = Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
+                                missing=missing)
+    encoded = ds.discretize(method, bins)
+    return Loaded(encoded, "dataset", os.fspath(path), tuple(encoded.notes), own=True)
+
+
+def load_on_cluster(path: str, target: str | None, positive: str | None, method: str, bins: int,
+                    persist: bool = False) -> Loaded:
+    """A parquet or CSV file, a directory or a glob read by the workers of the connected Dask cluster
+    (``dask.dataframe.read_parquet`` / ``read_csv``), never on this machine and without the server's upload
+    limits (they guard the app's uploads, not a cluster operator's files), then binned there
+    (:func:`fslab.data.dask_read.from_dask`): only statistics and count tables come back."""
+    frame = read_files(path)
+    target = target if target is not None else str(frame.columns[-1])
+    try:
+        source = from_dask(frame, target, positive=positive, method=method, bins=bins, persist=persist)
+    except FslabError:
+        raise
+    except (OSError, ValueError, TypeError, KeyError) as err:   # the workers could not parse the files
+        raise DataError(f"the Dask workers could not read {path!r}: {type(err).__name__}: "
+                        f"{(str(err).splitlines() or [''])[0][:200]}") from None
+    return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
+
+
 def parse_distribution(text: bytes, what: str) -> Distribution:
     """A JSON distribution (``Distribution.to_json()``), parsed within the JSON limits."""
     doc = safe_loads(text, what=what)
@@ -158,10 +209,11 @@ def load_distribution_file(path: str) -> Loaded:
 
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
-              bins: int | None = None, column_types=None, missing: str | None = None) -> Loaded:
+              bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
+              persist: bool = False) -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
-    CSV file only."""
+    CSV file only. ``cluster``: a file, directory or glob is read by the Dask workers (:func:`load_on_cluster`)."""
     types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
     if missing is not None and missing not in MISSING_RULES:
         raise ParameterError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
@@ -187,6 +239,13 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     method, bins = method or "mean-std", bins if bins is not None else 3
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
+    if cluster:
+        if types or missing is not None:
+            raise ParameterError("--column-type and --missing apply to a file read in memory; on a Dask cluster "
+                                 "the workers read the columns as they are")
+        return load_on_cluster(data, target, positive, method, bins, persist)
+    if is_partitioned(data):
+        return load_files(data, target, positive, method, bins, types, missing or "level")
     if not os.path.exists(data):
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")

@@ -12,13 +12,17 @@ Dask raises :class:`~fslab.errors.DaskMissingError`.
 
 from __future__ import annotations
 
+import functools
+import glob
 import math
+import os
 
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError
-from .data_checks import check_finite
+from ..errors import DataError, ParameterError
+from .column_types import id_message, near_unique_text
+from .data_checks import ID_MIN_ROWS, UnknownTargetError, check_finite
 from .discretize import (
     _DESCRIBE,
     DISCRETE_MAX,
@@ -29,8 +33,10 @@ from .discretize import (
     uniform_edges,
     value_name,
 )
-from .distributed import DaskSource, _compute, _tree_sum, require_dask
+from .distributed import DaskSource, _compute, _tree_sum, _tree_sum_with, require_dask
 from .target import encode_target
+
+MAX_LEVELS = 1 << 16   # distinct values of a text column shipped to the client as its categories, at most
 
 # --- partition-side functions (run on the workers) --------------------------------------------------------
 
@@ -44,11 +50,25 @@ def _target_text(column: pd.Series) -> np.ndarray:
     return column.astype(str).str.strip().to_numpy(dtype=object)
 
 
+def _text_values(column: pd.Series) -> np.ndarray:
+    return column.astype(str).to_numpy(dtype=object)
+
+
 def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], target: str, target_numeric: bool,
-                     cap: int) -> dict:
-    """One partition's sums, extremes, small value sets and category sets (what global cut points need)."""
+                     cap: int, max_levels: int, top_bytes: bool = False) -> dict:
+    """One partition's sums, extremes, small value sets and category sets (what global cut points need).
+
+    A text column's distinct values come back only up to ``max_levels`` of them (else None: "many"), over the rows
+    kept (``categories``) and over every row (``everything``, what the near-unique rule counts), so an ID column
+    never ships its values. ``top_bytes``: the histogram of the first byte of every numeric value's order key
+    (the first pass of the quantile radix select)."""
     keep = frame[target].notna().to_numpy()
-    frame = frame.loc[keep]
+    everything = []
+    for c in text:   # near-unique counts run over every row, as Dataset.from_frame types columns before the target
+        col = frame[c]
+        u = np.unique(_text_values(col[col.notna().to_numpy()]))
+        everything.append(u if u.size <= max_levels else None)
+    frame = frame.loc[keep] if not keep.all() else frame
     V = _numeric_matrix(frame, numeric)
     missing = np.isnan(V)
     finite_n = (~missing).sum(axis=0)
@@ -72,19 +92,90 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
             present = np.flatnonzero(np.bincount((x - lo[j]).astype(np.int64)) > 0) + lo[j]
             values.append(present if present.size <= cap else None)
     categories = []
-    for c in text:
+    for i, c in enumerate(text):
         col = frame[c]
         miss = col.isna().to_numpy()
-        categories.append((np.unique(col[~miss].astype(str).to_numpy(dtype=object)), bool(miss.any())))
+        if keep.all():
+            cats = everything[i]
+        else:
+            u = np.unique(_text_values(col[~miss]))
+            cats = u if u.size <= max_levels else None
+        categories.append((cats, bool(miss.any())))
     y = frame[target]
     if target_numeric:
         t = numeric_values(y)
         t_uniques, t_counts = np.unique(t, return_counts=True)
     else:
         t_uniques, t_counts = np.unique(_target_text(y), return_counts=True)
+    top = None
+    if top_bytes:
+        top = np.zeros((V.shape[1], 256), dtype=np.int64)
+        for j in range(V.shape[1]):
+            keys = _float_keys(V[~missing[:, j], j])
+            top[j] = np.bincount((keys >> np.uint64(56)).astype(np.int64), minlength=256)
     return {"n": finite_n, "missing": missing.any(axis=0), "inf": inf, "lo": lo, "hi": hi, "integral": integral,
-            "values": values, "categories": categories, "rows": int(keep.sum()),
-            "dropped": int((~keep).sum()), "target": (t_uniques, t_counts)}
+            "values": values, "categories": categories, "everything": everything, "rows": int(keep.sum()),
+            "dropped": int((~keep).sum()), "target": (t_uniques, t_counts), "top": top}
+
+
+def _union_capped(parts: list, cap: int) -> np.ndarray | None:
+    if any(p is None for p in parts):
+        return None
+    u = np.unique(np.concatenate(parts)) if parts else np.empty(0)
+    return u if u.size <= cap else None
+
+
+def _merge_stats(cap: int, max_levels: int, *stats: dict) -> dict:
+    """Partition statistics merged (a reduction-tree node on the workers): value and category sets stay capped,
+    so what reaches the client is bounded whatever the number of partitions."""
+    if len(stats) == 1:
+        return stats[0]
+    t_uniques, inverse = np.unique(np.concatenate([s["target"][0] for s in stats]), return_inverse=True)
+    t_counts = np.bincount(inverse, weights=np.concatenate([s["target"][1] for s in stats])).astype(np.int64)
+    tops = [s["top"] for s in stats]
+    return {
+        "n": np.sum([s["n"] for s in stats], axis=0),
+        "missing": np.logical_or.reduce([s["missing"] for s in stats]),
+        "inf": np.logical_or.reduce([s["inf"] for s in stats]),
+        "lo": np.min([s["lo"] for s in stats], axis=0), "hi": np.max([s["hi"] for s in stats], axis=0),
+        "integral": np.logical_and.reduce([s["integral"] for s in stats]),
+        "values": [_union_capped(list(v), cap) for v in zip(*(s["values"] for s in stats), strict=True)],
+        "categories": [(_union_capped([c[0] for c in cs], max_levels), any(c[1] for c in cs))
+                       for cs in zip(*(s["categories"] for s in stats), strict=True)],
+        "everything": [_union_capped(list(e), max_levels) for e in zip(*(s["everything"] for s in stats),
+                                                                         strict=True)],
+        "rows": sum(s["rows"] for s in stats), "dropped": sum(s["dropped"] for s in stats),
+        "target": (t_uniques, t_counts), "top": None if tops[0] is None else np.sum(tops, axis=0)}
+
+
+def _partition_distinct(frame: pd.DataFrame, text: list[str], numeric: list[str], target: str,
+                        grids: list) -> tuple[list[np.ndarray], np.ndarray]:
+    """Sorted 64-bit hashes of the distinct values of each column (text over every row, numbers over the kept
+    rows), and per numeric column whether its values sit on the grid lo + k step (``grids``: (lo, step) or None)."""
+    hashes = []
+    for c in text:
+        col = frame[c]
+        col = col[col.notna().to_numpy()]
+        hashes.append(np.unique(pd.util.hash_array(_text_values(col))))
+    frame = frame.loc[frame[target].notna().to_numpy()]
+    V = _numeric_matrix(frame, numeric)
+    on_grid = np.ones(len(numeric), dtype=bool)
+    for j, grid in enumerate(grids):
+        x = V[:, j]
+        hashes.append(np.unique(pd.util.hash_array(x)))
+        if grid is not None:
+            r = (x - grid[0]) / grid[1]
+            on_grid[j] = bool(np.allclose(r, np.round(r), rtol=0, atol=1e-6))
+    return hashes, on_grid
+
+
+def _merge_distinct(*parts):
+    return ([np.unique(np.concatenate(h)) for h in zip(*(p[0] for p in parts), strict=True)],
+            np.logical_and.reduce([p[1] for p in parts]))
+
+
+def _distinct_counts(part) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([h.size for h in part[0]], dtype=np.int64), part[1]
 
 
 def _scaled(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray) -> np.ndarray:
@@ -175,27 +266,52 @@ def _frame_from_arrays(X: np.ndarray, y: np.ndarray, names: list[str], target: s
 
 # --- building a source: global statistics, then codes --------------------------------------------------------
 
-def _combine_stats(stats: list[dict], n_numeric: int, cap: int) -> dict:
-    out = {"missing": np.logical_or.reduce([s["missing"] for s in stats])}
-    out["inf"] = np.logical_or.reduce([s["inf"] for s in stats])
-    out["n"] = np.sum([s["n"] for s in stats], axis=0)
-    out["lo"] = np.min([s["lo"] for s in stats], axis=0)
-    out["hi"] = np.max([s["hi"] for s in stats], axis=0)
-    out["integral"] = np.logical_and.reduce([s["integral"] for s in stats])
-    values = []
-    for j in range(n_numeric):
-        parts = [s["values"][j] for s in stats]
-        union = None if any(p is None for p in parts) else np.unique(np.concatenate(parts))
-        values.append(union if union is not None and union.size <= cap else None)
-    out["values"] = values
-    return out
+def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], target: str, m_all: int,
+                 max_levels: int, rule: str) -> dict[str, str]:
+    """{column: why} of the ID-like columns to leave out, by Dataset.from_frame's rule (text: distinct values in at
+    least NEAR_UNIQUE of all m_all rows; numbers: a different value in every kept row, whole or evenly spaced; all
+    kept if every feature is one). Columns whose values were too many to ship are counted on the workers as sets
+    of 64-bit hashes, reduced there; only the counts come back. A kept text column over ``max_levels`` is refused."""
+    counts = {c: e.size for c, e in zip(text, g["everything"], strict=True) if e is not None}
+    rows = g["rows"]
+    gone: dict[str, str] = {}
+    if rule == "drop":
+        ask_text = [c for c in text if c not in counts]
+        ask_num, grids = [], []
+        if rows >= ID_MIN_ROWS:
+            for j, c in enumerate(numeric):
+                if g["values"][j] is None and g["n"][j] == rows:   # many values, none missing: maybe an ID
+                    ask_num.append(c)
+                    grids.append(None if g["integral"][j] else (g["lo"][j], (g["hi"][j] - g["lo"][j]) / (rows - 1)))
+        if ask_text or ask_num:
+            tasks = [dask.delayed(_partition_distinct)(p, ask_text, ask_num, target, grids) for p in parts]
+            n, on_grid = _compute(dask, dask.delayed(_distinct_counts)(_tree_sum_with(dask, tasks, _merge_distinct)))
+            counts |= dict(zip(ask_text, n[:len(ask_text)].tolist(), strict=True))
+            index = {c: j for j, c in enumerate(numeric)}
+            for i, c in enumerate(ask_num):
+                if n[len(ask_text) + i] == rows and (grids[i] is None or (grids[i][1] > 0 and on_grid[i])):
+                    gone[c] = ("whole numbers, a different one in every row" if g["integral"][index[c]]
+                               else "evenly spaced, a different value in every row")
+        for c in text:
+            if near_unique_text(counts[c], m_all):
+                gone[c] = ("a different value in every row" if counts[c] == m_all
+                           else f"{counts[c] / max(m_all, 1):.0%} of rows distinct")
+        if len(gone) == len(numeric) + len(text):   # nothing else to select from: keep them, as in memory
+            gone = {}
+    for c in text:
+        if c not in gone and counts.get(c, max_levels + 1) > max_levels:
+            raise DataError(f"text column {c!r} has more than {max_levels:,} distinct values; as categories they "
+                            "would all travel to the client: leave the column out, or raise max_levels")
+    return gone
 
 
-def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray, bins: int) -> list[np.ndarray]:
+def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray, bins: int,
+                     top: np.ndarray) -> list[np.ndarray]:
     """np.quantile(x, linspace(0, 1, bins + 1)[1:-1]) of each column (linear method), exactly: the order
-    statistics it interpolates are found by an 8-bit radix select over the partitions (8 passes)."""
+    statistics it interpolates are found by an 8-bit radix select over the partitions (``top``: the first byte's
+    histogram, from the statistics pass; then 7 passes)."""
     q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
-    virtual = [n[j] * q + (1 + q * (1 - 1 - 1)) - 1 for j in range(len(columns))]  # numpy's linear method
+    virtual = [(n[j] - 1) * q for j in range(len(columns))]   # numpy's linear method: (n - 1) q, as it rounds
     ranks = []
     for j in range(len(columns)):
         below = np.floor(virtual[j]).astype(np.int64)
@@ -204,8 +320,9 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
     prefixes = np.zeros(ranks.shape, dtype=np.uint64)
     remaining = ranks.copy()
     for shift in range(56, -8, -8):
-        hist = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_digits)(p, columns, target, prefixes, shift)
-                                               for p in parts]))
+        hist = np.broadcast_to(top[:, None, :], prefixes.shape + (256,)) if shift == 56 else _compute(
+            dask, _tree_sum(dask, [dask.delayed(_partition_digits)(p, columns, target, prefixes, shift)
+                                   for p in parts]))
         cum = np.cumsum(hist, axis=-1)
         digit = (cum <= remaining[..., None]).sum(axis=-1)
         before = np.where(digit > 0, np.take_along_axis(cum, np.maximum(digit - 1, 0)[..., None], -1)[..., 0], 0)
@@ -224,7 +341,8 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
 
 
 def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3,
-              feature_names=None) -> DaskSource:
+              feature_names=None, *, near_unique: str = "drop", max_levels: int = MAX_LEVELS,
+              persist: bool = False) -> DaskSource:
     """A :class:`DaskSource` from a ``dask.dataframe.DataFrame`` and the name of its target column, or from a
     ``dask.array`` pair ``(X, y)`` (``frame=X``, ``target=y``; X must be 2-d with y's row chunks).
 
@@ -234,6 +352,13 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     statistics; uniform: the global min and max), the same kept-as-is rule for few distinct values, the
     same category order. Mean and std are summed per partition, so they can differ from numpy's pairwise
     sums in the last bit; a value exactly on such an edge is the only way a code could differ.
+
+    ``near_unique``: "drop" (default) leaves out ID-like columns by the in-memory rule (text with a distinct value
+    in at least half the rows; numbers with a different value in every row that are whole or evenly spaced), with
+    a note; their distinct values are counted on the workers as 64-bit hashes, so only a count reaches the client.
+    A kept text column with more than ``max_levels`` distinct values is refused (its categories would all travel
+    to the client). ``persist``: read the data once into the workers' memory (when it fits there), so the
+    statistics passes and the coding do not read the files again (4 reads for mean-std, 9 for quantile bins).
     """
     dask = require_dask()
     import dask.array as da
@@ -259,7 +384,7 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         names = [str(c) for c in frame.columns]
         key = str(target).strip() if target is not None else ""
         if key not in names:
-            raise DataError(f"target column {key!r} is not in the data; the columns are {names[:10]}")
+            raise UnknownTargetError(f"target column {key!r} is not in the data; the columns are {names[:10]}")
         if len(set(names)) != len(names):
             raise DataError("column names must be distinct")
         if len(names) < 2:
@@ -271,30 +396,39 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     else:
         raise DataError(f"from_dask needs a dask.dataframe.DataFrame or a dask.array pair; got {type(frame).__name__}")
 
+    if near_unique not in ("drop", "keep"):
+        raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
+    if persist:   # read once; every pass below then reads the workers' memory
+        parts = list(dask.persist(*parts))
     numeric = [c for c in names if numeric_values(meta[c]) is not None]
-    kinds = {meta[c].dtype for c in numeric}
-    # discretize reads all-alike 8/16-bit integer columns natively and takes exact integer moments for mean-std
-    small_ints = len(kinds) == 1 and isinstance(next(iter(kinds)), np.dtype) and next(iter(kinds)).kind in "biu" \
-        and next(iter(kinds)).itemsize <= 2
     text = [c for c in names if c not in numeric]
     target_numeric = numeric_values(meta[target]) is not None
     cap = max(bins, DISCRETE_MAX)
-    stats = _compute(dask, [dask.delayed(_partition_stats)(p, numeric, text, target, target_numeric, cap)
-                            for p in parts])
-    g = _combine_stats(stats, len(numeric), cap)
-    rows = sum(s["rows"] for s in stats)
-    dropped = sum(s["dropped"] for s in stats)
+    tasks = [dask.delayed(_partition_stats)(p, numeric, text, target, target_numeric, cap, max_levels,
+                                            method == "quantile") for p in parts]
+    g = _compute(dask, _tree_sum_with(dask, tasks, functools.partial(_merge_stats, cap, max_levels)))
+    rows, dropped = g["rows"], g["dropped"]
     if rows == 0:
         raise DataError(f"target {target!r} is missing in every row; choose another target column")
     for j, c in enumerate(numeric):
         if g["inf"][j]:
             check_finite(c, np.array([np.inf]))
+    gone = _near_unique(dask, parts, g, numeric, text, target, rows + dropped, max_levels, near_unique)
+    if gone:
+        kept = [j for j, c in enumerate(numeric) if c not in gone]
+        for key_ in ("n", "missing", "inf", "lo", "hi", "integral"):
+            g[key_] = g[key_][kept]
+        g["values"] = [g["values"][j] for j in kept]
+        g["top"] = None if g["top"] is None else g["top"][kept]
+        g["categories"] = [cat for cat, c in zip(g["categories"], text, strict=True) if c not in gone]
+        names, numeric, text = ([c for c in cols if c not in gone] for cols in (names, numeric, text))
+    kinds = {meta[c].dtype for c in numeric}
+    # discretize reads all-alike 8/16-bit integer columns natively and takes exact integer moments for mean-std
+    small_ints = len(kinds) == 1 and isinstance(next(iter(kinds)), np.dtype) and next(iter(kinds)).kind in "biu" \
+        and next(iter(kinds)).itemsize <= 2
 
     # target: the global set of classes with their counts, encoded by the in-memory rule
-    t_uniques = np.concatenate([s["target"][0] for s in stats])
-    t_counts = np.concatenate([s["target"][1] for s in stats])
-    t_uniques, inverse = np.unique(t_uniques, return_inverse=True)
-    t_counts = np.bincount(inverse, weights=t_counts).astype(np.int64)
+    t_uniques, t_counts = g["target"]
     if target_numeric:
         check_finite(target, t_uniques)
     weights = np.ones(t_uniques.size, dtype=np.int64)
@@ -305,6 +439,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     classes = encoded.y[np.cumsum(weights) - 1]
     class_counts = np.bincount(classes, weights=t_counts, minlength=len(encoded.class_names))
     notes = [f"Partitioned data: {rows:,} rows in {len(parts)} partitions, counted on the Dask workers."]
+    if gone:
+        notes.append(id_message(list(gone), gone))
     if dropped:
         notes.append(f"{dropped} row(s) with a missing target were dropped; {rows} remain.")
     if encoded.task == "binary":
@@ -343,7 +479,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
                 for i, j in enumerate(floats):
                     edges[j] = np.unique([(means[i] - sigma[i]) * scale[i], (means[i] + sigma[i]) * scale[i]])
     elif binned and method == "quantile":
-        found = _exact_quantiles(dask, parts, [numeric[j] for j in binned], target, g["n"][binned], bins)
+        found = _exact_quantiles(dask, parts, [numeric[j] for j in binned], target, g["n"][binned], bins,
+                                 g["top"][binned])
         edges = dict(zip(binned, found, strict=True))
     elif binned:   # lo + k (hi - lo) / bins, discretize's own formula
         E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
@@ -360,10 +497,9 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
             vals = g["values"][j]
             cuts[c] = ("discrete", vals, tuple(value_name(v) for v in vals))
     text_missing = {}
-    for i, c in enumerate(text):
-        cats = np.unique(np.concatenate([s["categories"][i][0] for s in stats]))
+    for c, (cats, has_missing) in zip(text, g["categories"], strict=True):
         cuts[c] = ("categorical", cats, tuple(str(v) for v in cats))
-        text_missing[c] = any(s["categories"][i][1] for s in stats)
+        text_missing[c] = has_missing
     missing = dict(zip(numeric, g["missing"], strict=True)) | text_missing
     columns, categories = [], []
     for c in names:
@@ -391,4 +527,76 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
                       task=encoded.task, target=target, categories=tuple(categories), notes=notes)
 
 
-__all__ = ["from_dask"]
+
+
+# --- files the workers read: a parquet or CSV file, a directory of them, a glob ---------------------------------
+
+PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
+CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
+
+
+def _file_kind(path: str) -> str | None:
+    name = path.lower()
+    if name.endswith(PARQUET_SUFFIXES):
+        return "parquet"
+    if name.endswith(CSV_SUFFIXES):
+        return "csv"
+    try:
+        with open(path, "rb") as fh:
+            return "parquet" if fh.read(4) == b"PAR1" else None
+    except OSError:
+        return None
+
+
+def table_files(path: str) -> tuple[str, list[str]]:
+    """The files ``path`` names: one parquet or CSV file, a directory holding parquet files (else CSV files; hidden
+    and ``_``-prefixed ones skipped, as Spark and Dask write them) or a glob (``data/*.parquet``, ``part-*.csv``).
+    Returns ("parquet" | "csv", sorted paths); a DataError when there are none or they mix kinds. Reads at most the
+    4-byte magic number of a file without a known suffix, never its rows."""
+    shown = os.fspath(path)
+    if glob.has_magic(shown):
+        files = sorted(f for f in glob.glob(shown, recursive=True) if os.path.isfile(f))
+        if not files:
+            raise DataError(f"no file matches {shown!r}; check the pattern (quote it so the shell leaves it to "
+                            "fslab) and that the files are there")
+    elif os.path.isdir(shown):
+        found = sorted(os.path.join(d, f) for d, dirs, fs in os.walk(shown) for f in fs
+                       if not f.startswith((".", "_")) and not any(p.startswith((".", "_"))
+                                                                    for p in os.path.relpath(d, shown).split(os.sep)
+                                                                    if p != "."))
+        kinds = {f: _file_kind(f) for f in found}
+        files = [f for f in found if kinds[f] == "parquet"] or [f for f in found if kinds[f] == "csv"]
+        if not files:
+            raise DataError(f"the directory {shown!r} holds no parquet or CSV files")
+    elif os.path.isfile(shown):
+        files = [shown]
+    else:
+        raise DataError(f"no such file or directory: {shown!r}")
+    kinds = {f: _file_kind(f) for f in files}
+    unknown = [f for f, k in kinds.items() if k is None]
+    if unknown:
+        raise DataError(f"{unknown[0]!r} is neither a parquet file nor a CSV file (.csv, .csv.gz, .tsv)")
+    if len(set(kinds.values())) > 1:
+        raise DataError(f"{shown!r} mixes parquet and CSV files; give one kind")
+    return next(iter(kinds.values())), files
+
+
+def read_files(path: str, blocksize: str = "64MB"):
+    """A lazy ``dask.dataframe.DataFrame`` over the files ``path`` names (:func:`table_files`): the workers read
+    them when it is computed (the client reads parquet footers only), so the files must be reachable from every
+    worker under the same path."""
+    require_dask()
+    import dask.dataframe as dd
+
+    kind, files = table_files(path)
+    try:
+        if kind == "parquet":
+            return dd.read_parquet(files)
+        gz = any(f.lower().endswith(".gz") for f in files)
+        sep = "\t" if all(f.lower().endswith(".tsv") for f in files) else ","
+        return dd.read_csv(files, blocksize=None if gz else blocksize, sep=sep)
+    except (OSError, ValueError) as err:
+        raise DataError(f"cannot read {os.fspath(path)!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
+
+
+__all__ = ["MAX_LEVELS", "from_dask", "read_files", "table_files"]
