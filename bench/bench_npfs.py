@@ -5,6 +5,8 @@
     .venv/bin/python bench/bench_npfs.py --quick    # 1 round, 1,000 instead of 10,000 bootstraps
     .venv/bin/python bench/bench_npfs.py --modes    # also the old table: D_uni and Adult, sequential vs
                                                     # threads vs processes, each counting
+    .venv/bin/python bench/bench_npfs.py --digits   # only digits in noise (NPFS Fig. 4): 100 bootstraps of JMI
+                                                    # k = 64, direct weighted counts vs resampling, 1 core
 
 "1 core" runs pin BLAS to one thread (threadpoolctl; npfs's weighted path does so itself); "2 cores" is
 n_jobs=2 with prefer="auto": two threads on the weighted path. Cases are interleaved round by round and medians
@@ -103,6 +105,29 @@ def table_big(data, n: int, k: int = 10) -> None:
           f"zeta = {result.threshold}; load average {load()}")
 
 
+def table_digits(n: int = 100, checked: int = 10) -> None:
+    """NPFS Fig. 4's run: 5,620 x 256 pixels of up to 17 levels, 10 classes; JMI k = 64. Weights (the direct
+    engine) for all n bootstraps; the first ``checked`` also resampled, interleaved, for the matrix and the ratio."""
+    from fslab.data.synthetic import digits_in_noise
+
+    data = digits_in_noise(seed=0).discretize()
+    with threadpool_limits(1):
+        cpu = {}
+        for counting in ("weights", "resample", "weights"):
+            c0 = time.process_time()
+            r = npfs(data, "jmi", 64, n_bootstraps=checked, seed=0, counting=counting)
+            cpu.setdefault(counting, []).append(time.process_time() - c0)
+            cpu.setdefault(counting + " matrix", []).append(r.matrix)
+        same = all(np.array_equal(m, cpu["resample matrix"][0]) for m in cpu["weights matrix"])
+        c0 = time.process_time()
+        full = npfs(data, "jmi", 64, n_bootstraps=n, seed=0, counting="weights")
+        total = time.process_time() - c0
+    w, r = float(np.median(cpu["weights"])), cpu["resample"][0]
+    print(f"\ndigits in noise (5,620 x 256, <= 17 levels, 10 classes), JMI k = 64, 1 core, CPU s: {checked} bootstraps "
+          f"weights {w:.2f} vs resample {r:.2f} ({r / w:.1f}x; same matrix: {same}); {n} bootstraps weights "
+          f"{total:.1f} s (goal < 30), k* = {full.k_star}; load average {load()}")
+
+
 def table_modes(n: int) -> None:
     modes = {"sequential": {"n_jobs": 1}, "threads x2": {"n_jobs": 2, "prefer": "threads"},
              "processes x2": {"n_jobs": 2, "prefer": "processes"}}
@@ -125,8 +150,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--modes", action="store_true")
+    ap.add_argument("--digits", action="store_true")
     args = ap.parse_args()
     print(f"cores: {os.cpu_count()}; load average at start: {load()} (machine shared with other jobs)")
+    if args.digits:
+        table_digits()
+        return
     data = adult()
     table_100(data, 1 if args.quick else 3)
     table_big(data, 1_000 if args.quick else 10_000)
