@@ -17,7 +17,7 @@ except FslabError as err:
              "fixes the environment variable and restarts the app.", icon=":material/error:")
     st.stop()
 
-from ui import share, state, theme  # noqa: E402
+from ui import share, state, theme, warm  # noqa: E402
 from ui.cache import ensure_default_dataset  # noqa: E402
 from ui.pages import navigation  # noqa: E402
 from ui.source import current_distribution  # noqa: E402
@@ -44,7 +44,7 @@ with st.sidebar:
     st.caption(f"**Toy distribution:** {md(dist_name)}")
 theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
 link_box = share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may stop
-theme.warm_charts()  # the browser loads the Plotly renderer once this page has settled
+warm.warm_elements()  # the browser loads the renderers the pages use once this page has settled
 
 if waiting:
     st.stop()

@@ -51,20 +51,21 @@ def test_home_formula_and_limits_are_drawn_when_opened(at):
     assert any("setting" in d.value.columns for d in at.dataframe) and not at.exception
 
 
-def test_every_page_has_the_browser_load_the_chart_renderer_ahead(at):
-    """app.py's sidebar holds one constant script importing Streamlit's bundled Plotly renderer (a file that exists)
-    once the page has settled (issue 16: Home -> Toy paid ~1 s for it); no other text enters the script."""
+def test_every_page_has_the_browser_load_the_element_renderers_ahead(at):
+    """app.py's sidebar holds one script importing Streamlit's bundled renderers (files that exist, Plotly's first)
+    once the page has settled (issue 16: Home -> Toy paid ~1 s for Plotly; issue 26: 0.8 s more for the grid, KaTeX,
+    the code block ...); no other text enters the script."""
+    import json
     import re
 
-    import streamlit as st
-
-    from ui.theme import _WARM
+    from ui.warm import _PAUSE_MS, ELEMENTS, WARM, static_folder
 
     bodies = [h.proto.body for h in at.sidebar.get("html")]
     assert len(bodies) == 1
-    name = re.search(r'new URL\("([^"]+)"', bodies[0]).group(1)
-    assert (Path(st.__file__).parent / "static" / "static" / "js" / name).is_file()
-    assert bodies[0] == _WARM % name and 'notRunning' in bodies[0]
+    names = json.loads(re.search(r"const urls = (\[[^\]]*\])", bodies[0]).group(1))
+    assert [n.split(".")[0] for n in names] == list(ELEMENTS) and names[0].startswith("PlotlyChart.")
+    assert all((static_folder() / n).is_file() for n in names)
+    assert bodies[0] == WARM % (json.dumps(names), _PAUSE_MS) and 'notRunning' in bodies[0]
 
 
 def test_home_sample_picker_sets_the_dataset(at):
