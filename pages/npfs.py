@@ -5,7 +5,7 @@ import os
 
 import streamlit as st
 
-from fslab.cluster import cluster_note, scheduler_from_env
+from fslab.cluster import SCHEDULER_ENV, cluster_note
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, describe_estimate, supported_measures
@@ -111,8 +111,12 @@ st.caption(f"The base selector's criterion on each bootstrap: **{describe_estima
 if estimate != "plug-in":
     params = {**params, "estimate": estimate}
 
-if note := cluster_note(scheduler_from_env()):  # FSLAB_DASK_SCHEDULER, read at run time
+address, unreachable = ui.scheduler()   # FSLAB_DASK_SCHEDULER, read and checked at run time
+if note := cluster_note(address):
     st.info(note, icon=":material/hub:")
+elif unreachable:   # for the operator (also in the server log); the student's run goes on here
+    st.caption(f":material/hub: Operator note: the Dask scheduler set by {SCHEDULER_ENV} did not answer, so NPFS "
+               "runs on this server (details in the server log).")
 
 p0 = k / K
 # P(Z = n | H0) = p0^n: under equation (3) not even a feature chosen every time can be declared relevant

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import streamlit as st
 
-from fslab.cluster import npfs_on, scheduler_from_env
+from fslab.cluster import npfs_on, scheduler_from_env, usable_scheduler
 from fslab.cost import needs_confirmation, npfs_cost
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
@@ -114,6 +114,19 @@ def first_visit() -> bool:
     return True
 
 
+@st.cache_data(ttl=30, show_spinner=False, max_entries=8)
+def _checked(address: str) -> tuple[str | None, str | None]:
+    return usable_scheduler(address)
+
+
+def scheduler() -> tuple[str | None, str | None]:
+    """(the Dask scheduler NPFS runs go to, or None; the operator's note when ``FSLAB_DASK_SCHEDULER`` is set but does
+    not answer, so the runs stay on this server): a 2-second TCP connect, checked at most every 30 s per address
+    (:func:`fslab.cluster.usable_scheduler` also writes the note to the server log)."""
+    address = scheduler_from_env()
+    return _checked(address) if address else (None, None)
+
+
 def mark_cancelled() -> None:
     """on_click of the Cancel button: runs before the rerun that interrupts the computation."""
     st.session_state[CANCELLED] = st.session_state.get(PROGRESS, (0, 0))
@@ -133,8 +146,10 @@ def run(key: tuple, source, selector: str, measure: str | None, params: dict, k:
         extra = ({"measure": measure, **kept} if measure is not None else {}) | how
         shared_key = result_key("npfs", *key[1:])  # by content: not the data's name
 
+        address = scheduler()[0]   # the Dask cluster when set and answering, else this server
+
         def compute() -> NPFSResult:  # in a worker process: the server's GIL stays free for the other sessions
-            return heavy.run_in_worker(npfs_on, scheduler_from_env(), source, selector, k,  # Dask if set
+            return heavy.run_in_worker(npfs_on, address, source, selector, k,
                                        n_bootstraps=n, alpha=alpha, seed=seed, n_jobs=n_jobs, prefer=prefer,
                                        progress=progress, idle=getattr(progress, "tick", None),
                                        sample_fraction=fraction, **extra)
