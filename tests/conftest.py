@@ -1,5 +1,6 @@
 """Shared fixtures: the repository root, and for tests/e2e a live `streamlit run` plus Debian chromium; every test's
-tier marker (unit, app, cli, e2e), assigned from its file in `pytest_collection_modifyitems`."""
+tier marker (unit, app, cli, e2e), assigned from its file in `pytest_collection_modifyitems`; timeouts of app and
+browser tests scaled to the machine's load (:func:`load_factor`)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,38 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(tier_of(item))
 
 
+def load_factor() -> float:
+    """How many times slower than idle this machine runs now: max(1, 1-minute load average / cores). Every wait in
+    the app and browser tests is its idle-machine figure times this (issue 25.6: fixed timeouts failed under load)."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
+def scaled(seconds: float) -> float:
+    """``seconds`` (enough on an idle machine) times :func:`load_factor`."""
+    return seconds * load_factor()
+
+
+def pytest_runtest_setup(item):
+    """AppTest sessions of app tests get their ``default_timeout`` scaled to the load (patched once, on the first
+    app test, so a unit-only run never imports Streamlit)."""
+    if item.get_closest_marker("app") is not None:
+        _scale_app_test_timeouts()
+
+
+def _scale_app_test_timeouts() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    if getattr(AppTest.__init__, "_fslab_scaled", False):
+        return
+    original = AppTest.__init__
+
+    def __init__(self, *args, default_timeout: float, **kwargs):
+        original(self, *args, default_timeout=scaled(default_timeout), **kwargs)
+
+    __init__._fslab_scaled = True
+    AppTest.__init__ = __init__
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -83,7 +116,8 @@ def streamlit_url():
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    wait = scaled(60)
+    deadline = time.monotonic() + wait
     while True:
         if proc.poll() is not None:
             raise RuntimeError(f"streamlit exited with {proc.returncode}; see artifacts/streamlit-e2e.log")
@@ -94,7 +128,7 @@ def streamlit_url():
             pass
         if time.monotonic() > deadline:
             proc.kill()
-            raise RuntimeError("streamlit did not become healthy within 60 s")
+            raise RuntimeError(f"streamlit did not become healthy within {wait:.0f} s")
         time.sleep(0.25)
     yield url
     proc.terminate()
@@ -107,8 +141,9 @@ def streamlit_url():
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=scaled(5_000))  # expect(...)'s own default, 5 s, scaled like every other wait
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
@@ -120,7 +155,7 @@ def page(browser, streamlit_url):
     """A fresh browser tab (new Streamlit session) opened on the home page and idle."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(scaled(60_000))
     pg.goto(streamlit_url)
     wait_idle(pg)
     yield pg
@@ -130,7 +165,7 @@ def page(browser, streamlit_url):
 def wait_idle(page) -> None:
     """Wait until the Streamlit script has finished its run."""
     page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=scaled(120_000))
 
 
 def goto_page(page, title: str) -> None:
