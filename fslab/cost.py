@@ -24,9 +24,7 @@ called). The module never imports streamlit.
 from __future__ import annotations
 
 import math
-import threading
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .errors import ParameterError, TooLargeError
 from .limits import Limits, limits_or_server, server_limits
@@ -382,76 +380,8 @@ def needs_confirmation(cost: Cost, limits: Limits | None = None) -> bool:
     return cost.seconds > _limit(limits_or_server(limits), "confirm_seconds")
 
 
-@dataclass
-class Measured:
-    """Work counted while :func:`measure_work` was active: tables (one per subset evaluated) and calls."""
-
-    tables: int = 0
-    calls: int = 0
-    by_method: dict = field(default_factory=dict)
-
-
-def _evaluator_classes() -> list[type]:
-    from .measures.evaluator import Evaluator
-
-    out, todo = [], [Evaluator]
-    while todo:
-        cls = todo.pop()
-        out.append(cls)
-        todo.extend(cls.__subclasses__())
-    return out
-
-
-@contextmanager
-def measure_work():
-    """Count the subset tables a job really evaluates (a measuring tool for tests and benchmarks, not for servers).
-
-    Wraps every evaluator's ``criterion`` (1 table), ``extensions`` (one per candidate) and ``removals`` (one per
-    kept feature), and the sources' ``table`` / ``extension_tables`` used outside an evaluator (the permutation
-    test); nested calls count once, at the outermost level. Patches classes while active: one job at a time.
-    """
-    from .selectors import _scorers as scorers
-    from .tables import CodedSource
-
-    counts, local = Measured(), threading.local()
-    sizes = {"criterion": lambda a: 1, "table": lambda a: 1, "extensions": lambda a: len(a[1]),
-             "extension_tables": lambda a: len(a[1]), "removals": lambda a: len(a[0]), "pairs": lambda a: len(a[2])}
-    patched = []
-
-    def wrap(cls, name, method):
-        def counted(self, *args, **kwargs):
-            depth = getattr(local, "depth", 0)
-            if depth == 0:
-                n = sizes[name](args)
-                counts.tables += n
-                counts.calls += 1
-                counts.by_method[name] = counts.by_method.get(name, 0) + n
-            local.depth = depth + 1
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                local.depth = depth
-        return counted
-
-    targets = [(cls, name) for cls in _evaluator_classes() for name in ("criterion", "extensions", "removals")]
-    targets += [(CodedSource, "table"), (CodedSource, "extension_tables")]
-    for cls, name in targets:
-        if name in vars(cls):
-            patched.append((cls, name, vars(cls)[name]))
-            setattr(cls, name, wrap(cls, name, vars(cls)[name]))
-    pairs = scorers.feature_pair_counts  # mRMR's redundancy tables n(X_j, X_f): one per candidate
-    scorers.feature_pair_counts = lambda ev, f, candidates: wrap(None, "pairs", lambda _, *a: pairs(*a))(
-        None, ev, f, candidates)
-    try:
-        yield counts
-    finally:
-        scorers.feature_pair_counts = pairs
-        for cls, name, method in reversed(patched):
-            setattr(cls, name, method)
-
-
 __all__ = ["SECONDS_PER_ROW_TABLE", "Cost", "Shape", "WorkLimitError", "binning_cost", "by_measure_cost", "check",
            "compare_cost",
            "curves_cost", "finite_cost",
-           "job_cost", "ksuggest_cost", "lattice_cost", "measure_work", "minimal_cost", "needs_confirmation",
+           "job_cost", "ksuggest_cost", "lattice_cost", "minimal_cost", "needs_confirmation",
            "npfs_cost", "over_limit_message", "preflight", "select_cost", "table_bytes"]

@@ -9,13 +9,13 @@ from math import comb
 import numpy as np
 import pytest
 
+from bench.work_count import measure_work
 from fslab.cost import (
     Shape,
     WorkLimitError,
     check,
     ksuggest_cost,
     lattice_cost,
-    measure_work,
     minimal_cost,
     needs_confirmation,
     npfs_cost,
