@@ -31,6 +31,8 @@ from .data.encoded import EncodedDataset
 from .data.samples import SAMPLES, load_sample
 from .data.sparse import SparseDataset
 from .data.sparse_io import read_sparse, read_svmlight
+from .data.sql_read import from_sql
+from .data.sql_source import SqlSource
 from .data.synthetic import digits_in_noise, uniform_dataset
 from .errors import DataError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from .export import fslab_version
@@ -91,5 +93,5 @@ __all__ = [
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
     "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
-    "SparseDataset", "read_sparse", "read_svmlight", "__version__",
+    "SparseDataset", "read_sparse", "read_svmlight", "__version__", "from_sql", "SqlSource",
 ]

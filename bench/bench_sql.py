@@ -1,0 +1,125 @@
+"""Selection on a parquet file counted by DuckDB (fslab.from_sql) vs the in-memory path: time and whole-process peak.
+
+    .venv/bin/python bench/bench_sql.py [--rows 10000000] [--prefix 1000000] [--k 5] [--selector jmi] [--repeats 1]
+
+Generates a mixed table once into /tmp/fslab_bench_sql/ (never into the repository): 8 real columns (two with
+missing values), 4 small-integer columns, a three-level text column with missing values, a 300-level text column
+and a binary target that depends on four of them. Each run is a fresh subprocess that loads, discretises and
+selects, then reports its own peak resident memory (ru_maxrss: DuckDB's threads and buffers included). Runs are
+interleaved (SQL on the prefix, in-memory on the prefix, SQL on all rows, per repeat); medians are printed beside
+the load average. The prefix runs also check that both paths pick the same features with the same scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+DIR = "/tmp/fslab_bench_sql"
+CHUNK = 500_000
+
+
+def generate(path: str, rows: int, seed: int = 0) -> None:
+    """Write ``rows`` rows in row groups of CHUNK (bounded memory), the same rows for any ``rows`` prefix."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    levels = np.array([f"level{i:03d}" for i in range(300)], dtype=object)
+    writer = None
+    for start in range(0, rows, CHUNK):
+        m = min(CHUNK, rows - start)
+        rng = np.random.default_rng([seed, start // CHUNK])
+        cols = {f"real{j}": rng.normal(size=m) for j in range(8)}
+        for j in (0, 1):
+            cols[f"real{j}"][rng.random(m) < 0.05] = np.nan
+        ints = {f"int{j}": rng.integers(0, 3 + 2 * j, size=m).astype(np.int64) for j in range(4)}
+        text = rng.choice(np.array(["red", "green", "blue"], dtype=object), size=m)
+        text[rng.random(m) < 0.02] = None
+        wide = levels[rng.integers(0, 300, size=m)]
+        score = cols["real2"] + ints["int1"] + (text == "red") + (rng.integers(0, 300, size=m) < 30) \
+            + rng.normal(size=m)
+        cols |= ints | {"colour": text, "level": wide, "y": (score > 1.5).astype(np.int64)}
+        table = pa.table(cols)
+        if writer is None:
+            writer = pq.ParquetWriter(path, table.schema)
+        writer.write_table(table)
+    writer.close()
+
+
+def child(mode: str, path: str, k: int, selector: str) -> None:
+    """One measured run in a fresh process: prints a JSON line."""
+    import resource
+
+    import fslab
+
+    t0 = time.perf_counter()
+    if mode == "sql":
+        source = fslab.from_sql(path, "y")
+    else:
+        import pandas as pd
+
+        source = fslab.Dataset.from_frame(pd.read_parquet(path), "y").discretize()
+    t1 = time.perf_counter()
+    sel = fslab.select(source, k, selector)
+    t2 = time.perf_counter()
+    print(json.dumps({"load": t1 - t0, "select": t2 - t1, "features": list(sel.features),
+                      "scores": [float(s) for s in sel.scores], "queries": getattr(source, "queries", 0),
+                      "bytes": getattr(source, "bytes_received", 0),
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def run(mode: str, path: str, k: int, selector: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, path, "--k", str(k), "--selector", selector],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--prefix", type=int, default=1_000_000)
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--selector", default="jmi")
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"))
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], args.child[1], args.k, args.selector)
+        return
+    os.makedirs(DIR, exist_ok=True)
+    full, prefix = (os.path.join(DIR, f"rows{n}.parquet") for n in (args.rows, args.prefix))
+    for path, n in ((full, args.rows), (prefix, args.prefix)):
+        if not os.path.exists(path):
+            t = time.perf_counter()
+            generate(path, n)
+            print(f"generated {path} ({n:,} rows, {os.path.getsize(path) / 1e6:.0f} MB) in "
+                  f"{time.perf_counter() - t:.0f} s", flush=True)
+    runs: dict[str, list[dict]] = {"sql prefix": [], "memory prefix": [], "sql all": []}
+    for _ in range(args.repeats):   # interleaved
+        runs["sql prefix"].append(run("sql", prefix, args.k, args.selector))
+        runs["memory prefix"].append(run("memory", prefix, args.k, args.selector))
+        runs["sql all"].append(run("sql", full, args.k, args.selector))
+    same = all(a["features"] == b["features"] and a["scores"] == b["scores"]
+               for a, b in zip(runs["sql prefix"], runs["memory prefix"], strict=True))
+    print(f"\n{args.selector} k={args.k}; load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; "
+          f"median of {args.repeats}; same features and scores on the prefix: {same}")
+    print(f"{'run':<14} {'rows':>11} {'load s':>8} {'select s':>9} {'peak MB':>8} {'queries':>8} {'KB back':>8}")
+    for name, results in runs.items():
+        med = {key: statistics.median(r[key] for r in results) for key in ("load", "select", "peak_mb", "bytes")}
+        rows = args.rows if name == "sql all" else args.prefix
+        print(f"{name:<14} {rows:>11,} {med['load']:>8.2f} {med['select']:>9.2f} {med['peak_mb']:>8.0f} "
+              f"{results[0]['queries']:>8} {med['bytes'] / 1024:>8.0f}")
+    memory = statistics.median(r["load"] + r["select"] for r in runs["memory prefix"])
+    sql = statistics.median(r["load"] + r["select"] for r in runs["sql prefix"])
+    print(f"sql/memory time on the prefix: {sql / memory:.2f}; peak on all rows < 1 GB: "
+          f"{statistics.median(r['peak_mb'] for r in runs['sql all']) < 1024}")
+
+
+if __name__ == "__main__":
+    main()

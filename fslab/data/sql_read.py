@@ -1,0 +1,340 @@
+"""Reading a table in a SQL engine into a :class:`~fslab.data.sql_source.SqlSource`: :func:`from_sql`.
+
+The cut points come from SQL aggregates over the whole table, by the in-memory rules of
+:mod:`fslab.data.discretize` and :func:`fslab.data.target.encode_target`: one aggregate query (count, min, max,
+whole-number test, approximate distinct count, mean and sample std of every numeric column), the distinct values
+of the columns with few of them (kept as they are) and of the text columns (categories), and for quantile bins the
+exact order statistics numpy's linear rule interpolates (``row_number()`` over the sorted column). The codes are
+then SQL expressions (``CASE``) over the table; with ``materialize`` the engine stores them once as a temporary
+table of small integers, so every later count scans codes, not the source files (``SqlSource.close()`` drops it;
+else it lasts as long as the connection).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import uuid
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DataError
+from .data_checks import EmptyFileError, InfiniteValueError, TargetClassError, UnknownTargetError
+from .discretize import _DESCRIBE, DISCRETE_MAX, MISSING, bin_names, check_method, uniform_edges, value_name
+from .sql_source import SqlSource, code_column
+from .target import encode_target
+
+MAX_LEVELS = 10_000   # text columns with more distinct values (IDs, free text) are left out, with a note
+
+
+class SqlMissingError(DataError, ImportError):
+    """Ibis (with a backend) was asked for but is not installed."""
+
+
+def require_ibis():
+    """Import ibis or raise SqlMissingError saying what to install."""
+    try:
+        import ibis
+    except ImportError as err:
+        raise SqlMissingError("counting in a SQL engine needs Ibis: pip install 'fslab[sql]' "
+                              "(or pip install 'ibis-framework[duckdb]')") from err
+    return ibis
+
+
+def _open(ibis, table_or_path, con):
+    """An Ibis table: the expression given, ``con.table(name)``, or DuckDB reading a parquet/CSV path or glob."""
+    if isinstance(table_or_path, ibis.Table):
+        return table_or_path
+    if not isinstance(table_or_path, str | os.PathLike):
+        raise DataError(f"from_sql needs an Ibis table, a table name (with con=) or a parquet/CSV path; got "
+                        f"{type(table_or_path).__name__}")
+    name = os.fspath(table_or_path)
+    if con is not None:
+        try:
+            return con.table(name)
+        except Exception as err:   # each backend has its own "table not found"
+            raise DataError(f"the connection has no table {name!r} ({type(err).__name__}); name one of its tables "
+                            "or pass an Ibis table") from None
+    local = "://" not in name
+    if local and not (glob.glob(name) if glob.has_magic(name) else os.path.exists(name)):
+        raise DataError(f"no file matches {name!r}" + (" (a glob that matched nothing)" if glob.has_magic(name)
+                                                       else "") + "; give a parquet or CSV path or glob")
+    lower = name.lower()
+    kind = "parquet" if lower.endswith((".parquet", ".pq")) or (local and os.path.isdir(name)) else \
+        "csv" if lower.endswith((".csv", ".csv.gz", ".tsv", ".txt")) else None
+    if kind is None:
+        raise DataError(f"cannot tell the format of {name!r}: name a .parquet or .csv file (or glob), or pass an "
+                        "Ibis table")
+    con = ibis.duckdb.connect()
+    if kind == "parquet" and local and os.path.isdir(name):
+        name = os.path.join(name, "**", "*.parquet")
+    try:
+        return con.read_parquet(name) if kind == "parquet" else con.read_csv(name)
+    except Exception as err:
+        raise DataError(f"DuckDB could not read {name!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
+
+
+def _values(column, dtype):
+    """The column as float64 with NaN read as missing (NULL), as pandas reads a float column."""
+    import ibis
+
+    v = column.cast("float64")
+    return ibis.ifelse(v.isnan(), ibis.null("float64"), v) if dtype.is_floating() else v
+
+
+def _linear_quantiles(ranks_of, n: int, q: np.ndarray) -> np.ndarray:
+    """np.quantile(x, q) (linear method) from the order statistics ``ranks_of(ranks) -> {rank: value}`` (0-based
+    ranks of the sorted non-missing values): numpy's virtual index n q + 1 - q - 1, then its lerp."""
+    virtual = n * q + (1 + q * (1 - 1 - 1)) - 1   # numpy's _compute_virtual_index with alpha = beta = 1
+    below = np.floor(virtual)
+    lo_rank = np.clip(below, 0, n - 1).astype(np.int64)
+    hi_rank = np.clip(below + 1, 0, n - 1).astype(np.int64)
+    found = ranks_of(np.union1d(lo_rank, hi_rank))
+    a = np.array([found[int(r)] for r in lo_rank], dtype=np.float64)
+    b = np.array([found[int(r)] for r in hi_rank], dtype=np.float64)
+    t = virtual - below
+    diff = b - a
+    lerp = np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+    return np.where(a == b, a, lerp)
+
+
+def _order_statistics(ibis, t, v, ranks: np.ndarray) -> dict[int, float]:
+    """{rank: value} of the non-missing values of ``v`` sorted (0-based ranks), by row_number() in the engine
+    (Ibis numbers rows from 0)."""
+    numbered = t.select(v=v).filter(ibis._.v.notnull())
+    numbered = numbered.mutate(r=ibis.row_number().over(order_by=numbered.v))
+    got = numbered.filter(numbered.r.isin([int(r) for r in ranks])).select("r", "v").to_pyarrow()
+    return dict(zip(got.column("r").to_pylist(), got.column("v").to_pylist(), strict=True))
+
+
+def _encode_target_column(ibis, t, target: str, numeric: bool, positive):
+    """Classes of the target from its distinct values and counts (encode_target's rule); a CASE giving each row's
+    class index."""
+    counts = t.group_by(v=t[target]).aggregate(n=t.count()).to_pyarrow()
+    raw = counts.column("v").to_pylist()
+    n = np.asarray(counts.column("n").to_pylist(), dtype=np.int64)
+    keys = [float(x) for x in raw] if numeric else [str(x).strip() for x in raw]
+    uniques, inverse = np.unique(np.asarray(keys, dtype=np.float64 if numeric else object), return_inverse=True)
+    totals = np.bincount(inverse.ravel(), weights=n).astype(np.int64)
+    weights = np.ones(uniques.size, dtype=np.int64)
+    if uniques.size == 2 and totals[0] != totals[1]:
+        weights[np.argmax(totals)] = 2   # the stand-in column keeps which class is less frequent
+    stand_in = pd.Series(np.repeat(uniques, weights), dtype=np.float64 if numeric else object)
+    encoded = encode_target(stand_in, target, positive)
+    classes = encoded.y[np.cumsum(weights) - 1]
+    per_raw = classes[inverse.ravel()]
+    y = t[target].cases(*[(r, int(c)) for r, c in zip(raw, per_raw, strict=True)], else_=-1)
+    return encoded, y, np.bincount(classes, weights=totals, minlength=len(encoded.class_names))
+
+
+def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bins: int = 3, positive=None,
+             feature_names=None, materialize: bool = True) -> SqlSource:
+    """A :class:`SqlSource` counting in a SQL engine: ``table_or_path`` is an Ibis table (any backend), a table
+    name in the Ibis connection ``con``, or (``con=None``) a parquet/CSV path, directory or glob read by an
+    in-memory DuckDB. Needs ``pip install 'fslab[sql]'``.
+
+    The codes equal ``Dataset.from_frame(frame, target, positive).discretize(method, bins)`` of the same rows
+    read by pandas, column types as the engine holds them: rows with a missing target dropped, the same positive
+    class, numbers with at most two values or whole numbers with at most ``max(bins, 17)`` values kept as they are,
+    the others binned (mean-std: mu -+ the sample std; quantile: numpy's linear rule on exact order statistics;
+    uniform: min + k (max - min) / bins), text as sorted categories, a missing value (NULL, or NaN in a float
+    column) as a level of its own. Unlike :meth:`Dataset.from_frame`, text is not re-read as dates or numbers, and
+    only text columns with more than ``MAX_LEVELS`` values are left out. Mean and std are the engine's sums, so
+    they can differ from numpy's in the last bit: a value exactly on such an edge is the only way a code could
+    differ. ``feature_names``: the columns to use (default: every column but the target). ``materialize``: store
+    the codes once in a temporary table of the engine (default), else recompute them in every count query.
+    """
+    ibis = require_ibis()
+    method, bins = check_method(method, bins)
+    t = _open(ibis, table_or_path, con)
+    _trust_no_statistics(t)
+    try:
+        schema = t.schema()
+    except Exception as err:
+        raise DataError(f"could not read the table's columns: {str(err).splitlines()[0][:200]}") from None
+    names = list(schema.names)
+    key = str(target).strip() if target is not None else ""
+    if key not in names:
+        raise UnknownTargetError(f"target column {key!r} is not in the table; its columns are {names[:10]}")
+    features = [c for c in names if c != key] if feature_names is None else [str(c) for c in feature_names]
+    unknown = [c for c in features if c not in names or c == key]
+    if unknown:
+        raise DataError(f"feature column(s) {unknown[:10]} are not in the table (or name the target); its columns "
+                        f"are {names[:10]}")
+    if not features:
+        raise DataError(f"the table has only the target column {key!r}; it needs at least one feature column")
+    numeric, text = [], []
+    for c in features:
+        dtype = schema[c]
+        if dtype.is_numeric() or dtype.is_boolean():
+            numeric.append(c)
+        elif dtype.is_string():
+            text.append(c)
+        else:
+            raise DataError(f"column {c!r} has type {dtype}, which fslab does not bin in SQL; cast it to a number "
+                            "or to text in the table (or leave it out with feature_names=)")
+    tdtype = schema[key]
+    target_numeric = tdtype.is_numeric() or tdtype.is_boolean()
+    keep = t[key].notnull() & ~t[key].cast("float64").isnan() if tdtype.is_floating() else t[key].notnull()
+    total = t.count().to_pyarrow().as_py()
+    if total == 0:
+        raise EmptyFileError("the table is empty (0 rows)")
+    t = t.filter(keep)
+    vals = {c: _values(t[c], schema[c]) for c in numeric}
+
+    aggs = {"rows": t.count()}
+    for i, c in enumerate(numeric):
+        v = vals[c]
+        aggs |= {f"n{i}": v.count(), f"lo{i}": v.min(), f"hi{i}": v.max(), f"inf{i}": v.isinf().any(),
+                 f"int{i}": (v % 1.0 == 0).all(), f"d{i}": v.approx_nunique()}
+        if method == "mean-std":
+            aggs |= {f"mu{i}": v.mean(), f"sd{i}": v.std(how="sample")}
+    for i, c in enumerate(text):
+        aggs |= {f"tn{i}": t[c].count(), f"td{i}": t[c].approx_nunique()}
+    s = t.aggregate(**aggs).to_pyarrow().to_pylist()[0]
+    rows = int(s["rows"])
+    if rows == 0:
+        raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
+    encoded, y_expr, class_counts = _encode_target_column(ibis, t, key, target_numeric, positive)
+    notes = [f"SQL table: {rows:,} rows, counted in the engine ({_backend_name(t)})."]
+    if total > rows:
+        notes.append(f"{total - rows} row(s) with a missing target were dropped; {rows} remain.")
+    if encoded.task == "binary":
+        notes.append(f"Positive class: {encoded.class_names[1]!r} ({class_counts[1] / rows:.1%} of rows).")
+    else:
+        notes.extend(encoded.notes)
+
+    cap = max(bins, DISCRETE_MAX)
+    few = [i for i, c in enumerate(numeric) if (s[f"d{i}"] or 0) <= 2 * cap + 16]
+    distinct = _distinct(ibis, t, [vals[numeric[i]] for i in few], cap + 1)
+    columns = {}   # name -> (kind, cut points or values or categories, has missing)
+    for i, c in enumerate(numeric):
+        if s[f"inf{i}"]:
+            raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
+                                     "with feature_names=)")
+        n, missing = int(s[f"n{i}"]), int(s[f"n{i}"]) < rows
+        found = distinct.get(few.index(i)) if i in few else None
+        integral = bool(s[f"int{i}"]) if n else True
+        if found is not None and (found.size <= 2 or (integral and found.size <= cap)):
+            columns[c] = ("discrete", found, missing)
+            continue
+        if method == "mean-std":
+            mu, sd = float(s[f"mu{i}"]), float(s[f"sd{i}"] or 0.0)
+            edges = np.array([mu - sd, mu + sd])
+        elif method == "uniform":
+            edges = uniform_edges(np.array([float(s[f"lo{i}"])]), np.array([float(s[f"hi{i}"])]), bins)[0]
+        else:
+            q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+            v = vals[c]
+            edges = _linear_quantiles(lambda r, v=v: _order_statistics(ibis, t, v, r), n, q)
+        if not np.all(np.isfinite(edges)):
+            raise DataError(f"column {c!r} has values too large to bin (|x| up to "
+                            f"{max(abs(float(s[f'lo{i}'])), abs(float(s[f'hi{i}']))):.3g}); rescale the column")
+        columns[c] = ("binned", np.unique(edges), missing)
+    left_out = []
+    for i, c in enumerate(text):
+        if (s[f"td{i}"] or 0) > MAX_LEVELS:
+            left_out.append(c)
+            continue
+        got = t.select(v=t[c]).filter(ibis._.v.notnull()).distinct().to_pyarrow().column("v").to_pylist()
+        columns[c] = ("categorical", np.unique(np.asarray(got, dtype=object)) if got else np.array([], dtype=object),
+                      int(s[f"tn{i}"]) < rows)
+    if left_out:
+        notes.append(f"Left out {len(left_out)} text column(s) with more than {MAX_LEVELS:,} distinct values "
+                     f"(IDs or free text): {', '.join(repr(c) for c in left_out[:10])}.")
+    kept = [c for c in features if c in columns]
+    if not kept:
+        raise DataError("every feature column was left out (text with too many distinct values)")
+    exprs, categories, kinds = {}, [], []
+    for j, c in enumerate(kept):
+        kind, cut, missing = columns[c]
+        expr, names_j = _code(ibis, t[c], vals.get(c), kind, cut, missing)
+        exprs[code_column(j)] = expr
+        categories.append(names_j)
+        kinds.append(kind)
+    codes = t.select(**exprs, y=y_expr.cast("int32"))
+    stored = None
+    if materialize:
+        stored = f"fslab_codes_{uuid.uuid4().hex}"
+        try:
+            codes = codes.get_backend().create_table(stored, codes, temp=True)
+        except Exception as err:
+            raise DataError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
+                            f"{str(err).splitlines()[0][:200]}); pass materialize=False") from None
+    notes.extend(_kind_notes(kinds, categories, method, bins))
+    return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
+                     class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
+                     kinds=kinds, notes=notes, stored=stored)
+
+
+def _trust_no_statistics(t) -> None:
+    """On DuckDB, turn off statistics propagation: parquet min/max statistics leave NaN out (as the format says),
+    and DuckDB 2.0 then folds ``isnan(x)`` to false and miscounts NaN as a value (seen on pyarrow-written files)."""
+    try:
+        backend = t.get_backend()
+    except Exception:   # an unbound table: nothing to set
+        return
+    if backend.name == "duckdb":
+        backend.raw_sql("SET disabled_optimizers = 'statistics_propagation'")
+
+
+def _backend_name(t) -> str:
+    try:
+        return t.get_backend().name
+    except Exception:
+        return "unknown engine"
+
+
+def _distinct(ibis, t, values: list, limit: int) -> dict[int, np.ndarray | None]:
+    """Sorted distinct non-missing values of each expression, or None when it has ``limit`` or more: one query."""
+    if not values:
+        return {}
+    parts = [t.select(i=ibis.literal(i, type="int32"), v=v).filter(ibis._.v.notnull()).distinct().limit(limit)
+             for i, v in enumerate(values)]
+    got = (ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0]).to_pyarrow()
+    index = np.asarray(got.column("i").to_pylist(), dtype=np.int64)
+    v = np.asarray(got.column("v").to_pylist(), dtype=np.float64)
+    out = {}
+    for i in range(len(values)):
+        mine = np.unique(v[index == i])
+        out[i] = mine if mine.size < limit else None
+    return out
+
+
+def _code(ibis, column, value, kind: str, cut, missing: bool):
+    """The SQL expression of one feature's codes and the names of its codes (discretize's rules)."""
+    if kind == "binned":   # code(x) = #{edges e <= x}; missing last
+        branches = [(value < float(e), k) for k, e in enumerate(cut)]
+        names = bin_names(cut)
+        top = len(cut) + 1
+    elif kind == "discrete":   # rank of the value
+        branches = [(value == float(x), k) for k, x in enumerate(cut)]
+        names = tuple(value_name(x) for x in cut)
+        top = len(cut)
+    else:
+        branches = [(column == str(x), k) for k, x in enumerate(cut)]
+        names = tuple(str(x) for x in cut)
+        top = len(cut)
+    null = (value if value is not None else column).isnull()
+    expr = ibis.cases((null, top), *branches, else_=top - 1 if kind == "binned" else 0)
+    return expr.cast("int16"), names + ((MISSING,) if missing else ())
+
+
+def _kind_notes(kinds: list[str], categories, method: str, bins: int) -> list[str]:
+    notes = []
+    if "binned" in kinds:
+        notes.append(f"{kinds.count('binned')} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins)
+                     + " (cut points from SQL aggregates over the whole table).")
+    short = sum(1 for k, c in zip(kinds, categories, strict=True)
+                if k == "binned" and method != "mean-std" and len(c) - (MISSING in c) < bins)
+    if short:
+        notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
+    if "discrete" in kinds:
+        notes.append(f"{kinds.count('discrete')} column(s) with few distinct numbers kept as they are.")
+    if "categorical" in kinds:
+        notes.append(f"{kinds.count('categorical')} text column(s) coded as categories.")
+    return notes
+
+
+__all__ = ["MAX_LEVELS", "SqlMissingError", "from_sql", "require_ibis"]
