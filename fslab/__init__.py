@@ -9,7 +9,6 @@ Plain Python (numpy, scipy, pandas, scikit-learn, plotly); never imports Streaml
 >>> fslab.npfs(data, "jmi", k=5, n_bootstraps=100, seed=0).relevant
 """
 
-from . import _moved
 from .cost import WorkLimitError
 from .criteria import bayes_value, criterion
 from .data.column_types import TYPES as COLUMN_TYPES
@@ -52,8 +51,6 @@ from .pena_nilsson.orderings import distribution_from_ordering, greedy_bad_order
 from .pena_nilsson.toy import PRESETS, preset
 from .selectors import SELECTORS, Selection, SelectionCancelled, SelectorSpec, prefix_criteria, select
 from .tables import CodedSource, JointTable, TableSource
-
-_moved.install()  # the old module paths (fslab.samples, fslab.orderings, ...) keep working for one release
 
 # Loaded on first use: scikit-learn takes about two seconds to import, and the app's first page needs none of it.
 _FINITE = "pena_nilsson.finite"

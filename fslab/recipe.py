@@ -3,7 +3,7 @@
 A recipe names where the data comes from instead of carrying it: a shipped sample (with target, positive
 class and discretisation), an uploaded file (name and SHA-256: the user uploads the same file again and the
 hash is checked) or rows sampled from the toy distribution (m, seed). Everything a user hands over is parsed
-(through :func:`fslab.safe_json.loads`) and checked against the registries and numeric ranges, never evaluated;
+(through :func:`fslab.data.safe_json.loads`) and checked against the registries and numeric ranges, never evaluated;
 anything wrong raises :class:`RecipeError` with a message that says what to fix.
 
 Positive class: ``None`` means the default (a sample's own positive class, else fslab's default) and
@@ -508,7 +508,7 @@ def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None
                 raise RecipeError(f"the recipe leaves out {', '.join(map(repr, unknown or [target]))}, "
                                   + ("which this data does not have" if unknown else "the target"))
             frame = frame.drop(columns=exclude)
-        caps = None if "sample" in data else limits  # a shipped sample always fits (as fslab.samples.sample_limits)
+        caps = None if "sample" in data else limits  # a shipped sample always fits (fslab.data.samples.sample_limits)
         types = dict(item.rsplit("=", 1) for item in data.get("types", ())) or None
         # as the Data page builds it: the columns it left out are in 'exclude', every other column is kept
         return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,

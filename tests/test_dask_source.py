@@ -221,7 +221,7 @@ def test_command_line_scheduler_gives_the_same_answer(client, capsys):
 
     address = client.scheduler.address
     npfs = [sys.executable, "-m", "fslab", "npfs", "adult", "--k", "10", "--n", "4", "-q"]
-    imports = [sys.executable, "-c", "import sys, fslab, fslab.distributed, fslab.cli.main; "
+    imports = [sys.executable, "-c", "import sys, fslab, fslab.data.distributed, fslab.cli.main; "
                "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"]
     runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
             for cmd in (npfs + ["--scheduler", address], npfs, imports)]

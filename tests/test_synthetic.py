@@ -73,9 +73,9 @@ def test_samples_and_synthetic_import_one_way():
     import subprocess
     import sys
 
-    for first in ("fslab.samples", "fslab.synthetic"):
+    for first in ("fslab.data.samples", "fslab.data.synthetic"):
         code = (f"import importlib, sys; importlib.import_module({first!r}); "
-                "from fslab.samples import SAMPLES; print(SAMPLES['uniform'].load(m=10).shape)")
+                "from fslab.data.samples import SAMPLES; print(SAMPLES['uniform'].load(m=10).shape)")
         out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
         assert out.stdout.strip() == "(10, 25)"
     import inspect
