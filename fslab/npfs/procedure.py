@@ -214,7 +214,11 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
 
     Parameters
     ----------
-    dataset : a Dataset (discretised with its defaults) or an encoded dataset.
+    dataset : a Dataset (discretised with its defaults) or an encoded dataset; or partitioned data (a
+        ``DaskSource``): its bootstraps weigh each row by a Poisson(sample_fraction) draw made on the workers, the
+        standard large-data approximation of resampling (:mod:`fslab.npfs.partitioned`), so its matrix is not the
+        in-memory one of the same seed; ``counting``, ``estimate``, ``n_jobs``, ``prefer`` and ``batch_size`` do
+        not apply there.
     selector : a name in ``SELECTORS`` run through ``select(boot, k, selector, **selector_params)`` (pass
         ``measure=``, ``s=`` and the selector's parameters as keywords), or a callable
         ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
