@@ -73,20 +73,20 @@ def test_single_feature_equals_the_table_reading():
         for approach in (1, 2):
             m = measure(name, approach=approach)
             for j in (0, 1):
-                assert m.subset_value(d, [j]) == pytest.approx(m.value(d.table([j])), abs=1e-12)
-        assert measure(name, approach=2).subset_value(d, [1]) == pytest.approx(
+                assert m.on(d).value([j]) == pytest.approx(m.value(d.table([j])), abs=1e-12)
+        assert measure(name, approach=2).on(d).value([1]) == pytest.approx(
             -measure("log-loss").value(d.table([1])))
 
 
 def test_measure_hooks_route_to_the_per_feature_path():
     m = measure("precision", approach=2)
-    assert m.needs_source and not measure("zero-one").needs_source
-    assert m.extension_values(HAND, [1], [0]) == pytest.approx([math.log(14 / 243) / 5])
-    assert m.extension_criteria(HAND, [1], [0]) == pytest.approx([math.log(14 / 243) / 5])
-    assert m.subset_criterion(HAND, [0, 1]) == pytest.approx(math.log(14 / 243) / 5)
+    assert m.spec.evaluator is not None and measure("zero-one").spec.evaluator is None
+    assert m.on(HAND).extension_values([1], [0]) == pytest.approx([math.log(14 / 243) / 5])
+    assert m.on(HAND).extensions([1], [0]) == pytest.approx([math.log(14 / 243) / 5])
+    assert m.on(HAND).criterion([0, 1]) == pytest.approx(math.log(14 / 243) / 5)
     # table measures: the hooks are the batched-table path
     z = measure("zero-one")
-    assert z.extension_criteria(HAND, [], [0, 1]) == pytest.approx(-z.value(HAND.extension_tables([], [0, 1])))
+    assert z.on(HAND).extensions([], [0, 1]) == pytest.approx(-z.value(HAND.extension_tables([], [0, 1])))
 
 
 def test_exact_distribution_matches_its_weights():
@@ -105,9 +105,9 @@ def test_empty_subset_and_multiclass():
     assert precision_criterion(HAND, [], 2) == -math.inf
     multi = EncodedDataset(HAND.X, np.array([0, 1, 2, 0, 1]))
     with pytest.raises(UnsupportedTargetError, match="binary target"):
-        measure("precision").subset_value(multi, [0])
+        measure("precision").on(multi).value([0])
     with pytest.raises(UnsupportedTargetError):
-        measure("recall").extension_values(multi, [], [0, 1])
+        measure("recall").on(multi).extension_values([], [0, 1])
     with pytest.raises(UnsupportedTargetError, match="3 classes"):
         recall_criterion(multi, [0])
     with pytest.raises(ParameterError, match="approach"):

@@ -121,4 +121,4 @@ def test_plug_in_values_approach_the_exact_ones():
             exact, plug_in = bayes_value(d, subset, name), bayes_value(sample, subset, name)
             assert plug_in == pytest.approx(exact, abs=0.01), (name, subset)
             m = measure(name)
-            assert m.subset_value(sample, subset) == pytest.approx(m.subset_value(d, subset), abs=0.01)
+            assert m.on(sample).value(subset) == pytest.approx(m.on(d).value(subset), abs=0.01)

@@ -3,7 +3,7 @@ reference, and the capabilities its evaluator uses."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -141,11 +141,6 @@ class Measure:
         extra = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{self.spec.label} ({extra})" if extra else self.spec.label
 
-    @property
-    def needs_source(self) -> bool:
-        """True when the criterion needs the source's per-feature structure, not only the joint table."""
-        return self.spec.evaluator is not None
-
     def check_labels(self, labels) -> None:
         """Refuse a target this measure does not support (UnsupportedTargetError, with what to do instead)."""
         labels = np.asarray(labels)
@@ -196,23 +191,6 @@ class Measure:
             return make(self, source, engine, folds=folds, seed=seed)
         make = self.spec.evaluator or TableEvaluator
         return make(self, source, engine)
-
-    # --- thin wrappers kept for existing callers (each builds one evaluator) --------------------------
-    def subset_value(self, source, subset: Sequence[int]) -> float:
-        """``self.on(source).value(subset)``."""
-        return self.on(source).value(subset)
-
-    def extension_values(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
-        """``self.on(source).extension_values(subset, candidates)``."""
-        return self.on(source).extension_values(subset, candidates)
-
-    def subset_criterion(self, source, subset: Sequence[int]) -> float:
-        """``self.on(source).criterion(subset)``."""
-        return self.on(source).criterion(subset)
-
-    def extension_criteria(self, source, subset: Sequence[int], candidates: Sequence[int]) -> np.ndarray:
-        """``self.on(source).extensions(subset, candidates)``: what a greedy step maximises."""
-        return self.on(source).extensions(subset, candidates)
 
 
 def require_rows(what: str, source) -> None:
