@@ -61,7 +61,7 @@ __version__ = fslab_version()
 
 
 def __getattr__(name: str):
-    if name == "LIMITS":  # the old constant (kept for one release): the server's limits, read on first use
+    if name == "LIMITS":  # the server's limits (DESIGN.md's name): server_limits(), read on use
         return server_limits()
     if name in _LAZY:
         from importlib import import_module

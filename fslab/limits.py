@@ -22,9 +22,8 @@ of None is *the server's limits*, :func:`server_limits`, read when the function 
 loader-like exception kept from its documentation: None takes any number of bootstraps.)
 
 Nothing reads the environment when fslab is imported: :func:`server_limits` reads ``FSLAB_*`` on its first
-call and keeps the result (``server_limits.cache_clear()`` forgets it, for tests). The old module constant
-``LIMITS`` still works for one release: reading ``fslab.limits.LIMITS`` (or ``fslab.LIMITS``) returns
-``server_limits()``.
+call and keeps the result (``server_limits.cache_clear()`` forgets it, for tests). ``fslab.LIMITS`` and
+``fslab.limits.LIMITS`` (the name DESIGN.md gives the server's limits) are ``server_limits()``, read on use.
 
 Units: ``max_upload_mb`` counts megabytes of 1,000,000 bytes (:data:`MB`), the unit of Streamlit's
 ``server.maxUploadSize`` and of ``st.file_uploader(max_upload_size=...)``; fslab's own checks and messages
@@ -123,7 +122,7 @@ def limits_or_server(limits: Limits | None) -> Limits:
 
 
 def __getattr__(name: str):
-    """``LIMITS``: the old module constant, now :func:`server_limits` read on use (kept for one release)."""
+    """``LIMITS``: the server's limits (DESIGN.md's name), :func:`server_limits` read on use."""
     if name == "LIMITS":
         return server_limits()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
