@@ -175,3 +175,30 @@ def test_counts_by_runs_of_columns_are_the_whole_table_counts(monkeypatch):
     counted = runs.small & (runs.hi - runs.lo >= 2)
     assert np.array_equal(runs.sums[counted], wide.sum(axis=0)[counted])
     assert np.array_equal(runs.squares[counted], (wide * wide).sum(axis=0)[counted])
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(20, 90))
+def test_profile_from_the_typing_hashing_is_the_plain_profile(seed, m):
+    """data_checks.profile of text columns from the typing's (codes, distinct texts) gives the table and sentences
+    of factorizing each column again: numbers as text, constant, empty, mostly missing and ID-like columns."""
+    from fslab.data.column_types import infer_types
+    from fslab.data.data_checks import profile
+
+    rng = np.random.default_rng(seed)
+    numbers = rng.integers(0, 9, m).astype(str).astype(object)
+    numbers[rng.permutation(m)[:m // 7]] = "x"   # 86 % numbers: text for the typing (< 95 %), flagged (>= 80 %)
+    numbers[rng.permutation(m)[:m // 10]] = None
+    frame = pd.DataFrame({
+        "nums": pd.Series(numbers).astype("str"),
+        "const": pd.Series(["a"] * m).astype("str"),
+        "empty": pd.Series([None] * m, dtype="str"),
+        "mostly": pd.Series(np.where(rng.random(m) < 0.7, None, rng.choice(["p", "q"], m))).astype("str"),
+        "ids": pd.Series([f"id{i}" for i in rng.permutation(m)]).astype("str"),
+        "n": rng.normal(size=m)})
+    typed = infer_types(frame, near_unique="keep")
+    assert {"nums", "const", "mostly", "ids"} <= set(typed.text_codes)
+    got = profile(typed.frame, None, None, typed.text_codes)
+    want = profile(typed.frame)
+    pd.testing.assert_frame_equal(got[0], want[0])
+    assert got[1] == want[1]

@@ -136,7 +136,10 @@ def profile_column(name: str, column: pd.Series) -> dict:
             "flags": ", ".join(flags), "_sentences": sentences}
 
 
-def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, column=None) -> tuple[list, list]:
+def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, column=None,
+               factorized: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[list, list]:
+    """Flags and sentences of a column; ``factorized``: a text column's (code per row, -1 missing; distinct texts)
+    when the caller has them (the column typing's hashing), instead of factorizing ``column`` again."""
     flags, sentences = [], []
     if n_missing == m:
         flags.append("all missing")
@@ -154,7 +157,10 @@ def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, co
             "perfectly and tell nothing about new data. Consider dropping it."
         )
     if kind == "text" and n_missing < m:
-        codes, uniques = pd.factorize(column[column.notna()].astype(str))   # each distinct text parsed once
+        if factorized is not None:
+            codes, uniques = factorized[0][factorized[0] >= 0], factorized[1]
+        else:
+            codes, uniques = pd.factorize(column[column.notna()].astype(str))   # each distinct text parsed once
         numeric = pd.to_numeric(pd.Series(np.asarray(uniques, dtype=object)), errors="coerce").notna().to_numpy()
         share = float(numeric[codes].mean()) if numeric.any() else 0.0
         if share >= 0.8:
@@ -214,13 +220,17 @@ def column_stats(frame: pd.DataFrame, array: np.ndarray | None = None) -> Column
     return scan(source, on_infinite=lambda i, column: check_finite(names[source.positions[i]], column))
 
 
-def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
-            stats: ColumnStats | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+def profile(frame: pd.DataFrame, array: np.ndarray | None = None, stats: ColumnStats | None = None,
+            text_codes: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+            ) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Per-column summary (column, type, distinct, missing, flags) and the flag sentences.
 
     Numeric columns come from ``stats`` (whole-block numpy statistics, see :func:`column_stats`; ``array``:
-    the frame's values as one numeric array when the caller has it); text columns are profiled one by one.
+    the frame's values as one numeric array when the caller has it); text columns are profiled one by one, from
+    ``text_codes`` ({column: (code per row, -1 missing; distinct texts)}, the column typing's hashing of a text
+    column that is its own text) when given.
     """
+    text_codes = text_codes or {}
     m, n = frame.shape
     names = [str(c) for c in frame.columns]
     source = NumericSource.of(frame, array)
@@ -232,7 +242,11 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
     kinds[source.positions] = np.where(stats.integral, "integer", "real")
     dtypes = [array.dtype] * n if array is not None else list(frame.dtypes)
     for j in range(n):
-        if kinds[j] == "text":
+        if kinds[j] == "text" and names[j] in text_codes:
+            codes, uniques = text_codes[names[j]]
+            missing[j] = int(np.count_nonzero(codes < 0))
+            distinct[j] = len(uniques)
+        elif kinds[j] == "text":
             column = frame.iloc[:, j]
             present = column.notna()
             missing[j] = m - int(present.sum())
@@ -246,8 +260,9 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None,
     flags = np.full(n, "", dtype=object)
     sentences: list[str] = []
     for j in np.flatnonzero(maybe):
+        given = text_codes.get(names[j]) if kinds[j] == "text" else None
         words, said = _sentences(names[j], kinds[j], m, int(distinct[j]), int(missing[j]),
-                                 frame.iloc[:, j] if kinds[j] == "text" else None)
+                                 frame.iloc[:, j] if kinds[j] == "text" and given is None else None, given)
         flags[j] = ", ".join(words)
         sentences += said
     table = pd.DataFrame({"column": names, "type": kinds, "distinct": distinct, "missing": missing, "flags": flags})

@@ -166,7 +166,9 @@ class Dataset:
                 notes.append(f"Missing values: {_missing_text(counted, len(features))}. Each is a level of its own "
                              "('missing' in the coding table); missing='drop' (command line: --missing drop) "
                              "drops those rows instead.")
-        table, flags = profile(features, array, stats)
+        same_rows = typed is not None and len(features) == len(typed.frame)
+        text_codes = {c: v for c, v in typed.text_codes.items() if c in features.columns} if same_rows else {}
+        table, flags = profile(features, array, stats, text_codes)
         if typed is not None and typed.converted:   # a date or an amount read from text is a number, not an ID
             said = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
             flags = tuple(f for f in flags if not f.startswith(said))
@@ -183,8 +185,6 @@ class Dataset:
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
         table = _with_types(table, types, features)
-        same_rows = typed is not None and len(features) == len(typed.frame)
-        text_codes = {c: v for c, v in typed.text_codes.items() if c in features.columns} if same_rows else {}
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
                    array, stats, tuple(types), left_out, text_codes)
 
