@@ -25,6 +25,7 @@ from .discretize import _DESCRIBE, DISCRETE_MAX, MISSING, bin_names, check_metho
 from .sql_source import SqlSource, code_column
 from .target import encode_target
 
+_CSV_TYPES = ["BIGINT", "DOUBLE", "VARCHAR"]   # CSV columns typed as pandas.read_csv types them (no yes/no booleans)
 MAX_LEVELS = 10_000   # text columns with more distinct values (IDs, free text) are left out, with a note
 
 
@@ -70,7 +71,9 @@ def _open(ibis, table_or_path, con):
     if kind == "parquet" and local and os.path.isdir(name):
         name = os.path.join(name, "**", "*.parquet")
     try:
-        return con.read_parquet(name) if kind == "parquet" else con.read_csv(name)
+        if kind == "parquet":
+            return con.read_parquet(name)
+        return con.read_csv(name, auto_type_candidates=_CSV_TYPES)
     except Exception as err:
         raise DataError(f"DuckDB could not read {name!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
 
@@ -164,12 +167,15 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
                         f"are {names[:10]}")
     if not features:
         raise DataError(f"the table has only the target column {key!r}; it needs at least one feature column")
+    total = t.count().to_pyarrow().as_py()
+    if total == 0:
+        raise EmptyFileError("the table is empty (0 rows)")
     numeric, text = [], []
     for c in features:
         dtype = schema[c]
         if dtype.is_numeric() or dtype.is_boolean():
             numeric.append(c)
-        elif dtype.is_string():
+        elif dtype.is_string() or dtype.is_null():   # a column of NULLs only: one level, "missing"
             text.append(c)
         else:
             raise DataError(f"column {c!r} has type {dtype}, which fslab does not bin in SQL; cast it to a number "
@@ -177,9 +183,6 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     tdtype = schema[key]
     target_numeric = tdtype.is_numeric() or tdtype.is_boolean()
     keep = t[key].notnull() & ~t[key].cast("float64").isnan() if tdtype.is_floating() else t[key].notnull()
-    total = t.count().to_pyarrow().as_py()
-    if total == 0:
-        raise EmptyFileError("the table is empty (0 rows)")
     t = t.filter(keep)
     vals = {c: _values(t[c], schema[c]) for c in numeric}
 
