@@ -250,9 +250,10 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     if not kept:
         raise DataError("every feature column was left out (text with too many distinct values)")
     exprs, categories, kinds = {}, [], []
+    duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
     for j, c in enumerate(kept):
         kind, cut, missing = columns[c]
-        expr, names_j = _code(ibis, t[c], vals.get(c), kind, cut, missing)
+        expr, names_j = _code(ibis, t[c], vals.get(c), kind, cut, missing, ordered_text=duckdb)
         exprs[code_column(j)] = expr
         categories.append(names_j)
         kinds.append(kind)
@@ -305,23 +306,31 @@ def _distinct(ibis, t, values: list, limit: int) -> dict[int, np.ndarray | None]
     return out
 
 
-def _code(ibis, column, value, kind: str, cut, missing: bool):
+def _code(ibis, column, value, kind: str, cut, missing: bool, ordered_text: bool):
     """The SQL expression of one feature's codes and the names of its codes (discretize's rules)."""
     if kind == "binned":   # code(x) = #{edges e <= x}; missing last
-        branches = [(value < float(e), k) for k, e in enumerate(cut)]
-        names = bin_names(cut)
-        top = len(cut) + 1
+        expr = ibis.cases(*[(value < float(e), k) for k, e in enumerate(cut)], else_=len(cut))
+        names, top = bin_names(cut), len(cut) + 1
     elif kind == "discrete":   # rank of the value
-        branches = [(value == float(x), k) for k, x in enumerate(cut)]
-        names = tuple(value_name(x) for x in cut)
-        top = len(cut)
-    else:
-        branches = [(column == str(x), k) for k, x in enumerate(cut)]
-        names = tuple(str(x) for x in cut)
-        top = len(cut)
+        expr = ibis.cases(*[(value == float(x), k) for k, x in enumerate(cut)], else_=0) if len(cut) else 0
+        names, top = tuple(value_name(x) for x in cut), len(cut)
+    else:   # rank of the text among the sorted categories
+        texts = [str(x) for x in cut]
+        expr = _text_rank(ibis, column, texts, 0, len(texts), ordered_text) if texts else 0
+        names, top = tuple(texts), len(texts)
     null = (value if value is not None else column).isnull()
-    expr = ibis.cases((null, top), *branches, else_=top - 1 if kind == "binned" else 0)
-    return expr.cast("int16"), names + ((MISSING,) if missing else ())
+    dtype = "int8" if top < 127 else "int16"
+    return ibis.ifelse(null, top, expr).cast(dtype), names + ((MISSING,) if missing else ())
+
+
+def _text_rank(ibis, column, texts: list[str], lo: int, hi: int, ordered: bool):
+    """Rank of ``column`` among ``texts[lo:hi]`` (sorted by code point): a balanced tree of ``<`` comparisons
+    (log2 of the levels per row) where the engine compares text by code point (DuckDB), else one ``=`` per level."""
+    if not ordered or hi - lo <= 8:
+        return ibis.cases(*[(column == texts[k], k) for k in range(lo, hi)], else_=lo)
+    mid = (lo + hi) // 2
+    return ibis.ifelse(column < texts[mid], _text_rank(ibis, column, texts, lo, mid, ordered),
+                       _text_rank(ibis, column, texts, mid, hi, ordered))
 
 
 def _kind_notes(kinds: list[str], categories, method: str, bins: int) -> list[str]:
