@@ -1,14 +1,22 @@
-"""Greedy selection on a Dask cluster vs in memory: 10,000,000 x 100 binary rows made ON the workers.
+"""Greedy selection on partitioned data (DaskSource) vs the in-memory engine: per-core CPU, bytes to the client,
+two workers vs one process, and a scaling model.
 
-    .venv/bin/python bench/bench_dask.py                      # 10M x 100, 2 workers, 4 steps of JMI and 0-1 BayesGreedy
-    .venv/bin/python bench/bench_dask.py --rows 1000000       # smaller
-    .venv/bin/python bench/bench_dask.py --no-in-memory       # skip the in-memory comparison (8 GB of int64 codes)
+    .venv/bin/python bench/bench_dask.py                       # 100,000 x 49, binary and mixed: parts 1, 2 and 4
+    .venv/bin/python bench/bench_dask.py --rows 1000000        # larger
+    .venv/bin/python bench/bench_dask.py --scale 10000000      # also part 3: 10M x 100 binary rows made on 2 workers
 
-The rows come from ``dask.array.random.default_rng(seed)`` inside the worker processes (the client never holds
-them) and stay there as uint8 partitions. Per greedy step the table prints: seconds, rows per second per worker,
-and bytes of count tables that reached the client. The in-memory run regenerates the same arrays (same seed, same
-chunks) in a fresh subprocess and times ``fslab.select`` on an EncodedDataset; its peak RSS is that process's
-VmHWM. The last table models 10 and 100 workers from measured costs (see ``simulate``).
+1. Per core (one process, interleaved, medians): CPU seconds of ``fslab.select`` on an in-memory EncodedDataset
+   (the fast engine up to 16 values per feature, the plain one beyond) vs on a DaskSource of the same codes run by
+   Dask's synchronous scheduler (the partition kernels plus the client's graph building; no scheduler, no
+   transfers). Data: binary (49 two-valued columns) and mixed (a 300-level column, 2-, 3- and 10-valued columns).
+2. On a LocalCluster of 2 single-thread worker processes: wall seconds, CPU of the whole cluster (this process,
+   which hosts the scheduler, plus the workers) vs the in-memory CPU, and the bytes that reached the client per
+   step beside the float64 tables that step's call returns ("one count table": the (B, cells, L) batch).
+3. (--scale N) N x 100 binary rows made ON the workers (``dask.array.random``, uint8 partitions) counted by 2
+   workers, vs the same arrays in one in-memory process (a fresh subprocess: its peak RSS is VmHWM).
+4. A model of one greedy step on 2, 10 and 100 workers from the measured per-row cost and per-task overhead.
+
+The load average is printed beside every table: the machine is shared, so compare ratios, not seconds.
 """
 
 from __future__ import annotations
@@ -24,6 +32,144 @@ import time
 import numpy as np
 
 SEED = 2026
+CASES = (("jmi", 10, {}), ("bayes-greedy", 5, {"measure": "zero-one"}), ("bayes-greedy", 5, {"measure": "balanced"}))
+
+
+def load() -> str:
+    return "load average " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def encoded(kind: str, rows: int):
+    """Binary: 49 two-valued columns. Mixed: a 300-level column (x0), 16 binary, 16 three-valued, 16 ten-valued
+    columns. y = majority of x1, x2, x3 (and x0 mod 2 for mixed) with noise."""
+    from fslab.data.encoded import EncodedDataset
+
+    rng = np.random.default_rng(SEED)
+    if kind == "binary":
+        X = rng.integers(0, 2, (rows, 49), dtype=np.uint8)
+    else:
+        X = np.c_[rng.integers(0, 300, rows), rng.integers(0, 2, (rows, 16)), rng.integers(0, 3, (rows, 16)),
+                  rng.integers(0, 10, (rows, 16))].astype(np.uint16)
+    signal = X[:, 1].astype(np.int16) + (X[:, 2] > 0) + (X[:, 3] > 0) + (kind == "mixed") * (X[:, 0] % 2)
+    y = (signal + (rng.random(rows) < 0.3) >= 2).astype(np.int64)
+    return EncodedDataset(X, y, labels=[0, 1], arities=X.max(axis=0).astype(np.int64) + 1)
+
+
+def cpu_select(source, k: int, selector: str, kw: dict) -> tuple[float, object]:
+    """CPU seconds of this process for one fslab.select, and its result."""
+    import fslab
+
+    t = time.process_time()
+    out = fslab.select(source, k, selector, **kw)
+    return time.process_time() - t, out
+
+
+def per_core(args) -> None:
+    import dask
+    import pandas as pd
+
+    from fslab.data.distributed import to_dask_source
+
+    rows = []
+    with dask.config.set(scheduler="synchronous"):
+        for kind in ("binary", "mixed"):
+            enc = encoded(kind, args.rows)
+            for selector, k, kw in CASES:
+                mem, dsk = [], []
+                for _ in range(args.repeats):   # interleaved; a fresh source each time (no codes cached)
+                    t, want = cpu_select(enc, k, selector, kw)
+                    mem.append(t)
+                    src = to_dask_source(enc, npartitions=2)
+                    t, got = cpu_select(src, k, selector, kw)
+                    dsk.append(t)
+                    assert got.features == want.features, (kind, selector, got.features, want.features)
+                m, d = float(np.median(mem)), float(np.median(dsk))
+                rows.append({"data": kind, "selector": selector, "k": k, "measure": kw.get("measure", ""),
+                             "in-memory CPU s": m, "dask kernels CPU s": d, "ratio": d / m})
+    print(f"\n1. Per core: {args.rows:,} rows, CPU seconds (medians of {args.repeats}, interleaved), dask kernels on "
+          f"the synchronous scheduler, 2 partitions; {load()}")
+    with pd.option_context("display.width", 160, "display.float_format", "{:,.3f}".format):
+        print(pd.DataFrame(rows).to_string(index=False))
+
+
+def steps_select(source, selector: str, k: int, marks: list | None = None, tables: list | None = None, **kw):
+    """Seconds and client bytes of every greedy step (the progress callback's timestamps); ``marks`` gets
+    len(tables) at each step's end."""
+    import fslab
+
+    stamps, sizes = [time.perf_counter()], [getattr(source, "bytes_received", 0)]
+
+    def progress(step, total):
+        stamps.append(time.perf_counter())
+        sizes.append(getattr(source, "bytes_received", 0))
+        if marks is not None and tables is not None:
+            marks.append(len(tables))
+
+    result = fslab.select(source, k, selector, progress=progress, **kw)
+    return list(np.diff(stamps)), list(np.diff(sizes)), result
+
+
+def returned_tables(source) -> list[int]:
+    """Record the bytes of every table ``source.table`` / ``extension_tables`` returns (float64 JointTables: "one
+    count table" per call) into the list this returns, by wrapping the two methods on the instance."""
+    seen: list[int] = []
+    for name in ("table", "extension_tables"):
+        method = getattr(source, name)
+
+        def wrapped(*a, _method=method, **kw):
+            out = _method(*a, **kw)
+            seen.append(out.counts.nbytes)
+            return out
+
+        setattr(source, name, wrapped)
+    return seen
+
+
+def cluster(args) -> None:
+    import pandas as pd
+    from distributed import Client, LocalCluster
+
+    import fslab
+    from fslab.data.distributed import to_dask_source
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as lc, Client(lc) as client:
+        def cluster_cpu() -> float:  # this process (client and scheduler) plus the workers
+            return time.process_time() + sum(client.run(time.process_time).values())
+
+        rows, byte_rows = [], []
+        for kind in ("binary", "mixed"):
+            enc = encoded(kind, args.rows)
+            src = to_dask_source(enc, npartitions=4, client=client)
+            fslab.select(src, 1, "mi-score")   # the persisted codes and engines exist before timing
+            for selector, k, kw in CASES:
+                walls, cpus, mems = [], [], []
+                for _ in range(args.repeats):
+                    t, want = cpu_select(enc, k, selector, kw)
+                    mems.append(t)
+                    src._states.clear()
+                    src.bytes_received = 0
+                    c0, w0 = cluster_cpu(), time.perf_counter()
+                    tables, marks = returned_tables(src), []
+                    secs, sizes, got = steps_select(src, selector, k, marks, tables, **kw)
+                    walls.append(time.perf_counter() - w0)
+                    cpus.append(cluster_cpu() - c0)
+                    assert got.features == want.features
+                bound = [sum(tables[a:b]) for a, b in zip([0, *marks[:-1]], marks, strict=True)]
+                name = f"{selector} {kw.get('measure', '')}".strip()
+                rows.append({"data": kind, "selector": name, "dask wall s": np.median(walls),
+                             "dask cluster CPU s": np.median(cpus), "in-memory CPU s": np.median(mems),
+                             "CPU ratio": np.median(cpus) / np.median(mems)})
+                byte_rows.append({"data": kind, "selector": name,
+                                  "bytes to client per step": " ".join(f"{b:,}" for b in sizes),
+                                  "bytes of the tables returned per step": " ".join(f"{b:,}" for b in bound),
+                                  "all within": all(b <= t for b, t in zip(sizes, bound, strict=False))})
+    print(f"\n2. LocalCluster, 2 workers x 1 thread, {args.rows:,} rows in 4 partitions (medians of {args.repeats}); "
+          f"{load()}")
+    with pd.option_context("display.width", 200, "display.float_format", "{:,.3f}".format,
+                           "display.max_colwidth", 80):
+        print(pd.DataFrame(rows).to_string(index=False))
+        print(pd.DataFrame(byte_rows).to_string(index=False))
 
 
 def make_arrays(rows: int, features: int, partition_rows: int):
@@ -37,10 +183,6 @@ def make_arrays(rows: int, features: int, partition_rows: int):
     return X, y
 
 
-def load() -> str:
-    return "load average " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
 def vm_hwm_mb() -> float:
     with open("/proc/self/status") as fh:
         for line in fh:
@@ -49,36 +191,65 @@ def vm_hwm_mb() -> float:
     return float("nan")
 
 
-def timed_select(source, selector: str, k: int, **kw) -> tuple[list[float], list[int], object]:
-    """Seconds and client bytes of every greedy step (from the progress callback's timestamps)."""
-    import fslab
-
-    stamps, sizes = [time.perf_counter()], [getattr(source, "bytes_received", 0)]
-
-    def progress(step, total):
-        stamps.append(time.perf_counter())
-        sizes.append(getattr(source, "bytes_received", 0))
-
-    result = fslab.select(source, k, selector, progress=progress, **kw)
-    return list(np.diff(stamps)), list(np.diff(sizes)), result
-
-
-def in_memory(args) -> None:
-    """Child process: the same data in memory (computed locally from the same graph), timed steps as JSON."""
+def in_memory_child(args) -> None:
+    """Child process: the same arrays in memory (computed locally from the same graph), timed steps as JSON."""
     import dask
 
-    import fslab
+    from fslab.data.encoded import EncodedDataset
 
-    X, y = make_arrays(args.rows, args.features, args.partition_rows)
+    X, y = make_arrays(args.scale, 100, args.partition_rows)
     X, y = dask.compute(X, y, scheduler="threads")
-    enc = fslab.EncodedDataset(X, y.astype(np.int64), labels=np.array([0, 1]), arities=np.full(args.features, 2))
+    enc = EncodedDataset(X, y.astype(np.int64), labels=np.array([0, 1]), arities=np.full(100, 2))
     del X
     out = {}
-    for selector, kw in (("jmi", {}), ("bayes-greedy", {"measure": "zero-one"})):
-        secs, _, res = timed_select(enc, selector, args.steps, **kw)
+    for selector, _, kw in CASES[:2]:
+        secs, _, res = steps_select(enc, selector, 4, **kw)
         out[selector] = {"seconds": secs, "features": list(res.features)}
     out["peak_mb"] = vm_hwm_mb()
     print(json.dumps(out))
+
+
+def scale(args) -> None:
+    import dask
+    import pandas as pd
+    from distributed import Client, LocalCluster, futures_of, wait
+
+    from fslab.data.distributed import DaskSource, _pack
+
+    rows = args.scale
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as lc, Client(lc):
+        X, y = make_arrays(rows, 100, args.partition_rows)
+        parts = [dask.delayed(_pack)(a, b) for a, b in zip(X.to_delayed().ravel(), y.to_delayed().ravel(),
+                                                           strict=True)]
+        parts = list(dask.persist(*parts))
+        wait(futures_of(parts))
+        src = DaskSource(parts, rows, np.full(100, 2), np.array([0, 1]), [f"x{j}" for j in range(100)])
+        table, results = [], {}
+        for selector, _, kw in CASES[:2]:
+            secs, sizes, res = steps_select(src, selector, 4, **kw)
+            results[selector] = res.features
+            table += [{"selector": selector, "step": s + 1, "engine": "dask x2", "seconds": t, "bytes to client": b}
+                      for s, (t, b) in enumerate(zip(secs, sizes, strict=True))]
+    child = subprocess.run([sys.executable, __file__, "--in-memory-child", "--scale", str(rows),
+                            "--partition-rows", str(args.partition_rows)], capture_output=True, text=True)
+    peak = None
+    if child.returncode == 0:
+        mem = json.loads(child.stdout.strip().splitlines()[-1])
+        peak = mem["peak_mb"]
+        for selector, _, _ in CASES[:2]:
+            assert tuple(mem[selector]["features"]) == results[selector], "different selections"
+            table += [{"selector": selector, "step": s + 1, "engine": "in memory", "seconds": t, "bytes to client": 0}
+                      for s, t in enumerate(mem[selector]["seconds"])]
+    else:
+        print("in-memory run failed:", child.stderr.strip().splitlines()[-1:])
+    print(f"\n3. {rows:,} x 100 binary rows made on 2 workers x 1 thread vs one in-memory process; {load()}")
+    frame = pd.DataFrame(table)
+    with pd.option_context("display.width", 160, "display.float_format", "{:,.3f}".format):
+        print(frame.sort_values(["selector", "step", "engine"]).to_string(index=False))
+        print(frame.groupby(["selector", "engine"])["seconds"].sum().to_string())
+    if peak:
+        print(f"in-memory peak RSS {peak:,.0f} MB (uint8 codes, 1 byte per cell, plus the engine's packed bits)")
 
 
 def simulate(workers: int, rows: float, per_row_s: float, task_overhead_s: float, table_bytes: float,
@@ -99,106 +270,64 @@ def simulate(workers: int, rows: float, per_row_s: float, task_overhead_s: float
             "bottleneck": max((compute, "worker compute"), (reduce, "reduction tree"), (scheduler, "scheduler"))[1]}
 
 
+def model(args) -> None:
+    """Per-row cost of one partition's JMI-step counts (the fast engine's kernel, in this process) and the
+    scheduler's per-task cost (a DaskSource of 200 tiny partitions on the threaded scheduler), fed to simulate."""
+    import dask
+    import pandas as pd
+
+    from fslab.data import dask_kernels as kernels
+    from fslab.data.distributed import DaskSource, _pack
+
+    rng = np.random.default_rng(0)
+    part = (rng.integers(0, 2, size=(args.partition_rows, 100), dtype=np.uint8),
+            rng.integers(0, 2, size=args.partition_rows).astype(np.int8))
+    counter = kernels.fast_counter(part, np.full(100, 2), np.array([0, 1]))
+    codes, cand = part[0][:, 0].astype(np.int64), np.arange(1, 100)
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        kernels.fast_extensions(counter, codes, 2, cand, 2)
+        times.append(time.perf_counter() - t)
+    per_row = float(np.median(times)) / args.partition_rows
+    names = [f"x{j}" for j in range(100)]
+    tiny = DaskSource(list(dask.persist(*[dask.delayed(_pack)(part[0][:100], part[1][:100]) for _ in range(200)])),
+                      20_000, np.full(100, 2), np.array([0, 1]), names)
+    with dask.config.set(scheduler="threads"):
+        tiny.extension_tables([0], cand)
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            tiny.extension_tables([0], cand)
+            times.append(time.perf_counter() - t)
+    overhead = float(np.median(times)) / (200 + math.ceil(200 / 7))   # map tasks + reduction tasks
+    table_bytes = 99 * 2 * 2 * 2 * 8   # a JMI step on binary data: 99 candidates x (2 x 2 cells) x 2 classes
+    print(f"\n4. Model inputs: {per_row * 1e9:.1f} ns per row per JMI step (one {args.partition_rows:,}-row "
+          f"partition, 100 binary features), {overhead * 1e3:.2f} ms per task (threaded scheduler), "
+          f"{table_bytes:,} B count table per step; {load()}")
+    sims = [simulate(w, 10_000_000, per_row, overhead, table_bytes, args.partition_rows) for w in (2, 10, 100)]
+    sims += [simulate(w, 5_000_000 * w, per_row, overhead, table_bytes, args.partition_rows) for w in (10, 100)]
+    with pd.option_context("display.width", 160, "display.float_format", "{:,.3f}".format):
+        print(pd.DataFrame(sims).to_string(index=False))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10_000_000)
-    parser.add_argument("--features", type=int, default=100)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scale", type=int, default=0, help="rows for part 3 (0: skip it)")
     parser.add_argument("--partition-rows", type=int, default=250_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--steps", type=int, default=4)
-    parser.add_argument("--no-in-memory", action="store_true")
+    parser.add_argument("--parts", default="1,2,4", help="which parts to run (1,2,3,4; 3 needs --scale)")
     parser.add_argument("--in-memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_memory_child:
-        in_memory(args)
+        in_memory_child(args)
         return
-
-    import dask
-    import pandas as pd
-    from distributed import Client, LocalCluster, futures_of, wait
-
-    from fslab.data.distributed import DaskSource, _pack, _part_extensions
-
-    print(f"{args.rows:,} x {args.features} binary rows, partitions of {args.partition_rows:,} rows, "
-          f"{args.workers} workers x 1 thread; {load()}")
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None)
-    client = Client(cluster)
-    t0 = time.perf_counter()
-    X, y = make_arrays(args.rows, args.features, args.partition_rows)
-    parts = [dask.delayed(_pack)(a, b) for a, b in zip(X.to_delayed().ravel(), y.to_delayed().ravel(), strict=True)]
-    parts = list(dask.persist(*parts))
-    wait(futures_of(parts))
-    made = time.perf_counter() - t0
-    names = [f"x{j}" for j in range(args.features)]
-    src = DaskSource(parts, args.rows, np.full(args.features, 2), np.array([0, 1]), names)
-    print(f"data made and persisted on the workers in {made:.1f} s ({len(parts)} partitions); {load()}")
-
-    rows, results = [], {}
-    for selector, kw in (("jmi", {}), ("bayes-greedy", {"measure": "zero-one"})):
-        secs, sizes, res = timed_select(src, selector, args.steps, **kw)
-        results[selector] = (secs, res)
-        for step, (s, b) in enumerate(zip(secs, sizes, strict=True), start=1):
-            rows.append({"selector": selector, "step": step, "engine": f"dask x{args.workers}", "seconds": s,
-                         "rows/s/worker": args.rows / s / args.workers, "bytes to client": b})
-    mem = None
-    if not args.no_in_memory:
-        child = subprocess.run([sys.executable, __file__, "--in-memory-child", "--rows", str(args.rows),
-                                "--features", str(args.features), "--partition-rows", str(args.partition_rows),
-                                "--steps", str(args.steps)], capture_output=True, text=True)
-        if child.returncode == 0:
-            mem = json.loads(child.stdout.strip().splitlines()[-1])
-            for selector in ("jmi", "bayes-greedy"):
-                assert tuple(mem[selector]["features"]) == results[selector][1].features, "different selections"
-                for step, s in enumerate(mem[selector]["seconds"], start=1):
-                    rows.append({"selector": selector, "step": step, "engine": "in memory", "seconds": s,
-                                 "rows/s/worker": args.rows / s, "bytes to client": 0})
-        else:
-            print("in-memory run failed:", child.stderr.strip().splitlines()[-1:])
-    table = pd.DataFrame([r for r in rows if r["seconds"] > 1e-3])   # JMI's last pick needs no new counts
-    table = table.sort_values(["selector", "step", "engine"])
-    with pd.option_context("display.width", 160, "display.float_format", "{:,.3f}".format):
-        print(table.to_string(index=False))
-    def median(secs):   # JMI's last pick needs no new counts (its gains were summed at the previous step)
-        return float(np.median([s for s in secs if s > 1e-3]))
-
-    for selector, (secs, res) in results.items():
-        print(f"{selector}: features {res.features}; median step {median(secs):.2f} s (dask)"
-              + (f", {median(mem[selector]['seconds']):.2f} s (in memory)" if mem else ""))
-    if mem:
-        print(f"in-memory peak RSS {mem['peak_mb']:,.0f} MB (CodedSource keeps int64 codes: 8 bytes per cell)")
-    print(load())
-
-    # measured costs for the model: one partition's extension counts (JMI step shape), per-task scheduler cost
-    rng = np.random.default_rng(0)
-    block = (rng.integers(0, 2, size=(args.partition_rows, args.features), dtype=np.uint8),
-             rng.integers(0, 2, size=args.partition_rows).astype(np.int8))
-    cand = np.arange(1, args.features)
-    plan = ((0, 2, None),)
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        _part_extensions(block, plan, 2, cand, 2, 2)
-        times.append(time.perf_counter() - t)
-    per_row = float(np.median(times)) / args.partition_rows
-    tiny = DaskSource(list(dask.persist(*[dask.delayed(_pack)(block[0][:100], block[1][:100]) for _ in range(200)])),
-                      20_000, np.full(args.features, 2), np.array([0, 1]), names)
-    tiny.extension_tables([0], cand)
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        tiny.extension_tables([0], cand)
-        times.append(time.perf_counter() - t)
-    overhead = float(np.median(times)) / (200 + math.ceil(200 / 7))   # map tasks + reduction tasks
-    table_bytes = float(np.median([b for r in rows if r["engine"].startswith("dask") and (b := r["bytes to client"])]))
-    print(f"\nmodel inputs: {per_row * 1e9:.1f} ns per row per JMI step (one partition, in this process), "
-          f"{overhead * 1e3:.2f} ms scheduler cost per task, {table_bytes:,.0f} B median count table per step")
-    sims = [simulate(w, args.rows, per_row, overhead, table_bytes, args.partition_rows) for w in (2, 10, 100)]
-    sims += [simulate(w, args.rows * w / 2, per_row, overhead, table_bytes, args.partition_rows) for w in (10, 100)]
-    with pd.option_context("display.width", 160, "display.float_format", "{:,.3f}".format):
-        print(pd.DataFrame(sims).to_string(index=False))
-    client.close()
-    cluster.close()
+    parts = set(args.parts.split(",")) | ({"3"} if args.scale else set())
+    print(f"bench_dask: {load()}")
+    for name, run in (("1", per_core), ("2", cluster), ("3", scale), ("4", model)):
+        if name in parts and (name != "3" or args.scale):
+            run(args)
 
 
 if __name__ == "__main__":

@@ -132,24 +132,38 @@ def extensions(part, codes: np.ndarray | None, n_base: int, candidates: np.ndarr
 
 
 def fast_counter(part, arities: np.ndarray, labels: np.ndarray) -> FastCounter:
-    """The in-memory fast engine over one partition, its packed value bits made once (it stays on the worker)."""
+    """The in-memory fast engine over one partition, its packed value bits and class marginals n(Y = l, X_j = v)
+    made once (it stays on the worker; later tasks only read it)."""
     counter = FastCounter(CodedSource(part[0], arities, labels, y=part[1]), merge_pure=False)
     if counter.A > 1:
         counter._value_bits()
+        _ = counter.marginal
     return counter
 
 
 def fast_extensions(counter: FastCounter, codes: np.ndarray | None, n_base: int, candidates: np.ndarray,
                     width: int) -> np.ndarray:
     """The fast engine's group counts on one partition: n(cell c, class l) then n(c, l, X_j = v) for v = 1 ..
-    width-1 and every candidate j (popcounts of its packed bits for few groups, float products otherwise),
-    flattened: (G,) then (G, width-1, B), G = n_base * L groups c * L + l."""
-    L = counter.L
+    width-1 and every candidate j, flattened: (G,) then (G, width-1, B), G = n_base * L groups g = c * L + l.
+
+    Counted for all groups but the largest of each class (popcounts of the packed bits for few groups, float
+    products otherwise); that one is the class marginal minus the others, as the in-memory engine does."""
+    L, A, B = counter.L, counter.A, candidates.size
     group = counter.y if codes is None else codes * L + counter.y
-    n_groups = n_base * L
-    upper = counter._group_value_counts(np.arange(counter.m), group, n_groups, features=candidates)
-    upper = upper.reshape(n_groups, counter.A - 1, candidates.size)[:, :width - 1]
-    return np.concatenate([np.bincount(group, minlength=n_groups).astype(np.float64), upper.ravel()])
+    G = n_base * L
+    sizes = np.bincount(group, minlength=G)
+    skip = sizes.reshape(n_base, L).argmax(axis=0) * L + np.arange(L)
+    keep = np.ones(G, dtype=bool)
+    keep[skip] = False
+    rows = np.flatnonzero(keep[group])
+    upper = np.empty((G, (A - 1) * B))
+    upper[keep] = counter._group_value_counts(rows, (np.cumsum(keep) - 1)[group[rows]], G - L, features=candidates)
+    margin = counter._marginal_by_value[:, 1:][:, :, candidates].reshape(L, -1)
+    of_class = np.arange(G) % L
+    for l, g in enumerate(skip):
+        upper[g] = margin[l] - upper[keep & (of_class == l)].sum(axis=0)
+    upper = upper.reshape(G, A - 1, B)[:, :width - 1]
+    return np.concatenate([sizes.astype(np.float64), upper.ravel()])
 
 
 def occupied(part, codes: np.ndarray | None, n_base: int, candidates: np.ndarray, arities: np.ndarray,
