@@ -22,7 +22,7 @@ SELECTIONS = [("mi-greedy", {}), ("jmi", {}), ("mrmr", {}), ("cmim", {}),
 
 def mixed_frame(seed: int = 0, m: int = 1500) -> pd.DataFrame:
     """Reals with missing values, a skewed real, small integers, two-valued reals, text with missing values, a
-    60-level text column, a binary text target that depends on three of them."""
+    150-level text column (int16 codes beside int8 ones), a binary text target that depends on three of them."""
     rng = np.random.default_rng(seed)
     real = rng.normal(size=m)
     real[rng.random(m) < 0.1] = np.nan
@@ -32,7 +32,7 @@ def mixed_frame(seed: int = 0, m: int = 1500) -> pd.DataFrame:
     return pd.DataFrame({
         "real": real, "skewed": rng.exponential(size=m), "small_int": small,
         "many_int": rng.integers(0, 60, size=m), "two_reals": rng.choice([0.25, 7.5], size=m),
-        "colour": text, "level": np.array([f"L{i:02d}" for i in range(60)])[rng.integers(0, 60, size=m)],
+        "colour": text, "level": np.array([f"L{i:03d}" for i in range(150)])[rng.integers(0, 150, size=m)],
         "y": np.where(score > 1.5, "yes", "no"),
     })
 

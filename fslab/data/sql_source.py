@@ -147,7 +147,7 @@ class SqlSource:
 
         t = self.codes
         keys = [code_column(j) for j in subset]
-        parts = [t.group_by([*keys, t[code_column(int(j))].name("v"), "y"]).aggregate(n=t.count())
+        parts = [t.group_by([*keys, t[code_column(int(j))].cast("int16").name("v"), "y"]).aggregate(n=t.count())
                  .mutate(i=ibis.literal(i, type="int32")) for i, j in enumerate(candidates.tolist())]
         got = self._run(ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0])
         tuples = np.column_stack([got[k] for k in keys] + [got["y"]]) if keys else got["y"][:, None]
