@@ -142,6 +142,8 @@ def test_mean_std_edges_are_bit_identical_to_the_former_passes(m):
         want = reference_mean_std(source, cols, stats)
         assert np.array_equal(_mean_std_blocks(source, cols[::2], stats), want[::2])   # a subset first: cached
         assert np.array_equal(_mean_std_blocks(source, cols, stats), want)
+        blocks = list(source.row_blocks(cols=cols))   # the caller's blocks (data_checks.stretched_columns)
+        assert np.array_equal(_mean_std_blocks(source, cols, scan(source), blocks), want)
 
 
 def test_whole_numbers_are_found_past_the_first_rows():

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..errors import DataError, TooLargeError
 from ..limits import MB, Limits, deprecated_limits, over_limit  # Limits re-exported: fslab.limits is its one source
-from .column_stats import ColumnStats, NumericSource, scan
+from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, scan
 from .discretize import DISCRETE_MAX, distinct_values, is_discrete, mean_std_block_edges, numeric_values
 
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
@@ -184,10 +184,12 @@ def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: Colu
     cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, 3) & (stats.n_distinct > DISCRETE_MAX))
     if not cols.size:
         return {}
-    E = mean_std_block_edges(source, cols, stats)
+    # only the binned columns are read, once when they fit one block (edges and occupancy both use it)
+    blocks = list(source.row_blocks(cols=cols)) if source.n_rows * cols.size <= BLOCK_CELLS else None
+    E = mean_std_block_edges(source, cols, stats, blocks)
     low = np.zeros(cols.size, dtype=np.int64)
     high = np.zeros(cols.size, dtype=np.int64)
-    for _, part in source.row_blocks(cols=cols):   # only the binned columns are read
+    for _, part in blocks if blocks is not None else source.row_blocks(cols=cols):
         with np.errstate(invalid="ignore"):
             low += (part < E[:, 0]).sum(axis=0)
             high += (part >= E[:, 1]).sum(axis=0)

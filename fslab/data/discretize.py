@@ -276,19 +276,21 @@ def _exact_mean_std(cols: np.ndarray, stats: ColumnStats, n: int) -> np.ndarray:
     return np.stack([mean - sigma, mean + sigma], axis=1)
 
 
-def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
+def _mean_std_blocks(source: NumericSource, cols: np.ndarray, stats: ColumnStats, blocks=None) -> np.ndarray:
     """(mu - sigma, mu + sigma) of columns ``cols``, kept in ``stats.mean_std`` (the profile and the codes ask for
     the same columns), computed once from two passes over blocks of rows of those columns on x / max|x| (or from
-    the exact integer moments of the scan, for small integers with no missing value)."""
+    the exact integer moments of the scan, for small integers with no missing value). ``blocks``: the caller's
+    ``list(source.row_blocks(cols=cols))`` when it reads them anyway (used when every column needs its edges)."""
     cols = np.asarray(cols, dtype=np.int64)
     todo = np.array([i for i in cols.tolist() if i not in stats.mean_std], dtype=np.int64)
     if todo.size:
-        for i, edges in zip(todo.tolist(), _compute_mean_std(source, todo, stats), strict=True):
+        given = blocks if blocks is not None and todo.size == cols.size else None
+        for i, edges in zip(todo.tolist(), _compute_mean_std(source, todo, stats, given), strict=True):
             stats.mean_std[i] = (float(edges[0]), float(edges[1]))
     return np.array([stats.mean_std[i] for i in cols.tolist()], dtype=np.float64).reshape(cols.size, 2)
 
 
-def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
+def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStats, given=None) -> np.ndarray:
     if stats.sums is not None and stats.small[cols].all() and not stats.n_missing[cols].any():
         return _exact_mean_std(cols, stats, source.n_rows)
     scale = np.fmax(np.abs(stats.lo[cols]), np.abs(stats.hi[cols]))
@@ -298,8 +300,9 @@ def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStat
     # Fortran order, as the slices of whole blocks this replaced were: numpy sums depend on the layout, and the codes
     # of a value on an edge must not change
     blocks: Iterable[tuple[Any, np.ndarray]] = ((rows, np.asfortranarray(block))
-                                                for rows, block in source.row_blocks(cols=cols))
-    if source.n_rows * cols.size <= BLOCK_CELLS:
+                                                for rows, block in (source.row_blocks(cols=cols) if given is None
+                                                                    else given))
+    if source.n_rows * cols.size <= BLOCK_CELLS or given is not None:
         blocks = list(blocks)
     total = np.zeros(cols.size)
     for _, block in blocks:
@@ -317,10 +320,10 @@ def _compute_mean_std(source: NumericSource, cols: np.ndarray, stats: ColumnStat
         return np.stack([(mean - sigma) * scale, (mean + sigma) * scale], axis=1)
 
 
-def mean_std_block_edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats) -> np.ndarray:
+def mean_std_block_edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, blocks=None) -> np.ndarray:
     """(mu - sigma, mu + sigma) of the numeric columns ``cols`` of ``source``, exactly as :func:`encode_frame` bins
-    them (columns x 2)."""
-    return _mean_std_blocks(source, cols, stats)
+    them (columns x 2); ``blocks``: ``list(source.row_blocks(cols=cols))`` when the caller has read it."""
+    return _mean_std_blocks(source, cols, stats, blocks)
 
 
 def _edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, method: str, bins: int) -> np.ndarray:
