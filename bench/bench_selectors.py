@@ -4,7 +4,8 @@ Usage (from the repository root):
     .venv/bin/python bench/bench_selectors.py            # all shapes, median of 3 runs
     .venv/bin/python bench/bench_selectors.py --quick    # one run, smaller k lists, no 100,000 x 500 case
     .venv/bin/python bench/bench_selectors.py --only adult
-    .venv/bin/python bench/bench_selectors.py --reference    # fslab vs a plain numpy bit-packed reference
+    .venv/bin/python bench/bench_selectors.py --reference    # the ratio table: every greedy selector, fslab vs
+                                                             # a plain numpy reference (CPU, interleaved, load)
     .venv/bin/python bench/bench_selectors.py --cmim-lazy    # lazy CMIM vs every pair every step
 
 Shapes: Adult (the shipped Adult sample, 9,765 rows drawn with seed 0 = the paper's 20% training split size,
@@ -141,58 +142,146 @@ def reference_mrmr(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[
     return chosen
 
 
-def reference_jmi(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
-    """JMI: sum_i I(Xj, Xi; Y) = sum_i H(Y) - H(Y | Xj, Xi); a label-pure cell X_f = u adds nothing to
-    H(Y | Xj, Xf), so only the planes of mixed cells are counted."""
+def _pair_entropies(P: np.ndarray, C: np.ndarray, joint: np.ndarray, f: int, m: int) -> np.ndarray:
+    """H(Y | X_j, X_f) in nats for every j; a label-pure cell X_f = u adds nothing, so only the planes of mixed
+    cells are counted."""
+    mixed = [u for u in range(P.shape[1]) if (joint[f, u] > 0).all()]
+    planes = P[f][mixed][:, None, :] & C[None, :, :]  # (mixed u, 2, words)
+    c = _pop(P[:, :, None, None, :] & planes[None, None]).astype(np.float64)  # (n, v, u, 2)
+    tot = c.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.where(tot > 0, tot * np.log(tot), 0.0).sum(axis=(1, 2))
+                - np.where(c > 0, c * np.log(c), 0.0).sum(axis=(1, 2, 3))) / m
+
+
+def _pairwise(X: np.ndarray, y: np.ndarray, k: int, n_values: int, cmim: bool) -> list[int]:
+    """JMI: score_j = sum_i I(Xj, Xi; Y) = sum_i H(Y) - H(Y | Xj, Xi). CMIM: min(I(Xj;Y), min_i I(Xj;Y|Xi)),
+    I(Xj;Y|Xi) = H(Y|Xi) - H(Y|Xj,Xi); every candidate recounted each step (no lazy evaluation)."""
     P, C = _planes(X, n_values), _planes(y[:, None], 2)[0]
     m = X.shape[0]
     prior = np.bincount(y, minlength=2)
     h_y = np.log(m) - (prior[prior > 0] * np.log(prior[prior > 0])).sum() / m
     joint = _pop(P[:, :, None, :] & C[None, None, :, :])  # (n, values, 2)
     relevance = _mi(joint)
-    chosen, acc = [_first_best(relevance)], np.zeros(X.shape[1])
+    chosen = [_first_best(relevance)]
+    acc = relevance.copy() if cmim else np.zeros(X.shape[1])
     for _ in range(k - 1):
         f = chosen[-1]
-        mixed = [u for u in range(n_values) if (joint[f, u] > 0).all()]
-        planes = P[f][mixed][:, None, :] & C[None, :, :]  # (mixed u, 2, words)
-        c = _pop(P[:, :, None, None, :] & planes[None, None]).astype(np.float64)  # (n, v, u, 2)
-        tot = c.sum(axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            h = (np.where(tot > 0, tot * np.log(tot), 0.0).sum(axis=(1, 2))
-                 - np.where(c > 0, c * np.log(c), 0.0).sum(axis=(1, 2, 3))) / m
-        acc += h_y - h
+        h = _pair_entropies(P, C, joint, f, m)
+        acc = np.minimum(acc, h_y - relevance[f] - h) if cmim else acc + h_y - h
         score = acc.copy()
         score[chosen] = -np.inf
         chosen.append(_first_best(score))
     return chosen
 
 
-def reference_table(repeats: int) -> None:
-    """fslab's mRMR / JMI against the reference, interleaved, medians of ``repeats`` runs each."""
+def reference_jmi(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    return _pairwise(X, y, k, n_values, cmim=False)
+
+
+def reference_cmim(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    return _pairwise(X, y, k, n_values, cmim=True)
+
+
+def _subset_greedy(X: np.ndarray, y: np.ndarray, k: int, n_values: int, zero_one: bool) -> list[int]:
+    """MIGreedy (max I(X_S;Y) = min H(Y|X_S)) or BayesGreedy with the 0-1 error (min sum_cells min(n_0, n_1)).
+
+    The subset's cells are one code per row; rows of label-pure cells are dropped (they add nothing to H(Y|X_S)
+    nor to the 0-1 error, and stay pure); each step counts (cell, X_j, y) for every candidate with one bincount
+    per block of candidates over the remaining rows."""
+    m, n = X.shape
+    XT = np.ascontiguousarray(X.T)
+    P = _planes(X, n_values)  # (n, values, words)
+    words = P.shape[-1]
+    rows, cell, n_cells, chosen = np.arange(m), np.zeros(m, dtype=np.int64), 1, []
+
+    def popcounts(s: int, e: int) -> np.ndarray:  # (e - s, cells x values, 2) from the cells' class planes
+        member = np.zeros((n_cells, 2, m), dtype=bool)
+        member[cell, y[rows], rows] = True
+        G = np.zeros((n_cells, 2, words * 8), dtype=np.uint8)
+        G[:, :, :-(-m // 8)] = np.packbits(member, axis=-1)
+        G = G.view(np.uint64)
+        return _pop(P[s:e, None, :, None, :] & G[None, :, None, :, :]).reshape(e - s, -1, 2)
+
+    for _ in range(k):
+        slots = n_cells * n_values * 2
+        base = cell * (n_values * 2) + y[rows]
+        loss = np.zeros(n)
+        bits = slots * words <= 1 << 14  # few cells: popcounts of bit planes; many: one bincount of the rows
+        block = max(1, min((1 << 22) // max(rows.size, 1), (1 << 22) // (slots * (words if bits else 1))))
+        for s in range(0, n, block):
+            e = min(n, s + block)
+            if bits:
+                c = popcounts(s, e).astype(np.float64)
+            else:
+                codes = XT[s:e][:, rows] * 2 + base + (np.arange(e - s, dtype=np.int64) * slots)[:, None]
+                c = np.bincount(codes.ravel(), minlength=(e - s) * slots).reshape(e - s, -1, 2).astype(np.float64)
+            if zero_one:
+                loss[s:e] = c.min(axis=-1).sum(axis=1)
+            else:
+                t = c.sum(axis=-1)
+                loss[s:e] = (t * np.log(np.maximum(t, 1)) - (c * np.log(np.maximum(c, 1))).sum(axis=-1)).sum(axis=1)
+        loss[chosen] = np.inf
+        f = _first_best(-loss)
+        chosen.append(f)
+        code = cell * n_values + XT[f, rows]
+        _, cell = np.unique(code, return_inverse=True)
+        mixed = np.bincount(cell, weights=y[rows], minlength=cell.max() + 1)
+        size = np.bincount(cell)
+        keep = (mixed[cell] > 0) & (mixed[cell] < size[cell])
+        rows = rows[keep]
+        _, cell = np.unique(cell[keep], return_inverse=True)
+        n_cells = int(cell.max()) + 1 if cell.size else 1
+        if not rows.size:  # every cell pure: the rest tie at zero loss, lowest indices first
+            chosen += [j for j in range(n) if j not in chosen][:k - len(chosen)]
+            break
+    return chosen
+
+
+def reference_mi_greedy(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    return _subset_greedy(X, y, k, n_values, zero_one=False)
+
+
+def reference_bayes_greedy(X: np.ndarray, y: np.ndarray, k: int, n_values: int) -> list[int]:
+    return _subset_greedy(X, y, k, n_values, zero_one=True)
+
+
+REFERENCES = {"mrmr": reference_mrmr, "jmi": reference_jmi, "cmim": reference_cmim,
+              "mi-greedy": reference_mi_greedy, "bayes-greedy": reference_bayes_greedy}
+
+
+def reference_table(repeats: int, shapes: list[str] | None = None) -> None:
+    """The ratio table (issue 27.4): every greedy selector, fslab against the plain numpy reference, CPU seconds of
+    interleaved runs, medians of ``repeats``, the load average after each pair of runs. fslab's run includes its
+    own evaluator and trace, as ``select`` does."""
     from fslab.selectors import select
 
-    shapes = {"adult 9765x123": (adult_shaped, 15), "gisette-like 4200x5000": (
-        lambda: gaussian_three_level(4200, 5000, 40, 0), 75)}
-    refs = {"mrmr": reference_mrmr, "jmi": reference_jmi}
-    print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of {repeats} interleaved runs")
-    header = f"{'shape':<24}{'selector':<8}{'k':>4}{'fslab s':>10}{'numpy s':>10}{'ratio':>8}{'same picks':>12}"
+    builders = {"adult": ("adult 9765x123", adult_shaped, 15),
+                "gisette": ("gisette-like 4200x5000", lambda: gaussian_three_level(4200, 5000, 40, 0), 25),
+                "100k": ("binary 100000x500", binary_100k, 15)}
+    print(f"# {os.cpu_count()} cores shared with other jobs; CPU s (time.process_time), medians of {repeats} "
+          "interleaved runs; ratio = fslab / reference (goal <= 1.5)")
+    header = f"{'shape':<24}{'selector':<14}{'k':>4}{'fslab s':>10}{'numpy s':>10}{'ratio':>8}{'same picks':>12}" \
+             f"{'load':>14}"
     print(header)
     print("-" * len(header))
-    for label, (build, k) in shapes.items():
+    for key in shapes or list(builders):
+        label, build, k = builders[key]
         ds = build()
         X, y, n_values = np.asarray(ds.X), np.asarray(ds.y), int(ds.arities.max())
-        for name, ref in refs.items():
-            ours, theirs = [], []
+        for name, ref in REFERENCES.items():
+            ours, theirs, loads = [], [], []
             for _ in range(repeats):
-                t = time.perf_counter()
+                c = time.process_time()
                 sel = select(ds, k, name)
-                ours.append(time.perf_counter() - t)
-                t = time.perf_counter()
+                ours.append(time.process_time() - c)
+                c = time.process_time()
                 picks = ref(X, y, k, n_values)
-                theirs.append(time.perf_counter() - t)
+                theirs.append(time.process_time() - c)
+                loads.append(os.getloadavg()[0])
             a, b = float(np.median(ours)), float(np.median(theirs))
-            print(f"{label:<24}{name:<8}{k:>4}{a:>10.4f}{b:>10.4f}{a / b:>8.2f}{str(list(sel.features) == picks):>12}",
-                  flush=True)
+            print(f"{label:<24}{name:<14}{k:>4}{a:>10.4f}{b:>10.4f}{a / b:>8.2f}"
+                  f"{str(list(sel.features) == picks):>12}{min(loads):>7.1f}-{max(loads):<6.1f}", flush=True)
 
 
 def lazy_cmim_table(repeats: int) -> None:
@@ -254,14 +343,15 @@ def main(argv=None) -> None:
     parser.add_argument("--only", choices=sorted(CASES), action="append", help="run only these shapes")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference", action="store_true",
-                        help="ratio of fslab's mRMR / JMI to a plain numpy bit-packed popcount implementation")
+                        help="ratio of fslab's greedy selectors to plain numpy references (bit planes, popcounts, "
+                             "pure rows dropped); --only picks the shapes")
     parser.add_argument("--cmim-lazy", action="store_true", help="lazy CMIM against counting every pair (27.3)")
     args = parser.parse_args(argv)
     if args.cmim_lazy:
         lazy_cmim_table(max(args.repeats, 3))
         return
     if args.reference:
-        reference_table(max(args.repeats, 3))
+        reference_table(max(args.repeats, 3), args.only)
         return
     shapes = args.only or (["adult", "gisette"] if args.quick else ["adult", "gisette", "100k"])
     repeats = 1 if args.quick else args.repeats
