@@ -1,0 +1,27 @@
+"""Real browser: once Home has settled, the browser loads the renderers the other pages draw (ui/warm.py), so the
+first visit to Toy fetches none of them after the click (issue 26: Home -> Toy loaded 35 scripts then)."""
+
+from __future__ import annotations
+
+from tests.conftest import goto_page, scaled
+from ui.warm import ELEMENTS, element_scripts
+
+
+def _loaded(page) -> set[str]:
+    return set(page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())"))
+
+
+def test_home_loads_the_renderers_before_the_reader_clicks(page):
+    wanted = set(element_scripts())
+    assert len(wanted) == len(ELEMENTS)  # this Streamlit has every renderer the warm-up names
+    page.wait_for_function(
+        "(names) => { const got = new Set(performance.getEntriesByType('resource')"
+        ".map((e) => e.name.split('/').pop())); return names.every((n) => got.has(n)); }",
+        arg=sorted(wanted), timeout=scaled(60_000))
+    before = _loaded(page)
+    assert wanted <= before
+    after_click: list[str] = []
+    page.on("request", lambda r: after_click.append(r.url.split("/")[-1]) if r.url.endswith(".js") else None)
+    goto_page(page, "Toy distribution")
+    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
+    assert not wanted & set(after_click), f"fetched again after the click: {sorted(wanted & set(after_click))}"
