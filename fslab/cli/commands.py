@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -58,8 +59,9 @@ def _estimate_line(job: Job, result: Selection) -> str:
 
 def run_select(job: Job, bar: ProgressBar) -> str:
     src = job.loaded.source
+    assert job.selector is not None and job.k is not None  # resolve() sets both for select
     spec = SELECTORS[job.selector]
-    how = {"estimate": job.estimate, "folds": job.folds}
+    how: dict[str, Any] = {"estimate": job.estimate, "folds": job.folds}
     result = select(src, job.k, job.selector, measure=job.measure, s=job.s, progress=bar, **how,
                     **(job.params if spec.uses_measure else {}))
     bar.close()
@@ -91,6 +93,7 @@ def run_select(job: Job, bar: ProgressBar) -> str:
         steps = pd.DataFrame({"step": np.arange(1, len(result.eliminated) + 1),
                               "removed": [src.feature_names[j] for j in result.eliminated],
                               "C(remaining)": result.scores, "tied": ties})
+        assert result.start_score is not None  # backward elimination scores the full set
         lines += [f"C(all {src.n_features} features) = {result.start_score + 0.0:.6g}", table(steps, 6)]
     else:
         frame = result.summary().rename(columns={"score": f"selector score ({result.estimate})"})
@@ -117,6 +120,9 @@ def run_select(job: Job, bar: ProgressBar) -> str:
 
 def run_npfs(job: Job, bar: ProgressBar) -> str:
     extra = {"measure": job.measure, **job.params} if job.measure is not None else {}
+    # resolve() sets these for npfs
+    assert job.selector is not None and job.k is not None and job.n is not None and job.alpha is not None
+    assert job.fraction is not None
     result = npfs(job.loaded.source, job.selector, job.k, n_bootstraps=job.n, alpha=job.alpha, seed=job.seed,
                   n_jobs=job.n_jobs, progress=bar, sample_fraction=job.fraction, rule=job.rule,
                   estimate=job.estimate, folds=job.folds, **extra)
@@ -157,6 +163,7 @@ def restrict(source, names: tuple[str, ...]):
 def run_lattice(job: Job, bar: ProgressBar) -> str:
     src = job.loaded.source if job.features is None else restrict(job.loaded.source, job.features)
     max_features = server_limits().max_lattice_features
+    assert job.measure is not None  # resolve() sets it for lattice
     try:
         risks = subset_risks(src, job.measure, max_features=max_features, **job.params)
     except TooLargeError as err:
@@ -196,6 +203,7 @@ def run_lattice(job: Job, bar: ProgressBar) -> str:
 # --- compare ------------------------------------------------------------------------------------------
 
 def run_compare(job: Job, bar: ProgressBar) -> str:
+    assert job.k is not None and job.measure is not None  # resolve() sets both for compare
     comp = compare_selectors(job.loaded.source, job.k, job.selectors, job.measure, estimate=job.estimate,
                              folds=job.folds, **job.params)
     jaccard = overlap_matrix(comp.orders())

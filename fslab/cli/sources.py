@@ -19,6 +19,7 @@ import warnings
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -40,7 +41,7 @@ _MB = _limits.MB  # the upload unit of the app and fslab.limits (1,000,000 bytes
 class Loaded:
     """The source a command runs on, with what the output says about it."""
 
-    source: object          # EncodedDataset or Distribution
+    source: Any             # "dataset": EncodedDataset, SparseDataset or DaskSource; "distribution": Distribution
     kind: str               # "dataset" or "distribution"
     name: str
     notes: tuple[str, ...] = ()
@@ -226,7 +227,8 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     preset_name = data.removeprefix("preset:") if data.startswith("preset:") or not os.path.exists(data) else None
     if data.startswith("preset:") and preset_name not in PRESETS:
         raise ParameterError(f"unknown toy distribution {preset_name!r}; choose one of: {', '.join(PRESETS)}")
-    if name is None and preset_name in PRESETS:  # a toy preset (the Toy page's list), e.g. bayes-example-1
+    # a toy preset (the Toy page's list), e.g. bayes-example-1
+    if name is None and preset_name is not None and preset_name in PRESETS:
         if (target, positive, method, bins) != (None, None, None, None):
             raise ParameterError("--target, --positive, --method and --bins apply to a CSV or a sample, not to a "
                                  "toy distribution")
