@@ -210,6 +210,11 @@ def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
         fslab.select(src, 2, "fisher")
     with pytest.raises(fslab.FslabError, match="rows"):
         fslab.npfs(src, "jmi", k=2, n_bootstraps=3, seed=0)
+    from fslab.compare import compare_selectors
+
+    enc = fslab.Dataset.from_frame(frame, "y").discretize()
+    got, want = (compare_selectors(s, 3, selectors=("mi-greedy", "jmi", "bayes-greedy")) for s in (src, enc))
+    pd.testing.assert_frame_equal(got.features, want.features)
 
 
 def test_missing_ibis_says_what_to_install(monkeypatch):
