@@ -267,29 +267,28 @@ class DaskSource:
         When the padded tables would have more than twice as many cells as rows, only each candidate's occupied
         cells are kept (as CodedSource does), merged and padded on the workers.
         """
-        subset = self._check_subset(subset)
-        candidates = np.asarray([int(j) for j in candidates], dtype=np.int64)
-        if candidates.size == 0:
+        cand_list = self._check_subset(candidates)
+        if not cand_list:
             raise ParameterError("extension_tables needs at least one candidate")
-        self._check_subset(tuple(candidates))
         codes, n_base = self._state(subset)
-        arities = self.arities[candidates]
+        cand_array = np.asarray(cand_list, dtype=np.int64)
+        arities = self.arities[cand_array]
         dask = require_dask()
-        cand, L = dask.delayed(candidates, traverse=False), self.labels.shape[0]
+        cand, L = dask.delayed(cand_array, traverse=False), self.labels.shape[0]
         a = dask.delayed(arities, traverse=False)
         jobs = zip(self._parts, codes, self._boots(), strict=True)
         if n_base * int(arities.max()) > 2 * max(self.n_rows, 1):
             pairs = [dask.delayed(kernels.occupied)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
             root = _tree(dask, pairs, kernels.merge_occupied)
             stride = n_base * int(arities.max())
-            return JointTable(self._fetch(dask.delayed(kernels.pad_occupied)(root, candidates.size, stride, L)),
+            return JointTable(self._fetch(dask.delayed(kernels.pad_occupied)(root, cand_array.size, stride, L)),
                               self.labels)
         counters = self._fast_counters()
         if counters is not None and int(arities.max()) > 1:
             width = int(arities.max())
             tasks = [dask.delayed(kernels.fast_extensions)(f, c, n_base, cand, width)
                      for f, c in zip(counters, codes, strict=True)]
-            return JointTable(_from_groups(self._fetch(_tree_sum(dask, tasks)), n_base, candidates.size, width, L),
+            return JointTable(_from_groups(self._fetch(_tree_sum(dask, tasks)), n_base, cand_array.size, width, L),
                               self.labels)
         tasks = [dask.delayed(kernels.extensions)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
         flat = self._fetch(_tree_sum(dask, tasks))
