@@ -175,7 +175,8 @@ class LinkPage:
     """One page a share link or recipe opens, declared once: ``choices()`` its widget values by short name with
     their checks (built from the registries on each call, so a registered selector or measure is offered at
     once), ``prefix`` the start of its widget keys (``<prefix>.<choice>``), ``default_source`` what it reads
-    when a link names none, ``k_bound(n)`` the largest k it offers on n features, ``offers(spec)`` which
+    when a link names none, ``bounds(n)`` the largest value of each of its counts of features (k) it offers on
+    n features (a link's larger value is lowered, with a note), ``offers(spec)`` which
     selectors it offers (a link's other selector is replaced, with a note) and ``scored``: its measures are
     those a test sample can be scored on (learning curves)."""
 
@@ -183,7 +184,7 @@ class LinkPage:
     choices: Callable[[], dict[str, Callable]]
     key_prefix: str | None = None
     default_source: str = "distribution"
-    k_bound: Callable[[int], int] = field(default=lambda n: n)
+    bounds: Callable[[int], dict[str, int]] = field(default=lambda n: {"k": n})
     offers: Callable[[SelectorSpec], bool] = field(default=lambda spec: True)
     scored: bool = False
 
@@ -197,13 +198,14 @@ LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page 
     LinkPage("select", _select_choices, default_source="dataset"),
     LinkPage("by_measure", _by_measure_choices, key_prefix="bym", default_source="dataset",
              offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
-    LinkPage("npfs", _npfs_choices, default_source="dataset", k_bound=lambda n: n - 1,
+    LinkPage("npfs", _npfs_choices, default_source="dataset", bounds=lambda n: {"k": n - 1},
              offers=lambda spec: spec.cost_class != "heavy"),
-    LinkPage("compare", _compare_choices, default_source="dataset", k_bound=lambda n: min(COMPARE_MAX_K, n),
+    LinkPage("compare", _compare_choices, default_source="dataset", bounds=lambda n: {"k": min(COMPARE_MAX_K, n)},
              offers=lambda spec: spec.fixed_measure is None, scored=True),
     LinkPage("orderings", lambda: {"source": _SOURCE, "measure": _one_of(MEASURES),
-                                   "tab": _one_of(TABS["orderings"])}),
-    LinkPage("toy", lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K}),
+                                   "tab": _one_of(TABS["orderings"])}, bounds=lambda n: {}),
+    LinkPage("toy", lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K},
+             bounds=lambda n: {"pick_k": n, "conv_k": n}),
 )})
 PAGES = tuple(LINK_PAGES)
 

@@ -33,7 +33,7 @@ measure_name = left.selectbox("Measure", options, key="compare.measure",
 params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
-    top = LINK_PAGES["compare"].k_bound(source.n_features)  # the page record's bound, as links are checked
+    top = LINK_PAGES["compare"].bounds(source.n_features)["k"]  # the page record's bound, as links are checked
     keep_in_range("compare.k", 1, top, min(5, source.n_features - 1))
     k = right.slider("k (features)", 1, top, min(5, source.n_features - 1), key="compare.k", persist_state="session")
 else:

@@ -237,8 +237,7 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
     if source is None:
         return {f"{prefix(page)}.{name}": value for name, value in values.items()}, notes
     n = source.n_features
-    limits = {"k": record.k_bound(n), "pick_k": n, "conv_k": n}
-    for name, top in limits.items():
+    for name, top in record.bounds(n).items():
         if name in values and values[name] > max(1, top):
             notes.append(f"{name} = {values[name]} is more than this data allows ({n} features): "
                          f"using {name} = {max(1, top)}")
