@@ -163,14 +163,14 @@ class FastCounter:
         X = self.X if features is None else None
         small = np.int16 if n_groups < 2**15 else np.int64
         for start in range(0, rows.size, size):
-            r, g = rows[start:start + size], group[start:start + size]
+            r, gr = rows[start:start + size], group[start:start + size]
             codes = X[r] if X is not None else self.X[r][:, features]
             block = dense[:r.size]
             for v in range(1, self.A):
                 np.equal(codes, v, out=block[:, (v - 1) * width:v * width], casting="unsafe")
-            order = np.argsort(g.astype(small), kind="stable")  # radix sort
+            order = np.argsort(gr.astype(small), kind="stable")  # radix sort
             indptr = np.zeros(n_groups + 1, dtype=np.int64)
-            np.cumsum(np.bincount(g, minlength=n_groups), out=indptr[1:])
+            np.cumsum(np.bincount(gr, minlength=n_groups), out=indptr[1:])
             S = sp.csr_matrix((np.ones(r.size, dtype=np.float32), order, indptr), shape=(n_groups, r.size))
             out += S @ block
         return out

@@ -255,8 +255,8 @@ class CountedBootstraps:
         rel, v_terms = sums(y * (A * A))  # u = 0 for every row: the (l, v) tables and sum_v n_v ln n_v
         relevance = np.maximum(rel - v_terms + constant, 0.0) / n / _LN2
 
-        def pair_mi(f: np.ndarray) -> np.ndarray:
-            f = int(f[0])
+        def pair_mi(chosen: np.ndarray) -> np.ndarray:
+            f = int(chosen[0])
             joint, pair = sums(y * (A * A) + XT[f] * np.int64(A))
             if selector == "mrmr":  # I(X_j; X_f) = (sum n_uv ln n_uv - sum n_u ln n_u - sum n_v ln n_v + n ln n) / n
                 mi = pair - v_terms - v_terms[f] + self.nlogn[int(n)]
