@@ -13,6 +13,7 @@ import hashlib
 import threading
 import weakref
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -21,13 +22,14 @@ import streamlit as st
 from fslab.binning import BinningResult, binning_sensitivity
 from fslab.compare import Comparison, compare_selectors
 from fslab.cost import binning_cost, check, compare_cost, curves_cost
-from fslab.curves import CurveResult, learning_curves
 from fslab.data.samples import SAMPLES, load_sample
-from fslab.learners import LEARNERS
 
 from . import state
 from .cache import BOUNDED
 from .memo import remember
+
+if TYPE_CHECKING:
+    from fslab.curves import CurveResult
 
 # id -> (weak reference, digest) of recently digested objects (a weak reference: an id can be reused)
 _DIGESTS: OrderedDict[int, tuple] = OrderedDict()
@@ -154,6 +156,9 @@ def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: i
            seed: int) -> CurveResult:
     """Learning curves with a progress bar. The bar is created here, not by the page: a cached function may only
     touch elements it created (Streamlit replays them on a cache hit), so it is emptied before returning."""
+    from fslab.curves import learning_curves  # on use: scikit-learn is 0.5-2 s of a cold first paint that needs none
+    from fslab.learners import LEARNERS
+
     spec = LEARNERS.get(learner)
     grid = len(spec.grid) + 1 if tune and spec is not None and len(spec.grid) > 1 else 1
     check(curves_cost(_data, selectors, k_max, n_splits, train_size, subsample, grid, measure))
