@@ -170,16 +170,16 @@ def _slot_groups(first: np.ndarray, end: np.ndarray) -> list[tuple[int, int]]:
     return groups
 
 
-def _count_in_groups(counts: np.ndarray, index: np.ndarray, groups, first: np.ndarray) -> None:
-    """counts[index] += 1 for every cell of ``index`` (rows x counted columns, slot numbers), a run of columns at a
-    time: one ``np.bincount`` over a table of millions of slots misses the cache on nearly every value."""
-    if len(groups) == 1:
-        counts += np.bincount(index.ravel(), minlength=counts.size)
-        return
+def _count_in_groups(counts: np.ndarray, part: np.ndarray, shift: np.ndarray, groups, first: np.ndarray) -> None:
+    """counts[part + shift] += 1 for every cell of ``part`` (rows x counted columns; ``shift``: each column's first
+    slot minus its minimum), a run of columns at a time: each run's slot numbers are made in one pass into a small
+    int64 array and counted into its slots, which stay in cache (one ``np.bincount`` over a table of millions of
+    slots, or a widened copy of the whole block, misses it on nearly every value)."""
     for a, b in groups:
         lo = int(first[a])
         hi = int(first[b]) if b < first.size else counts.size
-        counts[lo:hi] += np.bincount((index[:, a:b] - lo).ravel(), minlength=hi - lo)
+        index = np.add(part[:, a:b], shift[:, a:b] - lo, dtype=np.int64)
+        counts[lo:hi] += np.bincount(index.ravel(), minlength=hi - lo)
 
 
 def _moments_from_counts(counts, starts, cols, lo, counted, sums, squares) -> None:
@@ -252,9 +252,7 @@ def scan(source: NumericSource, on_infinite=None) -> ColumnStats:
             part = block[:, counted] if counted.size < n else block
             miss = missing_mask(part)
             if miss is None:
-                wide = part.astype(np.int64)
-                wide += shift
-                _count_in_groups(counts, wide, groups, starts[inner])
+                _count_in_groups(counts, part, shift, groups, starts[inner])
             else:
                 index = np.where(miss, lo[counted][None, :], part).astype(np.int64) + shift
                 counts += np.bincount(index[~miss], minlength=counts.size)
