@@ -18,7 +18,7 @@ on the training rows only, put :class:`fslab.evaluate.FeatureSelector` in a scik
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -123,7 +123,7 @@ def _fit_predict(spec, params: dict, Xtr, ytr, Xte, arities, hyper: dict):
     if np.unique(ytr).size < 2:  # backstop for a split that still lost a class to rounding
         raise DataError(f"a training part of {ytr.size} rows holds a single class; use more rows or a larger "
                         "training fraction")
-    est = spec.build(**params, **hyper)
+    est = spec.build(c=params["c"], beta=params["beta"], p=params["p"], **hyper)  # the learners' cost / weight
     if spec.input == "codes":
         est.set_params(min_categories=arities)
     est.fit(Xtr, ytr)
@@ -189,8 +189,8 @@ def _in_process(n_jobs: int | None) -> bool:
     return joblib.effective_n_jobs(n_jobs) == 1 and "dask" not in type(backend).__name__.lower()
 
 
-def _run_split(data, blocks, spec, selectors, ks, measure, c, beta, train_size, tune, split: int, split_seed: int,
-               tick: Callable[[str], None] | None, score_rows: list | None = None,
+def _run_split(data, blocks, spec, selectors, ks, measure, measure_params, train_size, tune, split: int,
+               split_seed: int, tick: Callable[[str], None] | None, score_rows: list | None = None,
                selection_rows: list | None = None) -> tuple[list, list]:
     """Score rows (split, selector, k, value) and selection rows of one train/test split, appended to the lists
     given (so that rows finished before a stop are kept) or to new ones."""
@@ -199,7 +199,7 @@ def _run_split(data, blocks, spec, selectors, ks, measure, c, beta, train_size, 
     selection_rows = [] if selection_rows is None else selection_rows
     train, test = _split(data.y, train_size, split_seed)
     train_data = data.subsample(train)
-    params = {"c": c, "beta": beta, "p": float(np.mean(train_data.y == 1))}
+    params = {**measure_params, "p": float(np.mean(train_data.y == 1))}
     fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
     for name in selectors:
         per_k = _selections(train_data, name, ks, measure, params)
@@ -223,16 +223,19 @@ def _run_split(data, blocks, spec, selectors, ks, measure, c, beta, train_size, 
 
 def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, measure: str = "zero-one",
                     k_max: int = 10, *, ks: Sequence[int] | None = None, c: float = DEFAULT_C,
-                    beta: float = DEFAULT_BETA, learner: str | None = None, n_splits: int = 5,
+                    beta: float = DEFAULT_BETA, measure_params: Mapping[str, object] | None = None,
+                    learner: str | None = None, n_splits: int = 5,
                     train_size: float = 0.7, tune: bool = False,
                     subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
                     limits: Limits | None = None, n_jobs: int | None = 1) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
-    ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``learner`` defaults to the
-    paper's learner for the measure (:func:`fslab.learners.paper_learner`). ``subsample`` draws that many rows
-    (stratified, seeded) before splitting. The learner fits (:func:`count_fits`) are at most
-    ``limits.max_curve_fits`` (None: the server's limits).
+    ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``c`` and ``beta`` (the paper's
+    cost-sensitive and F-beta learners use them too) and ``measure_params`` (any other measure's parameters, from
+    its record; they win over ``c`` and ``beta``) reach the selectors and the test-sample scorer of ``measure``.
+    ``learner`` defaults to the paper's learner for the measure (:func:`fslab.learners.paper_learner`).
+    ``subsample`` draws that many rows (stratified, seeded) before splitting. The learner fits
+    (:func:`count_fits`) are at most ``limits.max_curve_fits`` (None: the server's limits).
     ``progress(done, total, message)`` is called after every unit of work; returning False
     stops early and the result has ``complete=False``.
 
@@ -273,7 +276,8 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     per_split = len(selectors) * (1 + len(ks))
     total = int(n_splits) * per_split
     split_seeds = [int(rng.integers(2**31)) for _ in range(int(n_splits))]  # the same seeds however it runs
-    job = (data, blocks, spec, tuple(selectors), ks, measure, c, beta, train_size, tune)
+    measure_params = {**PARAM_DEFAULTS, "c": c, "beta": beta, **(measure_params or {})}
+    job = (data, blocks, spec, tuple(selectors), ks, measure, measure_params, train_size, tune)
     done, start = 0, time.perf_counter()
     score_rows: list[dict] = []
     selection_rows: list[dict] = []

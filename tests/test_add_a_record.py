@@ -58,6 +58,16 @@ def test_the_library_runs_them(toy_records):
         2 * fslab.criterion(data, list(plain.features), "zero-one"))
 
 
+def test_learning_curves_score_the_test_sample_with_its_parameter(toy_records):
+    """The record's test-sample scorer with the parameter given: w = 2 doubles every test value of w = 1."""
+    from fslab.curves import learning_curves
+
+    data = fslab.load_sample("mushroom").discretize()
+    runs = [learning_curves(data, [SELECTOR, "mi-greedy"], MEASURE, 2, measure_params={"w": w}, learner="naive-bayes",
+                            n_splits=1, subsample=400, seed=0).scores["value"].to_numpy() for w in (1.0, 2.0)]
+    assert runs[0].max() > 0 and runs[1] == pytest.approx(2 * runs[0])
+
+
 def test_the_cost_model_reads_the_selectors_work(toy_records):
     data = fslab.load_sample("mushroom").discretize()
     predicted = cost.select_cost(data, 3, SELECTOR, MEASURE)
