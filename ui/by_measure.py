@@ -10,6 +10,7 @@ import streamlit as st
 from fslab import export, terms
 from fslab.by_measure import ByMeasure, by_measure
 from fslab.measures import MEASURES, PARAMETERS, supported_measures
+from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from .cache import BOUNDED
@@ -20,8 +21,10 @@ _HIGHLIGHT = "background-color: #fde0c5; font-weight: 600"
 
 
 def selector_options() -> list[str]:
-    """Selectors whose criterion is a measure's (an MI-family selector would give one path for every measure)."""
-    return [name for name, spec in SELECTORS.items() if spec.uses_measure and not spec.fixed_measure]
+    """Selectors whose criterion is a measure's (an MI-family selector would give one path for every measure): the
+    page's link record's rule (fslab.recipe.LINK_PAGES), so a link and the page offer the same."""
+    offers = LINK_PAGES["by_measure"].offers
+    return [name for name, spec in SELECTORS.items() if offers(spec)]
 
 
 def default_k(kind: str) -> int:
