@@ -7,6 +7,8 @@ selected features with these (Ahmed et al., Section 4); a measure without one is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..errors import ParameterError, UnsupportedTargetError
@@ -69,5 +71,6 @@ def auc_rate(y, pred, proba=None) -> float:
     return float((ranks[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
 
-SCORERS = {"zero-one": zero_one_rate, "cost-sensitive": cost_sensitive_rate, "balanced": balanced_rate,
-           "log-loss": log_loss_rate, "f-beta": f_beta_rate, "auc": auc_rate}
+SCORERS: dict[str, Callable[..., float]] = {
+    "zero-one": zero_one_rate, "cost-sensitive": cost_sensitive_rate, "balanced": balanced_rate,
+    "log-loss": log_loss_rate, "f-beta": f_beta_rate, "auc": auc_rate}

@@ -34,6 +34,7 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     if source.is_sample:
         by_f = CodedSource(source.X, source.arities, values, y=source.X[:, f])
     else:
+        assert source.weights is not None  # an exact law: class weights per row
         mass = source.weights.sum(axis=1)
         by_f = CodedSource(source.X, source.arities, values,
                            weights=(source.X[:, f][:, None] == values) * mass[:, None])

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..measures import Evaluator
+from ..tables import TableSource
 from ._fisher import fisher_scores
 from ._loop import Hooks, Scorer
 from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
@@ -22,8 +23,8 @@ from ._work import KIND_WORK, Work, pairwise_work, values_work
 class Run:
     """What a scorer factory gets: the source, the one evaluator of (source, criterion), s, direction, hooks."""
 
-    source: object
-    ev: Evaluator
+    source: TableSource
+    ev: Evaluator | None  # None: a selector with its own statistic and no measure (Fisher)
     s: int | None
     backward: bool
     hooks: Hooks
@@ -79,18 +80,24 @@ class SelectorSpec:
 
 
 
+def _ev(run: Run) -> Evaluator:
+    """The run's evaluator: every selector but those with a statistic of their own has one."""
+    assert run.ev is not None, "a measure-based scorer needs the run's evaluator"
+    return run.ev
+
+
 def _subset_scorer(run: Run) -> Scorer:
     if run.s is not None:
-        return SVariateScorer(run.ev, run.s, backward=run.backward, hooks=run.hooks)
-    return SubsetScorer(run.ev, backward=run.backward)
+        return SVariateScorer(_ev(run), run.s, backward=run.backward, hooks=run.hooks)
+    return SubsetScorer(_ev(run), backward=run.backward)
 
 
 def _own_scores(run: Run) -> Scorer:
-    return FixedScorer(run.ev.extensions([], np.arange(run.source.n_features)))
+    return FixedScorer(_ev(run).extensions([], np.arange(run.source.n_features)))
 
 
 def _gain(kind: str) -> Callable[[Run], Scorer]:
-    return lambda run: MIGainScorer(run.ev, kind)
+    return lambda run: MIGainScorer(_ev(run), kind)
 
 
 def _fisher(run: Run) -> Scorer:

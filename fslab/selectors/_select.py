@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from math import comb
+from typing import Any, cast
 
 import numpy as np
 
@@ -12,12 +13,13 @@ from ..errors import ParameterError
 from ..measures import measure as get_measure
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate
 from ..measures.base import require_rows
-from ..measures.evaluator import check_engine
+from ..measures.evaluator import Evaluator, check_engine
 from ..tables import as_source
 from ._exhaustive import exhaustive_search
 from ._loop import Hooks, run_search
 from ._registry import SELECTORS, Run, SelectorSpec
 from ._result import Selection, build_trace
+from ._scorers import SVariateScorer
 
 
 def _spec(selector: str) -> SelectorSpec:
@@ -77,6 +79,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     k, s = _validate(k, n, s, spec)
     sel_params = {key: params.pop(key) for key in list(params) if key in spec.params}
     sel_params = {**spec.params, **sel_params}
+    ev: Evaluator | None  # None: a selector with a statistic of its own and no measure (Fisher)
     if spec.uses_measure:
         m = get_measure(spec.fixed_measure or measure, **params)
         ev, measure_name, used = m.on(src, engine, **how), m.name, {**sel_params, **m.params}
@@ -87,19 +90,22 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
                 f"{sorted(params)}"
             )
         own = spec.criterion_measure
+        assert spec.criterion_name is not None  # a selector with its own criterion names it (all registered ones do)
         ev, measure_name, used = (get_measure(own).on(src, engine, **how) if own else None), spec.criterion_name, dict(
             sel_params)
     hooks = Hooks(progress, cancel)
     names = src.feature_names
     recorded = ev.estimate if ev is not None else "in-sample"
     crossed = recorded == "cross-fitted"
-    record = {"estimate": recorded, "folds": ev.n_folds if crossed else None,
-              "split_seed": ev.seed if crossed else None}
+    held: Any = ev  # when crossed: a cross-fitted evaluator, with its folds and split seed
+    record: dict[str, Any] = {"estimate": recorded, "folds": held.n_folds if crossed else None,
+                              "split_seed": held.seed if crossed else None}
     extra_notes = () if ev is not None or estimate == "plug-in" else (
         f"The {spec.label} is a statistic of the raw values of all rows with no held-out version: the estimate "
         "setting does not apply to it.",)
 
     if spec.scorer is None:  # exhaustive search: the best k-subset, scored in lexicographic order
+        assert ev is not None  # exhaustive search scores subsets under a measure
         best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
@@ -108,7 +114,10 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     backward = spec.kind == "backward"
     scorer = spec.scorer(Run(src, ev, s, backward, hooks))
     if backward:  # C of the full set the elimination starts from (the s-variate average when s applies)
-        start = (scorer.total / comb(n, s)) if s is not None and n > s else ev.criterion(range(n))
+        assert ev is not None  # backward elimination scores subsets under a measure
+        # with s, the scorer is an SVariateScorer, which keeps the total of the s-subsets' criteria
+        start = (cast(SVariateScorer, scorer).total / comb(n, s)) if s is not None and n > s \
+            else ev.criterion(range(n))
     log = run_search(n, n - k if backward else k, scorer, backward=backward, hooks=hooks)
     trace = build_trace(log, names)
     if backward:
