@@ -61,7 +61,8 @@ class Shape:
         """The shape of a coded source (sample or distribution) or a raw Dataset (levels from its columns)."""
         if isinstance(source, TableSource):
             arities = source.arities  # sample: rows in memory (the fast and removal paths need a CodedSource)
-            return cls(int(source.n_features), int(source.n_rows), len(source.labels),
+            # every fslab source has n_rows; the protocol does not ask it of others (AttributeError then, as before)
+            return cls(int(source.n_features), int(source.n_rows), len(source.labels),  # type: ignore[attr-defined]
                        int(arities.max()) if len(arities) else 1,
                        isinstance(source, CodedSource) and source.is_sample)
         features = source.features  # a raw fslab.Dataset: binning keeps at most its distinct values
@@ -122,7 +123,7 @@ def _path(shape: Shape, measure: str | None) -> str:
     and recall count from each feature's own predictor: plain tables)."""
     from .measures import MEASURES
 
-    own = measure in MEASURES and MEASURES[measure].evaluator is not None
+    own = measure is not None and measure in MEASURES and MEASURES[measure].evaluator is not None
     fast = shape.sample and shape.max_arity <= _FAST_LEVELS and shape.n_classes <= _FAST_LEVELS
     return "fast" if fast and not own else "plain"
 

@@ -31,7 +31,7 @@ def code_column(j: int) -> str:
     return f"c{j}"
 
 
-def fold_cells(tuples: np.ndarray, arities: Sequence[int], n_rows: int) -> tuple[np.ndarray, int]:
+def fold_cells(tuples: np.ndarray, arities: Sequence[int] | np.ndarray, n_rows: int) -> tuple[np.ndarray, int]:
     """Cell codes of occupied value tuples (rows x features) and the number of cells, by CodedSource's rule:
     ``code = code * a_j + x_j``; once the cells outnumber ``n_rows``, codes become their rank among the occupied
     ones. Ranks among the distinct occupied tuples equal ranks among the rows that hold them."""
@@ -127,7 +127,7 @@ class SqlSource:
         counts = np.bincount(cells * L + got["y"], weights=got["n"], minlength=n_cells * L)
         return JointTable(counts.reshape(n_cells, L), self.labels)
 
-    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
+    def extension_tables(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> JointTable:
         """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), laid out as CodedSource lays
         them out (cell = base cell * width + x_j, or each candidate's occupied cells once that padding would hold
         more than twice as many cells as rows). One query for all candidates."""
