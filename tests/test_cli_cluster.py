@@ -144,17 +144,19 @@ def test_npfs_on_partitioned_files_routes_to_the_dask_source(client, tmp_path, c
 # --- from_dask: ID-like columns never ship their values; same codes as in memory ---------------------------------
 
 @pytest.mark.slow
-def test_id_like_columns_are_left_out_as_in_memory(client):
+@pytest.mark.parametrize("max_levels", [50, 250])
+def test_id_like_columns_are_left_out_as_in_memory(client, max_levels):
     """A text ID (every row distinct, more values than max_levels), a row number and an evenly spaced real are left
-    out with the in-memory note; the rest is coded as Dataset.from_frame codes it. With a cap of 50 levels, the ID's
-    values are counted on the workers as hashes (only the count comes back)."""
+    out with the in-memory note; the rest is coded as Dataset.from_frame codes it. The ID's 200 values per partition
+    are over a cap of 50 in every partition, and under 250 per partition but over it united: either way they are
+    counted on the workers as hashes (only the count comes back)."""
     df = frame(m=600, seed=3)
     df.insert(0, "id", [f"cust-{i:05d}" for i in range(600)])
     df.insert(1, "row", np.arange(600))
     df.insert(2, "stamp", 0.5 + 0.25 * np.arange(600))
     with pytest.warns(UserWarning, match="near-unique"):
         enc = fslab.Dataset.from_frame(df, "y").discretize()
-    src = from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y", max_levels=50)
+    src = from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y", max_levels=max_levels)
     got = src.to_encoded()
     assert src.feature_names == enc.feature_names and "id" not in src.feature_names and "row" not in src.feature_names
     assert "stamp" not in src.feature_names
@@ -162,8 +164,8 @@ def test_id_like_columns_are_left_out_as_in_memory(client):
     np.testing.assert_array_equal(src.arities, enc.arities)
     assert src.categories == enc.categories
     assert any("near-unique" in n and "'id'" in n and "'row'" in n for n in src.notes)
-    with pytest.raises(DataError, match="more than 50 distinct values"):
-        from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y", near_unique="keep", max_levels=50)
+    with pytest.raises(DataError, match=f"more than {max_levels} distinct values"):
+        from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y", near_unique="keep", max_levels=max_levels)
 
 
 @pytest.mark.slow

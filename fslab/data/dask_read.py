@@ -37,6 +37,8 @@ from .distributed import DaskSource, _compute, _tree_sum, _tree_sum_with, requir
 from .target import encode_target
 
 MAX_LEVELS = 1 << 16   # distinct values of a text column shipped to the client as its categories, at most
+_HEAD = 64             # first values of each numeric column in the statistics: a real column off the ID grid there
+                       # is no ID (column_types.evenly_spaced checks its first 64 values first, too)
 
 # --- partition-side functions (run on the workers) --------------------------------------------------------
 
@@ -58,8 +60,9 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
                      cap: int, max_levels: int, top_bytes: bool = False) -> dict:
     """One partition's sums, extremes, small value sets and category sets (what global cut points need).
 
-    A text column's distinct values come back only up to ``max_levels`` of them (else None: "many"), over the rows
-    kept (``categories``) and over every row (``everything``, what the near-unique rule counts), so an ID column
+    A text column's distinct values are kept up to ``max_levels`` of them, over the rows kept (``categories``, else
+    None: "many") and over every row (``everything``, what the near-unique rule counts; beyond ``max_levels``, the
+    set of their 64-bit hashes, which the reduction tree unites and its root turns into a count), so an ID column
     never ships its values. ``top_bytes``: the histogram of the first byte of every numeric value's order key
     (the first pass of the quantile radix select)."""
     keep = frame[target].notna().to_numpy()
@@ -67,7 +70,7 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
     for c in text:   # near-unique counts run over every row, as Dataset.from_frame types columns before the target
         col = frame[c]
         u = np.unique(_text_values(col[col.notna().to_numpy()]))
-        everything.append(u if u.size <= max_levels else None)
+        everything.append(u if u.size <= max_levels else _hashes(u))
     frame = frame.loc[keep] if not keep.all() else frame
     V = _numeric_matrix(frame, numeric)
     missing = np.isnan(V)
@@ -96,7 +99,7 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
         col = frame[c]
         miss = col.isna().to_numpy()
         if keep.all():
-            cats = everything[i]
+            cats = everything[i] if isinstance(everything[i], np.ndarray) else None
         else:
             u = np.unique(_text_values(col[~miss]))
             cats = u if u.size <= max_levels else None
@@ -113,9 +116,28 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
         for j in range(V.shape[1]):
             keys = _float_keys(V[~missing[:, j], j])
             top[j] = np.bincount((keys >> np.uint64(56)).astype(np.int64), minlength=256)
+    head = [V[~missing[:, j], j][:_HEAD] for j in range(V.shape[1])]
     return {"n": finite_n, "missing": missing.any(axis=0), "inf": inf, "lo": lo, "hi": hi, "integral": integral,
-            "values": values, "categories": categories, "everything": everything, "rows": int(keep.sum()),
+            "values": values, "categories": categories, "everything": everything, "head": head,
+            "rows": int(keep.sum()),
             "dropped": int((~keep).sum()), "target": (t_uniques, t_counts), "top": top}
+
+
+def _hashes(values: np.ndarray) -> tuple[str, np.ndarray]:
+    return "hashes", np.unique(pd.util.hash_array(values))
+
+
+def _union_or_hashes(parts: list, cap: int) -> np.ndarray | tuple[str, np.ndarray]:
+    """Distinct values united while at most ``cap``, else the union of their hashes."""
+    if all(isinstance(p, np.ndarray) for p in parts):
+        u = np.unique(np.concatenate(parts))
+        return u if u.size <= cap else _hashes(u)
+    return "hashes", np.unique(np.concatenate([p[1] if isinstance(p, tuple) else _hashes(p)[1] for p in parts]))
+
+
+def _finish_stats(stats: dict) -> dict:
+    """The root of the statistics tree: a hash set becomes its size (only the count reaches the client)."""
+    return stats | {"everything": [e if isinstance(e, np.ndarray) else int(e[1].size) for e in stats["everything"]]}
 
 
 def _union_capped(parts: list, cap: int) -> np.ndarray | None:
@@ -142,21 +164,18 @@ def _merge_stats(cap: int, max_levels: int, *stats: dict) -> dict:
         "values": [_union_capped(list(v), cap) for v in zip(*(s["values"] for s in stats), strict=True)],
         "categories": [(_union_capped([c[0] for c in cs], max_levels), any(c[1] for c in cs))
                        for cs in zip(*(s["categories"] for s in stats), strict=True)],
-        "everything": [_union_capped(list(e), max_levels) for e in zip(*(s["everything"] for s in stats),
-                                                                         strict=True)],
+        "everything": [_union_or_hashes(list(e), max_levels) for e in zip(*(s["everything"] for s in stats),
+                                                                           strict=True)],
+        "head": [np.concatenate(h)[:_HEAD] for h in zip(*(s["head"] for s in stats), strict=True)],
         "rows": sum(s["rows"] for s in stats), "dropped": sum(s["dropped"] for s in stats),
         "target": (t_uniques, t_counts), "top": None if tops[0] is None else np.sum(tops, axis=0)}
 
 
-def _partition_distinct(frame: pd.DataFrame, text: list[str], numeric: list[str], target: str,
+def _partition_distinct(frame: pd.DataFrame, numeric: list[str], target: str,
                         grids: list) -> tuple[list[np.ndarray], np.ndarray]:
-    """Sorted 64-bit hashes of the distinct values of each column (text over every row, numbers over the kept
-    rows), and per numeric column whether its values sit on the grid lo + k step (``grids``: (lo, step) or None)."""
+    """Sorted 64-bit hashes of the distinct values of each numeric column over the kept rows, and whether its
+    values sit on the grid lo + k step (``grids``: (lo, step) or None)."""
     hashes = []
-    for c in text:
-        col = frame[c]
-        col = col[col.notna().to_numpy()]
-        hashes.append(np.unique(pd.util.hash_array(_text_values(col))))
     frame = frame.loc[frame[target].notna().to_numpy()]
     V = _numeric_matrix(frame, numeric)
     on_grid = np.ones(len(numeric), dtype=bool)
@@ -271,25 +290,32 @@ def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], targ
     """{column: why} of the ID-like columns to leave out, by Dataset.from_frame's rule (text: distinct values in at
     least NEAR_UNIQUE of all m_all rows; numbers: a different value in every kept row, whole or evenly spaced; all
     kept if every feature is one). Columns whose values were too many to ship are counted on the workers as sets
-    of 64-bit hashes, reduced there; only the counts come back. A kept text column over ``max_levels`` is refused."""
-    counts = {c: e.size for c, e in zip(text, g["everything"], strict=True) if e is not None}
+    of 64-bit hashes, reduced there (text in the statistics pass; a number that may be an ID in one more pass); only
+    the counts come back. A kept text column over ``max_levels`` is refused."""
+    counts = {c: e.size if isinstance(e, np.ndarray) else e for c, e in zip(text, g["everything"], strict=True)}
     rows = g["rows"]
     gone: dict[str, str] = {}
     if rule == "drop":
-        ask_text = [c for c in text if c not in counts]
         ask_num, grids = [], []
         if rows >= ID_MIN_ROWS:
             for j, c in enumerate(numeric):
-                if g["values"][j] is None and g["n"][j] == rows:   # many values, none missing: maybe an ID
-                    ask_num.append(c)
-                    grids.append(None if g["integral"][j] else (g["lo"][j], (g["hi"][j] - g["lo"][j]) / (rows - 1)))
-        if ask_text or ask_num:
-            tasks = [dask.delayed(_partition_distinct)(p, ask_text, ask_num, target, grids) for p in parts]
+                lo, hi = g["lo"][j], g["hi"][j]
+                if g["values"][j] is None and g["n"][j] == rows and hi > lo:   # many values, none missing
+                    step = (hi - lo) / (rows - 1)
+                    if g["integral"][j]:
+                        maybe = hi - lo + 1 >= rows   # room for a different whole number in every row
+                    else:
+                        r = (g["head"][j] - lo) / step   # the grid of an evenly spaced ID, on the first values
+                        maybe = bool(np.allclose(r, np.round(r), rtol=0, atol=1e-6))
+                    if maybe:
+                        ask_num.append(c)
+                        grids.append(None if g["integral"][j] else (lo, step))
+        if ask_num:
+            tasks = [dask.delayed(_partition_distinct)(p, ask_num, target, grids) for p in parts]
             n, on_grid = _compute(dask, dask.delayed(_distinct_counts)(_tree_sum_with(dask, tasks, _merge_distinct)))
-            counts |= dict(zip(ask_text, n[:len(ask_text)].tolist(), strict=True))
             index = {c: j for j, c in enumerate(numeric)}
             for i, c in enumerate(ask_num):
-                if n[len(ask_text) + i] == rows and (grids[i] is None or (grids[i][1] > 0 and on_grid[i])):
+                if n[i] == rows and (grids[i] is None or (grids[i][1] > 0 and on_grid[i])):
                     gone[c] = ("whole numbers, a different one in every row" if g["integral"][index[c]]
                                else "evenly spaced, a different value in every row")
         for c in text:
@@ -299,7 +325,7 @@ def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], targ
         if len(gone) == len(numeric) + len(text):   # nothing else to select from: keep them, as in memory
             gone = {}
     for c in text:
-        if c not in gone and counts.get(c, max_levels + 1) > max_levels:
+        if c not in gone and counts[c] > max_levels:
             raise DataError(f"text column {c!r} has more than {max_levels:,} distinct values; as categories they "
                             "would all travel to the client: leave the column out, or raise max_levels")
     return gone
@@ -406,7 +432,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     cap = max(bins, DISCRETE_MAX)
     tasks = [dask.delayed(_partition_stats)(p, numeric, text, target, target_numeric, cap, max_levels,
                                             method == "quantile") for p in parts]
-    g = _compute(dask, _tree_sum_with(dask, tasks, functools.partial(_merge_stats, cap, max_levels)))
+    g = _compute(dask, dask.delayed(_finish_stats)(_tree_sum_with(dask, tasks,
+                                                                  functools.partial(_merge_stats, cap, max_levels))))
     rows, dropped = g["rows"], g["dropped"]
     if rows == 0:
         raise DataError(f"target {target!r} is missing in every row; choose another target column")
