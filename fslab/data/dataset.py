@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import warnings as _warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,9 @@ from .data_checks import (
 from .discretize import check_method, encode_frame, value_name
 from .encoded import EncodedDataset
 from .target import POSITIVE_WORDS, REGRESSION_MIN_DISTINCT, TASKS, Target, _listed, encode_target  # noqa: F401
+
+if TYPE_CHECKING:
+    from .sparse import SparseDataset
 
 MISSING_RULES = ("level", "drop")
 NEAR_UNIQUE_RULES = ("drop", "keep")
@@ -121,7 +125,8 @@ class Dataset:
                           single_block(features), typed=typed, missing=missing, near_unique=near_unique)
 
     @classmethod
-    def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive, notes: tuple[str, ...],
+    def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive,
+               notes: tuple[str, ...] | list[str],
                warnings: tuple[str, ...], array: np.ndarray | None = None, *, typed: TypedFrame | None = None,
                missing: str = "level", near_unique: str = "keep") -> Dataset:
         """Drop rows with a missing target, encode the target, leave out numeric IDs, handle missing feature
@@ -167,11 +172,12 @@ class Dataset:
                              "('missing' in the coding table); missing='drop' (command line: --missing drop) "
                              "drops those rows instead.")
         same_rows = typed is not None and len(features) == len(typed.frame)
-        text_codes = {c: v for c, v in typed.text_codes.items() if c in features.columns} if same_rows else {}
+        text_codes = ({c: v for c, v in typed.text_codes.items() if c in features.columns}
+                      if typed is not None and same_rows else {})
         table, flags = profile(features, array, stats, text_codes)
         if typed is not None and typed.converted:   # a date or an amount read from text is a number, not an ID
-            said = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
-            flags = tuple(f for f in flags if not f.startswith(said))
+            id_flags = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
+            flags = tuple(f for f in flags if not f.startswith(id_flags))
             conv = table["column"].isin(list(typed.converted)).to_numpy()
             table.loc[conv, "flags"] = table.loc[conv, "flags"].str.replace(r"(, )?ID-like", "", regex=True) \
                 .str.lstrip(", ")
@@ -199,7 +205,7 @@ class Dataset:
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
-                    limits: Limits | None = None, *, near_unique: str = "keep") -> Dataset:
+                    limits: Limits | None = None, *, near_unique: str = "keep") -> Dataset | SparseDataset:
         """A Dataset from a 2-d array of features and a 1-d array of targets.
 
         A numeric ``X`` is not copied: the dataset, its profile and its discretisation read it in blocks of
@@ -217,7 +223,8 @@ class Dataset:
         X, y = np.asarray(X), np.asarray(y)
         if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
             raise DataError(f"need X of shape (rows, features) and y of shape (rows,); got {X.shape} and {y.shape}")
-        names = list(feature_names) if feature_names is not None else [f"X{j + 1}" for j in range(X.shape[1])]
+        names: list[str] | tuple[str, ...] = (list(feature_names) if feature_names is not None
+                                              else [f"X{j + 1}" for j in range(X.shape[1])])
         if len(names) != X.shape[1]:
             raise DataError(f"need one name per feature: {X.shape[1]} features, {len(names)} names")
         if str(target).strip() in {str(n).strip() for n in names}:
@@ -423,7 +430,8 @@ def _with_types(table: pd.DataFrame, types: list[ColumnType], features: pd.DataF
         for i, name in enumerate(table["column"]):
             if not examples[i] and name in position:
                 v = first[position[name]]
-                examples[i] = "" if pd.isna(v) else value_name(v) if isinstance(v, int | float | np.number) else str(v)
+                examples[i] = ("" if pd.isna(v) else value_name(cast(float, v))  # numpy numbers name as floats do
+                               if isinstance(v, int | float | np.number) else str(v))
     table["example"] = examples
     gone = [t for t in types if t.dropped]
     if gone:
