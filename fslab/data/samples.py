@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -120,7 +120,8 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
     assert rec.file is not None and rec.target is not None  # a shipped file's record
     if rec.file.endswith(".npz"):
         X, y, names = read_sample_arrays(name)
-        return Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)
+        data = Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)
+        return cast(Dataset, data)  # dense uint8 codes: a Dataset, not a SparseDataset
     frame = read_sample_frame(name)
     return Dataset.from_frame(frame, rec.target, positive=positive)   # the library applies no size caps
 
