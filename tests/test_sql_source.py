@@ -210,6 +210,13 @@ def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
         fslab.select(src, 2, "fisher")
     with pytest.raises(fslab.FslabError, match="rows"):
         fslab.npfs(src, "jmi", k=2, n_bootstraps=3, seed=0)
+    part = src.sample(600, seed=1)   # what NPFS runs on: a sample coded with the whole table's cut points
+    assert isinstance(part, fslab.EncodedDataset) and 400 < part.n_rows < 800
+    assert part.categories == src.categories and part.class_names == src.class_names
+    assert fslab.npfs(part, "jmi", k=2, n_bootstraps=3, seed=0).matrix.shape == (src.n_features, 3)
+    assert src.sample(10 * len(frame)).n_rows == len(frame)
+    with pytest.raises(fslab.ParameterError, match="positive whole number"):
+        src.sample(0)
     from fslab.compare import compare_selectors
 
     enc = fslab.Dataset.from_frame(frame, "y").discretize()

@@ -104,17 +104,28 @@ class SqlSource:
         self.bytes_received += int(table.nbytes)
         return {name: table.column(name).to_numpy().astype(np.int64) for name in table.column_names}
 
-    def to_encoded(self):
-        """Every row's codes gathered to the client as an EncodedDataset: for small data only (tests, checks);
-        selection never needs it. Row order is the engine's."""
+    def to_encoded(self, rows=None):
+        """The codes of every row (or of ``rows``: an Ibis table of codes, as :meth:`sample` draws) gathered to the
+        client as an EncodedDataset with this source's cut points; rows in the engine's order. For small data only
+        (tests, checks, NPFS on a sample); selection never needs it."""
         from .encoded import EncodedDataset
 
-        cols = self._run(self.codes)
+        cols = self._run(self.codes if rows is None else rows)
         X = np.column_stack([cols[code_column(j)] for j in range(self.n_features)]) if self.n_features else \
             np.zeros((cols["y"].size, 0), dtype=np.int64)
         return EncodedDataset(X, cols["y"], labels=self.labels, feature_names=self.feature_names,
                               arities=self.arities, class_names=self.class_names, categories=self.categories,
                               target=self.target, task=self.task, notes=self.notes)
+
+    def sample(self, rows: int, seed: int = 0):
+        """About ``rows`` rows drawn by the engine (each row kept with probability rows / n_rows; ``seed`` is passed
+        to the engine, and DuckDB repeats a draw only with one thread), coded with this source's cut points, as an
+        in-memory EncodedDataset: what NPFS, which resamples rows, runs on."""
+        if isinstance(rows, bool) or not isinstance(rows, int | np.integer) or rows < 1:
+            raise ParameterError(f"rows must be a positive whole number; got {rows!r}")
+        if rows >= self.n_rows:
+            return self.to_encoded()
+        return self.to_encoded(self.codes.sample(rows / self.n_rows, seed=int(seed)))
 
     def table(self, subset: Sequence[int]) -> JointTable:
         """Joint table of (X_subset, Y) from ``SELECT c_J..., y, COUNT(*) ... GROUP BY c_J..., y``."""
