@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from .data.column_types import TYPES as COLUMN_TYPES
 from .data.csv_io import read_table
@@ -55,7 +56,7 @@ class RecipeError(DataError):
 def _kind(kind: str) -> Callable:
     """Mark a check with the type a URL parameter is parsed as."""
     def mark(check: Callable) -> Callable:
-        check.kind = kind
+        check.kind = kind  # type: ignore[attr-defined]  # a function attribute: read by _parse
         return check
     return mark
 
@@ -134,7 +135,10 @@ def _names(name: str, value):
 
 def _param(param: Param) -> Callable:
     """The check of a measure parameter: the range or the choices its measure record offers."""
-    return _one_of(param.choices) if param.choices else _float(param.low, param.high)
+    if param.choices:
+        return _one_of(param.choices)
+    assert param.low is not None and param.high is not None  # a parameter without choices has a range
+    return _float(param.low, param.high)
 
 
 _SOURCE = _one_of(("dataset", "distribution"))
@@ -417,7 +421,7 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]{1,12}")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
 
 
-def _parse(check: Callable, text: str):
+def _parse(check: Any, text: str):  # Any: a check marked by _kind (its .kind attribute)
     """A URL parameter as the type its check expects (``check.kind``); the check itself comes later."""
     if not isinstance(text, str):
         raise RecipeError(f"a link parameter must be text; got {text!r}")
@@ -464,7 +468,7 @@ def plain_sample(data: dict | None) -> bool:
     return data is not None and "sample" in data and set(data) <= {"sample", "method", "bins"}
 
 
-def load_dataset(data: dict, path=None, distribution=None, limits: Limits | None = None) -> EncodedDataset:
+def load_dataset(data: dict | None, path=None, distribution=None, limits: Limits | None = None) -> EncodedDataset:
     """The encoded dataset a recipe's ``data`` describes, built as the app builds it.
 
     ``path`` (a path or the bytes) is the file of a ``{"file": ...}`` recipe: its SHA-256 must match, and it is
