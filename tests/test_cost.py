@@ -150,7 +150,7 @@ def test_npfs_with_5000_bootstraps_is_refused_or_asks_first():
 
 def test_weighted_npfs_is_predicted_from_its_own_engine():
     """The MI family's bootstraps cost npfs_weighted.predicted_seconds, far below one resampled selection each."""
-    from fslab import npfs_weighted
+    from fslab.npfs import weighted as npfs_weighted
 
     adult = sample("adult")
     cost = npfs_cost(adult, "jmi", 10, 10_000)

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fslab import safe_json
-from fslab.data import Dataset, read_csv, read_table
+from fslab.data import Dataset, read_csv, read_table, safe_json
 from fslab.data.distributions import Distribution
 from fslab.errors import FslabError
 from fslab.limits import Limits
