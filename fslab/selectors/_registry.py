@@ -15,7 +15,7 @@ from ..measures import Evaluator
 from ..tables import TableSource
 from ._fisher import fisher_scores
 from ._loop import Hooks, Scorer
-from ._scorers import FixedScorer, MIGainScorer, SubsetScorer, SVariateScorer
+from ._scorers import CMIMScorer, FixedScorer, JMIScorer, MRMRScorer, PairGainScorer, SubsetScorer, SVariateScorer
 from ._work import KIND_WORK, Work, pairwise_work, values_work
 
 
@@ -96,8 +96,8 @@ def _own_scores(run: Run) -> Scorer:
     return FixedScorer(_ev(run).extensions([], np.arange(run.source.n_features)))
 
 
-def _gain(kind: str) -> Callable[[Run], Scorer]:
-    return lambda run: MIGainScorer(_ev(run), kind)
+def _gain(scorer: Callable[[Evaluator], PairGainScorer]) -> Callable[[Run], Scorer]:
+    return lambda run: scorer(_ev(run))
 
 
 def _fisher(run: Run) -> Scorer:
@@ -119,15 +119,15 @@ _SPECS = (
                  criterion_measure="mi"),
     SelectorSpec("mrmr", "mRMR", "forward", False, "Peng, Long & Ding 2005 (difference form)",
                  r"j_t = \arg\max_j\, I(X_j;Y) - \frac{1}{|\mathcal J|}\sum_{i\in\mathcal J} I(X_j;X_i)",
-                 criterion_name="mrmr gain", scorer=_gain("mrmr"), counts_classes=True, criterion_measure="mi",
+                 criterion_name="mrmr gain", scorer=_gain(MRMRScorer), counts_classes=True, criterion_measure="mi",
                  work=pairwise_work),
     SelectorSpec("jmi", "JMI", "forward", False, "Yang & Moody 1999",
                  r"j_t = \arg\max_j \sum_{i\in\mathcal J} I(X_j, X_i; Y)", criterion_name="jmi gain",
-                 scorer=_gain("jmi"), counts_classes=True, criterion_measure="mi",
+                 scorer=_gain(JMIScorer), counts_classes=True, criterion_measure="mi",
                  work=pairwise_work),
     SelectorSpec("cmim", "CMIM", "forward", False, "Fleuret 2004",
                  r"j_t = \arg\max_j \min_{i\in\mathcal J} I(X_j; Y \mid X_i)", criterion_name="cmim gain",
-                 scorer=_gain("cmim"), counts_classes=True, criterion_measure="mi",
+                 scorer=_gain(CMIMScorer), counts_classes=True, criterion_measure="mi",
                  work=pairwise_work),
     SelectorSpec("fisher", "Fisher score", "ranking", False, "Gu, Li & Han 2011; Ahmed et al., Section 4",
                  r"F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}", criterion_name="fisher",

@@ -111,47 +111,107 @@ class SVariateScorer:
         self.members[f] = True
 
 
-class MIGainScorer:
-    """MI-family gains over two-way tables (Brown et al.'s unification; FEAST's criteria).
+class PairGainScorer:
+    """MI-family gains over two-way tables (Brown et al.'s unification; FEAST's criteria), one subclass per
+    criterion: ``_gain(candidates)`` once J is non-empty (every gain is I(Xj;Y) while J is empty) and ``_fold(f,
+    others)``, which counts only the new feature f's pairs with the remaining candidates after each pick."""
 
-    mim:  I(Xj;Y)                                  (Lewis 1992)
-    mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi)  (Peng et al. 2005, difference form)
-    jmi:  sum_{i in J} I(Xj,Xi;Y)                  (Yang & Moody 1999)
-    cmim: min(I(Xj;Y), min_{i in J} I(Xj;Y|Xi))     (Fleuret 2004; the min starts at I(Xj;Y) as in his fast
-          CMIM and FEAST, so a feature that only helps jointly is not ranked above its own relevance)
-    Every gain is I(Xj;Y) while J is empty. Only the new feature's pairs are counted at each step.
-
-    CMIM is evaluated lazily (Fleuret's fast CMIM): a candidate's partial minimum over the first features of J
-    only falls as more are folded in, so it bounds its gain from above. Each step brings candidates up to date in
-    order of their bound, a batch at a time, until every candidate not up to date has a bound below the tie
-    threshold of the best exact gain (``ties.ties_with``): the winner and the number tied are then those of the
-    full evaluation, ties included. The trace shows the exact gain of every candidate brought up to date and the
-    bound (the partial minimum, at least the gain) of the others. ``lazy=False`` counts every pair every step;
-    the default (None) is lazy beyond _LAZY_MIN_FEATURES features (below, a pass over every candidate costs
-    about as little as bringing a few up to date: Adult's 123 features).
-    """
-
-    def __init__(self, ev: Evaluator, kind: str, lazy: bool | None = None):
-        self.ev, self.kind = ev, kind
+    def __init__(self, ev: Evaluator):
+        self.ev = ev
         n = ev.source.n_features
         self.relevance = ev.extensions([], np.arange(n))
-        self.acc = self.relevance.copy() if kind == "cmim" else np.zeros(n)
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
-        self.lazy = kind == "cmim" and (n > _LAZY_MIN_FEATURES if lazy is None else lazy)
         self.chosen: list[int] = []
-        self.seen = np.zeros(n, dtype=np.int64)  # lazy CMIM: features of J folded into acc[j] (the first seen[j])
-        self.calls: dict[int, int] = {}  # lazy CMIM: cost of the few-candidate counts per feature of J
-        self.full: dict[int, np.ndarray] = {}  # lazy CMIM: I(X_j; Y | X_f) of every candidate, once asked often
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
-        if self.size == 0 or self.kind == "mim":
-            return self.relevance[candidates]
-        if self.kind == "mrmr":
-            return self.relevance[candidates] - self.acc[candidates] / self.size
+        return self.relevance[candidates] if self.size == 0 else self._gain(candidates)
+
+    def commit(self, f: int) -> None:
+        self.members[f] = True
+        self.size += 1
+        self.chosen.append(f)
+        others = np.flatnonzero(~self.members)
+        if others.size:
+            self._fold(f, others)
+
+    def _gain(self, candidates: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _fold(self, f: int, others: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class MIMScorer(PairGainScorer):
+    """mim: I(Xj;Y) (Lewis 1992): the relevance alone, J never enters."""
+
+    def _gain(self, candidates: np.ndarray) -> np.ndarray:
+        return self.relevance[candidates]
+
+    def _fold(self, f: int, others: np.ndarray) -> None:
+        pass
+
+
+class MRMRScorer(PairGainScorer):
+    """mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi) (Peng et al. 2005, difference form)."""
+
+    def __init__(self, ev: Evaluator):
+        super().__init__(ev)
+        self.acc = np.zeros(self.members.size)
+
+    def _gain(self, candidates: np.ndarray) -> np.ndarray:
+        return self.relevance[candidates] - self.acc[candidates] / self.size
+
+    def _fold(self, f: int, others: np.ndarray) -> None:
+        pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
+        self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
+
+
+class JMIScorer(PairGainScorer):
+    """jmi: sum_{i in J} I(Xj,Xi;Y) (Yang & Moody 1999)."""
+
+    def __init__(self, ev: Evaluator):
+        super().__init__(ev)
+        self.acc = np.zeros(self.members.size)
+
+    def _gain(self, candidates: np.ndarray) -> np.ndarray:
+        return self.acc[candidates]
+
+    def _fold(self, f: int, others: np.ndarray) -> None:
+        self.acc[others] += self.ev.extensions([f], others)
+
+
+class CMIMScorer(PairGainScorer):
+    """cmim: min(I(Xj;Y), min_{i in J} I(Xj;Y|Xi)) (Fleuret 2004; the min starts at I(Xj;Y) as in his fast CMIM
+    and FEAST, so a feature that only helps jointly is not ranked above its own relevance).
+
+    Evaluated lazily (Fleuret's fast CMIM): a candidate's partial minimum over the first features of J only falls
+    as more are folded in, so it bounds its gain from above. Each step brings candidates up to date in order of
+    their bound, a batch at a time, until every candidate not up to date has a bound below the tie threshold of the
+    best exact gain (``ties.ties_with``): the winner and the number tied are then those of the full evaluation, ties
+    included. The trace shows the exact gain of every candidate brought up to date and the bound (the partial
+    minimum, at least the gain) of the others. ``lazy=False`` counts every pair every step; the default (None) is
+    lazy beyond _LAZY_MIN_FEATURES features (below, a pass over every candidate costs about as little as bringing a
+    few up to date: Adult's 123 features).
+    """
+
+    def __init__(self, ev: Evaluator, lazy: bool | None = None):
+        super().__init__(ev)
+        n = self.members.size
+        self.acc = self.relevance.copy()
+        self.lazy = n > _LAZY_MIN_FEATURES if lazy is None else bool(lazy)
+        self.seen = np.zeros(n, dtype=np.int64)  # lazy: features of J folded into acc[j] (the first seen[j])
+        self.calls: dict[int, int] = {}  # lazy: cost of the few-candidate counts per feature of J
+        self.full: dict[int, np.ndarray] = {}  # lazy: I(X_j; Y | X_f) of every candidate, once asked often
+
+    def _gain(self, candidates: np.ndarray) -> np.ndarray:
         if self.lazy:
             self._bring_up_to_date(np.asarray(candidates, dtype=np.int64))
         return self.acc[candidates]
+
+    def _fold(self, f: int, others: np.ndarray) -> None:
+        if not self.lazy:
+            self.acc[others] = np.minimum(self.acc[others], self.ev.extensions([f], others) - self.relevance[f])
 
     def _bring_up_to_date(self, candidates: np.ndarray) -> None:
         """Fold the missing features of J into the candidates whose bound may still reach the best exact gain."""
@@ -189,22 +249,15 @@ class MIGainScorer:
         self.calls[i] = spent
         return few_extensions(self.ev, f, due) - self.relevance[f]
 
-    def commit(self, f: int) -> None:
-        self.members[f] = True
-        self.size += 1
-        self.chosen.append(f)
-        others = np.flatnonzero(~self.members)
-        if self.kind == "mim" or others.size == 0 or self.lazy:
-            return
-        if self.kind == "mrmr":
-            pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
-            self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
-            return
-        joint = self.ev.extensions([f], others)
-        if self.kind == "jmi":
-            self.acc[others] += joint
-        else:
-            self.acc[others] = np.minimum(self.acc[others], joint - self.relevance[f])
+
+MI_GAINS = {"mim": MIMScorer, "mrmr": MRMRScorer, "jmi": JMIScorer, "cmim": CMIMScorer}
+
+
+def MIGainScorer(ev: Evaluator, kind: str, lazy: bool | None = None) -> PairGainScorer:  # noqa: N802 (a class once)
+    """The pair-gain scorer of ``kind`` (:data:`MI_GAINS`); ``lazy`` only for CMIM."""
+    if kind not in MI_GAINS:
+        raise ParameterError(f"unknown MI gain '{kind}'; choose one of: {', '.join(MI_GAINS)}")
+    return CMIMScorer(ev, lazy) if kind == "cmim" else MI_GAINS[kind](ev)
 
 
 class FixedScorer:
