@@ -142,16 +142,6 @@ class PairGainScorer:
         raise NotImplementedError
 
 
-class MIMScorer(PairGainScorer):
-    """mim: I(Xj;Y) (Lewis 1992): the relevance alone, J never enters."""
-
-    def _gain(self, candidates: np.ndarray) -> np.ndarray:
-        return self.relevance[candidates]
-
-    def _fold(self, f: int, others: np.ndarray) -> None:
-        pass
-
-
 class MRMRScorer(PairGainScorer):
     """mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi) (Peng et al. 2005, difference form)."""
 
@@ -250,7 +240,7 @@ class CMIMScorer(PairGainScorer):
         return few_extensions(self.ev, f, due) - self.relevance[f]
 
 
-MI_GAINS = {"mim": MIMScorer, "mrmr": MRMRScorer, "jmi": JMIScorer, "cmim": CMIMScorer}
+MI_GAINS = {"mrmr": MRMRScorer, "jmi": JMIScorer, "cmim": CMIMScorer}
 
 
 def MIGainScorer(ev: Evaluator, kind: str, lazy: bool | None = None) -> PairGainScorer:  # noqa: N802 (a class once)
