@@ -68,6 +68,19 @@ def test_learning_curves_score_the_test_sample_with_its_parameter(toy_records):
     assert runs[0].max() > 0 and runs[1] == pytest.approx(2 * runs[0])
 
 
+def test_npfs_knows_a_registered_class_counting_selector():
+    from dataclasses import replace
+
+    from fslab.npfs.procedure import CLASS_SELECTORS
+
+    selectors.register(replace(TOY_SELECTOR, name="toy-counting", counts_classes=True))
+    try:
+        assert "toy-counting" in CLASS_SELECTORS and SELECTOR not in CLASS_SELECTORS
+    finally:
+        selectors.unregister("toy-counting")
+    assert "toy-counting" not in CLASS_SELECTORS and "jmi" in CLASS_SELECTORS
+
+
 def test_the_cost_model_reads_the_selectors_work(toy_records):
     data = fslab.load_sample("mushroom").discretize()
     predicted = cost.select_cost(data, 3, SELECTOR, MEASURE)

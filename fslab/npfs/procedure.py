@@ -39,7 +39,7 @@ from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, Un
 from ..limits import Limits, check_memory, over_limit
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, stratified_folds
 from ..measures.cross_fit import require_sample
-from ..selectors._registry import SELECTORS
+from ..selectors._registry import SelectorSet
 from ..tables import CodedSource, as_source
 from .partitioned import partitioned_bootstraps
 from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
@@ -48,7 +48,7 @@ from .weighted import CountedBootstraps, WeightedBootstraps, bootstrap_weights, 
 ProgressCallback = Callable[[int, int], "bool | None"]
 AUTO_PROCESSES_CELLS = 1_000_000  # below this, starting worker processes costs more than the GIL does
 # Selectors whose criterion treats each distinct target value as a class: their records' ``counts_classes``.
-CLASS_SELECTORS = frozenset(name for name, spec in SELECTORS.items() if spec.counts_classes)
+CLASS_SELECTORS = SelectorSet(lambda spec: spec.counts_classes)  # read from the registry on every use
 
 
 def close_early(results) -> None:

@@ -6,11 +6,11 @@
 
 from ._curves import prefix_criteria
 from ._loop import Hooks, SelectionCancelled
-from ._registry import SELECTORS, SelectorSpec, register, unregister
+from ._registry import SELECTORS, SelectorSet, SelectorSpec, register, unregister
 from ._result import Selection
 from ._select import select
 from ._work import Work
 from .ties import TIE_TOLERANCE, pick_best, tied_mask
 
-__all__ = ["SELECTORS", "TIE_TOLERANCE", "Hooks", "Selection", "SelectionCancelled", "SelectorSpec", "Work",
-           "pick_best", "prefix_criteria", "register", "select", "tied_mask", "unregister"]
+__all__ = ["SELECTORS", "TIE_TOLERANCE", "Hooks", "Selection", "SelectionCancelled", "SelectorSet", "SelectorSpec",
+           "Work", "pick_best", "prefix_criteria", "register", "select", "tied_mask", "unregister"]

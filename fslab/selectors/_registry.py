@@ -4,7 +4,7 @@ nor the pages branch on a selector's name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -149,6 +149,24 @@ _SPECS = (
 
 _REGISTRY: dict[str, SelectorSpec] = {spec.name: spec for spec in _SPECS}
 SELECTORS: MappingProxyType[str, SelectorSpec] = MappingProxyType(_REGISTRY)
+
+
+class SelectorSet(Set):
+    """The names of the registered selectors whose record satisfies ``rule``, read from :data:`SELECTORS` on every
+    use (so a registered record is in it), e.g. ``SelectorSet(lambda spec: spec.counts_classes)``."""
+
+    def __init__(self, rule: Callable[[SelectorSpec], bool]):
+        self._rule = rule
+
+    def __contains__(self, name: object) -> bool:
+        spec = _REGISTRY.get(name) if isinstance(name, str) else None
+        return spec is not None and bool(self._rule(spec))
+
+    def __iter__(self):
+        return (name for name, spec in _REGISTRY.items() if self._rule(spec))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def register(spec: SelectorSpec) -> SelectorSpec:
