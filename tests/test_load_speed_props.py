@@ -204,3 +204,60 @@ def test_profile_from_the_typing_hashing_is_the_plain_profile(seed, m):
     want = profile(typed.frame)
     pd.testing.assert_frame_equal(got[0], want[0])
     assert got[1] == want[1]
+
+
+def reference_stretched(frame, stats):
+    """data_checks.stretched_columns as it was (27.2): float comparisons and one column's quartiles at a time."""
+    from fslab.data.data_checks import DISCRETE_MAX, OUTLIER_IQR, STRETCHED, mean_std_block_edges
+
+    source = NumericSource.of(frame, None)
+    cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, 3) & (stats.n_distinct > DISCRETE_MAX))
+    if not cols.size:
+        return {}
+    E = mean_std_block_edges(source, cols, stats)
+    low, high = np.zeros(cols.size, dtype=np.int64), np.zeros(cols.size, dtype=np.int64)
+    for _, part in source.row_blocks(cols=cols):
+        with np.errstate(invalid="ignore"):
+            low += (part < E[:, 0]).sum(axis=0)
+            high += (part >= E[:, 1]).sum(axis=0)
+    n = source.n_rows - stats.n_missing[cols]
+    middle = n - low - high
+    crowded = np.flatnonzero(np.maximum(np.maximum(low, high), middle) >= STRETCHED * np.maximum(n, 1))
+    out, names = {}, [str(c) for c in frame.columns]
+    for idx, block in source.column_blocks(cols[crowded]):
+        for k, x in zip(idx, block.T, strict=True):
+            x = x[~np.isnan(x)] if x.dtype.kind == "f" else x
+            q1, q3 = np.percentile(x, [25, 75])
+            lo, hi = q1 - OUTLIER_IQR * (q3 - q1), q3 + OUTLIER_IQR * (q3 - q1)
+            far = (x < lo) | (x > hi)
+            if far.any():
+                j = int(source.positions[int(cols[crowded[k]])])
+                share = max(low[crowded[k]], middle[crowded[k]], high[crowded[k]]) / max(n[crowded[k]], 1)
+                shown = ", ".join(f"{v:g}" for v in np.unique(x[far])[:3]) + (", ..." if far.sum() > 3 else "")
+                out[j] = (f"Column {names[j]!r} has {int(far.sum())} outlier(s) ({shown}; "
+                          f"beyond [Q1 - 3 IQR, Q3 + 3 IQR] = [{lo:g}, {hi:g}]) that stretch the mean-std bins: "
+                          f"{share:.0%} of the rows fall in one bin. Use quantile bins, or fix the values.")
+    return out
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["int16", "uint16", "int8", "int64", "float64", "mixed"]),
+       st.integers(30, 400))
+def test_outlier_sentences_are_the_per_column_ones(seed, kind, m):
+    """stretched_columns (quartiles of a block at once, integer comparisons for small integers) gives the flags and
+    sentences of one column at a time with float comparisons: sparse counts (most rows one value, a few far ones),
+    skewed reals, missing values, edges on integer values."""
+    from fslab.data.data_checks import column_stats, stretched_columns
+
+    rng = np.random.default_rng(seed)
+    sparse = np.where(rng.random((m, 8)) < 0.1, rng.integers(1, 120, (m, 8)), 0)
+    if kind == "mixed":
+        frame = mixed(m, seed)
+        frame["spiky"] = np.where(rng.random(m) < 0.05, rng.normal(50, 5, m), rng.normal(0, 1, m))
+        frame.loc[rng.random(m) < 0.1, "spiky"] = np.nan
+        frame["counts"] = pd.array(sparse[:, 0], dtype="Int16")
+    else:
+        frame = pd.DataFrame((sparse - (60 if kind == "int8" else 0)).astype(kind),
+                             columns=[f"c{j}" for j in range(8)])
+    stats = column_stats(frame)
+    assert stretched_columns(frame, None, stats) == reference_stretched(frame, column_stats(frame))
