@@ -22,7 +22,7 @@ import pandas as pd
 from ..errors import DataError
 from .data_checks import EmptyFileError, InfiniteValueError, TargetClassError, UnknownTargetError
 from .discretize import _DESCRIBE, DISCRETE_MAX, MISSING, bin_names, check_method, uniform_edges, value_name
-from .sql_source import SqlSource, code_column
+from .sql_source import SqlError, SqlSource, code_column, fetch
 from .target import encode_target
 
 _CSV_TYPES = ["BIGINT", "DOUBLE", "VARCHAR"]   # CSV columns typed as pandas.read_csv types them (no yes/no booleans)
@@ -61,15 +61,18 @@ def _open(ibis, table_or_path, con):
     if local and not (glob.glob(name) if glob.has_magic(name) else os.path.exists(name)):
         raise DataError(f"no file matches {name!r}" + (" (a glob that matched nothing)" if glob.has_magic(name)
                                                        else "") + "; give a parquet or CSV path or glob")
+    if local and os.path.isdir(name):   # a directory: its parquet files, else its CSV files (subfolders too)
+        name = next((pattern for ext in ("parquet", "csv") if glob.glob(pattern := os.path.join(name, "**", f"*.{ext}"),
+                                                                         recursive=True)), name)
+        if os.path.isdir(name):
+            raise DataError(f"directory {name!r} holds no .parquet or .csv file")
     lower = name.lower()
-    kind = "parquet" if lower.endswith((".parquet", ".pq")) or (local and os.path.isdir(name)) else \
+    kind = "parquet" if lower.endswith((".parquet", ".pq")) else \
         "csv" if lower.endswith((".csv", ".csv.gz", ".tsv", ".txt")) else None
     if kind is None:
         raise DataError(f"cannot tell the format of {name!r}: name a .parquet or .csv file (or glob), or pass an "
                         "Ibis table")
     con = ibis.duckdb.connect()
-    if kind == "parquet" and local and os.path.isdir(name):
-        name = os.path.join(name, "**", "*.parquet")
     try:
         if kind == "parquet":
             return con.read_parquet(name)
@@ -107,14 +110,15 @@ def _order_statistics(ibis, t, v, ranks: np.ndarray) -> dict[int, float]:
     (Ibis numbers rows from 0)."""
     numbered = t.select(v=v).filter(ibis._.v.notnull())
     numbered = numbered.mutate(r=ibis.row_number().over(order_by=numbered.v))
-    got = numbered.filter(numbered.r.isin([int(r) for r in ranks])).select("r", "v").to_pyarrow()
+    got = fetch(numbered.filter(numbered.r.isin([int(r) for r in ranks])).select("r", "v"),
+                "sort a column for its quantiles")
     return dict(zip(got.column("r").to_pylist(), got.column("v").to_pylist(), strict=True))
 
 
 def _encode_target_column(ibis, t, target: str, numeric: bool, positive):
     """Classes of the target from its distinct values and counts (encode_target's rule); a CASE giving each row's
     class index."""
-    counts = t.group_by(v=t[target]).aggregate(n=t.count()).to_pyarrow()
+    counts = fetch(t.group_by(v=t[target]).aggregate(n=t.count()), "count the target's classes")
     raw = counts.column("v").to_pylist()
     n = np.asarray(counts.column("n").to_pylist(), dtype=np.int64)
     keys = [float(x) for x in raw] if numeric else [str(x).strip() for x in raw]
@@ -167,7 +171,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
                         f"are {names[:10]}")
     if not features:
         raise DataError(f"the table has only the target column {key!r}; it needs at least one feature column")
-    total = t.count().to_pyarrow().as_py()
+    total = fetch(t.aggregate(n=t.count()), "count the rows").column("n")[0].as_py()
     if total == 0:
         raise EmptyFileError("the table is empty (0 rows)")
     numeric, text = [], []
@@ -195,7 +199,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
             aggs |= {f"mu{i}": v.mean(), f"sd{i}": v.std(how="sample")}
     for i, c in enumerate(text):
         aggs |= {f"tn{i}": t[c].count(), f"td{i}": t[c].approx_nunique()}
-    s = t.aggregate(**aggs).to_pyarrow().to_pylist()[0]
+    s = fetch(t.aggregate(**aggs), "read the columns' statistics").to_pylist()[0]
     rows = int(s["rows"])
     if rows == 0:
         raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
@@ -240,7 +244,8 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         if (s[f"td{i}"] or 0) > MAX_LEVELS:
             left_out.append(c)
             continue
-        got = t.select(v=t[c]).filter(ibis._.v.notnull()).distinct().to_pyarrow().column("v").to_pylist()
+        got = fetch(t.select(v=t[c]).filter(ibis._.v.notnull()).distinct(), "list the categories").column("v")
+        got = got.to_pylist()
         columns[c] = ("categorical", np.unique(np.asarray(got, dtype=object)) if got else np.array([], dtype=object),
                       int(s[f"tn{i}"]) < rows)
     if left_out:
@@ -264,8 +269,8 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         try:
             codes = codes.get_backend().create_table(stored, codes, temp=True)
         except Exception as err:
-            raise DataError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
-                            f"{str(err).splitlines()[0][:200]}); pass materialize=False") from None
+            raise SqlError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
+                           f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
     notes.extend(_kind_notes(kinds, categories, method, bins))
     return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
                      class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
@@ -296,7 +301,7 @@ def _distinct(ibis, t, values: list, limit: int) -> dict[int, np.ndarray | None]
         return {}
     parts = [t.select(i=ibis.literal(i, type="int32"), v=v).filter(ibis._.v.notnull()).distinct().limit(limit)
              for i, v in enumerate(values)]
-    got = (ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0]).to_pyarrow()
+    got = fetch(ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0], "list the distinct values")
     index = np.asarray(got.column("i").to_pylist(), dtype=np.int64)
     v = np.asarray(got.column("v").to_pylist(), dtype=np.float64)
     out = {}

@@ -22,8 +22,24 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import FslabError, ParameterError
 from ..tables import JointTable, check_subset
+
+
+class SqlError(FslabError, RuntimeError):
+    """The SQL engine could not run a query (a file it cannot parse past its first rows, a lost connection, a
+    dropped table)."""
+
+
+def fetch(expr, what: str = "count"):
+    """Run an Ibis expression as a pyarrow table; the engine's own errors become one :class:`SqlError`."""
+    try:
+        return expr.to_pyarrow()
+    except FslabError:
+        raise
+    except Exception as err:   # each engine raises its own types
+        first = (str(err).strip().splitlines() or [""])[0][:300]
+        raise SqlError(f"the SQL engine could not {what}: {type(err).__name__}: {first}") from None
 
 
 def code_column(j: int) -> str:
@@ -99,7 +115,7 @@ class SqlSource:
             self.stored = None
 
     def _run(self, expr) -> dict[str, np.ndarray]:
-        table = expr.to_pyarrow()
+        table = fetch(expr)
         self.queries += 1
         self.bytes_received += int(table.nbytes)
         return {name: table.column(name).to_numpy().astype(np.int64) for name in table.column_names}
@@ -193,4 +209,4 @@ class SqlSource:
         return JointTable(out, self.labels)
 
 
-__all__ = ["SqlSource", "code_column", "fold_cells"]
+__all__ = ["SqlError", "SqlSource", "code_column", "fetch", "fold_cells"]
