@@ -208,6 +208,31 @@ def test_malformed_scheduler_address_is_a_usage_error(capsys, address):
     assert code == 2 and out == "" and "argument --scheduler:" in err and "Traceback" not in err
 
 
+def test_persist_needs_a_scheduler(capsys):
+    code, out, err = run(capsys, "select", "mushroom", "--persist")
+    assert code == 2 and out == "" and "--persist keeps the data in the workers' memory: it needs --scheduler" in err
+
+
+@pytest.mark.slow
+def test_csv_files_that_disagree_on_types(client, tmp_path, capsys):
+    """A whole-number column with a missing value or a decimal in a later file is read (as numbers); a column of
+    numbers in one file and words in another is one message naming the column, never a traceback."""
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "part-0.csv").write_text("a,b,y\n" + "1,x,0\n2,y,1\n3,x,0\n" * 5)
+    (tmp_path / "ok" / "part-1.csv").write_text("a,b,y\n1.5,x,0\n,y,1\n3,x,1\n")
+    code, out, err = run(capsys, "select", str(tmp_path / "ok" / "*.csv"), "--json", "-q", "--k", "1",
+                         "--scheduler", client.scheduler.address)
+    assert code == 0, err
+    assert json.loads(out)["data"]["rows"] == 18
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "part-0.csv").write_text("a,b,y\n1,x,0\n2,y,1\n")
+    (tmp_path / "bad" / "part-1.csv").write_text("a,b,y\nfoo,x,0\nbar,y,1\n")
+    code, out, err = run(capsys, "select", str(tmp_path / "bad"), "--scheduler", client.scheduler.address)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("fslab: error: the Dask workers could not read")
+    assert "the files disagree on column types: 'a' is" in err
+
+
 def test_unreachable_scheduler_and_empty_glob_say_so(capsys, tmp_path):
     code, out, err = run(capsys, "select", "mushroom", "-q", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 1 and out == "" and err.count("\n") == 1

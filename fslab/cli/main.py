@@ -154,9 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if scheduler is not None:
             parse_address(scheduler)
+        elif getattr(args, "persist", False):
+            raise SchedulerAddressError("--persist keeps the data in the workers' memory: it needs --scheduler ADDRESS")
     except SchedulerAddressError as err:
         parser.print_usage(sys.stderr)
-        print(f"fslab {args.command}: error: argument --scheduler: {err}", file=sys.stderr)
+        what = "argument --scheduler: " if scheduler is not None else ""
+        print(f"fslab {args.command}: error: {what}{err}", file=sys.stderr)
         return EXIT_USAGE
     try:
         if scheduler and args.data and is_partitioned(args.data):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import glob
 import gzip
 import os
+import re
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -191,8 +192,11 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
     except FslabError:
         raise
     except (OSError, ValueError, TypeError, KeyError) as err:   # the workers could not parse the files
-        raise DataError(f"the Dask workers could not read {path!r}: {type(err).__name__}: "
-                        f"{(str(err).splitlines() or [''])[0][:200]}") from None
+        clash = re.findall(r"\|\s*(\S+)\s*\|\s*(\S+)\s*\|\s*(\S+)\s*\|", str(err))[1:]   # dask's dtype table
+        why = ("the files disagree on column types: " + ", ".join(f"{c!r} is {a} in one file, {b} in another"
+                                                                   for c, a, b in clash[:3])) if clash else \
+            f"{type(err).__name__}: {(str(err).splitlines() or [''])[0][:200]}"
+        raise DataError(f"the Dask workers could not read {path!r}: {why}") from None
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 

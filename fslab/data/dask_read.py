@@ -621,7 +621,9 @@ def read_files(path: str, blocksize: str = "64MB"):
             return dd.read_parquet(files)
         gz = any(f.lower().endswith(".gz") for f in files)
         sep = "\t" if all(f.lower().endswith(".tsv") for f in files) else ","
-        return dd.read_csv(files, blocksize=None if gz else blocksize, sep=sep)
+        # whole-number columns as floats: a later block with a missing value or a decimal does not contradict the
+        # types dask guessed from the first one (value names are the same: 1.0 is named "1")
+        return dd.read_csv(files, blocksize=None if gz else blocksize, sep=sep, assume_missing=True)
     except (OSError, ValueError) as err:
         raise DataError(f"cannot read {os.fspath(path)!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
 
