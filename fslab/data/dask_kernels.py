@@ -131,10 +131,22 @@ def extensions(part, codes: np.ndarray | None, n_base: int, candidates: np.ndarr
     return np.concatenate(out)
 
 
+class PartitionCounter(FastCounter):
+    """The in-memory fast engine over one partition, with popcounts chosen up to ``BITS_COST`` word operations per
+    row of the float product (measured on 100,000 and 1,000,000 binary rows x 93 candidates, load ~6: popcounts
+    win up to about 2.5 words x groups per row, e.g. 14 groups of 1M rows 0.041 s vs 0.29 s; FastCounter's
+    _BITS_COST = 4 switches to products there)."""
+
+    BITS_COST = 0.5
+
+    def _bits_pay(self, n_groups: int, n_rows: int) -> bool:
+        return n_groups * -(-self.m // 64) * self.BITS_COST < n_rows
+
+
 def fast_counter(part, arities: np.ndarray, labels: np.ndarray) -> FastCounter:
-    """The in-memory fast engine over one partition, its packed value bits and class marginals n(Y = l, X_j = v)
-    made once (it stays on the worker; later tasks only read it)."""
-    counter = FastCounter(CodedSource(part[0], arities, labels, y=part[1]), merge_pure=False)
+    """The fast engine over one partition, its packed value bits and class marginals n(Y = l, X_j = v) made once
+    (it stays on the worker; later tasks only read it)."""
+    counter = PartitionCounter(CodedSource(part[0], arities, labels, y=part[1]), merge_pure=False)
     if counter.A > 1:
         counter._value_bits()
         _ = counter.marginal
