@@ -13,6 +13,12 @@ itself a union reduced on the workers) and keep them there between steps; the ke
 per-partition tables are summed in a tree on the workers. Only count tables travel to the client, never rows
 or code lists. Counts are whole numbers, so the sums, hence every measure, equal the in-memory ones exactly.
 
+Small arities (at most 16 values, as the in-memory engine) are counted by the in-memory fast engine on each
+partition (packed value bits made once per partition and kept on its worker; popcounts or float products per
+group of (cell, class)); wider columns by one ``np.bincount`` over every candidate. Pure-row pruning (the
+in-memory engine's merged pure cells) is not done here: it changes the tables' cells, hence the rounding of every
+criterion, and the Dask tables are held to CodedSource's bit for bit.
+
 Dask is optional (``pip install fslab[dask]``): importing this module needs no Dask; using it without
 Dask raises :class:`DaskMissingError`.
 """
