@@ -1,6 +1,7 @@
 """Selection on a parquet file counted by DuckDB (fslab.from_sql) vs the in-memory path: time and whole-process peak.
 
     .venv/bin/python bench/bench_sql.py [--rows 10000000] [--prefix 1000000] [--k 5] [--selector jmi] [--repeats 1]
+                                        [--method mean-std|quantile|uniform]
 
 Generates a mixed table once into /tmp/fslab_bench_sql/ (never into the repository): 8 real columns (two with
 missing values), 4 small-integer columns, a three-level text column with missing values, a 300-level text column
@@ -52,7 +53,7 @@ def generate(path: str, rows: int, seed: int = 0) -> None:
     writer.close()
 
 
-def child(mode: str, path: str, k: int, selector: str) -> None:
+def child(mode: str, path: str, k: int, selector: str, method: str) -> None:
     """One measured run in a fresh process: prints a JSON line."""
     import resource
 
@@ -60,11 +61,11 @@ def child(mode: str, path: str, k: int, selector: str) -> None:
 
     t0 = time.perf_counter()
     if mode == "sql":
-        source = fslab.from_sql(path, "y")
+        source = fslab.from_sql(path, "y", method=method)
     else:
         import pandas as pd
 
-        source = fslab.Dataset.from_frame(pd.read_parquet(path), "y").discretize()
+        source = fslab.Dataset.from_frame(pd.read_parquet(path), "y").discretize(method)
     t1 = time.perf_counter()
     sel = fslab.select(source, k, selector)
     t2 = time.perf_counter()
@@ -74,8 +75,9 @@ def child(mode: str, path: str, k: int, selector: str) -> None:
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
-def run(mode: str, path: str, k: int, selector: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", mode, path, "--k", str(k), "--selector", selector],
+def run(mode: str, path: str, k: int, selector: str, method: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, path, "--k", str(k), "--selector", selector,
+                          "--method", method],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -87,10 +89,11 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--selector", default="jmi")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--method", default="mean-std")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"))
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], args.child[1], args.k, args.selector)
+        child(args.child[0], args.child[1], args.k, args.selector, args.method)
         return
     os.makedirs(DIR, exist_ok=True)
     full, prefix = (os.path.join(DIR, f"rows{n}.parquet") for n in (args.rows, args.prefix))
@@ -102,13 +105,14 @@ def main() -> None:
                   f"{time.perf_counter() - t:.0f} s", flush=True)
     runs: dict[str, list[dict]] = {"sql prefix": [], "memory prefix": [], "sql all": []}
     for _ in range(args.repeats):   # interleaved
-        runs["sql prefix"].append(run("sql", prefix, args.k, args.selector))
-        runs["memory prefix"].append(run("memory", prefix, args.k, args.selector))
-        runs["sql all"].append(run("sql", full, args.k, args.selector))
+        runs["sql prefix"].append(run("sql", prefix, args.k, args.selector, args.method))
+        runs["memory prefix"].append(run("memory", prefix, args.k, args.selector, args.method))
+        runs["sql all"].append(run("sql", full, args.k, args.selector, args.method))
     same = all(a["features"] == b["features"] and a["scores"] == b["scores"]
                for a, b in zip(runs["sql prefix"], runs["memory prefix"], strict=True))
-    print(f"\n{args.selector} k={args.k}; load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; "
-          f"median of {args.repeats}; same features and scores on the prefix: {same}")
+    load = os.getloadavg()
+    print(f"\n{args.selector} k={args.k}, {args.method} bins; load average {load[0]:.2f} {load[1]:.2f}; median of "
+          f"{args.repeats}; same features and scores on the prefix: {same}")
     print(f"{'run':<14} {'rows':>11} {'load s':>8} {'select s':>9} {'peak MB':>8} {'queries':>8} {'KB back':>8}")
     for name, results in runs.items():
         med = {key: statistics.median(r[key] for r in results) for key in ("load", "select", "peak_mb", "bytes")}
