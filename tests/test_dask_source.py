@@ -279,3 +279,26 @@ def test_app_npfs_on_the_scheduler_from_the_environment(client, monkeypatch):
     there = npfs_on(address, data, "mi-score", 4, n_bootstraps=6, seed=3)
     np.testing.assert_array_equal(there.matrix, here.matrix)
     np.testing.assert_array_equal(there.relevant, here.relevant)
+
+
+def test_mixed_arities_with_a_300_level_column_on_worker_processes(client):
+    """uint16 partitions (a 300-level column) counted by bincounts, the 2- to 16-valued part by the fast engine's
+    partition counters (pickled to the worker processes): CodedSource's tables and the plain engine's selections,
+    bit for bit; the occupied-cell path (more padded cells than rows) merged on the workers."""
+    from fslab.data.encoded import EncodedDataset
+
+    rng = np.random.default_rng(8)
+    m = 4000
+    X = np.c_[rng.integers(0, 300, m), rng.integers(0, 2, (m, 3)), rng.integers(0, 5, (m, 2)), rng.integers(0, 16, m)]
+    y = ((X[:, 0] % 2) + X[:, 1] + (X[:, 6] > 7) + rng.integers(0, 2, m) >= 2).astype(int)
+    wide = EncodedDataset(X, y, labels=[0, 1], arities=X.max(axis=0) + 1)
+    narrow = EncodedDataset(X[:, 1:], y, labels=[0, 1], arities=X[:, 1:].max(axis=0) + 1)
+    for enc in (wide, narrow):
+        src = to_dask_source(enc, npartitions=5, client=client)
+        for subset in [(), (1,), (0, 5) if enc is wide else (0, 5, 4)]:
+            rest = [j for j in range(enc.n_features) if j not in subset]
+            np.testing.assert_array_equal(src.extension_tables(subset, rest).counts,
+                                          enc.extension_tables(subset, rest).counts)
+        for selector in ("bayes-greedy", "jmi"):
+            want, _ = reference(enc, 4, selector)
+            assert_same_selection(fslab.select(src, 4, selector), want, True)
