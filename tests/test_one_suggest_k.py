@@ -1,14 +1,15 @@
 """One "Which k?" (issue 25): the app's worker job and the library's suggest_k are one function.
 
 Before, fslab.ksuggest.suggest_k tested MIGreedy's steps with the 0-1 error (step-1 p = 2/50 = 0.04 on the data
-below, B = 49) while the app's fslab.jobs.suggest_k tested the criterion MIGreedy maximises, mutual information
-(p = 4/50 = 0.08); and the library's raised at k = n (NPFS's p0 = k/n = 1) where the app's ran NPFS at n - 1.
+below, B = 49) while the app's job (fslab.jobs.suggest_k, gone) tested the criterion MIGreedy maximises,
+mutual information (p = 4/50 = 0.08); and the library's raised at k = n (NPFS's p0 = k/n = 1)
+where the app's ran NPFS at n - 1.
 """
 
 import numpy as np
 import pytest
 
-from fslab import jobs, ksuggest
+from fslab import ksuggest
 from fslab.data.encoded import EncodedDataset
 
 
@@ -20,7 +21,9 @@ def _data():
 
 
 def test_the_app_runs_the_library_function():
-    assert jobs.suggest_k is ksuggest.suggest_k
+    from ui import k_suggestion
+
+    assert k_suggestion.suggest_k is ksuggest.suggest_k
 
 
 @pytest.mark.parametrize("selector,criterion,p1", [("mi-greedy", "mi", 0.08), ("jmi", "mi", 0.08),

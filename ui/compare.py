@@ -151,9 +151,9 @@ def raw_dataset(name: str):
 
 
 @st.cache_data(show_spinner=False, **BOUNDED)
-def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: int, c: float, beta: float,
-           learner: str, n_splits: int, train_size: float, tune: bool, subsample: int | None,
-           seed: int) -> CurveResult:
+def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: int,
+           measure_params: tuple[tuple[str, object], ...], learner: str, n_splits: int, train_size: float,
+           tune: bool, subsample: int | None, seed: int) -> CurveResult:
     """Learning curves with a progress bar. The bar is created here, not by the page: a cached function may only
     touch elements it created (Streamlit replays them on a cache hit), so it is emptied before returning."""
     from fslab.curves import learning_curves  # on use: scikit-learn is 0.5-2 s of a cold first paint that needs none
@@ -167,7 +167,7 @@ def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: i
     def progress(done: int, total: int, message: str) -> None:
         bar.progress(done / total, text=f"{message} ({done}/{total})")
 
-    result = learning_curves(_data, selectors, measure, k_max, c=c, beta=beta, learner=learner,
+    result = learning_curves(_data, selectors, measure, k_max, measure_params=dict(measure_params), learner=learner,
                              n_splits=n_splits, train_size=train_size, tune=tune, subsample=subsample,
                              seed=seed, progress=progress)
     bar.empty()

@@ -12,7 +12,7 @@ from fslab.curves import DEFAULT_CURVE_SELECTORS
 from fslab.errors import FslabError
 from fslab.export import safe_csv
 from fslab.learners import LEARNERS, paper_learner
-from fslab.measures import PARAM_DEFAULTS, describe_estimate
+from fslab.measures import describe_estimate
 from fslab.measures import measure as get_measure
 from fslab.plots.compare import (
     disagreement_figure,
@@ -199,9 +199,8 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         # a new run waits for a heavy-work slot; redrawing a result this session already has does not
         fresh = st.session_state.get(CURVES_DONE) != request
         with heavy.heavy_slot() if fresh else nullcontext():
-            full = {**PARAM_DEFAULTS, **params}   # a parameter the measure does not take keeps the records' default
-            result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max, full["c"], full["beta"],
-                               learner, splits, train, tune, subsample or None, 0)
+            result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max,
+                               tuple(sorted(params.items())), learner, splits, train, tune, subsample or None, 0)
         st.session_state[CURVES_DONE] = request
     except FslabError as err:
         st.error(md(err))

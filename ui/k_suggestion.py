@@ -1,7 +1,7 @@
 """""Which k?" panel for the Select page: NPFS's k* and the conditional permutation test of each greedy step.
 
 Runs only when asked (a button), after its predicted cost (fslab.cost.ksuggest_cost) is shown and checked against
-the server's work limit. The job runs in a worker process (fslab.jobs.suggest_k) under a heavy-work slot, reports
+the server's work limit. The job runs in a worker process (fslab.ksuggest.suggest_k) under a heavy-work slot, reports
 the bootstraps' progress, and stops with the session. Results are shared server-wide by content (data token,
 settings, seed) in ``ui.cache.shared_results``, so a class asking the same question runs it once; each session
 also keeps the few it showed.
@@ -13,7 +13,7 @@ import streamlit as st
 
 from fslab.cost import ksuggest_cost, over_limit_message
 from fslab.errors import FslabError
-from fslab.jobs import suggest_k
+from fslab.ksuggest import suggest_k
 from fslab.npfs import check_base_selector
 from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS
