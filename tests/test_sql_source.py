@@ -15,6 +15,10 @@ from fslab.data.sql_source import SqlError, SqlSource, fold_cells
 
 ibis = pytest.importorskip("ibis")
 pytest.importorskip("duckdb")
+pytestmark = [   # Ibis 12's own calls into pandas 3 and DuckDB 2, not fslab's
+    pytest.mark.filterwarnings("ignore:The 'future.infer_string' option is deprecated"),
+    pytest.mark.filterwarnings("ignore:fetch_arrow_table\\(\\) is deprecated"),
+]
 
 SELECTIONS = [("mi-greedy", {}), ("jmi", {}), ("mrmr", {}), ("cmim", {}),
               ("bayes-greedy", {"measure": "zero-one"}), ("bayes-greedy", {"measure": "balanced"})]
@@ -121,6 +125,22 @@ def test_csv_glob_and_duckdb_table(tmp_path, frame):
     src.close()
     with pytest.raises(SqlError, match=src_name):   # the stored codes are gone
         src.table([0])
+
+
+@pytest.mark.parametrize("method,bins", [("mean-std", 3), ("quantile", 4)])
+def test_another_engine_sqlite_equals_in_memory(tmp_path, frame, method, bins):
+    """A second engine through the same Ibis code: SQLite has no NaN (it stores NULL), text compared by '=' (no
+    code-point tree), the codes stored in its temporary table."""
+    import sqlite3
+
+    path = tmp_path / "mixed.sqlite"
+    with sqlite3.connect(path) as db:
+        frame.to_sql("mixed", db, index=False)
+    src = fslab.from_sql("mixed", "y", con=ibis.sqlite.connect(str(path)), method=method, bins=bins)
+    assert "sqlite" in src.notes[0] and src.stored is not None
+    enc = fslab.Dataset.from_frame(frame, "y").discretize(method, bins)
+    assert_same_codes(src, enc)
+    assert_same_selections(src, enc, k=3)
 
 
 def test_tables_equal_in_memory_including_relabelled_and_occupied_cells(tmp_path):

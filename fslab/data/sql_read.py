@@ -13,6 +13,7 @@ else it lasts as long as the connection).
 from __future__ import annotations
 
 import glob
+import math
 import os
 import uuid
 
@@ -81,12 +82,13 @@ def _open(ibis, table_or_path, con):
         raise DataError(f"DuckDB could not read {name!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
 
 
-def _values(column, dtype):
-    """The column as float64 with NaN read as missing (NULL), as pandas reads a float column."""
+def _values(column, dtype, nan: bool):
+    """The column as float64 with NaN read as missing (NULL), as pandas reads a float column (``nan``: the engine
+    has NaN; SQLite, for one, stores it as NULL)."""
     import ibis
 
     v = column.cast("float64")
-    return ibis.ifelse(v.isnan(), ibis.null("float64"), v) if dtype.is_floating() else v
+    return ibis.ifelse(v.isnan(), ibis.null("float64"), v) if nan and dtype.is_floating() else v
 
 
 def _linear_quantiles(ranks_of, n: int, q: np.ndarray) -> np.ndarray:
@@ -186,14 +188,15 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
                             "or to text in the table (or leave it out with feature_names=)")
     tdtype = schema[key]
     target_numeric = tdtype.is_numeric() or tdtype.is_boolean()
-    keep = t[key].notnull() & ~t[key].cast("float64").isnan() if tdtype.is_floating() else t[key].notnull()
+    nan = _has_nan(t)
+    keep = t[key].notnull() & ~t[key].cast("float64").isnan() if nan and tdtype.is_floating() else t[key].notnull()
     t = t.filter(keep)
-    vals = {c: _values(t[c], schema[c]) for c in numeric}
+    vals = {c: _values(t[c], schema[c], nan) for c in numeric}
 
     aggs = {"rows": t.count()}
     for i, c in enumerate(numeric):
         v = vals[c]
-        aggs |= {f"n{i}": v.count(), f"lo{i}": v.min(), f"hi{i}": v.max(), f"inf{i}": v.isinf().any(),
+        aggs |= {f"n{i}": v.count(), f"lo{i}": v.min(), f"hi{i}": v.max(),
                  f"int{i}": (v % 1.0 == 0).all(), f"d{i}": v.approx_nunique()}
         if method == "mean-std":
             aggs |= {f"mu{i}": v.mean(), f"sd{i}": v.std(how="sample")}
@@ -217,7 +220,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     distinct = _distinct(ibis, t, [vals[numeric[i]] for i in few], cap + 1)
     columns = {}   # name -> (kind, cut points or values or categories, has missing)
     for i, c in enumerate(numeric):
-        if s[f"inf{i}"]:
+        if s[f"n{i}"] and (math.isinf(s[f"lo{i}"]) or math.isinf(s[f"hi{i}"])):
             raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
                                      "with feature_names=)")
         n, missing = int(s[f"n{i}"]), int(s[f"n{i}"]) < rows
@@ -286,6 +289,16 @@ def _trust_no_statistics(t) -> None:
         return
     if backend.name == "duckdb":
         backend.raw_sql("SET disabled_optimizers = 'statistics_propagation'")
+
+
+def _has_nan(t) -> bool:
+    """The engine knows NaN (DuckDB, Postgres, ...), so a float column's NaN must be read as missing."""
+    import ibis.expr.operations as ops
+
+    try:
+        return bool(t.get_backend().has_operation(ops.IsNan))
+    except Exception:
+        return True
 
 
 def _backend_name(t) -> str:
