@@ -6,7 +6,13 @@ from fslab.data.distributions import joint_frame
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.pena_nilsson.finite import ESTIMATOR_NOTES, ESTIMATORS, INDUCER_NOTES, INDUCERS, tolerance_note
-from fslab.pena_nilsson.orderings import MAX_FEATURES, follows_ordering, is_monotone, ordering_risks, subset_risks
+from fslab.pena_nilsson.orderings import (
+    follows_ordering,
+    is_monotone,
+    max_lattice_features,
+    ordering_risks,
+    subset_risks,
+)
 from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, ordering_figure, value_decimals
 from ui import orderings as ui
 from ui import theme
@@ -24,15 +30,16 @@ st.markdown(
 st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")
 
 kind, source_name, source = pick_source("orderings.source", default="distribution")
-if kind == "dataset" and source.n_features > MAX_FEATURES:
+max_features = max_lattice_features()  # the server's limit, read once per run
+if kind == "dataset" and source.n_features > max_features:
     st.info(f"**{md(source_name)}** has {source.n_features} features: 2^{source.n_features} subsets are too many to "
-            f"enumerate, so these tabs study at most {MAX_FEATURES} of them (2^{MAX_FEATURES} = "
-            f"{2 ** MAX_FEATURES:,} subsets). Pick them below (pre-filled with the 6 features of highest mutual "
+            f"enumerate, so these tabs study at most {max_features} of them (2^{max_features} = "
+            f"{2 ** max_features:,} subsets). Pick them below (pre-filled with the 6 features of highest mutual "
             "information with the class), switch to the toy distribution above, or load a dataset with at most "
-            f"{MAX_FEATURES} features on the Data page.")
-    chosen = st.multiselect(f"Features to study (at most {MAX_FEATURES})", list(source.feature_names),
+            f"{max_features} features on the Data page.")
+    chosen = st.multiselect(f"Features to study (at most {max_features})", list(source.feature_names),
                             default=ui.top_features(ui.fingerprint(source), source, 6),
-                            max_selections=MAX_FEATURES, key=f"orderings.features:{ui.fingerprint(source)}",
+                            max_selections=max_features, key=f"orderings.features:{ui.fingerprint(source)}",
                             persist_state="session")
     if chosen:
         source_name = f"{source_name} ({len(chosen)} chosen features)"

@@ -21,7 +21,6 @@ from fslab.measures import supported_measures
 from fslab.pena_nilsson.finite import fbs, fos
 from fslab.pena_nilsson.minimal import backward_search, markov_boundary, minimal_optimal, one_shot, strongly_relevant
 from fslab.pena_nilsson.orderings import (
-    MAX_FEATURES,
     check_enumerable,
     check_ordering,
     distribution_from_ordering,
@@ -29,6 +28,7 @@ from fslab.pena_nilsson.orderings import (
     greedy_gaps,
     greedy_path,
     k_optimal,
+    max_lattice_features,
     random_valid_ordering,
     subset_label,
     subset_risks,
@@ -63,7 +63,7 @@ def lattice(key: str, _source, measure: str) -> dict:
 @st.cache_data(**BOUNDED, show_spinner="Running BS and OS...")
 def minimal(key: str, _source) -> dict:
     """BS, OS, exhaustive S*, strongly relevant features and the Markov boundary (Pena and Nilsson, Section 4)."""
-    check_enumerable(_source.n_features, MAX_FEATURES)  # S* and the Markov boundary enumerate subsets
+    check_enumerable(_source.n_features, max_lattice_features())  # S* and the Markov boundary enumerate subsets
     cost = check(minimal_cost(_source))
     names = _source.feature_names
     with heavy.heavy_slot() if needs_confirmation(cost) else nullcontext():
@@ -86,7 +86,7 @@ def sample(dist_json: str, m: int, seed: int):
     return Distribution.from_json(dist_json).sample(m, seed)
 
 
-# --- wide datasets: study at most MAX_FEATURES of their features ------------------------------------
+# --- wide datasets: study at most max_lattice_features() of their features ------------------------------------
 
 @st.cache_data(**BOUNDED, show_spinner=False)
 def top_features(key: str, _source, k: int) -> list[str]:
@@ -172,7 +172,7 @@ def steps_table(steps: pd.DataFrame) -> pd.DataFrame:
 def exact_eta() -> float | None:
     """Theorem 8's eta of the session's toy distribution (None when it cannot be enumerated here)."""
     _, dist = current_distribution()
-    if dist is None or dist.n_features > MAX_FEATURES:
+    if dist is None or dist.n_features > max_lattice_features():
         return None
     try:
         return float(minimal(f"distribution:{fingerprint(dist)}", dist)["bs"].eta)

@@ -31,13 +31,6 @@ def max_lattice_features() -> int:
     return server_limits().max_lattice_features
 
 
-def __getattr__(name: str):
-    """``MAX_FEATURES``, the old module constant (kept for one release): :func:`max_lattice_features`."""
-    if name == "MAX_FEATURES":
-        return max_lattice_features()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def subset_label(subset: Sequence[int], names: Sequence[str]) -> str:
     """'{X1, X3}' or '∅'."""
     return "{" + ", ".join(names[j] for j in subset) + "}" if len(subset) else "∅"
