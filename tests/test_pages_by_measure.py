@@ -62,3 +62,15 @@ def test_no_measure_asks_for_one(at):
     at.multiselect(key="bym.measures").set_value([]).run()
     assert not at.exception
     assert "at least one measure" in at.info[0].value
+
+
+def test_the_export_is_named_as_every_other_export():
+    """Issue 26: By measure's CSV took the display name raw ('wdbc.csv-diagnosis-malignant', cut mid-word)."""
+    from types import SimpleNamespace
+
+    from ui.by_measure import file_name
+
+    view = SimpleNamespace(selector="jmi", k=5)
+    assert file_name("wdbc.csv (diagnosis = malignant)", view) == "fslab_wdbc_by-measure_jmi_k5.csv"
+    assert file_name("=HYPERLINK(\"x\") (sample)", view).startswith("fslab_")
+    assert "(" not in file_name("=HYPERLINK(\"x\") (sample)", view)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 import streamlit as st
 
@@ -134,5 +132,6 @@ def cross_csv(view: ByMeasure, source_name: str) -> bytes:
 
 
 def file_name(source_name: str, view: ByMeasure) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", source_name).strip("-")[:40] or "data"
-    return f"by-measure_{stem}_{view.selector}_k{view.k}.csv"
+    """The export's name, as every other export's (:func:`fslab.export.file_stem`): 'fslab_wdbc_by-measure_jmi_k5.csv'
+    for 'wdbc.csv (diagnosis = malignant)' (the display name's note and extension left out)."""
+    return f"{export.file_stem(source_name, 'by-measure', view.selector, f'k{view.k}')}.csv"
