@@ -42,10 +42,17 @@ _HEAD = 64             # first values of each numeric column in the statistics: 
 
 # --- partition-side functions (run on the workers) --------------------------------------------------------
 
+def _numbers(column: pd.Series) -> np.ndarray:
+    """A numeric column's values as floats (missing: NaN); the columns asked are numeric by their dtype."""
+    x = numeric_values(column)
+    assert x is not None, column.name
+    return x
+
+
 def _numeric_matrix(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
     if not columns:
         return np.empty((len(frame), 0))
-    return np.column_stack([numeric_values(frame[c]) for c in columns])
+    return np.column_stack([_numbers(frame[c]) for c in columns])
 
 
 def _target_text(column: pd.Series) -> np.ndarray:
@@ -106,8 +113,7 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
         categories.append((cats, bool(miss.any())))
     y = frame[target]
     if target_numeric:
-        t = numeric_values(y)
-        t_uniques, t_counts = np.unique(t, return_counts=True)
+        t_uniques, t_counts = np.unique(_numbers(y), return_counts=True)
     else:
         t_uniques, t_counts = np.unique(_target_text(y), return_counts=True)
     top = None
@@ -264,15 +270,14 @@ def _encode_partition(frame: pd.DataFrame, plan: dict) -> tuple[np.ndarray, np.n
             codes = np.zeros(m, dtype=np.int64)
             codes[~miss] = np.searchsorted(cuts, col[~miss].astype(str).to_numpy(dtype=object))
         else:
-            x = numeric_values(col)
+            x = _numbers(col)
             miss = np.isnan(x)
-            side = "right" if kind == "binned" else "left"
-            codes = np.searchsorted(cuts, np.where(miss, 0.0, x), side=side)
+            codes = np.searchsorted(cuts, np.where(miss, 0.0, x), side="right" if kind == "binned" else "left")
         if has_missing:
             codes = np.where(miss, len(cuts) + (kind == "binned"), codes)
         X[:, j] = codes
     t = frame[plan["target"]]
-    values = numeric_values(t) if plan["target_numeric"] else _target_text(t)
+    values = _numbers(t) if plan["target_numeric"] else _target_text(t)
     y = plan["target_classes"][np.searchsorted(plan["target_uniques"], values)]
     return np.ascontiguousarray(X), y.astype(np.int64 if plan["n_classes"] > 127 else np.int8)
 
@@ -314,8 +319,8 @@ def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], targ
             tasks = [dask.delayed(_partition_distinct)(p, ask_num, target, grids) for p in parts]
             n, on_grid = _compute(dask, dask.delayed(_distinct_counts)(_tree_sum_with(dask, tasks, _merge_distinct)))
             index = {c: j for j, c in enumerate(numeric)}
-            for i, c in enumerate(ask_num):
-                if n[i] == rows and (grids[i] is None or (grids[i][1] > 0 and on_grid[i])):
+            for i, (c, grid) in enumerate(zip(ask_num, grids, strict=True)):
+                if n[i] == rows and (grid is None or (grid[1] > 0 and on_grid[i])):
                     gone[c] = ("whole numbers, a different one in every row" if g["integral"][index[c]]
                                else "evenly spaced, a different value in every row")
         for c in text:
@@ -338,11 +343,11 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
     histogram, from the statistics pass; then 7 passes)."""
     q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
     virtual = [(n[j] - 1) * q for j in range(len(columns))]   # numpy's linear method: (n - 1) q, as it rounds
-    ranks = []
+    pairs = []
     for j in range(len(columns)):
         below = np.floor(virtual[j]).astype(np.int64)
-        ranks.append(np.stack([np.clip(below, 0, n[j] - 1), np.clip(below + 1, 0, n[j] - 1)], axis=1).ravel())
-    ranks = np.array(ranks, dtype=np.int64).reshape(len(columns), -1)
+        pairs.append(np.stack([np.clip(below, 0, n[j] - 1), np.clip(below + 1, 0, n[j] - 1)], axis=1).ravel())
+    ranks = np.array(pairs, dtype=np.int64).reshape(len(columns), -1)
     prefixes = np.zeros(ranks.shape, dtype=np.uint64)
     remaining = ranks.copy()
     for shift in range(56, -8, -8):
@@ -534,16 +539,16 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         columns.append((c, kind, cut, bool(missing[c])))
         categories.append(cats + ((MISSING,) if missing[c] else ()))
     arities = np.array([len(cats) for cats in categories], dtype=np.int64)
-    kinds = [cuts[c][0] for c in names]
-    if "binned" in kinds:
-        notes.append(f"{kinds.count('binned')} numeric column(s) binned into "
+    coded = [cuts[c][0] for c in names]
+    if "binned" in coded:
+        notes.append(f"{coded.count('binned')} numeric column(s) binned into "
                      + _DESCRIBE[method].format(bins=bins) + " (global statistics over all partitions).")
     if short:
         notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
-    if "discrete" in kinds:
-        notes.append(f"{kinds.count('discrete')} column(s) with few distinct numbers kept as they are.")
-    if "categorical" in kinds:
-        notes.append(f"{kinds.count('categorical')} text column(s) coded as categories.")
+    if "discrete" in coded:
+        notes.append(f"{coded.count('discrete')} column(s) with few distinct numbers kept as they are.")
+    if "categorical" in coded:
+        notes.append(f"{coded.count('categorical')} text column(s) coded as categories.")
     widest = int(arities.max()) if arities.size else 1
     plan = {"columns": columns, "target": target, "target_numeric": target_numeric, "target_uniques": t_uniques,
             "target_classes": classes, "n_classes": len(encoded.class_names),
@@ -591,21 +596,21 @@ def table_files(path: str) -> tuple[str, list[str]]:
                        if not f.startswith((".", "_")) and not any(p.startswith((".", "_"))
                                                                     for p in os.path.relpath(d, shown).split(os.sep)
                                                                     if p != "."))
-        kinds = {f: _file_kind(f) for f in found}
-        files = [f for f in found if kinds[f] == "parquet"] or [f for f in found if kinds[f] == "csv"]
+        by_file = {f: _file_kind(f) for f in found}
+        files = [f for f in found if by_file[f] == "parquet"] or [f for f in found if by_file[f] == "csv"]
         if not files:
             raise DataError(f"the directory {shown!r} holds no parquet or CSV files")
     elif os.path.isfile(shown):
         files = [shown]
     else:
         raise DataError(f"no such file or directory: {shown!r}")
-    kinds = {f: _file_kind(f) for f in files}
-    unknown = [f for f, k in kinds.items() if k is None]
+    kinds = {_file_kind(f) or f for f in files}   # a file of no known kind stands for itself
+    unknown = sorted(kinds - {"parquet", "csv"})
     if unknown:
         raise DataError(f"{unknown[0]!r} is neither a parquet file nor a CSV file (.csv, .csv.gz, .tsv)")
-    if len(set(kinds.values())) > 1:
+    if len(kinds) > 1:
         raise DataError(f"{shown!r} mixes parquet and CSV files; give one kind")
-    return next(iter(kinds.values())), files
+    return kinds.pop(), files
 
 
 def read_files(path: str, blocksize: str = "64MB"):
