@@ -261,3 +261,41 @@ def test_outlier_sentences_are_the_per_column_ones(seed, kind, m):
                              columns=[f"c{j}" for j in range(8)])
     stats = column_stats(frame)
     assert stretched_columns(frame, None, stats) == reference_stretched(frame, column_stats(frame))
+
+
+def reference_compact(frame):
+    """csv_io.compact_numeric's integer case as it was: one int64 interleave of the table, then astype."""
+    values = frame.to_numpy(dtype=np.int64)
+    dtype = np.result_type(np.min_scalar_type(values.min()), np.min_scalar_type(values.max()))
+    return values.astype(dtype, copy=False) if dtype.kind in "biu" else None   # int64 and uint64: the frame kept
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                                             "uint32", "bool"]), min_size=1, max_size=6),
+       st.sampled_from([0, 1, 2, 300, 70_000, 5_000_000_000]), st.booleans())
+def test_compact_integer_tables_are_the_former_matrix(seed, dtypes, scale, negative):
+    """One column at a time into the smallest dtype gives the former int64 interleave's values, dtype and layout
+    (separate column arrays, as pandas' parser returns them, and one consolidated block)."""
+    from fslab.data.csv_io import compact_numeric
+
+    if not any(d != "bool" for d in dtypes):
+        dtypes = [*dtypes, "int64"]
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 40))
+    cols = {}
+    for j, d in enumerate(dtypes):
+        if d == "bool":
+            cols[f"c{j}"] = rng.random(m) < 0.5
+            continue
+        info = np.iinfo(d)
+        lo = max(info.min, -scale if negative else 0)
+        cols[f"c{j}"] = rng.integers(lo, min(info.max, scale) + 1, m).astype(d)
+    for frame in (pd.DataFrame(cols), pd.DataFrame(cols).copy()):
+        want = reference_compact(frame)
+        if want is None:
+            assert compact_numeric(frame) is frame
+            continue
+        got = compact_numeric(frame).to_numpy()
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert compact_numeric(frame).shape == frame.shape and list(compact_numeric(frame).columns) == list(cols)

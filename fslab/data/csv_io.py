@@ -266,14 +266,21 @@ def compact_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     if any(t == np.uint64 for t in dtypes):
         return frame
     kinds = {t.kind for t in dtypes}
-    # one matrix (pandas interleaves its column arrays in one pass): bool if every column is, else int64
-    values = frame.to_numpy() if kinds == {"b"} else frame.to_numpy(dtype=np.int64)
-    if values.size == 0:
+    if kinds == {"b"}:
+        return _one_block(frame, frame.to_numpy())
+    if frame.size == 0:
         return frame
-    dtype = np.result_type(np.min_scalar_type(values.min()), np.min_scalar_type(values.max()))
+    # the parser's column arrays are read where they are: the range first, then each column written once into
+    # the compact matrix (no int64 interleave of the whole table, whose fresh pages cost more than the copy)
+    arrays = [column.to_numpy() for _, column in frame.items()]
+    lo, hi = min(int(a.min()) for a in arrays), max(int(a.max()) for a in arrays)
+    dtype = np.result_type(np.min_scalar_type(lo), np.min_scalar_type(hi))
     if dtype.kind not in "biu":
         return frame
-    return _one_block(frame, values.astype(dtype, copy=False))
+    out = np.empty(frame.shape, dtype=dtype, order="F")
+    for j, a in enumerate(arrays):
+        out[:, j] = a
+    return _one_block(frame, out)
 
 
 def _one_block(frame: pd.DataFrame, matrix: np.ndarray) -> pd.DataFrame:

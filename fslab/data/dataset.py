@@ -183,9 +183,10 @@ class Dataset:
                 .str.lstrip(", ")
         if typed is not None:
             stretched = stretched_columns(features, array, stats)
-            if stretched:
+            if stretched:   # the flags as one list (a .at read per column costs ~40 us: 0.1 s at 2,500 columns)
+                said = table["flags"].tolist()
                 table.loc[list(stretched), "flags"] = [
-                    ", ".join(filter(None, [table.at[j, "flags"], "outliers: use quantile bins"])) for j in stretched]
+                    ", ".join(filter(None, [said[j], "outliers: use quantile bins"])) for j in stretched]
                 flags += tuple(stretched.values())
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
