@@ -63,6 +63,7 @@ def test_multiclass_target_skips_binary_only_measures():
     assert "balanced error" in view.skipped
 
 
+@pytest.mark.slow  # 0.44 s measured (inner loop: unit and not slow)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), k=st.integers(1, 3))
 def test_regret_is_nonnegative_and_every_column_has_a_best(seed, k):

@@ -40,6 +40,7 @@ def runs(source, k: int, engine: str = "auto"):
     return logs
 
 
+@pytest.mark.slow  # 0.27 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("seed, arity, classes", [(0, 2, 2), (1, 3, 2), (2, 3, 3), (3, 5, 4), (4, 2, 2)])
 @pytest.mark.parametrize("engine", ["auto", "plain"])
 def test_lazy_picks_and_ties_equal_full(seed, arity, classes, engine):

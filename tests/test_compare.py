@@ -107,6 +107,7 @@ def test_step_grid_figure_has_one_distinct_colour_per_step_and_integer_ticks(ste
 orders = st.lists(st.integers(0, 9), min_size=1, max_size=5, unique=True)
 
 
+@pytest.mark.slow  # 0.31 s measured (inner loop: unit and not slow)
 @given(orders, orders)
 def test_overlap_properties(a, b):
     j, t = jaccard(a, b), rank_correlation(a, b)

@@ -69,6 +69,7 @@ def test_exhaustive_beyond_half_counts_the_prefix_enumeration():
     assert cost.passes > cost.tables
 
 
+@pytest.mark.slow  # 0.55 s measured (inner loop: unit and not slow)
 def test_shipped_sample_greedy_and_backward_match():
     mushroom = sample("mushroom")
     for selector, k in (("bayes-greedy", 10), ("backward", 112)):

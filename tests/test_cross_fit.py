@@ -105,6 +105,7 @@ def samples(draw):
     return X, y, subset
 
 
+@pytest.mark.slow  # 1.89 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", TABLE_MEASURES)
 @settings(max_examples=25)
 @given(data=samples(), folds=st.integers(2, 5), seed=st.integers(0, 3))
@@ -124,6 +125,7 @@ def test_cross_fitted_multiclass_and_real_labels_match_the_oracle():
         assert got == pytest.approx(_oracle(name, X, y, [0, 1], 3, 1, labels=(0.5, 2.0, 7.0)), abs=1e-9)
 
 
+@pytest.mark.slow  # 0.38 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", [n for n in TABLE_MEASURES if n not in ("log-loss", "mi")])
 @settings(max_examples=30)
 @given(counts=st.lists(st.lists(st.integers(0, 9), min_size=2, max_size=2), min_size=1, max_size=6))
@@ -158,6 +160,7 @@ def test_split_recovers_train_and_test_counts():
     assert np.array_equal(train[:, 1], counts[:, :, 0:2] + counts[:, :, 4:6])
 
 
+@pytest.mark.slow  # 1.08 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", TABLE_MEASURES)
 def test_engines_agree_under_cross_fitting(name):
     data = fslab.load_sample("mushroom").discretize()
@@ -171,6 +174,7 @@ def test_engines_agree_under_cross_fitting(name):
         assert a.estimate == "cross-fitted" and a.folds == 5 and a.split_seed == 2
 
 
+@pytest.mark.slow  # 0.37 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", ("zero-one", "balanced", "cost-sensitive", "log-loss", "mi", "auc", "f-beta"))
 @settings(max_examples=15)
 @given(seed=st.integers(0, 10_000), m=st.integers(120, 400))
@@ -195,6 +199,7 @@ def test_a_column_of_unique_values_never_beats_a_true_signal(name, seed, m):
         assert fslab.select(ds, 1, "bayes-greedy", measure=name).names == ("row_id",)
 
 
+@pytest.mark.slow  # 0.56 s measured (inner loop: unit and not slow)
 def test_plug_in_is_the_default_and_unchanged():
     ex = fslab.example1()
     assert fslab.bayes_value(ex, [0], "zero-one") == pytest.approx(0.25)

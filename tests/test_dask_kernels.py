@@ -35,6 +35,7 @@ def mixed(m: int = 3000, seed: int = 0, widest: int = 300) -> EncodedDataset:
     return EncodedDataset(X, y, labels=[0, 1, 2], arities=X.max(axis=0) + 1)
 
 
+@pytest.mark.slow  # 0.67 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize(("parts", "widest"), [(1, 300), (4, 300), (7, 300), (3, 16), (5, 3)])
 def test_tables_equal_coded_source_for_mixed_arities(parts, widest):
     enc = mixed(widest=widest)
@@ -50,6 +51,7 @@ def test_tables_equal_coded_source_for_mixed_arities(parts, widest):
             np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.slow  # 0.27 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("widest", [300, 4])
 def test_selections_bit_identical_to_the_plain_engine(widest):
     enc = mixed(seed=1, widest=widest)

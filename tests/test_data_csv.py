@@ -137,6 +137,7 @@ def test_row_and_column_limits():
 CSV_ALPHABET = st.sampled_from(list("ab1.-e,;\t\n\"' xyz0\r") + ["inf", "nan", "NA", "\x00", "é"])
 
 
+@pytest.mark.slow  # 0.31 s measured (inner loop: unit and not slow)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.binary(max_size=300), st.lists(CSV_ALPHABET, max_size=120).map(lambda s: "".join(s).encode())))
 def test_arbitrary_bytes_raise_only_fslab_errors(data):
@@ -165,6 +166,7 @@ def frames(draw):
     return frame
 
 
+@pytest.mark.slow  # 0.94 s measured (inner loop: unit and not slow)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames(), st.sampled_from(["mean-std", "quantile", "uniform"]))
 def test_arbitrary_frames_raise_only_fslab_errors(frame, method):

@@ -13,6 +13,7 @@ from fslab.errors import DataError, ParameterError
 from fslab.evaluate import FeatureSelector, encode_columns
 
 
+@pytest.mark.slow  # 0.89 s measured (inner loop: unit and not slow)
 @parametrize_with_checks([
     FeatureSelector(k=2),
     FeatureSelector(selector="mi-greedy", k=1, codes="never", method="quantile", bins=4),

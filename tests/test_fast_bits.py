@@ -20,6 +20,7 @@ def strided_bits(X: np.ndarray, A: int) -> np.ndarray:
     return out.view(np.uint64)
 
 
+@pytest.mark.slow  # 0.28 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("m, n, A", [(1, 1, 2), (63, 5, 2), (2049, 513, 3), (5000, 1100, 4), (4096, 512, 2)])
 def test_value_bits_identical(m, n, A):
     rng = np.random.default_rng(m + n)

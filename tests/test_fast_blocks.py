@@ -35,6 +35,7 @@ def _runs(ds):
     return out
 
 
+@pytest.mark.slow  # 0.42 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("sparse", [True, False])
 def test_tiny_row_blocks_give_the_same_selections_as_one_block(monkeypatch, seed, sparse):

@@ -65,6 +65,7 @@ def shared_samples(monkeypatch):
     monkeypatch.setattr("fslab.recipe.load_sample", _sample)
 
 
+@pytest.mark.slow  # 1.74 s measured (inner loop: unit and not slow)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(links())
 def test_a_link_is_a_view_within_the_limits_or_one_message(tmp_path_factory, link):

@@ -80,6 +80,7 @@ def test_csv_refusals(case, data, error, fragment):
     assert fragment in str(info.value)
 
 
+@pytest.mark.slow  # 1.18 s measured (inner loop: unit and not slow)
 def test_archive_is_never_decompressed(monkeypatch):
     """A compression bomb disguised as .csv is refused by its first bytes; no decompressor is called. Gzip alone
     (a .csv.gz, issue 27.6) is decompressed, only up to the upload limit + 1 byte (tests/test_inputs.py)."""
@@ -96,6 +97,7 @@ def test_archive_is_never_decompressed(monkeypatch):
         read_table(bomb, limits=Limits(max_upload_mb=1))
 
 
+@pytest.mark.slow  # 0.32 s measured (inner loop: unit and not slow)
 def test_a_million_columns_are_refused_before_pandas(monkeypatch):
     header = ",".join(f"c{j}" for j in range(1_000_000)).encode() + b"\n" + b"0," * 999_999 + b"1\n"
     monkeypatch.setattr(pd, "read_csv", lambda *a, **k: pytest.fail("pandas was asked to build the frame"))
@@ -209,6 +211,7 @@ JSON_REFUSALS = [
 ]
 
 
+@pytest.mark.slow  # 0.46 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("case, text, error, fragment", JSON_REFUSALS, ids=[c[0] for c in JSON_REFUSALS])
 def test_json_refusals(case, text, error, fragment):
     with pytest.raises(error) as info:

@@ -1,12 +1,16 @@
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow  # 1.14 s measured (inner loop: unit and not slow)
 def test_import_fslab_does_not_import_streamlit():
     code = "import sys, fslab, fslab.plots; assert 'streamlit' not in sys.modules, 'fslab imported streamlit'"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow  # 2.60 s measured (inner loop: unit and not slow)
 def test_scikit_learn_is_imported_only_when_used():
     """`import fslab` stays quick (the app's first paint): the learners come with FeatureSelector, fbs / fos."""
     code = ("import sys, fslab\n"
@@ -19,6 +23,7 @@ def test_scikit_learn_is_imported_only_when_used():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow  # 1.20 s measured (inner loop: unit and not slow)
 def test_scipy_stats_is_imported_only_when_used():
     """scipy.stats takes about 0.35 s to import, a third of `import fslab` (paid on the app's cold first paint):
     the binomial test, Nogueira's interval and Kendall's tau import it when they run."""

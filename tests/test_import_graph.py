@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "fslab"
 
@@ -185,6 +187,7 @@ def test_the_graph_sees_late_and_importlib_imports():
     assert strongly_connected(edges) == [["a", "b", "c"]] and _a_cycle(["a", "b", "c"], edges) == ["a", "b", "c", "a"]
 
 
+@pytest.mark.slow  # 1.06 s measured (inner loop: unit and not slow)
 def test_fslab_imports_have_no_cycle():
     edges, lines, _ = import_graph()
     assert len(edges) > 50 and edges["fslab"]  # the whole package was read
@@ -193,6 +196,7 @@ def test_fslab_imports_have_no_cycle():
         _describe(c, edges, lines) for c in cycles)
 
 
+@pytest.mark.slow  # 0.79 s measured (inner loop: unit and not slow)
 def test_no_fslab_module_names_streamlit():
     """The static side of tests/test_import.py (which imports fslab and checks sys.modules): no module, not even
     in a function that test never calls, imports streamlit."""

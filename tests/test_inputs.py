@@ -146,6 +146,7 @@ def test_parquet_limits_are_the_csv_limits():
         read_table(parquet_bytes(named), limits=Limits(max_field_chars=200))
 
 
+@pytest.mark.slow  # 0.46 s measured (inner loop: unit and not slow)
 def test_a_parquet_bomb_is_refused_before_its_text_is_spread_over_the_rows(monkeypatch):
     """One 50 KB value in 2,000 rows: a 4 KB file, 100 MB once pandas spreads it; dictionary-read and measured."""
     bomb = parquet_bytes(pd.DataFrame({"t": ["x" * 50_000] * 2000, "y": [0, 1] * 1000}))

@@ -51,6 +51,7 @@ def quiet_st(monkeypatch):
     monkeypatch.setattr(heavy.st, "empty", Box)
 
 
+@pytest.mark.slow  # 0.31 s measured (inner loop: unit and not slow)
 def test_four_tabs_asking_for_one_result_compute_it_once(quiet_st):
     store, calls, started = Store(), [], threading.Event()
     slots, locks = threading.BoundedSemaphore(1), heavy.KeyLocks()
@@ -246,6 +247,7 @@ def _four_tabs(ask, monkeypatch, module):
     assert len(calls) == 1, f"the same question was computed {len(calls)} times"
 
 
+@pytest.mark.slow  # 0.32 s measured (inner loop: unit and not slow)
 def test_four_tabs_asking_the_k_suggestion_compute_it_once(quiet_st, monkeypatch):
     from ui import k_suggestion
 
@@ -254,6 +256,7 @@ def test_four_tabs_asking_the_k_suggestion_compute_it_once(quiet_st, monkeypatch
                monkeypatch, k_suggestion)
 
 
+@pytest.mark.slow  # 0.30 s measured (inner loop: unit and not slow)
 def test_four_tabs_asking_the_robustness_box_compute_it_once(quiet_st, monkeypatch):
     from ui import robustness
 

@@ -4,6 +4,8 @@ and a receiver is told when the link was made on a custom toy distribution it ca
 
 from __future__ import annotations
 
+import pytest
+
 from fslab.recipe import CHOICES, PAGES, Recipe
 from tests.test_share_app import open_page, rerun  # noqa: F401  (the fixture and the helper)
 
@@ -20,6 +22,7 @@ def test_an_npfs_link_holds_the_settings_before_run(open_page):  # noqa: F811
     assert dict(at.query_params)["k"] == "4"
 
 
+@pytest.mark.slow  # 0.43 s measured (inner loop: unit and not slow)
 def test_a_link_with_excluded_columns_loads_without_them(open_page):  # noqa: F811
     at = open_page("pages/selection.py", {"data": "mushroom", "exclude": "odor=none,odor=foul", "k": "2"})
     data = at.session_state["fslab.current_data"]
@@ -41,6 +44,7 @@ def test_by_measure_travels_in_a_link(open_page):  # noqa: F811
     assert dict(at.query_params)["k"] == "2"
 
 
+@pytest.mark.slow  # 0.28 s measured (inner loop: unit and not slow)
 def test_the_open_tab_travels_in_a_link(open_page):  # noqa: F811
     at = open_page("pages/orderings.py", {"tab": "Theorem 1"})
     assert at.session_state["orderings.tab"] == "Theorem 1"
@@ -50,6 +54,7 @@ def test_the_open_tab_travels_in_a_link(open_page):  # noqa: F811
     assert dict(at.query_params)["tab"] == "Learning curves"
 
 
+@pytest.mark.slow  # 0.31 s measured (inner loop: unit and not slow)
 def test_the_share_box_has_a_link_to_copy(open_page):  # noqa: F811
     at = open_page("pages/selection.py", {"data": "mushroom", "k": "3"})
     codes = [c.value for c in at.sidebar.code]

@@ -4,6 +4,7 @@ tolerance is not below the distribution's eta (Theorem 8)."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from fslab.pena_nilsson.finite import tolerance_note
 from tests.test_share_app import open_page  # noqa: F401  (the fixture)
@@ -22,6 +23,7 @@ def test_rounding_noise_prints_as_zero():
     assert out["risk_with"].iloc[0] == 0 and str(out["risk_without"].iloc[0]) == "0.0"
 
 
+@pytest.mark.slow  # 0.30 s measured (inner loop: unit and not slow)
 def test_fbs_warns_when_tau_exceeds_eta(open_page):  # noqa: F811
     # greedy-bad: S* = {X1, X2, X3}, eta = 0.0077 < the default tau 0.02
     at = open_page("pages/orderings.py", {"dist": "greedy-bad", "tab": "Sample (FBS, FOS)"})

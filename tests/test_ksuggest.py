@@ -32,6 +32,7 @@ def _duni():
     return uniform_dataset(m=1000, n_features=25, k_star=5, seed=0).discretize(method="uniform", bins=3)
 
 
+@pytest.mark.slow  # 0.34 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("selector,measure", [("jmi", "mi"), ("bayes-greedy", "zero-one")])
 def test_duni_stops_at_the_five_relevant_features(selector, measure):
     """D_uni has k* = 5: the steps adding X1..X5 are significant; the sixth (noise) step is not.

@@ -16,6 +16,7 @@ def _rings(n=300, seed=0):
     return X, (np.hypot(X[:, 0], X[:, 1]) > 1.2).astype(int)
 
 
+@pytest.mark.slow  # 0.84 s measured (inner loop: unit and not slow)
 def test_the_kernel_model_learns_what_a_linear_one_cannot():
     # y depends on the radius only: no hyperplane separates it (linear accuracy near the majority rate 0.5-0.8),
     # an RBF kernel does.
@@ -34,6 +35,7 @@ def test_few_rows_cap_the_basis_and_keep_the_parameter():
     assert clone(est)[1].n_components == RBF_COMPONENTS
 
 
+@pytest.mark.slow  # 0.27 s measured (inner loop: unit and not slow)
 def test_a_failed_svd_is_retried_on_jittered_rows(monkeypatch):
     calls = []
     original = Nystroem.fit

@@ -64,6 +64,7 @@ def test_the_issue_example_recall_lattice_equals_bayes_value():
     assert risks.at[(0, 1), "value"] == pytest.approx(fslab.bayes_value(ds, [0, 1], "recall"), abs=1e-12)
 
 
+@pytest.mark.slow  # 0.45 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
 def test_every_report_gives_the_same_criterion_for_the_same_subset(name, params):
     spec = MEASURES[name]

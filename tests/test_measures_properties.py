@@ -63,6 +63,7 @@ def test_adding_a_feature_never_makes_the_bayes_value_worse(joint):
             assert m.criterion(d.table(bigger)) >= m.criterion(d.table(subset)) - TOL, (name, subset)
 
 
+@pytest.mark.slow  # 0.36 s measured (inner loop: unit and not slow)
 @settings(max_examples=40, deadline=None)
 @given(positive_probs(st.tuples(st.integers(2, 8), st.just(2))), st.randoms(use_true_random=False))
 def test_permuting_cells_and_adding_empty_cells_changes_nothing(probs, rnd):
@@ -107,6 +108,7 @@ def test_log_loss_is_entropy_minus_information_in_nats(probs):
     assert mutual_information(t, "nats") == pytest.approx(mi_bits * math.log(2), abs=1e-12)
 
 
+@pytest.mark.slow  # 0.41 s measured (inner loop: unit and not slow)
 def test_plug_in_values_approach_the_exact_ones():
     """Sample m = 200,000 rows from a 3-feature distribution; every measure's plug-in value on the
     sample's table lies within a few standard errors (here 0.01) of the exact value."""

@@ -29,6 +29,7 @@ def duni():
     return uniform_dataset(m=600, n_features=15, k_star=5, seed=0).discretize(method="uniform", bins=3)
 
 
+@pytest.mark.slow  # 0.41 s measured (inner loop: unit and not slow)
 def test_matrix_does_not_depend_on_the_partitioning_and_finds_the_planted_features():
     data = duni()
     two = fslab.npfs(to_dask_source(data, npartitions=2), "jmi", k=6, n_bootstraps=12, seed=5)

@@ -28,6 +28,7 @@ def _ties_data(seed=1, m=300):
     return EncodedDataset(X, y, arities=np.r_[[3] * 8, 1, [3] * 3])
 
 
+@pytest.mark.slow  # 0.39 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("selector", SELECTORS)
 @pytest.mark.parametrize("fraction", [1.0, 0.5])
 def test_weights_equal_resampling(selector, fraction):

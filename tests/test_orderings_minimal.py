@@ -89,6 +89,7 @@ def test_markov_boundary_limit():
         markov_boundary(dist)
 
 
+@pytest.mark.slow  # 0.77 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("inducer,estimator", [("tree", "holdout"), ("tree", "cv"), ("knn", "holdout"),
                                                ("naive-bayes", "holdout")])
 def test_fbs_and_fos_recover_s_star_from_20000_rows(inducer, estimator):

@@ -180,6 +180,7 @@ def test_a_positive_class_that_looks_like_a_number_stays_text():
     assert recipe.data == {"sample": "semeion", "positive": "1"}
 
 
+@pytest.mark.slow  # 0.32 s measured (inner loop: unit and not slow)
 def test_a_sample_loads_as_the_app_loads_it():
     default = load_dataset({"sample": "mushroom"})
     same = load_dataset({"sample": "mushroom", "target": "class"})
@@ -293,6 +294,7 @@ _VALUES = st.one_of(st.text(max_size=40), _NUMBERISH,
                                      "jmi,,", "a" * 64, "distribution", "dataset"]))
 
 
+@pytest.mark.slow  # 0.48 s measured (inner loop: unit and not slow)
 @settings(max_examples=400, deadline=None)
 @given(page=st.sampled_from([*PAGES, "home", ""]),
        query=st.dictionaries(st.one_of(st.sampled_from(_PARAM_NAMES), st.text(max_size=10)), _VALUES, max_size=8))
@@ -349,6 +351,7 @@ def test_npfs_links_carry_the_decision_rule():
         check_choices("npfs", {"rule": "loose"})
 
 
+@pytest.mark.slow  # 0.50 s measured (inner loop: unit and not slow)
 def test_excluded_columns_travel_in_links_and_recipes():
     """The Data page's left-out columns (e.g. an ID column) are part of the data descriptor: a link or recipe
     rebuilds the same data without them; a name the data lacks, or the target, is refused by name."""

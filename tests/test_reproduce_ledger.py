@@ -84,6 +84,7 @@ def test_the_required_items_are_all_there(ledger):
     assert set(REQUIRED) <= set(ledger.ids())
 
 
+@pytest.mark.slow  # 1.69 s measured (inner loop: unit and not slow)
 def test_rows_are_valid_and_round_trip(ledger):
     again = ledger_from_json(ledger.to_json())
     assert again.ids() == ledger.ids()
@@ -119,6 +120,7 @@ def test_verdicts_say_which_rows_are_stand_ins(ledger):
     assert counts[STAND_IN] == 2 and counts["agree"] + counts["partly"] + counts["disagree"] == len(ledger.rows) - 2
 
 
+@pytest.mark.slow  # 0.26 s measured (inner loop: unit and not slow)
 def test_exact_rows_recompute_to_agree():
     """The exact checks (no sampling of data) agree with the papers at any scale."""
     import repro_ahmed

@@ -43,6 +43,7 @@ def test_pure_cells_give_exactly_zero_squared_error_and_ties_go_to_the_lowest_in
     assert sel.trace.query("step == 1")["n_tied"].iloc[0] == 2
 
 
+@pytest.mark.slow  # 0.70 s measured (inner loop: unit and not slow)
 def test_criteria_of_subsets_with_thousands_of_features():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, size=(50, 1200))

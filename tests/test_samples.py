@@ -135,6 +135,7 @@ def frames():
     return {name: read_sample_frame(name) for name in ("optdigits", "semeion")}, load_optdigits_images()
 
 
+@pytest.mark.slow  # 0.26 s measured (inner loop: unit and not slow)
 @settings(max_examples=8, deadline=None)
 @given(digit=st.integers(0, 9), row=st.integers(0, 5619))
 def test_one_vs_rest_and_images_agree_with_the_frame(frames, digit, row):
@@ -199,6 +200,7 @@ def test_shipped_file_is_rebuilt_from_the_raw_files(name):
 
 # --- PCMAC, BASEHOCK, gisette-like (issue 13.2) ---------------------------------------------------------------
 
+@pytest.mark.slow  # 0.25 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", list(WIDE))
 def test_wide_text_samples_have_the_papers_shape_and_encoding(name):
     rows, n_features, rate = WIDE[name]
@@ -244,6 +246,7 @@ def test_selectors_and_npfs_run_on_a_column_subset_of_the_wide_samples(name):
     assert result is not None
 
 
+@pytest.mark.slow  # 0.57 s measured (inner loop: unit and not slow)
 def test_every_shipped_sample_has_uint8_codes():
     for name, rec in SAMPLES.items():
         if not rec.generated:

@@ -56,6 +56,7 @@ def _run(src, selector, s, name, k, engine):
         return err
 
 
+@pytest.mark.slow  # 1.72 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize(("selector", "s", "name"), CASES, ids=[f"{a}-s{b}-{c}" for a, b, c in CASES])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(src=sources(), k_fraction=st.floats(0.0, 1.0))

@@ -40,6 +40,7 @@ def laws(draw):
     return Distribution(states, rng.dirichlet(np.ones(16)).reshape(8, 2))
 
 
+@pytest.mark.slow  # 0.93 s measured (inner loop: unit and not slow)
 @pytest.mark.skipif("log-loss" not in MEASURES, reason="log-loss measure not registered")
 @settings(max_examples=40, deadline=None)
 @given(samples())
@@ -72,6 +73,7 @@ def test_s_variate_value_is_the_average_over_s_subsets(ds, s):
         assert sel.scores[t - 1] == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow  # 0.39 s measured (inner loop: unit and not slow)
 @settings(max_examples=25, deadline=None)
 @given(samples())
 def test_greedy_trace_values_are_the_subset_criteria(ds):

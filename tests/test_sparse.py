@@ -40,6 +40,7 @@ def text_like(m: int = 500, n: int = 60, seed: int = 0, classes: int = 2) -> tup
     return sp.csr_matrix(values), y
 
 
+@pytest.mark.slow  # 0.26 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("selector, measure", CASES)
 def test_sparse_selects_as_dense_from_raw(selector, measure):
     X, y = text_like()

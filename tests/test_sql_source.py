@@ -70,6 +70,7 @@ def frame():
     return mixed_frame()
 
 
+@pytest.mark.slow  # 3.95 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("method,bins", [("mean-std", 3), ("quantile", 4), ("uniform", 5)])
 def test_parquet_codes_and_selections_equal_in_memory(tmp_path, frame, method, bins):
     path = tmp_path / "mixed.parquet"
@@ -96,6 +97,7 @@ def test_nan_written_by_pyarrow_is_missing(tmp_path):
     assert_same_codes(src, enc)
 
 
+@pytest.mark.slow  # 2.85 s measured (inner loop: unit and not slow)
 def test_csv_glob_and_duckdb_table(tmp_path, frame):
     half = len(frame) // 2
     frame.iloc[:half].to_csv(tmp_path / "part1.csv", index=False)
@@ -189,6 +191,7 @@ def test_fold_cells_is_coded_sources_rule():
     np.testing.assert_array_equal(got, codes)
 
 
+@pytest.mark.slow  # 0.91 s measured (inner loop: unit and not slow)
 def test_bad_input_gets_one_clear_error(tmp_path, frame):
     path = tmp_path / "mixed.parquet"
     frame.to_parquet(path)
@@ -233,6 +236,7 @@ def test_bad_input_gets_one_clear_error(tmp_path, frame):
         fslab.from_sql(str(tmp_path / "x.json"), "y")
 
 
+@pytest.mark.slow  # 1.43 s measured (inner loop: unit and not slow)
 def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
     path = tmp_path / "mixed.parquet"
     frame.to_parquet(path)
