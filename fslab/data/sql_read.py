@@ -215,42 +215,13 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     else:
         notes.extend(encoded.notes)
 
-    cap = max(bins, DISCRETE_MAX)
-    few = [i for i, c in enumerate(numeric) if (s[f"d{i}"] or 0) <= 2 * cap + 16]
-    distinct = _distinct(ibis, t, [vals[numeric[i]] for i in few], cap + 1)
-    columns = {}   # name -> (kind, cut points or values or categories, has missing)
-    for i, c in enumerate(numeric):
-        if s[f"n{i}"] and (math.isinf(s[f"lo{i}"]) or math.isinf(s[f"hi{i}"])):
-            raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
-                                     "with feature_names=)")
-        n, missing = int(s[f"n{i}"]), int(s[f"n{i}"]) < rows
-        found = distinct.get(few.index(i)) if i in few else None
-        integral = bool(s[f"int{i}"]) if n else True
-        if found is not None and (found.size <= 2 or (integral and found.size <= cap)):
-            columns[c] = ("discrete", found, missing)
-            continue
-        if method == "mean-std":
-            mu, sd = float(s[f"mu{i}"]), float(s[f"sd{i}"] or 0.0)
-            edges = np.array([mu - sd, mu + sd])
-        elif method == "uniform":
-            edges = uniform_edges(np.array([float(s[f"lo{i}"])]), np.array([float(s[f"hi{i}"])]), bins)[0]
-        else:
-            q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
-            v = vals[c]
-            edges = _linear_quantiles(lambda r, v=v: _order_statistics(ibis, t, v, r), n, q)
-        if not np.all(np.isfinite(edges)):
-            raise DataError(f"column {c!r} has values too large to bin (|x| up to "
-                            f"{max(abs(float(s[f'lo{i}'])), abs(float(s[f'hi{i}']))):.3g}); rescale the column")
-        columns[c] = ("binned", np.unique(edges), missing)
-    left_out = []
+    columns = _numeric_cuts(ibis, t, numeric, vals, s, rows, method, bins)
+    left_out = [c for i, c in enumerate(text) if (s[f"td{i}"] or 0) > MAX_LEVELS]
     for i, c in enumerate(text):
-        if (s[f"td{i}"] or 0) > MAX_LEVELS:
-            left_out.append(c)
-            continue
-        got = fetch(t.select(v=t[c]).filter(ibis._.v.notnull()).distinct(), "list the categories").column("v")
-        got = got.to_pylist()
-        columns[c] = ("categorical", np.unique(np.asarray(got, dtype=object)) if got else np.array([], dtype=object),
-                      int(s[f"tn{i}"]) < rows)
+        if c not in left_out:
+            got = fetch(t.select(v=t[c]).filter(ibis._.v.notnull()).distinct(), "list the categories")
+            columns[c] = ("categorical", np.unique(np.asarray(got.column("v").to_pylist(), dtype=object)),
+                          int(s[f"tn{i}"]) < rows)
     if left_out:
         notes.append(f"Left out {len(left_out)} text column(s) with more than {MAX_LEVELS:,} distinct values "
                      f"(IDs or free text): {', '.join(repr(c) for c in left_out[:10])}.")
@@ -278,6 +249,39 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
                      class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
                      kinds=kinds, notes=notes, stored=stored)
+
+
+def _numeric_cuts(ibis, t, numeric: list[str], vals: dict, s: dict, rows: int, method: str, bins: int) -> dict:
+    """{column: ("discrete", its values, has missing) or ("binned", its inner edges, has missing)} of the numeric
+    columns, from the statistics ``s`` (discretize's rules: kept as is with at most two values, or whole numbers
+    with at most max(bins, 17); else binned by ``method``)."""
+    cap = max(bins, DISCRETE_MAX)
+    few = [i for i in range(len(numeric)) if (s[f"d{i}"] or 0) <= 2 * cap + 16]   # HLL: the rest has more than cap
+    distinct = _distinct(ibis, t, [vals[numeric[i]] for i in few], cap + 1)
+    columns = {}
+    for i, c in enumerate(numeric):
+        n, lo, hi = int(s[f"n{i}"]), s[f"lo{i}"], s[f"hi{i}"]
+        if n and (math.isinf(lo) or math.isinf(hi)):
+            raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
+                                     "with feature_names=)")
+        found = distinct[few.index(i)] if i in few else None
+        integral = bool(s[f"int{i}"]) if n else True
+        if found is not None and (found.size <= 2 or (integral and found.size <= cap)):
+            columns[c] = ("discrete", found, n < rows)
+            continue
+        if method == "mean-std":
+            mu, sd = float(s[f"mu{i}"]), float(s[f"sd{i}"] or 0.0)
+            edges = np.array([mu - sd, mu + sd])
+        elif method == "uniform":
+            edges = uniform_edges(np.array([float(lo)]), np.array([float(hi)]), bins)[0]
+        else:
+            q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+            edges = _linear_quantiles(lambda r, v=vals[c]: _order_statistics(ibis, t, v, r), n, q)
+        if not np.all(np.isfinite(edges)):
+            raise DataError(f"column {c!r} has values too large to bin (|x| up to "
+                            f"{max(abs(float(lo)), abs(float(hi))):.3g}); rescale the column")
+        columns[c] = ("binned", np.unique(edges), n < rows)
+    return columns
 
 
 def _trust_no_statistics(t) -> None:
