@@ -101,6 +101,26 @@ def test_select_reads_a_glob_on_the_workers_beyond_the_limits(client, tmp_path, 
 
 
 @pytest.mark.slow
+def test_the_client_never_reads_the_rows(client, tmp_path, capsys, monkeypatch):
+    """With --scheduler, reading rows in this process would fail (pandas' and pyarrow's row readers broken here):
+    the workers, other processes, read them; this process reads the parquet footers only."""
+    import pyarrow.parquet as pq
+
+    write_parts(frame(m=800, seed=6), tmp_path / "d")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("rows read on the client")
+
+    for module, name in ((pd, "read_parquet"), (pq, "read_table"), (pq.ParquetFile, "read"),
+                         (pq.ParquetFile, "read_row_group"), (pq.ParquetFile, "iter_batches")):
+        monkeypatch.setattr(module, name, refuse)
+    code, out, err = run(capsys, "select", str(tmp_path / "d"), "--target", "y", "--k", "2", "--json", "-q",
+                         "--scheduler", client.scheduler.address)
+    assert code == 0, err
+    assert json.loads(out)["data"]["rows"] == 800
+
+
+@pytest.mark.slow
 def test_one_parquet_file_and_persist(client, tmp_path, capsys):
     """One parquet file (no glob) with --persist: the workers read it once; the same selection as reading it here."""
     df = frame(seed=1)
