@@ -108,6 +108,7 @@ ISSUE_LINKS = [
 ]
 
 
+@pytest.mark.slow  # 0.61 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("page, query", ISSUE_LINKS)
 def test_the_issues_unbounded_links_are_refused_before_work(page, query):
     with pytest.raises(cost.WorkLimitError):

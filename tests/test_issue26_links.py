@@ -10,6 +10,7 @@ from fslab.recipe import CHOICES, PAGES, Recipe
 from tests.test_share_app import open_page, rerun  # noqa: F401  (the fixture and the helper)
 
 
+@pytest.mark.slow  # 0.45 s measured (inner loop: unit and not slow)
 def test_an_npfs_link_holds_the_settings_before_run(open_page):  # noqa: F811
     at = open_page("pages/npfs.py")
     assert any("Press **Run NPFS**" in i.value for i in at.info)  # the page stopped before any run
@@ -62,6 +63,7 @@ def test_the_share_box_has_a_link_to_copy(open_page):  # noqa: F811
     assert len(codes) == 1 and "?" in codes[0] and "k=3" in codes[0] and "data=mushroom" in codes[0]
 
 
+@pytest.mark.slow  # 0.41 s measured (inner loop: unit and not slow)
 def test_a_link_made_on_a_custom_distribution_says_so(open_page):  # noqa: F811
     recipe = Recipe("toy", None, {"json": {"states": [[0], [1]], "probs": [[0.3, 0.2], [0.1, 0.4]]}}, {})
     query = recipe.to_query()

@@ -33,6 +33,7 @@ def test_fbs_warns_when_tau_exceeds_eta(open_page):  # noqa: F811
     assert not any("is not below η" in w.value for w in at.warning)
 
 
+@pytest.mark.slow  # 0.46 s measured (inner loop: unit and not slow)
 def test_minimal_tiles_are_as_wide_as_their_answer(open_page):  # noqa: F811
     at = open_page("pages/orderings.py", {"dist": "greedy-bad", "tab": "Minimal S* (BS, OS)"})
     values = {m.label: m.value for m in at.metric}

@@ -52,6 +52,7 @@ def paper_auc(counts: np.ndarray) -> float:
     return 1 - e_min / (2 * prior * (1 - prior))
 
 
+@pytest.mark.slow  # 0.48 s measured (inner loop: unit and not slow)
 @settings(max_examples=80, deadline=None)
 @given(counts_tables, st.sampled_from([0.5, 1.0, 2.0]))
 def test_f_beta_equals_brute_force_over_all_classifiers(counts, beta):
@@ -59,6 +60,7 @@ def test_f_beta_equals_brute_force_over_all_classifiers(counts, beta):
     assert measure("f-beta", beta=beta).value(table) == pytest.approx(brute_force_f(counts, beta), abs=1e-12)
 
 
+@pytest.mark.slow  # 1.37 s measured (inner loop: unit and not slow)
 @settings(max_examples=80, deadline=None)
 @given(counts_tables)
 def test_auc_equals_paper_formula_and_sklearn_scoring_by_eta(counts):

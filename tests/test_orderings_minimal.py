@@ -38,6 +38,7 @@ def _with_irrelevant(seed: int, n_rel: int, n_irr: int, arity: int) -> Distribut
     return Distribution(states[:, perm], probs, arities=[arity] * (n_rel + n_irr))
 
 
+@pytest.mark.slow  # 0.66 s measured (inner loop: unit and not slow)
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), n_rel=st.integers(1, 3), n_irr=st.integers(0, 2), arity=st.integers(2, 3))
 def test_bs_and_os_equal_the_exhaustive_minimal_optimal_subset(seed, n_rel, n_irr, arity):

@@ -107,6 +107,7 @@ values = {
 }
 
 
+@pytest.mark.slow  # 0.67 s measured (inner loop: unit and not slow)
 @settings(max_examples=150, deadline=None)
 @given(page=st.sampled_from(list(values)), data=st.data(),
        source=st.one_of(st.none(), st.builds(lambda s, m, b: {"sample": s, "method": m, "bins": b},

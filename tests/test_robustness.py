@@ -48,6 +48,7 @@ def test_checks_not_run_leave_empty_cells():
     assert robustness_table(["X1"], _npfs(), None)["NPFS frequency"].tolist() == [1.0]
 
 
+@pytest.mark.slow  # 0.50 s measured (inner loop: unit and not slow)
 def test_pick_robustness_is_npfs_and_binning_sensitivity():
     """Waveform (real-valued: the binning matters), MIGreedy k = 3: each column equals the underlying call."""
     raw = fslab.load_sample("waveform")

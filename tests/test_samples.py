@@ -41,6 +41,7 @@ def datasets():
     return {name: load_sample(name) for name in PAPER}
 
 
+@pytest.mark.slow  # 0.58 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", list(PAPER))
 def test_sample_has_the_papers_shape_and_positive_rate(datasets, name):
     rows, n_features, rate = PAPER[name]
@@ -230,6 +231,7 @@ def test_wide_text_samples_match_the_mat_file(name, rel):
     assert np.array_equal(ds.y, (raw["Y"].ravel() == 2).astype(int))   # label 2 positive, as Table 1
 
 
+@pytest.mark.slow  # 0.72 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", list(WIDE))
 def test_selectors_and_npfs_run_on_a_column_subset_of_the_wide_samples(name):
     from fslab.data.encoded import EncodedDataset

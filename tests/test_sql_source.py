@@ -15,7 +15,10 @@ from fslab.data.sql_source import SqlError, SqlSource, fold_cells
 
 ibis = pytest.importorskip("ibis")
 pytest.importorskip("duckdb")
-pytestmark = [   # Ibis 12's own calls into pandas 3 and DuckDB 2, not fslab's
+pytestmark = [
+    # every test builds DuckDB tables through Ibis: 0.2-3 s each, out of the inner loop (issue 25.6)
+    pytest.mark.slow,
+    # Ibis 12's own calls into pandas 3 and DuckDB 2, not fslab's
     pytest.mark.filterwarnings("ignore:The 'future.infer_string' option is deprecated"),
     pytest.mark.filterwarnings("ignore:fetch_arrow_table\\(\\) is deprecated"),
 ]
