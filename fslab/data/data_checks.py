@@ -284,7 +284,7 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None, stats: ColumnS
         maybe |= (distinct == m) & (kinds == "integer")
     flags = np.full(n, "", dtype=object)
     sentences: list[str] = []
-    for j in np.flatnonzero(maybe):
+    for j in np.flatnonzero(maybe).tolist():
         given = text_codes.get(names[j]) if kinds[j] == "text" else None
         words, said = _sentences(names[j], kinds[j], m, int(distinct[j]), int(missing[j]),
                                  frame.iloc[:, j] if kinds[j] == "text" and given is None else None, given)
