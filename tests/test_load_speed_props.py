@@ -189,8 +189,9 @@ def test_profile_from_the_typing_hashing_is_the_plain_profile(seed, m):
 
     rng = np.random.default_rng(seed)
     numbers = rng.integers(0, 9, m).astype(str).astype(object)
-    numbers[rng.permutation(m)[:m // 7]] = "x"   # 86 % numbers: text for the typing (< 95 %), flagged (>= 80 %)
-    numbers[rng.permutation(m)[:m // 10]] = None
+    order = rng.permutation(m)
+    numbers[order[:m // 7]] = "x"   # ~86 % numbers: text for the typing (< 95 %), flagged (>= 80 %)
+    numbers[order[m // 7:m // 7 + m // 10]] = None
     frame = pd.DataFrame({
         "nums": pd.Series(numbers).astype("str"),
         "const": pd.Series(["a"] * m).astype("str"),
@@ -299,3 +300,24 @@ def test_compact_integer_tables_are_the_former_matrix(seed, dtypes, scale, negat
         got = compact_numeric(frame).to_numpy()
         assert got.dtype == want.dtype and np.array_equal(got, want)
         assert compact_numeric(frame).shape == frame.shape and list(compact_numeric(frame).columns) == list(cols)
+
+
+@pytest.mark.parametrize("method, bins", [("mean-std", 3), ("quantile", 5), ("uniform", 4)])
+def test_bin_names_of_every_column_at_once_are_each_columns(method, bins):
+    """encode_frame names the binned columns from one formatting pass over the edges: the names bin_names gives
+    each column's finite edges (ties marked +inf dropped), with 'missing' last where a value is missing."""
+    from fslab.data.discretize import MISSING, _edges, bin_names, mark_ties
+
+    m = 3_000
+    frame = mixed(m, seed=7)
+    frame["tied"] = np.where(np.arange(m) < 2_900, 1.5, np.linspace(2, 3, m))   # quantile edges tie at 1.5
+    source = NumericSource.of(frame)
+    stats = scan(source)
+    binned = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, bins))
+    E = mark_ties(_edges(source, binned, stats, method, bins))
+    if method == "quantile":
+        assert not np.isfinite(E).all()   # the tie path is exercised
+    got = encode_frame(frame, method, bins).categories
+    for k, i in enumerate(binned):
+        want = bin_names(E[k][np.isfinite(E[k])])
+        assert got[i] == ((*want, MISSING) if stats.n_missing[i] else want)

@@ -20,7 +20,7 @@ that holds them (:func:`code_dtype`: uint8 up to 256 levels).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -142,10 +142,25 @@ def _fmt(v: float) -> str:
 
 def bin_names(edges: np.ndarray) -> tuple[str, ...]:
     """Interval names of the bins cut at ``edges``: (-inf, a), [a, b), ..., [z, inf)."""
-    bounds = ["-inf", *(_fmt(e) for e in edges), "inf"]
-    return tuple(
-        ("(" if i == 0 else "[") + f"{bounds[i]}, {bounds[i + 1]})" for i in range(len(bounds) - 1)
-    )
+    return _interval_names([_fmt(e) for e in edges])
+
+
+def _interval_names(inner: list[str]) -> tuple[str, ...]:
+    bounds = ["-inf", *inner, "inf"]
+    return tuple(("(" if i == 0 else "[") + f"{bounds[i]}, {bounds[i + 1]})" for i in range(len(bounds) - 1))
+
+
+def _bin_name_rows(E: np.ndarray) -> list[tuple[str, ...]]:
+    """:func:`bin_names` of each row's finite edges (marked ties are +inf), every edge formatted in one pass."""
+    if not E.size:
+        return [_interval_names([]) for _ in range(E.shape[0])]
+    text = [_fmt(v) for v in E.ravel().tolist()]
+    w = E.shape[1]
+    finite = np.isfinite(E)
+    if finite.all():
+        return [_interval_names(text[r * w:(r + 1) * w]) for r in range(E.shape[0])]
+    keep = finite.tolist()
+    return [_interval_names([text[r * w + c] for c in range(w) if keep[r][c]]) for r in range(E.shape[0])]
 
 
 def distinct_values(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -380,9 +395,12 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     E = mark_ties(E)
     # names of every numeric column's codes
     small_rank = np.cumsum(stats.small) - 1
-    n_values = np.zeros(source.n_columns, dtype=np.int64)
-    for i, j in enumerate(source.positions):
-        if discrete[i]:
+    sizes = []
+    binned_names = iter(_bin_name_rows(E))   # the binned columns come in order
+    missing_any, discrete_l = (stats.n_missing > 0).tolist(), discrete.tolist()
+    for i, j in enumerate(source.positions.tolist()):
+        names_i: Sequence[str]
+        if discrete_l[i]:
             if stats.small[i]:
                 k = small_rank[i]
                 values = np.flatnonzero(stats.present[stats.starts[k]:stats.starts[k + 1]]) + stats.lo[i]
@@ -391,11 +409,11 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
             names_i = [value_name(v) for v in values]
             kinds[j] = "discrete"
         else:
-            row = E[np.searchsorted(binned, i)]
-            names_i = list(bin_names(row[np.isfinite(row)]))
+            names_i = next(binned_names)
             kinds[j] = "binned"
-        n_values[i] = len(names_i)
-        categories[j] = (*names_i, MISSING) if stats.n_missing[i] else tuple(names_i)
+        sizes.append(len(names_i))
+        categories[j] = (*names_i, MISSING) if missing_any[i] else tuple(names_i)
+    n_values = np.array(sizes, dtype=np.int64)
     filled = cast(list[tuple[str, ...]], categories)  # every column's names are set by now
     arities = np.array([len(c) for c in filled], dtype=np.int64)
     dtype = code_dtype(int(arities.max()) if n else 1)
