@@ -38,6 +38,7 @@ VALUES = st.one_of(st.none(), st.sampled_from(["a", "b", " a", "a ", "B", "é", 
                    st.integers(-2, 2), st.floats(allow_nan=False, allow_infinity=False, width=16), st.booleans())
 
 
+@pytest.mark.slow  # 0.41 s measured (inner loop: unit and not slow)
 @SETTINGS
 @given(st.lists(VALUES, min_size=1, max_size=30), st.sampled_from(["object", "str", "category"]))
 def test_hashed_text_codes_are_the_sorted_ones(values, kind):
@@ -57,6 +58,7 @@ def test_mixed_python_values_keep_their_own_text():
     assert got.categories == ("1", "1.0", "True", "missing") and got.codes.tolist() == [0, 1, 2, 0, 3]
 
 
+@pytest.mark.slow  # 1.67 s measured (inner loop: unit and not slow)
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["level", "drop"]), st.booleans())
 def test_the_typing_hashing_reused_by_the_codes_changes_nothing(seed, missing, target_gaps):
@@ -99,6 +101,7 @@ def mixed(m: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
+@pytest.mark.slow  # 2.36 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("method, bins", [("mean-std", 3), ("quantile", 4), ("uniform", 5)])
 @pytest.mark.parametrize("m", [500, BLOCK_CELLS // 12 + 777])   # one block, and several blocks of rows
 def test_column_major_codes_are_the_row_major_ones(method, bins, m):
@@ -130,6 +133,7 @@ def reference_mean_std(source: NumericSource, cols: np.ndarray, stats) -> np.nda
     return np.stack([(mean - sigma) * scale, (mean + sigma) * scale], axis=1)
 
 
+@pytest.mark.slow  # 1.66 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("m", [2_000, BLOCK_CELLS // 10 + 5])
 def test_mean_std_edges_are_bit_identical_to_the_former_passes(m):
     """The codes of a value on an edge must not move: same blocks, same layout, same sums, column by column."""
@@ -179,6 +183,7 @@ def test_counts_by_runs_of_columns_are_the_whole_table_counts(monkeypatch):
     assert np.array_equal(runs.squares[counted], (wide * wide).sum(axis=0)[counted])
 
 
+@pytest.mark.slow  # 0.76 s measured (inner loop: unit and not slow)
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.integers(20, 90))
 def test_profile_from_the_typing_hashing_is_the_plain_profile(seed, m):
@@ -241,6 +246,7 @@ def reference_stretched(frame, stats):
     return out
 
 
+@pytest.mark.slow  # 0.71 s measured (inner loop: unit and not slow)
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["int16", "uint16", "int8", "int64", "float64", "mixed"]),
        st.integers(30, 400))
@@ -271,6 +277,7 @@ def reference_compact(frame):
     return values.astype(dtype, copy=False) if dtype.kind in "biu" else None   # int64 and uint64: the frame kept
 
 
+@pytest.mark.slow  # 0.48 s measured (inner loop: unit and not slow)
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "uint16",
                                                              "uint32", "bool"]), min_size=1, max_size=6),
