@@ -1,7 +1,7 @@
 """Whole data path benchmark (issue 13.4): array or CSV -> Dataset -> encoded -> select(JMI, k=75).
 
 Each case runs in a fresh subprocess (so its peak memory, ru_maxrss, is its own) and prints one table row:
-the time of every phase (for CSV also pandas.read_csv alone on the same file), the selection alone (select
+the CPU time of every phase (for CSV also pandas.read_csv alone on the same file), the selection alone (select
 on the already encoded data, run again in the same process), the ratio path / selection alone (goal for
 arrays <= 1.5), for CSV the plain pandas + numpy path (parse + mean-std codes of the numpy matrix + the selection
 alone) and the ratio path / plain (goal <= 1.3), and the whole-process peak in MiB and in bytes per cell (goal
@@ -42,8 +42,14 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def clock() -> float:
+    """The phases' clock: CPU seconds of this process (one thread does the work; on the shared machine wall time
+    grows with the load, CPU time much less)."""
+    return time.process_time()
+
+
 def run_case(shape_name: str, source: str) -> dict:
-    """One case in this process: phase times (s), peak MiB, baseline MiB."""
+    """One case in this process: phase CPU times (s), peak MiB, baseline MiB."""
     sys.path.insert(0, str(ROOT))
     import numpy as np
     import pandas as pd
@@ -65,35 +71,35 @@ def run_case(shape_name: str, source: str) -> dict:
         del frame, X
     base = _peak_mib()
     times = {}
-    t0 = time.perf_counter()
+    t0 = clock()
     if source == "csv":
         ds = fslab.read_csv(path, "y", positive=1)
     else:
         ds = fslab.Dataset.from_arrays(X, y, positive=1)
-    t1 = time.perf_counter()
+    t1 = clock()
     enc = ds.discretize()
-    t2 = time.perf_counter()
+    t2 = clock()
     sel = select(enc, K, "jmi")
-    t3 = time.perf_counter()
+    t3 = clock()
     peak = _peak_mib()
     fresh = EncodedDataset(enc.X, enc.y, labels=enc.labels, arities=enc.arities, feature_names=enc.feature_names)
-    t4 = time.perf_counter()        # the selection alone: same codes, a new object (no caches from the first run)
+    t4 = clock()        # the selection alone: same codes, a new object (no caches from the first run)
     alone = select(fresh, K, "jmi")
-    t5 = time.perf_counter()
+    t5 = clock()
     assert list(alone.features) == list(sel.features)
     times = {"load": t1 - t0, "discretize": t2 - t1, "select": t3 - t2, "alone": t5 - t4, "parse": float("nan"),
              "numpy codes": float("nan")}
     codes = str(enc.X.dtype)
     if path:
         del ds, enc, fresh
-        t6 = time.perf_counter()
+        t6 = clock()
         parsed = pd.read_csv(path)   # pandas' parser alone (fslab's read_csv parses with it, then checks)
-        t7 = time.perf_counter()
+        t7 = clock()
         # the plain pandas + numpy path's coding: mean-std bins of every column, no checks, no profile
         V = parsed.drop(columns=["y"]).to_numpy()
         mu, sd = V.mean(axis=0), V.std(axis=0, ddof=1)
         (V >= mu - sd).astype(np.uint8) + (V >= mu + sd)
-        times["parse"], times["numpy codes"] = t7 - t6, time.perf_counter() - t7
+        times["parse"], times["numpy codes"] = t7 - t6, clock() - t7
         del parsed, V
         os.unlink(path)
     return {"times": times, "peak": peak, "base": base, "cells": m * n, "codes": codes,
@@ -177,8 +183,9 @@ def run_mixed(repeats: int) -> None:
 
 
 def _subprocess(shape_name: str, source: str) -> dict:
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}   # one thread: CPU s = work done
     out = subprocess.run([sys.executable, __file__, "--case", shape_name, source], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
+                         cwd=ROOT, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
