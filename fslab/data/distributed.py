@@ -280,11 +280,10 @@ class DaskSource:
         cand_array = np.asarray(cand_list, dtype=np.int64)
         arities = self.arities[cand_array]
         dask = require_dask()
-        cand, L = dask.delayed(cand_array, traverse=False), self.labels.shape[0]
-        a = dask.delayed(arities, traverse=False)
+        L = self.labels.shape[0]
         jobs = zip(self._parts, codes, self._boots(), strict=True)
         if n_base * int(arities.max()) > 2 * max(self.n_rows, 1):
-            pairs = [dask.delayed(kernels.occupied)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
+            pairs = [dask.delayed(kernels.occupied)(p, c, n_base, cand_array, arities, L, b) for p, c, b in jobs]
             root = _tree(dask, pairs, kernels.merge_occupied)
             stride = n_base * int(arities.max())
             return JointTable(self._fetch(dask.delayed(kernels.pad_occupied)(root, cand_array.size, stride, L)),
@@ -292,11 +291,11 @@ class DaskSource:
         counters = self._fast_counters()
         if counters is not None and int(arities.max()) > 1:
             width = int(arities.max())
-            tasks = [dask.delayed(kernels.fast_extensions)(f, c, n_base, cand, width)
+            tasks = [dask.delayed(kernels.fast_extensions)(f, c, n_base, cand_array, width)
                      for f, c in zip(counters, codes, strict=True)]
             return JointTable(_from_groups(self._fetch(_tree_sum(dask, tasks)), n_base, cand_array.size, width, L),
                               self.labels)
-        tasks = [dask.delayed(kernels.extensions)(p, c, n_base, cand, a, L, b) for p, c, b in jobs]
+        tasks = [dask.delayed(kernels.extensions)(p, c, n_base, cand_array, arities, L, b) for p, c, b in jobs]
         flat = self._fetch(_tree_sum(dask, tasks))
         return JointTable(_pad(flat, n_base, arities, L), self.labels)
 
