@@ -53,6 +53,7 @@ def test_sample_has_the_papers_shape_and_positive_rate(datasets, name):
     assert (rec.n_rows, rec.n_features, rec.positive_rate) == (rows, n_features, rate)
 
 
+@pytest.mark.slow  # 0.57 s measured (inner loop: unit and not slow)
 @pytest.mark.parametrize("name", list(PAPER))
 def test_sample_discretises_into_codes(datasets, name):
     enc = datasets[name].discretize(method="mean-std")
@@ -185,6 +186,7 @@ def test_bad_names_and_parameters_raise_actionable_errors():
         read_sample_frame("uniform")
 
 
+@pytest.mark.slow  # 0.28 s measured (inner loop: unit and not slow)
 @pytest.mark.skipif(not RAW.exists(), reason="raw files of ../shared/datasets not present")
 @pytest.mark.parametrize("name", ["mushroom", "splice", "waveform", "optdigits"])
 def test_shipped_file_is_rebuilt_from_the_raw_files(name):
@@ -216,6 +218,7 @@ def test_wide_text_samples_have_the_papers_shape_and_encoding(name):
     assert set(np.unique(ds.array)) == {1, 2}
 
 
+@pytest.mark.slow  # 1.54 s measured (inner loop: unit and not slow)
 @pytest.mark.skipif(not RAW.exists(), reason="needs ../shared/datasets")
 @pytest.mark.parametrize("name, rel", [("pcmac", "pcmac/PCMAC.mat"), ("basehock", "basehock/BASEHOCK.mat")])
 def test_wide_text_samples_match_the_mat_file(name, rel):
