@@ -148,6 +148,32 @@ def test_another_engine_sqlite_equals_in_memory(tmp_path, frame, method, bins):
     assert_same_selections(src, enc, k=3)
 
 
+def test_multiclass_one_vs_rest_and_real_valued_targets(tmp_path):
+    """A 3-class float target with missing values (dropped), one-vs-rest, a real-valued target; boolean, constant
+    and wide-range integer features."""
+    rng = np.random.default_rng(0)
+    m = 400
+    frame = pd.DataFrame({"real": rng.normal(size=m), "small_int": rng.integers(0, 5, size=m),
+                          "wide_int": rng.choice([0, 100_000, 250_000], size=m), "constant": np.ones(m),
+                          "flag": rng.random(m) < 0.3, "target": rng.integers(0, 3, size=m).astype(float)})
+    frame.loc[frame.index[::37], "target"] = np.nan
+    frame.to_parquet(tmp_path / "multi.parquet")
+    for positive, task in ((None, "multiclass"), ("2", "binary")):
+        enc = fslab.Dataset.from_frame(frame, "target", positive=positive).discretize("quantile", 4)
+        src = fslab.from_sql(str(tmp_path / "multi.parquet"), "target", positive=positive, method="quantile", bins=4)
+        assert src.task == task and src.n_rows == m - len(frame.index[::37])
+        assert_same_codes(src, enc)
+        for measure in ("zero-one", "log-loss"):
+            assert (fslab.select(src, 3, "bayes-greedy", measure=measure).features
+                    == fslab.select(enc, 3, "bayes-greedy", measure=measure).features)
+    frame.assign(target=rng.normal(size=m)).to_parquet(tmp_path / "real.parquet")
+    enc = fslab.Dataset.from_frame(pd.read_parquet(tmp_path / "real.parquet"), "target").discretize()
+    src = fslab.from_sql(str(tmp_path / "real.parquet"), "target")
+    assert src.task == "regression" and len(src.labels) == m
+    assert_same_codes(src, enc)
+    assert fslab.bayes_value(src, [0, 1], "squared") == fslab.bayes_value(enc, [0, 1], "squared")
+
+
 def test_tables_equal_in_memory_including_relabelled_and_occupied_cells(tmp_path):
     rng = np.random.default_rng(3)
     frame = pd.DataFrame(rng.integers(0, 3, size=(60, 8)), columns=[f"f{j}" for j in range(8)])
