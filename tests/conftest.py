@@ -62,6 +62,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(item.get_closest_marker(tier) for tier in TIERS):
             item.add_marker(tier_of(item))
+        if "client" in getattr(item, "fixturenames", ()):  # the LocalCluster fixture below
+            item.add_marker("cluster")
 
 
 def load_factor() -> float:

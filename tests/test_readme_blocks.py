@@ -95,6 +95,7 @@ def test_the_in_memory_python_blocks_run_as_written(tmp_path, monkeypatch):
     assert len(sel.features) == 3 and sel.estimate == "cross-fitted"
 
 
+@pytest.mark.cluster  # starts its own LocalCluster (the block's): 2 worker processes on this machine
 @pytest.mark.slow  # a LocalCluster of 2 worker processes and 1,000 NPFS bootstraps on it (about 20 s of CPU)
 def test_the_dask_python_blocks_run_as_written_on_a_local_cluster(tmp_path):
     """The two Dask blocks, as written, in a fresh interpreter (their LocalCluster's workers must not inherit this
