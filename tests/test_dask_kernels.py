@@ -120,3 +120,15 @@ def test_bootstrap_tables_do_not_depend_on_the_partitioning():
     np.testing.assert_array_equal(two.table([1, 4]).counts, enc.table([1, 4]).counts)   # the parent is unweighted
     with pytest.raises(fslab.ParameterError, match="mean row weight"):
         two.bootstrap(1, mean=0)
+
+
+def test_partition_counter_reports_its_arrays_to_the_scheduler():
+    """dask.sizeof of a partition's counter is its arrays' bytes (not a plain object's few bytes), so the scheduler
+    moves the small cell codes to the counter's worker rather than the counter (codes, value bits) to the codes."""
+    from dask.sizeof import sizeof
+
+    from fslab.data.dask_kernels import fast_counter
+
+    X = np.zeros((20_000, 30), dtype=np.uint8)
+    counter = fast_counter((X, np.zeros(20_000, dtype=np.int8)), np.full(30, 2), np.array([0, 1]))
+    assert sizeof(counter) >= X.nbytes + counter.y.nbytes + counter._value_bits().nbytes
