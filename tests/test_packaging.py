@@ -37,6 +37,7 @@ def test_library_needs_no_streamlit():
     assert "streamlit" in " ".join(_pyproject()["project"]["optional-dependencies"]["app"])
 
 
+@pytest.mark.network  # pip fetches the dependencies and the build backend from the package index
 @pytest.mark.slow
 def test_fresh_venv_installs_and_runs_from_another_directory(tmp_path):
     """`pip install .` in a new venv; then, outside the clone, `import fslab` and the `fslab` console script."""
