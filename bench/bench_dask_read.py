@@ -7,7 +7,8 @@ the wall time with and without ``persist=True``, and the bytes of statistics tha
 1. Reads: every file read is counted (a wrapper around the partition reader), per method: mean-std needs the
    statistics pass (the ID's distinct values counted in it), the sums and the squares of the real columns, then
    the codes; quantile bins the statistics, 7 radix-select passes and the codes.
-2. Wall seconds on a LocalCluster of 2 single-thread worker processes, ``persist`` off vs on, interleaved, medians.
+2. Wall seconds on a LocalCluster of 2 single-thread worker processes, ``persist`` False, "auto" (the default:
+   after the first pass, when the data fit in a quarter of the workers' memory) and True, interleaved, medians.
 3. Bytes of the statistics pass to the client on data with an ID column (a distinct text value per row): the
    per-partition statistics with every category (as before issue 23) vs the statistics merged on the workers with
    capped value sets and the ID's distinct values counted there as hashes (what reaches the client now).
@@ -114,10 +115,10 @@ def main() -> None:
             print("| method | persist | file reads | median wall s | runs |")
             print("|---|---|---|---|---|")
             for method in ("mean-std", "quantile"):
-                times: dict[bool, list[float]] = {False: [], True: []}
-                counted: dict[bool, int] = {}
+                times: dict[bool | str, list[float]] = {False: [], "auto": [], True: []}
+                counted: dict[bool | str, int] = {}
                 for _ in range(args.repeats):
-                    for persist in (False, True):   # interleaved
+                    for persist in times:   # interleaved
                         reads(folder)
                         start = time.perf_counter()
                         src = dask_read.from_dask(frame_of(folder, dd, dask.delayed), "y", method=method,
@@ -128,7 +129,7 @@ def main() -> None:
                         assert "id" not in src.feature_names
                         del src
                 base = statistics.median(times[False])
-                for persist in (False, True):
+                for persist in times:
                     med = statistics.median(times[persist])
                     print(f"| {method} | {persist} | {counted[persist]} ({counted[persist] / args.parts:.0f} per "
                           f"file) | {med:.2f} ({med / base:.2f}x) | {args.repeats} |")

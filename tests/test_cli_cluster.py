@@ -188,6 +188,45 @@ def test_id_like_columns_are_left_out_as_in_memory(client, max_levels):
         from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y", near_unique="keep", max_levels=max_levels)
 
 
+def counting_reader(path: str) -> pd.DataFrame:
+    """Read one parquet file on a worker, counting the read in a file beside it (workers are other processes)."""
+    with open(f"{path}.reads", "a") as fh:
+        fh.write("1\n")
+    return pd.read_parquet(path)
+
+
+def reads_of(folder) -> int:
+    n = sum(len(f.read_text().splitlines()) for f in folder.glob("*.reads"))
+    for f in folder.glob("*.reads"):
+        f.unlink()
+    return n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("method", "persist", "expected"), [
+    ("mean-std", False, 4), ("mean-std", "auto", 2), ("mean-std", True, 1),   # stats, sums, squares, codes
+    ("quantile", False, 9), ("quantile", "auto", 2),                          # stats, 7 radix passes, codes
+])
+def test_file_reads_per_method_and_persist(client, tmp_path, method, persist, expected):
+    """How often each file is read: the statistics pass (categories, ID counts and the quantile select's first byte
+    in it), the passes that need its results, the codes; persist="auto" keeps the data in the workers' memory
+    after the first pass (it fits), True before it. The codes are the in-memory ones every time."""
+    import dask
+    import distributed
+
+    df = frame(m=1000, seed=7)
+    df.insert(0, "id", [f"c{i}" for i in range(1000)])   # a text ID: counted in the statistics pass
+    write_parts(df, tmp_path, parts=4)
+    files = sorted(str(f) for f in tmp_path.glob("*.parquet"))
+    ddf = dd.from_delayed([dask.delayed(counting_reader)(f) for f in files], meta=df.iloc[:0])
+    src = from_dask(ddf, "y", method=method, persist=persist, max_levels=100)
+    distributed.wait(src._parts)
+    assert reads_of(tmp_path) == expected * len(files)
+    with pytest.warns(UserWarning, match="near-unique"):
+        enc = fslab.Dataset.from_frame(df, "y").discretize(method)
+    np.testing.assert_array_equal(src.to_encoded().X, enc.X)
+
+
 @pytest.mark.slow
 def test_quantile_bins_after_the_fused_first_byte(client):
     """The quantile radix select starts from the statistics pass's first-byte histogram: same codes as in memory,

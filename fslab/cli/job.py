@@ -120,7 +120,7 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
                      column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None),
-                     cluster=client is not None, persist=bool(getattr(args, "persist", False)))
+                     cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto")
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):

@@ -76,8 +76,8 @@ def _cluster_options(parser: argparse.ArgumentParser) -> None:
                         "tcp://host:8786 (needs pip install fslab[dask]). A file, directory or glob DATA is read by "
                         "the workers, never here, and without the app's upload limits")
     parser.add_argument("--persist", action="store_true", help="with --scheduler: keep the data read once in the "
-                        "workers' memory while it is binned (when it fits there), instead of reading the files once "
-                        "per statistic")
+                        "workers' memory while it is binned, instead of reading the files once per statistic (without "
+                        "it: when the data take at most a quarter of the workers' memory)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -180,7 +180,7 @@ def load_files(path: str, target: str | None, positive: str | None, method: str,
 
 
 def load_on_cluster(path: str, target: str | None, positive: str | None, method: str, bins: int,
-                    persist: bool = False) -> Loaded:
+                    persist: bool | str = "auto") -> Loaded:
     """A parquet or CSV file, a directory or a glob read by the workers of the connected Dask cluster
     (``dask.dataframe.read_parquet`` / ``read_csv``), never on this machine and without the server's upload
     limits (they guard the app's uploads, not a cluster operator's files), then binned there
@@ -215,7 +215,7 @@ def load_distribution_file(path: str) -> Loaded:
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
               bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
-              persist: bool = False) -> Loaded:
+              persist: bool | str = "auto") -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
     CSV file only. ``cluster``: a file, directory or glob is read by the Dask workers (:func:`load_on_cluster`)."""

@@ -37,6 +37,7 @@ from .distributed import DaskSource, _compute, _tree_sum, _tree_sum_with, requir
 from .target import encode_target
 
 MAX_LEVELS = 1 << 16   # distinct values of a text column shipped to the client as its categories, at most
+PERSIST_SHARE = 0.25   # persist="auto" keeps the data in the workers' memory up to this share of it
 _HEAD = 64             # first values of each numeric column in the statistics: a real column off the ID grid there
                        # is no ID (column_types.evenly_spaced checks its first 64 values first, too)
 
@@ -123,8 +124,9 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
             keys = _float_keys(V[~missing[:, j], j])
             top[j] = np.bincount((keys >> np.uint64(56)).astype(np.int64), minlength=256)
     head = [V[~missing[:, j], j][:_HEAD] for j in range(V.shape[1])]
+    nbytes = int(frame.memory_usage(deep=True, index=False).sum())
     return {"n": finite_n, "missing": missing.any(axis=0), "inf": inf, "lo": lo, "hi": hi, "integral": integral,
-            "values": values, "categories": categories, "everything": everything, "head": head,
+            "values": values, "categories": categories, "everything": everything, "head": head, "nbytes": nbytes,
             "rows": int(keep.sum()),
             "dropped": int((~keep).sum()), "target": (t_uniques, t_counts), "top": top}
 
@@ -174,6 +176,7 @@ def _merge_stats(cap: int, max_levels: int, *stats: dict) -> dict:
                                                                            strict=True)],
         "head": [np.concatenate(h)[:_HEAD] for h in zip(*(s["head"] for s in stats), strict=True)],
         "rows": sum(s["rows"] for s in stats), "dropped": sum(s["dropped"] for s in stats),
+        "nbytes": sum(s["nbytes"] for s in stats),
         "target": (t_uniques, t_counts), "top": None if tops[0] is None else np.sum(tops, axis=0)}
 
 
@@ -290,6 +293,17 @@ def _frame_from_arrays(X: np.ndarray, y: np.ndarray, names: list[str], target: s
 
 # --- building a source: global statistics, then codes --------------------------------------------------------
 
+def _cluster_memory() -> float:
+    """The memory limits of the connected cluster's workers, summed (0 without a distributed client)."""
+    try:
+        from distributed import get_client
+
+        workers = get_client().scheduler_info(n_workers=-1)["workers"].values()
+    except (ImportError, ValueError):
+        return 0.0
+    return float(sum(w.get("memory_limit") or 0 for w in workers))
+
+
 def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], target: str, m_all: int,
                  max_levels: int, rule: str) -> dict[str, str]:
     """{column: why} of the ID-like columns to leave out, by Dataset.from_frame's rule (text: distinct values in at
@@ -373,7 +387,7 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
 
 def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3,
               feature_names=None, *, near_unique: str = "drop", max_levels: int = MAX_LEVELS,
-              persist: bool = False) -> DaskSource:
+              persist: bool | str = "auto") -> DaskSource:
     """A :class:`DaskSource` from a ``dask.dataframe.DataFrame`` and the name of its target column, or from a
     ``dask.array`` pair ``(X, y)`` (``frame=X``, ``target=y``; X must be 2-d with y's row chunks).
 
@@ -388,8 +402,10 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     in at least half the rows; numbers with a different value in every row that are whole or evenly spaced), with
     a note; their distinct values are counted on the workers as 64-bit hashes, so only a count reaches the client.
     A kept text column with more than ``max_levels`` distinct values is refused (its categories would all travel
-    to the client). ``persist``: read the data once into the workers' memory (when it fits there), so the
-    statistics passes and the coding do not read the files again (4 reads for mean-std, 9 for quantile bins).
+    to the client). ``persist``: True reads the data once into the workers' memory, so the statistics passes and
+    the coding do not read the files again (else 4 reads for mean-std, 9 for quantile bins); "auto" (default) does
+    so after the first pass when more passes follow and the partitions' pandas size is at most
+    :data:`PERSIST_SHARE` of the cluster's worker memory (2 reads in all); False never.
     """
     dask = require_dask()
     import dask.array as da
@@ -429,7 +445,9 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
 
     if near_unique not in ("drop", "keep"):
         raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
-    if persist:   # read once; every pass below then reads the workers' memory
+    if persist not in (True, False, "auto"):
+        raise ParameterError(f"persist must be True, False or 'auto'; got {persist!r}")
+    if persist is True:   # read once; every pass below then reads the workers' memory
         parts = list(dask.persist(*parts))
     numeric = [c for c in names if numeric_values(meta[c]) is not None]
     text = [c for c in names if c not in numeric]
@@ -442,6 +460,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     rows, dropped = g["rows"], g["dropped"]
     if rows == 0:
         raise DataError(f"target {target!r} is missing in every row; choose another target column")
+    if persist == "auto" and method != "uniform" and g["nbytes"] <= PERSIST_SHARE * _cluster_memory():
+        parts = list(dask.persist(*parts))   # the passes to come read the workers' memory, not the files
     for j, c in enumerate(numeric):
         if g["inf"][j]:
             check_finite(c, np.array([np.inf]))
