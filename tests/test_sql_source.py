@@ -273,7 +273,7 @@ def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
     assert isinstance(src, fslab.TableSource) and not isinstance(src, fslab.CodedSource)
     with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
         fslab.select(src, 2, "fisher")
-    with pytest.raises(fslab.FslabError, match="rows"):
+    with pytest.raises(fslab.FslabError, match="keeps its rows in the engine.*source.sample"):
         fslab.npfs(src, "jmi", k=2, n_bootstraps=3, seed=0)
     part = src.sample(600, seed=1)   # what NPFS runs on: a sample coded with the whole table's cut points
     assert isinstance(part, fslab.EncodedDataset) and 400 < part.n_rows < 800

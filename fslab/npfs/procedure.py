@@ -65,6 +65,12 @@ class NPFSCancelled(FslabError):
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
+    from ..data.sql_source import SqlSource  # numpy only: no Ibis import
+
+    if isinstance(source, SqlSource):
+        raise ParameterError(
+            "NPFS resamples rows, and a SQL source keeps its rows in the engine (only count tables come back). Draw a "
+            "sample into memory first: fslab.npfs(source.sample(200_000, seed=0), ...)")
     if not (isinstance(source, CodedSource | SparseDataset | DaskSource) and source.is_sample):  # rows to resample
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
