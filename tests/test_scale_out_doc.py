@@ -21,6 +21,7 @@ def python_blocks() -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.cluster   # its LocalCluster runs in the subprocess
 def test_the_snippet_runs_as_written(tmp_path):
     blocks = python_blocks()
     assert len(blocks) == 1 and 'if __name__ == "__main__":' in blocks[0]
