@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,13 @@ def test_a_configured_dask_scheduler_is_named_on_the_page(monkeypatch):
     at = AppTest.from_file(APP, default_timeout=90).run()
     at.switch_page("pages/npfs.py").run()
     assert not any("Dask cluster" in i.value for i in at.info)
-    monkeypatch.setenv("FSLAB_DASK_SCHEDULER", "tcp://127.0.0.1:8786")
-    at.run()
-    assert any("Dask cluster at tcp://127.0.0.1:8786" in i.value for i in at.info)
+    with socket.socket() as listener:  # something answers at the address: the page checks before naming it
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        monkeypatch.setenv("FSLAB_DASK_SCHEDULER", address)
+        at.run()
+    assert any(f"Dask cluster at {address}" in i.value for i in at.info)
 
 
 def test_defaults_follow_the_select_page_and_k_star_goes_back():
