@@ -96,7 +96,7 @@ def server_limits() -> Limits:
 
 
 SCHEDULER_SETTING = "FSLAB_DASK_SCHEDULER"   # fslab.data.distributed.SCHEDULER_ENV (not imported: no Dask here)
-_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss|inproc)://)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?/?")
+_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?/?")
 
 
 def check_server_settings(environ=None) -> Limits:

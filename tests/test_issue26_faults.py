@@ -78,7 +78,8 @@ def env(monkeypatch):
 
 @pytest.mark.parametrize("setting, value", [("FSLAB_MAX_ROWS", "abc"), ("FSLAB_MAX_BOOTSTRAPS", "-3"),
                                             ("FSLAB_CACHE_MB", "1.5"), ("FSLAB_DASK_SCHEDULER", "tcp://host:99999"),
-                                            ("FSLAB_DASK_SCHEDULER", "tcp:/no slash")])
+                                            ("FSLAB_DASK_SCHEDULER", "tcp:/no slash"),
+                                            ("FSLAB_DASK_SCHEDULER", "ucx://host:8786")])
 def test_an_invalid_setting_is_refused_before_any_page_naming_it(env, setting, value):
     env(**{setting: value})
     with pytest.raises(ParameterError, match=setting):
