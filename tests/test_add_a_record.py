@@ -105,13 +105,19 @@ def test_the_command_line_offers_and_runs_them(toy_records, tmp_path, capsys):
 
     args = build_parser().parse_args(["select", "mushroom", "--selector", SELECTOR, "--measure", MEASURE])
     assert (args.selector, args.measure) == (SELECTOR, MEASURE)
-    path = tmp_path / "toy.json"  # a recipe carries the parameter the command line has no option for
+    path = tmp_path / "toy.json"  # a recipe carries the parameter
     path.write_text(recipe.Recipe("select", {"sample": "mushroom"}, None,
                                   {"selector": SELECTOR, "measure": MEASURE, "w": 2.0, "k": 2}).to_json())
     assert main(["select", "--recipe", str(path), "--json", "-q"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["selector"], out["measure"], out["params"], out["names"]) == (
         SELECTOR, MEASURE, {"w": 2.0}, ["odor=none", "stalk-root=club"])
+    # the parameter is an option too, read from its record, and range-checked as in the app
+    assert main(["select", "mushroom", "--selector", SELECTOR, "--measure", MEASURE, "--w", "2", "--k", "2",
+                 "--json", "-q"]) == 0
+    assert json.loads(capsys.readouterr().out)["params"] == {"w": 2.0}
+    assert main(["select", "mushroom", "--selector", SELECTOR, "--measure", MEASURE, "--w", "3", "-q"]) == 1
+    assert "--w must be between 0.5 and 2.0" in capsys.readouterr().err
 
 
 def _options(widget) -> list[str]:

@@ -24,12 +24,14 @@ from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distributi
 from ..selectors import SELECTORS
 from .sources import Loaded, load_data, read_bytes
 
-MEASURE_PARAM_DEFAULTS = PARAM_DEFAULTS  # one default per parameter, from the measure records (pages, recipes)
 DATA_OPTIONS = ("target", "positive", "method", "bins")
-# the ranges the app and recipes offer (fslab.recipe.CHOICES, measure parameters from their Param records)
-OPTION_RANGES = {"s": CHOICES["select"]["s"], "n": CHOICES["npfs"]["n"], "seed": CHOICES["npfs"]["seed"],
-                 "fraction": CHOICES["npfs"]["fraction"],
-                 **{name: CHOICES["select"][name] for name in PARAM_DEFAULTS}}
+
+
+def option_ranges() -> dict:
+    """The ranges the app and recipes offer (fslab.recipe.CHOICES; measure parameters from their Param records),
+    read when checked, so a registered measure's parameter is range-checked too."""
+    return {"s": CHOICES["select"]["s"], "n": CHOICES["npfs"]["n"], "seed": CHOICES["npfs"]["seed"],
+            "fraction": CHOICES["npfs"]["fraction"], **{name: CHOICES["select"][name] for name in PARAM_DEFAULTS}}
 
 
 @dataclass
@@ -131,12 +133,12 @@ def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):
 def _measure_params(args: argparse.Namespace, choices: dict, measure: str | None) -> dict:
     """The measure's parameters; an explicit option the measure does not take is an error."""
     takes = set(MEASURES[measure].params) if measure is not None else set()
-    for name in MEASURE_PARAM_DEFAULTS:
+    for name in PARAM_DEFAULTS:
         if getattr(args, name, None) is not None and name not in takes:
             raise ParameterError(f"--{name} does not apply to the measure {measure!r}; it is a parameter of the "
                                  + " and ".join(repr(m) for m, spec in MEASURES.items() if name in spec.params)
                                  + " measure")
-    return {name: _pick(args, choices, name, MEASURE_PARAM_DEFAULTS[name]) for name in MEASURE_PARAM_DEFAULTS
+    return {name: _pick(args, choices, name, PARAM_DEFAULTS[name]) for name in PARAM_DEFAULTS
             if name in takes}
 
 
@@ -170,11 +172,12 @@ def check_ranges(job: Job) -> None:
     """Every numeric choice inside the range the app offers (one message naming the option), and --n-jobs
     bounded by this machine's cores (with a note): nothing out of range reaches the library."""
     values = {"s": job.s, "n": job.n, "seed": job.seed, "fraction": job.fraction, **job.params}
+    ranges = option_ranges()
     for name, value in values.items():
-        if value is None or name not in OPTION_RANGES:
+        if value is None or name not in ranges:
             continue
         try:
-            OPTION_RANGES[name](name, value)
+            ranges[name](name, value)
         except RecipeError as err:
             raise ParameterError(str(err).replace(f"'{name}'", f"--{name}", 1)) from None
     if job.command == "npfs":

@@ -12,7 +12,7 @@ from ..data.dask_read import table_files
 from ..data.discretize import METHODS
 from ..errors import FslabError
 from ..export import fslab_version
-from ..measures import ESTIMATES, MEASURES, PARAM_DEFAULTS
+from ..measures import ESTIMATES, MEASURES, PARAMETERS
 from ..npfs.result import RULES
 from ..pena_nilsson.toy import PRESETS
 from ..selectors import SELECTORS
@@ -57,11 +57,9 @@ def _common() -> argparse.ArgumentParser:
 def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's default") -> None:
     parser.add_argument("--measure", choices=MEASURES, metavar="NAME",
                         help=f"performance measure: {', '.join(MEASURES)} (default: {default})")
-    parser.add_argument("--c", type=float, help="cost of a false positive, cost-sensitive measure "
-                        f"(default {PARAM_DEFAULTS['c']})")
-    parser.add_argument("--beta", type=float, help=f"beta of the f-beta measure (default {PARAM_DEFAULTS['beta']})")
-    parser.add_argument("--approach", type=int, choices=(1, 2),
-                        help=f"precision/recall approach (default {PARAM_DEFAULTS['approach']})")
+    for name, (param, takers) in PARAMETERS.items():  # one option per parameter of the measure records
+        help_text = f"{param.help} ({', '.join(takers)}; default {param.default})".replace("%", "%%")
+        parser.add_argument(f"--{name}", type=type(param.default), choices=param.choices, help=help_text)
 
 
 def _estimate_options(parser: argparse.ArgumentParser) -> None:
