@@ -122,7 +122,8 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
                      column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None),
-                     cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto")
+                     cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto",
+                     sql=bool(getattr(args, "sql", False)))
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):
@@ -227,9 +228,11 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         own = "cross-fitted" if loaded.own else "plug-in"
         job.estimate = _pick(args, choices, "estimate", own if loaded.kind == "dataset" else "plug-in")
         on_workers = getattr(args, "scheduler", None) and (cmd == "select" or not can_hold_out(src))
-        if on_workers and _pick(args, choices, "estimate") is None and job.estimate != "plug-in":
-            job.estimate = "plug-in"   # the workers send count tables, not rows to split into folds
-            job.notes.append("on a Dask cluster the counts come back as tables, with no rows to hold out: "
+        in_engine = getattr(args, "sql", False)
+        if (on_workers or in_engine) and _pick(args, choices, "estimate") is None and job.estimate != "plug-in":
+            job.estimate = "plug-in"   # the workers or the engine send count tables, not rows to split into folds
+            where = "in DuckDB" if in_engine else "on a Dask cluster"
+            job.notes.append(f"{where} the counts come back as tables, with no rows to hold out: "
                              "the estimate is the papers' in-sample plug-in")
         job.folds = _pick(args, choices, "folds", DEFAULT_FOLDS)
         check_estimate(job.estimate, job.folds)

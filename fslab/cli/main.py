@@ -73,6 +73,9 @@ def _cluster_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster: its scheduler's address, e.g. "
                         "tcp://host:8786 (needs pip install fslab[dask]). A file, directory or glob DATA is read by "
                         "the workers, never here, and without the app's upload limits")
+    parser.add_argument("--sql", action="store_true", help="count in an embedded DuckDB (pip install fslab[sql]): a "
+                        "parquet or CSV file, directory or glob DATA is read by DuckDB, never into memory here, and "
+                        "without the app's upload limits; only count tables come back (NPFS needs rows in memory)")
     parser.add_argument("--persist", action="store_true", help="with --scheduler: keep the data read once in the "
                         "workers' memory while it is binned, instead of reading the files once per statistic (without "
                         "it: when the data take at most a quarter of the workers' memory)")

@@ -200,6 +200,18 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 
+def load_in_duckdb(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
+    """A parquet or CSV file, a directory or a glob counted in an embedded DuckDB (:func:`fslab.from_sql`): the
+    rows stay in the engine, so neither memory nor the server's upload limits bound them; only count tables come
+    back."""
+    if target is None:
+        raise ParameterError("--sql needs --target: the engine reads the columns without loading the table here")
+    from ..data.sql_read import from_sql
+
+    source = from_sql(path, target, positive=positive, method=method, bins=bins)
+    return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
+
+
 def parse_distribution(text: bytes, what: str) -> Distribution:
     """A JSON distribution (``Distribution.to_json()``), parsed within the JSON limits."""
     doc = safe_loads(text, what=what)
@@ -215,10 +227,11 @@ def load_distribution_file(path: str) -> Loaded:
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
               bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
-              persist: bool | str = "auto") -> Loaded:
+              persist: bool | str = "auto", sql: bool = False) -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
-    CSV file only. ``cluster``: a file, directory or glob is read by the Dask workers (:func:`load_on_cluster`)."""
+    CSV file only. ``cluster``: a file, directory or glob is read by the Dask workers (:func:`load_on_cluster`);
+    ``sql``: counted in an embedded DuckDB (:func:`load_in_duckdb`)."""
     types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
     if missing is not None and missing not in MISSING_RULES:
         raise ParameterError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
@@ -245,6 +258,11 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     method, bins = method or "mean-std", bins if bins is not None else 3
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
+    if sql:
+        if cluster or types or missing is not None:
+            raise ParameterError("--sql counts in DuckDB on this machine: it does not combine with --scheduler, "
+                                 "--column-type or --missing")
+        return load_in_duckdb(data, target, positive, method, bins)
     if cluster:
         if types or missing is not None:
             raise ParameterError("--column-type and --missing apply to a file read in memory; on a Dask cluster "
