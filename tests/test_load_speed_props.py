@@ -80,7 +80,8 @@ def test_the_typing_hashing_reused_by_the_codes_changes_nothing(seed, missing, t
     enc = ds.discretize()
     plain = encode_frame(ds.features, array=ds.array)   # no reuse: every text column hashed again
     assert np.array_equal(enc.X, plain.X) and enc.categories == plain.categories
-    assert "spaced" not in ds.text_codes     # " z" and "z" read as one level when typing, two as codes
+    if (frame["spaced"].str.strip() != frame["spaced"]).any():   # a short sample may draw no spaced word
+        assert "spaced" not in ds.text_codes     # " z" and "z" read as one level when typing, two as codes
     if len(ds.features) == len(frame) and missing == "level":
         assert "clean" in ds.text_codes
 

@@ -456,6 +456,7 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
         with np.errstate(invalid="ignore"):
             integer_edges = np.clip(np.ceil(E), -2**31, 2**31 - 1).astype(np.int32)   # +inf (ties) -> never reached
     rank = rank.astype(X.dtype)   # ranks are codes: gathered in the codes' dtype
+    hit: np.ndarray | None = None   # the comparisons' bool buffer, reused by every block (no fresh pages per block)
     for rows, block in source.row_blocks():
         if everything and copy.size == block.shape[1]:
             X[rows] = block   # every column already holds its codes
@@ -463,7 +464,10 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
         # codes in the block's layout (a frame's mixed columns come column-major): whole columns are written
         # contiguously, and transposed once into X at the end
         order: Literal["C", "F"] = "F" if block.flags.f_contiguous and not block.flags.c_contiguous else "C"
-        out = np.zeros(block.shape, dtype=X.dtype, order=order)
+        direct = everything and order == "C"   # row-major codes of every column: written in place into X's rows
+        out = X[rows] if direct else np.zeros(block.shape, dtype=X.dtype, order=order)
+        if direct:
+            out[...] = 0
         miss = missing_mask(block) if any_missing else None
         if copy.size:
             out[:, copy] = block[:, copy]
@@ -480,20 +484,21 @@ def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binne
         if binned.size and order == "C":
             whole = binned.size == block.shape[1]   # every column binned (wide numeric data): no column copies
             F = block if whole else block[:, binned]
-            if integer_edges is not None:   # integers: x >= e  <=>  x >= ceil(e), compared in int32
-                F, edges = F.astype(np.int32), integer_edges
-            else:
-                edges = E
+            # integers: x >= e  <=>  x >= ceil(e), compared with int32 edges (numpy casts the small integers of
+            # the block in its buffered loop: no int32 copy of the block)
+            edges = integer_edges if integer_edges is not None else E
             codes = out if whole else np.zeros_like(F, dtype=X.dtype)
+            if hit is None or hit.shape[1] != F.shape[1] or hit.shape[0] < F.shape[0]:
+                hit = np.empty(F.shape, dtype=bool)
             for k in range(edges.shape[1]):
-                codes += F >= edges[:, k][None, :]
+                codes += np.greater_equal(F, edges[:, k][None, :], out=hit[:F.shape[0]])
             if not whole:
                 out[:, binned] = codes
         if miss is not None:
             np.copyto(out, n_values[None, :].astype(X.dtype), where=miss)
-        if everything:
+        if everything and not direct:
             X[rows] = out
-        else:
+        elif not everything:
             X[rows, source.positions] = out
 
 
