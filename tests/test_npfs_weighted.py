@@ -201,3 +201,18 @@ def test_tables_too_large_to_count_resample():
     assert not supports(data, "jmi", {})
     with pytest.raises(ParameterError, match="counting='weights' covers"):
         npfs(data, "jmi", k=2, n_bootstraps=2, seed=0, counting="weights")
+
+
+def test_counted_engine_keeps_small_codes():
+    """Signed codes are stored as int64 by EncodedDataset; the direct engine copies a bootstrap's rows per run, so it
+    keeps them in uint8 (uint16 beyond 256 levels): 8x less memory per bootstrap, the same selections."""
+    from fslab.npfs.weighted import CountedBootstraps
+
+    data = _digits_shaped(3)
+    assert np.asarray(data.X).dtype == np.int64
+    engine = CountedBootstraps(data)
+    assert engine.X.dtype == np.uint8 and np.array_equal(engine.X, data.X)
+    W = bootstrap_weights(np.random.SeedSequence(2).spawn(3), data.n_rows, data.n_rows)
+    wide = EncodedDataset(np.asarray(data.X) * 20, data.y, arities=np.asarray(data.arities) * 20)
+    assert CountedBootstraps(wide).X.dtype == np.uint16
+    np.testing.assert_array_equal(CountedBootstraps(wide).select(W, 5, "jmi"), engine.select(W, 5, "jmi"))

@@ -212,7 +212,9 @@ class CountedBootstraps:
         self.m, self.K = X.shape
         self.A = max(int(np.max(source.arities)), 1)
         self.L = len(source.labels)
-        self.X, self.y = X, np.asarray(source.y, dtype=np.int64)
+        # codes in the smallest unsigned type (an int64 code matrix would make each bootstrap's copy 8x larger)
+        self.X = X.astype(np.uint8 if self.A <= 256 else np.uint16, copy=False)
+        self.y = np.asarray(source.y, dtype=np.int64)
         self.cells = self.A * self.A * self.L  # cells (l, u, v) of one pair table
         self.nlogn = nlogn_table(self.m)
 
