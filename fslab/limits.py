@@ -128,15 +128,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def deprecated_limits(module: str):
-    """A module ``__getattr__`` serving the old re-exported name ``LIMITS`` as :func:`server_limits`."""
-    def __getattr__(name: str):
-        if name == "LIMITS":
-            return server_limits()
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    return __getattr__
-
-
 DESCRIPTIONS = {
     "max_upload_mb": ("upload size", "MB (1,000,000 bytes) per uploaded file"),
     "max_rows": ("rows", "rows of a data table"),

@@ -15,7 +15,6 @@ import pytest
 
 from fslab.curves import count_fits, learning_curves
 from fslab.data import Dataset, read_table
-from fslab.data.data_checks import LIMITS as CHECKS_LIMITS
 from fslab.data.data_checks import DataLimitError
 from fslab.data.data_checks import Limits as ChecksLimits
 from fslab.data.distributions import Distribution, example1
@@ -37,7 +36,12 @@ def table(rows: int, cols: int) -> bytes:
 
 
 def test_one_source_of_limits():
-    assert ChecksLimits is Limits and CHECKS_LIMITS == LIMITS == server_limits()  # old names: the server's limits
+    assert ChecksLimits is Limits and LIMITS == server_limits()  # DESIGN.md's name: the server's limits, read on use
+    import fslab.data
+    import fslab.data.data_checks
+
+    for module in (fslab.data, fslab.data.data_checks):  # the old re-exports are gone (0.x: no deprecation period)
+        assert not hasattr(module, "LIMITS")
     assert SELECTORS["exhaustive"].params["max_subsets"] is None                   # None: read when it runs
 
 

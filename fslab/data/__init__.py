@@ -13,8 +13,5 @@ cluster is :mod:`fslab.cluster`).
 Dataset`` keeps working.
 """
 
-from ..limits import deprecated_limits
 from .dataset import *  # noqa: F403
 from .dataset import __all__  # noqa: F401
-
-__getattr__ = deprecated_limits(__name__)  # fslab.data.LIMITS (old): server_limits() read on use

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, TooLargeError
-from ..limits import MB, Limits, deprecated_limits, over_limit  # Limits re-exported: fslab.limits is its one source
+from ..limits import MB, Limits, over_limit  # Limits re-exported: fslab.limits is its one source
 from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, scan
 from .discretize import DISCRETE_MAX, distinct_values, is_discrete, mean_std_block_edges, numeric_values
 
@@ -292,6 +292,3 @@ def profile(frame: pd.DataFrame, array: np.ndarray | None = None, stats: ColumnS
         sentences += said
     table = pd.DataFrame({"column": names, "type": kinds, "distinct": distinct, "missing": missing, "flags": flags})
     return table, tuple(sentences)
-
-
-__getattr__ = deprecated_limits(__name__)  # LIMITS, the old re-export: server_limits() read on use

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
-from ..limits import check_memory, deprecated_limits
+from ..limits import check_memory
 from .column_stats import ColumnStats, NumericSource
 from .column_types import TYPES as COLUMN_TYPES
 from .column_types import ColumnType, ColumnTypeError, TypedFrame, id_message, infer_types, numeric_ids
@@ -196,13 +196,14 @@ class Dataset:
                    array, stats, tuple(types), left_out, text_codes)
 
     @staticmethod
-    def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3):
-        """Partitioned data on a Dask cluster as a table source (``fslab.distributed.from_dask``): a
-        ``dask.dataframe.DataFrame`` and its target column, or a ``dask.array`` pair ``(X, y)``; codes as
-        ``from_frame(...).discretize(method, bins)``, counted on the workers. Needs ``pip install fslab[dask]``."""
+    def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3, **options):
+        """Partitioned data on a Dask cluster as a table source (:func:`fslab.data.dask_read.from_dask`, whose
+        ``options`` it takes: ``near_unique``, ``max_levels``, ``persist``): a ``dask.dataframe.DataFrame`` and its
+        target column, or a ``dask.array`` pair ``(X, y)``; codes as ``from_frame(...).discretize(method, bins)``,
+        counted on the workers. Needs ``pip install fslab[dask]``."""
         from .dask_read import from_dask
 
-        return from_dask(frame, target, positive=positive, method=method, bins=bins)
+        return from_dask(frame, target, positive=positive, method=method, bins=bins, **options)
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
@@ -472,4 +473,3 @@ __all__ = [
     "InfiniteValueError", "Limits", "MalformedFileError", "NoHeaderError", "Target", "TargetClassError",
     "UnknownTargetError", "check_method", "encode_target", "read_csv", "read_table",
 ]
-__getattr__ = deprecated_limits(__name__)  # LIMITS, the old re-export: server_limits() read on use
