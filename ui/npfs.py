@@ -22,6 +22,7 @@ from fslab.errors import FslabError
 from fslab.export import safe_csv
 from fslab.measures import PARAM_DEFAULTS
 from fslab.npfs.result import NPFSResult
+from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from . import guard, heavy, state
@@ -46,8 +47,10 @@ SLOW_KINDS = tuple(sorted({spec.kind for spec in SELECTORS.values() if spec.cost
 
 
 def base_selectors() -> list[str]:
-    """Names of the selectors fast enough to rerun on every bootstrap (registry order): not declared heavy."""
-    return [name for name, spec in SELECTORS.items() if spec.cost_class != "heavy"]
+    """Names of the selectors the NPFS page offers (registry order): its link record's rule, fast enough to rerun
+    on every bootstrap (not declared heavy)."""
+    offers = LINK_PAGES["npfs"].offers
+    return [name for name, spec in SELECTORS.items() if offers(spec)]
 
 
 def _memo():
