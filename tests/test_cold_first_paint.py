@@ -1,5 +1,6 @@
 """The app's first page, on a fresh server, imports neither scikit-learn nor scipy.stats (issue 26: the cold first
-paint paid 0.5-2 s for scikit-learn through ui.compare -> fslab.curves; the learners load when Compare runs)."""
+paint paid 0.5-2 s for scikit-learn through ui.compare -> fslab.curves; the learners load when Compare runs), and
+the Orderings page's first draw does not import scikit-learn (fslab.pena_nilsson.finite makes its estimators on use)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ at.run()
 assert not at.exception, at.exception
 heavy = sorted(m for m in ("sklearn", "scipy.stats", "dask", "duckdb", "ibis") if m in sys.modules)
 assert not heavy, f"the first page imported {heavy}"
+at.switch_page("pages/orderings.py").run()   # its first tab; FBS/FOS import the learners when they run
+assert not at.exception, at.exception
+assert "sklearn" not in sys.modules, "the Orderings page's first draw imported scikit-learn"
 """
 
 

@@ -23,15 +23,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.dummy import DummyClassifier
-from sklearn.model_selection import StratifiedKFold, train_test_split
-from sklearn.naive_bayes import CategoricalNB
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder
-from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier
 
 from ..errors import ParameterError, TooLargeError
 from ..tables import as_source
@@ -39,18 +30,44 @@ from .minimal import backward_checks, one_shot_checks
 from .orderings import subset_label
 
 
-def _onehot():
-    return OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+# scikit-learn is imported when an estimator is made, not with this module: the Orderings page's first draw (and
+# `import fslab`) needs none of it, and it is 0.5-2 s of a cold import on two cores.
+def _knn(m: int, seed: int):
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    return make_pipeline(OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+                         KNeighborsClassifier(n_neighbors=max(1, int(np.sqrt(m)))))
+
+
+def _naive_bayes(m: int, seed: int):
+    from sklearn.naive_bayes import CategoricalNB
+
+    return CategoricalNB(min_categories=None)
+
+
+def _tree(m: int, seed: int):
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(random_state=seed)
+
+
+def _svm(m: int, seed: int):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.svm import SVC
+
+    return make_pipeline(OneHotEncoder(handle_unknown="ignore", sparse_output=False), SVC(random_state=seed))
 
 
 # Inducers on integer feature codes. k-NN and SVM see one-hot codes (distances between category
 # codes mean nothing); the tree and categorical naive Bayes use the codes directly.
 INDUCERS: dict[str, tuple[str, Callable[[int, int], Any]]] = {  # (label, (rows, seed) -> estimator)
-    "knn": ("k-nearest neighbours",
-            lambda m, seed: make_pipeline(_onehot(), KNeighborsClassifier(n_neighbors=max(1, int(np.sqrt(m)))))),
-    "naive-bayes": ("naive Bayes", lambda m, seed: CategoricalNB(min_categories=None)),
-    "tree": ("decision tree", lambda m, seed: DecisionTreeClassifier(random_state=seed)),
-    "svm": ("SVM (RBF)", lambda m, seed: make_pipeline(_onehot(), SVC(random_state=seed))),
+    "knn": ("k-nearest neighbours", _knn),
+    "naive-bayes": ("naive Bayes", _naive_bayes),
+    "tree": ("decision tree", _tree),
+    "svm": ("SVM (RBF)", _svm),
 }
 INDUCER_NOTES = {"knn": "k = sqrt(m) neighbours on one-hot codes.",
                  "naive-bayes": "categorical naive Bayes: one class-conditional table per feature.",
@@ -96,6 +113,8 @@ class _RiskEstimator:
                 f"the smallest class has {class_sizes.min()} row(s); the {ESTIMATORS[estimator].split(' (')[0]} "
                 f"estimate needs at least {needed} per class. Draw a larger sample or use fewer folds."
             )
+        from sklearn.model_selection import StratifiedKFold, train_test_split
+
         seed = 0 if seed is None else int(seed)
         idx = np.arange(len(self.y))
         if estimator == "holdout":
@@ -107,6 +126,10 @@ class _RiskEstimator:
         self.memo: dict[tuple[int, ...], float] = {}
 
     def __call__(self, subset) -> float:
+        from sklearn.base import clone
+        from sklearn.dummy import DummyClassifier
+        from sklearn.naive_bayes import CategoricalNB
+
         key = tuple(sorted(subset))
         if key not in self.memo:
             errors = 0
