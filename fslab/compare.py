@@ -23,7 +23,7 @@ from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
 from .selectors import SELECTORS, Selection, select
 from .selectors.ties import ties_with
-from .tables import as_source
+from .tables import CodedSource, as_source
 
 DEFAULT_SELECTORS = ("bayes-greedy", "bayes-score", "mi-greedy", "mi-score", "mrmr", "jmi", "fisher")
 
@@ -123,18 +123,30 @@ class Comparison:
         return out.sort_values(["n_picked", "criterion"], ascending=[False, False])
 
 
-def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTORS, measure: str = "zero-one",
+def compare_selectors(source, k: int, selectors: Sequence[str] | None = None, measure: str = "zero-one",
                       *, s: int | None = None, exact: bool | None = None, estimate: str = "plug-in",
                       folds: int = DEFAULT_FOLDS, seed=0, **params) -> Comparison:
     """Run each selector for the same ``k`` and ``measure`` (measure parameters in ``params``, e.g. c=0.25).
 
-    ``exact`` (default: True for a Distribution) also runs exhaustive search for the k-optimal subset;
+    ``selectors`` defaults to :data:`DEFAULT_SELECTORS`, less those declared ``needs_rows`` (the Fisher score) on a
+    source that gives only count tables (a Dask or SQL source), said in ``note``; one named explicitly is run or
+    refused. ``exact`` (default: True for a Distribution) also runs exhaustive search for the k-optimal subset;
     a TooLargeError there is reported in ``note`` instead of failing the comparison. ``estimate``, ``folds``,
     ``seed``: the estimate of every criterion, the selectors' and the reported values alike (``select``'s).
     """
+    src = as_source(source)
+    notes = []
+    if selectors is None:
+        selectors = DEFAULT_SELECTORS
+        if not isinstance(src, CodedSource):   # only count tables: what reads rows cannot run
+            skipped = [n for n in selectors if SELECTORS[n].needs_rows]
+            selectors = tuple(n for n in selectors if n not in skipped)
+            if skipped:
+                left = ", ".join(SELECTORS[n].label for n in skipped)
+                notes.append(f"left out {left}: it reads every row's codes, and this {type(src).__name__} keeps no "
+                             "dense rows here")
     if not selectors:
         raise ParameterError("choose at least one selector to compare")
-    src = as_source(source)
     m = get_measure(measure, **params)
     how = {"estimate": estimate, "folds": folds, "seed": seed}
     selections = {}
@@ -161,7 +173,6 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
         "mi_bits": [mi.value(sel.features) for sel in selections.values()],
     })
     optimal = optimal_value = None
-    note = ""
     if exact if exact is not None else not src.is_sample:
         try:
             best = select(src, k, selector="exhaustive", measure=measure, **how, **params)
@@ -169,7 +180,7 @@ def compare_selectors(source, k: int, selectors: Sequence[str] = DEFAULT_SELECTO
             optimal_value = ev.value(optimal)
             subsets["optimal"] = ties_with(ev.sign * subsets["bayes_value"].to_numpy(), ev.criterion(optimal))
         except TooLargeError as err:
-            note = f"exact k-optimal subset not computed: {err}"
+            notes.append(f"exact k-optimal subset not computed: {err}")
     return Comparison(selections=selections, k=int(k), measure=measure, measure_params=dict(params),
                       feature_names=tuple(src.feature_names), features=features, subsets=subsets,
-                      optimal=optimal, optimal_value=optimal_value, note=note, estimate=estimate)
+                      optimal=optimal, optimal_value=optimal_value, note="; ".join(notes), estimate=estimate)

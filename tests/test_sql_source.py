@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import fslab
+from fslab.compare import compare_selectors
 from fslab.data.sql_read import SqlMissingError, require_ibis
 from fslab.data.sql_source import SqlError, SqlSource, fold_cells
 
@@ -282,7 +283,6 @@ def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
     assert src.sample(10 * len(frame)).n_rows == len(frame)
     with pytest.raises(fslab.ParameterError, match="positive whole number"):
         src.sample(0)
-    from fslab.compare import compare_selectors
 
     enc = fslab.Dataset.from_frame(frame, "y").discretize()
     got, want = (compare_selectors(s, 3, selectors=("mi-greedy", "jmi", "bayes-greedy")) for s in (src, enc))
@@ -295,3 +295,18 @@ def test_missing_ibis_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ibis", None)
     with pytest.raises(SqlMissingError, match=r"pip install 'fslab\[sql\]'"):
         require_ibis()
+
+
+def test_compare_on_a_count_only_source_leaves_out_what_reads_rows(tmp_path, frame):
+    """compare_selectors' default list runs on a SQL source: the Fisher score (it reads rows) is left out with a
+    note, the rest equal in memory; named explicitly, it is refused."""
+    path = tmp_path / "mixed.parquet"
+    frame.to_parquet(path)
+    src = fslab.from_sql(str(path), "y")
+    enc = fslab.Dataset.from_frame(frame, "y").discretize()
+    got = compare_selectors(src, 2)
+    assert "fisher" not in got.selections and "Fisher" in got.note and "SqlSource" in got.note
+    want = compare_selectors(enc, 2, selectors=tuple(got.selections))
+    assert {n: s.features for n, s in got.selections.items()} == {n: s.features for n, s in want.selections.items()}
+    with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
+        compare_selectors(src, 2, selectors=("jmi", "fisher"))
