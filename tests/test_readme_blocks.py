@@ -13,8 +13,8 @@ Not run, and why:
 - `dask scheduler` / `dask worker` start servers: their --help must work;
 - `docker build` / `docker run`: no Docker daemon here; the Dockerfile is checked in tests/test_dockerfile.py and
   the settings the command passes must be accepted by fslab.limits.check_server_settings;
-- `fslab npfs ... --scheduler tcp://HOST:8786` needs a cluster at HOST: its options must be in `fslab npfs --help`
-  (the Dask Python blocks below run the same work on a LocalCluster);
+- `fslab select|npfs ... --scheduler tcp://HOST:8786` needs a cluster at HOST: its options must be in `fslab ... --help`
+  (the Dask Python block runs the same work on a LocalCluster; tests/test_cli_cluster.py runs the command line on one);
 - the benchmark scripts take minutes: their --help must offer --quick;
 - the pytest lines would run the suite inside the suite: their -m expressions may use only registered markers.
 """
@@ -50,7 +50,7 @@ def blocks(lang: str) -> list[str]:
 
 # every ```python block, named by a phrase it contains; a new block needs a name here and a test below
 PYTHON = {"api": 'fslab.load_sample("adult")', "own table": 'read_csv("customers.csv"',
-          "dask source": "LocalCluster(", "dask npfs": 'parallel_config(backend="dask")'}
+          "dask": "LocalCluster("}
 
 
 def python_block(name: str) -> str:
@@ -96,31 +96,18 @@ def test_the_in_memory_python_blocks_run_as_written(tmp_path, monkeypatch):
 
 
 @pytest.mark.cluster  # starts its own LocalCluster (the block's): 2 worker processes on this machine
-@pytest.mark.slow  # a LocalCluster of 2 worker processes and 1,000 NPFS bootstraps on it (about 20 s of CPU)
-def test_the_dask_python_blocks_run_as_written_on_a_local_cluster(tmp_path):
-    """The two Dask blocks, as written, in a fresh interpreter (their LocalCluster's workers must not inherit this
-    process's state); `data` is the Adult sample of the API block before them, and big/*.parquet a small table."""
-    (tmp_path / "big").mkdir()
-    rng = np.random.default_rng(1)
-    for part in range(3):
-        X = rng.integers(0, 3, (500, 6))
-        frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(6)])
-        frame["label"] = (X[:, 0] + rng.integers(0, 2, 500) > 2).astype(int)
-        frame.to_parquet(tmp_path / "big" / f"part{part}.parquet")
-    code = "\n".join([
-        python_block("dask source"),
-        "import fslab",
-        'data = fslab.load_sample("adult")',
-        python_block("dask npfs"),
-        # what the prose after the blocks says they allow
-        'sel = fslab.select(source, k=2, selector="jmi")',
-        "assert list(sel.features)[0] == 0, sel.features",
-        "assert result.matrix.shape == (123, 1000)",
-        "client.close()",
-    ])
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+@pytest.mark.slow  # a LocalCluster of 2 worker processes, a selection and 20 NPFS bootstraps on it
+def test_the_dask_python_block_runs_as_written_on_a_local_cluster(tmp_path):
+    """The Dask block, as written, as a script in a fresh interpreter (its LocalCluster's workers re-import it):
+    it writes the Mushroom sample as parquet, reads it on the workers, selects and runs NPFS there."""
+    script = tmp_path / "readme_dask.py"
+    script.write_text(python_block("dask"))
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=scaled(600))
     assert done.returncode == 0, done.stderr[-4000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 2 and "odor=none" in lines[0], done.stdout   # the selection, then NPFS's relevant set
+    assert (tmp_path / "mushroom-parquet").is_dir()
 
 
 # --- bash -----------------------------------------------------------------------------------------------------------
