@@ -96,6 +96,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     estimate, folds, seed : the criterion's estimate, as in ``select``: ``"plug-in"`` (the papers') or
         ``"cross-fitted"`` (held out over ``folds`` stratified folds of the training rows, split by ``seed``).
 
+    Notes
+    -----
     ``X`` may be a numeric array, a scipy.sparse matrix (counted from its non-zeros), or a table with missing values
     or text / categorical columns (a pandas DataFrame or an object array): those are read as the library reads a
     user's table (``Dataset.from_frame`` with every column kept; missing values a level of their own).
