@@ -1,8 +1,8 @@
-"""The Streamlit internals ui/entry.py and ui/theme.py rely on are where this code expects them (issue 25.4).
+"""The Streamlit internals ui/entry.py and ui/warm.py rely on are where this code expects them (issue 25.4).
 
 Both modules fall back quietly at run time (a moved internal costs a feature, not the app), and log a warning; this
 test is what fails loudly. On a failure here: check the new Streamlit's equivalents, adapt ui/entry.py or
-ui/theme.py, and only then move the pin in constraints.txt.
+ui/warm.py, and only then move the pin in constraints.txt.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from ui import entry, theme
+from ui import entry, warm
 
 # a page that records what ui/entry.py reads, in the run Streamlit makes of it
 PROBE = """
@@ -78,24 +78,25 @@ def test_a_moved_thread_state_is_logged_not_silent(monkeypatch, caplog):
     assert "moved ThreadState.active_script_hash" in caplog.text and "constraints.txt" in caplog.text
 
 
-def test_the_chart_bundle_ui_theme_preloads_exists():
+def test_the_renderers_ui_warm_preloads_exist():
     static = Path(st.__file__).parent / "static"
-    name = theme._chart_script()
-    assert name is not None, f"no PlotlyChart.*.js under {static / 'static' / 'js'}"
-    assert (static / "static" / "js" / name).is_file()
-    # _WARM resolves the bundle against the page's main script, found by this selector
+    names = warm.element_scripts()
+    assert [n.split('.')[0] for n in names] == list(warm.ELEMENTS), f"missing under {static / 'static' / 'js'}"
+    assert all((static / "static" / "js" / n).is_file() for n in names)
+    # the script resolves them against the page's main script, found by this selector
     assert re.search(r'<script[^>]+src="[^"]*/static/js/index\.[^"]+\.js"', (static / "index.html").read_text())
-    assert 'script[src*="/static/js/index."]' in theme._WARM
+    assert 'script[src*="/static/js/index."]' in warm.WARM
     assert "unsafe_allow_javascript" in inspect.signature(st.sidebar.html).parameters
     assert "persist_state" in inspect.signature(st.sidebar.toggle).parameters
 
 
-def test_a_missing_chart_bundle_is_logged(monkeypatch, tmp_path, caplog):
+def test_a_missing_renderer_is_logged(monkeypatch, tmp_path, caplog):
     monkeypatch.setattr(st, "__file__", str(tmp_path / "__init__.py"))
-    theme._chart_script.cache_clear()
+    warm.element_scripts.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="ui.theme"):
-            assert theme._chart_script() is None
+        with caplog.at_level(logging.WARNING, logger="ui.warm"):
+            assert warm.element_scripts() == ()
+            assert warm.warm_script() is None
     finally:
-        theme._chart_script.cache_clear()
-    assert "no PlotlyChart" in caplog.text
+        warm.element_scripts.cache_clear()
+    assert "no PlotlyChart.*.js" in caplog.text

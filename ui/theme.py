@@ -1,12 +1,7 @@
-"""Page-wide style: formulas never clipped on a narrow screen, a presentation mode for a 1024 x 768 projector, and
-the browser told to load the chart renderer ahead of the first chart."""
+"""Page-wide style: formulas never clipped on a narrow screen and a presentation mode for a 1024 x 768
+projector (the renderers are loaded ahead by ui/warm.py)."""
 
 from __future__ import annotations
-
-import functools
-import logging
-import re
-from pathlib import Path
 
 import streamlit as st
 
@@ -72,54 +67,3 @@ def style() -> None:
         st.set_page_config(initial_sidebar_state="collapsed" if present else "expanded")
         st.session_state[SIDEBAR] = present
     st.html(f"<style>{_BASE}{_PRESENT if present else ''}</style>")
-
-
-# Streamlit loads plotly.js (one 4.7 MB script) the first time a session draws a Plotly chart: about 1 s of the
-# browser's main thread on a 2-core machine, paid by the first page with a chart (Home -> Toy, issue 16). Once the
-# page a session opened on has settled (script idle, no change for 0.4 s), the browser loads it while the reader
-# reads; a page that already drew a chart has it, and the import is then free. Nothing but the file name of
-# Streamlit's own bundled script enters this constant (see _chart_script).
-_WARM = """<script>
-(() => {
-  if (window.__fslabWarm) return;
-  window.__fslabWarm = true;
-  const main = document.querySelector('script[src*="/static/js/index."]');
-  if (!main) return;
-  const url = new URL("%s", main.src).href;
-  let last = performance.now();
-  const seen = new MutationObserver(() => { last = performance.now(); });
-  seen.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-  const wait = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning" && performance.now() - last > 400) {
-      seen.disconnect();
-      import(url).catch(() => {});
-    } else {
-      setTimeout(wait, 200);
-    }
-  };
-  setTimeout(wait, 200);
-})();
-</script>"""
-_CHUNK_NAME = re.compile(r"PlotlyChart\.[A-Za-z0-9_-]+\.js")
-
-
-@functools.cache
-def _chart_script() -> str | None:
-    """The file name of Streamlit's bundled Plotly renderer (hashed per release), or None if not found (logged once:
-    tests/test_streamlit_internals.py fails on such a Streamlit; charts still work, only the early load is lost)."""
-    folder = Path(st.__file__).parent / "static" / "static" / "js"
-    names = sorted(p.name for p in folder.glob("PlotlyChart.*.js") if _CHUNK_NAME.fullmatch(p.name))
-    if not names:
-        logging.getLogger(__name__).warning("fslab: no PlotlyChart.*.js in %s (this Streamlit renamed its chart "
-                                            "bundle); the chart renderer is not loaded ahead of the first chart",
-                                            folder)
-    return names[0] if names else None
-
-
-def warm_charts() -> None:
-    """Have the browser load the chart renderer once the first page has settled (see _WARM); nothing if this
-    Streamlit has no such file."""
-    name = _chart_script()
-    if name is not None:
-        st.sidebar.html(_WARM % name, unsafe_allow_javascript=True)
