@@ -61,6 +61,8 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
     assert "/selection?" in link and "data=splice" in link and "measure=balanced" in link and "k=5" in link
 
     sidebar = open_share_box(page)
+    wait_idle(page)  # the box open and the page's run over: the button's file is the one the run left
+    expect(sidebar.get_by_role("button", name="Download recipe (JSON)")).to_be_visible()
     with page.expect_download() as download:
         sidebar.get_by_role("button", name="Download recipe (JSON)").click()
     assert download.value.suggested_filename == "fslab-select-recipe.json"
