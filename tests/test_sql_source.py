@@ -310,3 +310,26 @@ def test_compare_on_a_count_only_source_leaves_out_what_reads_rows(tmp_path, fra
     assert {n: s.features for n, s in got.selections.items()} == {n: s.features for n, s in want.selections.items()}
     with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
         compare_selectors(src, 2, selectors=("jmi", "fisher"))
+
+
+def test_a_messy_export_leaves_out_its_ids_as_in_memory(tmp_path):
+    """The analyst's table (fslab.data.messy.customers: an ID, a row number, free text, a date as text, "62%"
+    strings): the ID-like columns are left out by the in-memory rule, counted exactly in the engine, and never
+    listed to the client; the pick is the planted signal, not an ID. With near_unique="keep" they stay (and the
+    in-sample plug-in then picks an ID: the reason for the rule)."""
+    from fslab.data import messy
+
+    path = tmp_path / "customers.csv"
+    path.write_bytes(messy.to_csv_bytes(messy.customers()))
+    src = fslab.from_sql(str(path), "churn")
+    assert {"customer_id", "row", "notes"} <= set(messy.MESS["customers"])
+    assert not {"customer_id", "row", "notes"} & set(src.feature_names)
+    assert any("near-unique" in n and 'near_unique="keep"' in n for n in src.notes)
+    assert any("'discount' (80 levels)" in n for n in src.notes)   # "62%" text: said, not hidden
+    picked = fslab.select(src, k=1, selector="bayes-greedy").names
+    assert tuple(picked) == ("support_calls",) and picked[0] in messy.SIGNAL["customers"]
+    kept = fslab.from_sql(str(path), "churn", near_unique="keep")
+    assert {"customer_id", "row", "notes"} <= set(kept.feature_names)
+    assert fslab.select(kept, k=1, selector="bayes-greedy").names[0] in {"customer_id", "row", "notes", "signup_date"}
+    with pytest.raises(fslab.ParameterError, match="near_unique"):
+        fslab.from_sql(str(path), "churn", near_unique="maybe")

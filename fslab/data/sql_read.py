@@ -20,7 +20,8 @@ import uuid
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError
+from ..errors import DataError, ParameterError
+from .column_types import ID_MIN_ROWS, NEAR_UNIQUE, id_message, near_unique_text
 from .data_checks import EmptyFileError, InfiniteValueError, TargetClassError, UnknownTargetError
 from .discretize import _DESCRIBE, DISCRETE_MAX, MISSING, bin_names, check_method, uniform_edges, value_name
 from .sql_source import SqlError, SqlSource, code_column, fetch
@@ -138,7 +139,7 @@ def _encode_target_column(ibis, t, target: str, numeric: bool, positive):
 
 
 def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bins: int = 3, positive=None,
-             feature_names=None, materialize: bool = True) -> SqlSource:
+             feature_names=None, materialize: bool = True, *, near_unique: str = "drop") -> SqlSource:
     """A :class:`SqlSource` counting in a SQL engine: ``table_or_path`` is an Ibis table (any backend), a table
     name in the Ibis connection ``con``, or (``con=None``) a parquet/CSV path, directory or glob read by an
     in-memory DuckDB. Needs ``pip install 'fslab[sql]'``.
@@ -148,14 +149,19 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     class, numbers with at most two values or whole numbers with at most ``max(bins, 17)`` values kept as they are,
     the others binned (mean-std: mu -+ the sample std; quantile: numpy's linear rule on exact order statistics;
     uniform: min + k (max - min) / bins), text as sorted categories, a missing value (NULL, or NaN in a float
-    column) as a level of its own. Unlike :meth:`Dataset.from_frame`, text is not re-read as dates or numbers, and
-    only text columns with more than ``MAX_LEVELS`` values are left out. Mean and std are the engine's sums, so
-    they can differ from numpy's in the last bit: a value exactly on such an edge is the only way a code could
-    differ. ``feature_names``: the columns to use (default: every column but the target). ``materialize``: store
+    column) as a level of its own. Near-unique columns are left out by :meth:`Dataset.from_frame`'s rule
+    (``near_unique="drop"``, the default; "keep" keeps them): text with a distinct value in at least half of the rows
+    (IDs, free text), whole numbers with a different value in every row (row numbers, numeric IDs), counted exactly
+    in the engine. Unlike :meth:`Dataset.from_frame`, text is not re-read as dates or numbers, and text columns
+    with more than ``MAX_LEVELS`` values are left out whatever ``near_unique`` says. Mean and std are the engine's
+    sums, so they can differ from numpy's in the last bit: a value exactly on such an edge is the only way a code
+    could differ. ``feature_names``: the columns to use (default: every column but the target). ``materialize``: store
     the codes once in a temporary table of the engine (default), else recompute them in every count query.
     """
     ibis = require_ibis()
     method, bins = check_method(method, bins)
+    if near_unique not in ("drop", "keep"):
+        raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
     t = _open(ibis, table_or_path, con)
     _trust_no_statistics(t)
     try:
@@ -215,13 +221,25 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     else:
         notes.extend(encoded.notes)
 
+    gone = _near_unique(t, numeric, text, vals, s, rows) if near_unique == "drop" else {}
+    if gone:
+        said = id_message(list(gone), gone)
+        notes.append(said[:said.index("To keep one")] + 'To keep them, pass near_unique="keep".')
     columns = _numeric_cuts(ibis, t, numeric, vals, s, rows, method, bins)
+    for c in gone:
+        columns.pop(c, None)
     left_out = [c for i, c in enumerate(text) if (s[f"td{i}"] or 0) > MAX_LEVELS]
     for i, c in enumerate(text):
-        if c not in left_out:
+        if c not in left_out and c not in gone:   # an ID's values never leave the engine
             got = fetch(t.select(v=t[c]).filter(ibis._.v.notnull()).distinct(), "list the categories")
             columns[c] = ("categorical", np.unique(np.asarray(got.column("v").to_pylist(), dtype=object)),
                           int(s[f"tn{i}"]) < rows)
+    many = [(c, columns[c][1].size) for c in text if c in columns and columns[c][1].size > max(DISCRETE_MAX, rows / 10)]
+    if many:
+        notes.append("Text column(s) with many levels for the rows: " + ", ".join(
+            f"{c!r} ({n:,} levels)" for c, n in many[:10]) + f", {rows:,} rows. The in-sample plug-in favours a column "
+            "for its number of levels, and a SQL source has no rows to hold out: cast such a column to a number in "
+            "the engine, or check the pick held out in memory on a sample (source.sample(n)).")
     if left_out:
         notes.append(f"Left out {len(left_out)} text column(s) with more than {MAX_LEVELS:,} distinct values "
                      f"(IDs or free text): {', '.join(repr(c) for c in left_out[:10])}.")
@@ -249,6 +267,31 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
                      class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
                      kinds=kinds, notes=notes, stored=stored)
+
+
+def _near_unique(t, numeric: list[str], text: list[str], vals: dict, s: dict, rows: int) -> dict[str, str]:
+    """{column: why} of the ID-like columns, by :meth:`Dataset.from_frame`'s rule, counted exactly in the engine:
+    text with distinct values in at least NEAR_UNIQUE of the rows; whole numbers, none missing, a different one in
+    every row. The approximate counts of the statistics pass pick the candidates; one query counts them exactly.
+    Every feature ID-like: none is left out (as in memory)."""
+    if rows < ID_MIN_ROWS:
+        return {}
+    near = 0.8 * NEAR_UNIQUE * rows   # below it, HyperLogLog's few-percent error cannot reach the rule
+    ask = [c for i, c in enumerate(text) if (s[f"td{i}"] or 0) >= near]
+    ask += [c for i, c in enumerate(numeric) if int(s[f"n{i}"]) == rows and bool(s[f"int{i}"])
+            and (s[f"d{i}"] or 0) >= 0.8 * rows and float(s[f"hi{i}"]) - float(s[f"lo{i}"]) + 1 >= rows]
+    if not ask:
+        return {}
+    counts = fetch(t.aggregate(**{f"u{j}": (vals[c] if c in vals else t[c]).nunique() for j, c in enumerate(ask)}),
+                   "count distinct values").to_pylist()[0]
+    gone = {}
+    for j, c in enumerate(ask):
+        n = int(counts[f"u{j}"])
+        if c in vals and n == rows:
+            gone[c] = "whole numbers, a different one in every row"
+        elif c not in vals and near_unique_text(n, rows):
+            gone[c] = "a different value in every row" if n == rows else f"{n / rows:.0%} of rows distinct"
+    return {} if len(gone) == len(numeric) + len(text) else gone
 
 
 def _numeric_cuts(ibis, t, numeric: list[str], vals: dict, s: dict, rows: int, method: str, bins: int) -> dict:
