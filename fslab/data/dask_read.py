@@ -24,11 +24,11 @@ from ..errors import DataError, ParameterError
 from .column_types import id_message, near_unique_text
 from .data_checks import ID_MIN_ROWS, UnknownTargetError, check_finite
 from .discretize import (
-    _DESCRIBE,
     DISCRETE_MAX,
     MISSING,
     bin_names,
     check_method,
+    kind_notes,
     numeric_values,
     uniform_edges,
     value_name,
@@ -537,14 +537,12 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     elif binned:   # lo + k (hi - lo) / bins, discretize's own formula
         E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
         edges = {j: np.unique(E[i]) for i, j in enumerate(binned)}
-    short = 0
     for j, c in enumerate(numeric):
         if j in edges:
             if not np.all(np.isfinite(edges[j])):
                 raise DataError(f"column {c!r} has values too large to bin (|x| up to "
                                 f"{max(abs(g['lo'][j]), abs(g['hi'][j])):.3g}); rescale the column")
             cuts[c] = ("binned", edges[j], bin_names(edges[j]))
-            short += method != "mean-std" and edges[j].size + 1 < bins
         else:
             vals = g["values"][j]
             cuts[c] = ("discrete", vals, tuple(value_name(v) for v in vals))
@@ -559,16 +557,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         columns.append((c, kind, cut, bool(missing[c])))
         categories.append(cats + ((MISSING,) if missing[c] else ()))
     arities = np.array([len(cats) for cats in categories], dtype=np.int64)
-    coded = [cuts[c][0] for c in names]
-    if "binned" in coded:
-        notes.append(f"{coded.count('binned')} numeric column(s) binned into "
-                     + _DESCRIBE[method].format(bins=bins) + " (global statistics over all partitions).")
-    if short:
-        notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
-    if "discrete" in coded:
-        notes.append(f"{coded.count('discrete')} column(s) with few distinct numbers kept as they are.")
-    if "categorical" in coded:
-        notes.append(f"{coded.count('categorical')} text column(s) coded as categories.")
+    notes.extend(kind_notes([cuts[c][0] for c in names], categories, method, bins,
+                            " (global statistics over all partitions)"))
     widest = int(arities.max()) if arities.size else 1
     plan = {"columns": columns, "target": target, "target_numeric": target_numeric, "target_uniques": t_uniques,
             "target_classes": classes, "n_classes": len(encoded.class_names),

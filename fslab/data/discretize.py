@@ -427,7 +427,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
         span = stats.hi - stats.lo + 1
     exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
     raw = None if exact.all() else (array if array is not None else frame)
-    return EncodedFrame(X, arities, tuple(filled), raw, _notes(kinds, filled, method, bins), tuple(kinds))
+    return EncodedFrame(X, arities, tuple(filled), raw, kind_notes(kinds, filled, method, bins), tuple(kinds))
 
 
 def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:
@@ -525,13 +525,17 @@ def _gather(table: np.ndarray, index: np.ndarray) -> np.ndarray:
     return table[index]
 
 
-def _notes(kinds, categories, method: str, bins: int) -> tuple[str, ...]:
+def kind_notes(kinds, categories, method: str, bins: int, where: str = "") -> tuple[str, ...]:
+    """The coding notes of a discretisation: how many columns were binned (with ``where`` their statistics came
+    from, e.g. " (global statistics over all partitions)"), got fewer bins than asked, were kept as codes or as
+    categories; one rule for the in-memory, Dask and SQL paths."""
     count = {k: kinds.count(k) for k in ("binned", "discrete", "categorical")}
     short = sum(1 for k, c in zip(kinds, categories, strict=True)
                 if k == "binned" and method != "mean-std" and len(c) - (MISSING in c) < bins)
     notes = []
     if count["binned"]:
-        notes.append(f"{count['binned']} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins) + ".")
+        notes.append(f"{count['binned']} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins)
+                     + f"{where}.")
     if short:
         notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
     if count["discrete"]:

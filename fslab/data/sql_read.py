@@ -23,7 +23,7 @@ import pandas as pd
 from ..errors import DataError, ParameterError
 from .column_types import ID_MIN_ROWS, NEAR_UNIQUE, id_message, near_unique_text
 from .data_checks import EmptyFileError, InfiniteValueError, TargetClassError, UnknownTargetError
-from .discretize import _DESCRIBE, DISCRETE_MAX, MISSING, bin_names, check_method, uniform_edges, value_name
+from .discretize import DISCRETE_MAX, MISSING, bin_names, check_method, kind_notes, uniform_edges, value_name
 from .sql_source import SqlError, SqlSource, code_column, fetch
 from .target import encode_target
 
@@ -263,7 +263,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         except Exception as err:
             raise SqlError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
                            f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
-    notes.extend(_kind_notes(kinds, categories, method, bins))
+    notes.extend(kind_notes(kinds, categories, method, bins, " (cut points from SQL aggregates over the whole table)"))
     return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
                      class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
                      kinds=kinds, notes=notes, stored=stored)
@@ -396,22 +396,6 @@ def _text_rank(ibis, column, texts: list[str], lo: int, hi: int, ordered: bool):
     mid = (lo + hi) // 2
     return ibis.ifelse(column < texts[mid], _text_rank(ibis, column, texts, lo, mid, ordered),
                        _text_rank(ibis, column, texts, mid, hi, ordered))
-
-
-def _kind_notes(kinds: list[str], categories, method: str, bins: int) -> list[str]:
-    notes = []
-    if "binned" in kinds:
-        notes.append(f"{kinds.count('binned')} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins)
-                     + " (cut points from SQL aggregates over the whole table).")
-    short = sum(1 for k, c in zip(kinds, categories, strict=True)
-                if k == "binned" and method != "mean-std" and len(c) - (MISSING in c) < bins)
-    if short:
-        notes.append(f"{short} column(s) got fewer than {bins} bins because of tied or few distinct values.")
-    if "discrete" in kinds:
-        notes.append(f"{kinds.count('discrete')} column(s) with few distinct numbers kept as they are.")
-    if "categorical" in kinds:
-        notes.append(f"{kinds.count('categorical')} text column(s) coded as categories.")
-    return notes
 
 
 __all__ = ["MAX_LEVELS", "SqlMissingError", "from_sql", "require_ibis"]
