@@ -11,6 +11,7 @@ import sys
 import time
 import types
 import urllib.request
+from contextlib import contextmanager
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -105,40 +106,50 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def streamlit_argv(port: int) -> list[str]:
+    """``streamlit run app.py`` headless on 127.0.0.1:port (no usage statistics, no file watcher)."""
+    return ["streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+
+
+@contextmanager
+def running_streamlit(log_path: Path, argv=streamlit_argv, cwd: Path = ROOT, env: dict | None = None):
+    """``python -m`` + ``argv(port)`` on a free loopback port, until /_stcore/health says ok (a wait scaled to the
+    load); yields the base URL and stops the server on exit. The health endpoint runs no script."""
+    port = _free_port()
+    log_path.parent.mkdir(exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", *argv(port)], cwd=cwd, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait = scaled(60)
+            deadline = time.monotonic() + wait
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log_path}")
+                try:
+                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                        break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not become healthy within {wait:.0f} s; see {log_path}")
+                time.sleep(0.25)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 @pytest.fixture(scope="session")
 def streamlit_url():
-    """Start `streamlit run app.py` on a free loopback port; wait until /_stcore/health says ok."""
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "streamlit-e2e.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait = scaled(60)
-    deadline = time.monotonic() + wait
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}; see artifacts/streamlit-e2e.log")
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"streamlit did not become healthy within {wait:.0f} s")
-        time.sleep(0.25)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    """`streamlit run app.py` on a free loopback port for the browser tests; its log in artifacts/."""
+    with running_streamlit(ARTIFACTS / "streamlit-e2e.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

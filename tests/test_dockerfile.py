@@ -10,7 +10,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import fields
 from fnmatch import fnmatch
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fslab.limits import SCHEDULER_SETTING, Limits, check_server_settings
-from tests.conftest import _free_port, scaled
+from tests.conftest import running_streamlit, scaled
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,34 +101,16 @@ def test_the_cmd_starts_the_app_from_the_image_files(tmp_path):
             shutil.copytree(src, tmp_path / path, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(src, tmp_path / path)
-    port = _free_port()
-    args = cmd()
-    args[args.index("--server.address") + 1] = "127.0.0.1"
-    args[args.index("--server.port") + 1] = str(port)
-    assert args[0] == "streamlit"
+    def argv(port: int) -> list[str]:
+        args = cmd()
+        assert args[0] == "streamlit"
+        args[args.index("--server.address") + 1] = "127.0.0.1"
+        args[args.index("--server.port") + 1] = str(port)
+        return args
+
     run_env = {**{k: v for k, v in os.environ.items() if not k.startswith("FSLAB_")}, **env(), "PYTHONPATH": ""}
-    log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", *args], cwd=tmp_path, env=run_env, stdout=log,
-                            stderr=subprocess.STDOUT)
-    try:
-        deadline, url = time.monotonic() + scaled(60), f"http://127.0.0.1:{port}"
-        while True:
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
-            try:
-                if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "no health within the deadline"
-            time.sleep(0.25)
+    with running_streamlit(tmp_path / "server.log", argv, cwd=tmp_path, env=run_env) as url:
         assert b"<noscript>" in urllib.request.urlopen(url + "/", timeout=10).read()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
     # the server runs app.py only for a browser session: run its first page the way a session does, from the copy
     probe = ("from streamlit.testing.v1 import AppTest\n"
              f"at = AppTest.from_file('app.py', default_timeout={scaled(60):.0f}).run()\n"

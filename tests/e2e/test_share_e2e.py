@@ -8,11 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import subprocess
-import sys
 import time
-import urllib.request
-from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -20,7 +16,7 @@ from playwright.sync_api import expect
 
 from fslab.measures import MEASURES
 from fslab.recipe import Recipe
-from tests.conftest import ARTIFACTS, ROOT, _free_port, choose, goto_page, wait_idle
+from tests.conftest import ARTIFACTS, ROOT, choose, goto_page, running_streamlit, wait_idle
 
 SPLICE = "Splice-junction DNA sequences (N vs EI/IE)"
 
@@ -96,36 +92,10 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
 
 # --- cold links: the first request a freshly started server gets is a page's share link --------------------
 
-@contextmanager
 def fresh_server():
-    """A new `streamlit run app.py` process (nothing opened yet); yields its base URL."""
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"streamlit-cold-{port}.log", "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:  # the health endpoint runs no script: the link below is the first script run
-                assert proc.poll() is None, "streamlit exited; see its log in artifacts/"
-                try:
-                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                        break
-                except OSError:
-                    pass
-                assert time.monotonic() < deadline, "streamlit did not become healthy within 60 s"
-                time.sleep(0.25)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    """A new `streamlit run app.py` process (nothing opened yet); yields its base URL. The health check runs no
+    script: the link a test opens is the first script run."""
+    return running_streamlit(ARTIFACTS / f"streamlit-cold-{time.monotonic_ns()}.log")
 
 
 def label(measure: str) -> str:
