@@ -104,6 +104,26 @@ def test_poisson_weights_depend_on_the_row_and_key_only():
     assert abs(half.mean() - 0.5) < 0.01
 
 
+def test_poisson_weights_are_the_portable_row_hash_ones():
+    """The SQL engines' weights: row i of key 2^40 + 3 (key_hi = 256, key_lo = 3) weighs #{k : u_i >= T_k},
+    u_i = hash(256, 3, i), recomputed here with Python integers from the definition in fslab.row_hash."""
+    from fslab import row_hash as rh
+
+    def h(*values):
+        x = rh.START
+        for v in values:
+            x = ((x + v % rh.P) * rh.MULT) % rh.P
+            x = (x * x + rh.ADD) % rh.P
+            x = (x * rh.MULT2) % rh.P
+            x = (x * x + rh.ADD) % rh.P
+        return x
+
+    key = (1 << 40) + 3
+    thresholds = [int(t) for t in rh.poisson_thresholds(1.0)]
+    want = [sum(h(256, 3, i) >= t for t in thresholds) for i in range(1000, 1050)]
+    np.testing.assert_array_equal(poisson_weights(50, 1000, key, 1.0), want)
+
+
 def test_bootstrap_tables_do_not_depend_on_the_partitioning():
     enc = mixed(m=2000, seed=3)
     two, five = to_dask_source(enc, npartitions=2), to_dask_source(enc, npartitions=5)

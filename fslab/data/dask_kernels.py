@@ -15,42 +15,26 @@ Every count is one ``np.bincount`` over combined codes, one pass whatever the ar
   tree ON the workers and the root pads them per candidate (CodedSource's occupied layout): the client gets
   the (B, widest, L) counts only, never code lists.
 
-A bootstrap view counts with Poisson row weights (:func:`poisson_weights`): a function of (key, global row
-index) alone, so the weights, hence the counts, do not depend on the partitioning or the number of workers.
+A bootstrap view counts with Poisson row weights (:func:`poisson_weights`, :mod:`fslab.row_hash`'s portable
+definition): a function of (key, global row index) alone, so the weights, hence the counts, do not depend on the
+partitioning or the number of workers, and a SQL engine computes the same ones.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import row_hash
 from ..measures._fast import FastCounter
 from ..tables import CodedSource
 
 _CHUNK = 1 << 22  # row x candidate entries per bincount (32 MiB of int64 indices)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser (Steele, Lea, Flood 2014), wrapping uint64 arithmetic: a counter-based hash."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-def poisson_cdf(mean: float) -> np.ndarray:
-    """P(N <= k) for N ~ Poisson(mean), k = 0 .. until it reaches 1 in double precision."""
-    k = np.arange(64 + int(8 * mean))
-    log_p = k * np.log(mean) - mean - np.cumsum(np.log(np.maximum(k, 1)))
-    return np.cumsum(np.exp(log_p))
 
 
 def poisson_weights(n: int, offset: int, key: int, mean: float) -> np.ndarray:
-    """Poisson(mean) weights of rows ``offset .. offset + n - 1``: u = SplitMix64(SplitMix64(row) ^ key) / 2^64,
-    weight = the smallest k with P(N <= k) > u (inverse CDF)."""
-    rows = np.arange(offset, offset + n, dtype=np.uint64)
-    u = (_splitmix64(_splitmix64(rows) ^ np.uint64(key)) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
-    return np.searchsorted(poisson_cdf(mean), u, side="right").astype(np.float64)
+    """Poisson(mean) weights of global rows ``offset .. offset + n - 1`` for bootstrap ``key``:
+    :func:`fslab.row_hash.poisson_weights` (#{k : hash(key, row) >= T_k}), the integers the SQL engines compute."""
+    return row_hash.poisson_weights(np.arange(offset, offset + n, dtype=np.int64), key, mean)
 
 
 def _weights(part, boot) -> np.ndarray | None:

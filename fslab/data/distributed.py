@@ -182,7 +182,8 @@ class DaskSource:
 
     def bootstrap(self, key: int, mean: float = 1.0) -> DaskSource:
         """A view whose every count weighs row i by w_i ~ Poisson(mean), drawn on the workers from (key, i) alone
-        (:func:`fslab.data.dask_kernels.poisson_weights`): independent of the partitioning and of the workers.
+        (:func:`fslab.data.dask_kernels.poisson_weights`, :mod:`fslab.row_hash`): independent of the partitioning and
+        of the workers, and equal to the weights a SQL engine computes for the same row order.
 
         The view shares the rows and the cached cell codes (codes do not depend on weights); its tables hold
         sum_i w_i 1(row i in the cell) (whole numbers, so sums are exact in any order).
