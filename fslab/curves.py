@@ -10,6 +10,11 @@ selectors (forward greedy and top-k ranking are prefix-consistent: their k-subse
 the k_max run). Exhaustive and backward search are rerun for every k. Subsets two selectors share are
 fitted once per split.
 
+Selection on each training part uses ``estimate``: the papers' in-sample plug-in criterion (the default), or
+the cross-fitted one (``"cross-fitted"``: stratified folds of the TRAINING rows only, seeded), with which a
+many-level column that merely fits the training rows cannot be picked. The test rows never enter the
+selection either way.
+
 Selection uses the codes of the encoded dataset as given, so real columns keep the bin edges computed
 on all rows (as the paper's pre-discretised data sets); learners see raw values. For binning fitted
 on the training rows only, put :class:`fslab.evaluate.FeatureSelector` in a scikit-learn Pipeline.
@@ -33,7 +38,7 @@ from .errors import DataError, ParameterError, TooLargeError
 from .learners import EVAL_MEASURES, empirical_value, paper_learner
 from .learners import learner as get_learner
 from .limits import Limits, limits_or_server, over_limit
-from .measures import DEFAULT_C, MEASURES, PARAM_DEFAULTS
+from .measures import DEFAULT_C, DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, describe_estimate
 from .npfs.procedure import close_early
 from .selectors import SELECTORS, select
 
@@ -55,6 +60,13 @@ class CurveResult:
     greater_is_better: bool
     complete: bool
     seconds: float
+    estimate: str = "plug-in"  # the criterion every selection on a training part used
+    folds: int = DEFAULT_FOLDS
+
+    @property
+    def estimate_label(self) -> str:
+        """The selections' estimate in words (:func:`fslab.measures.describe_estimate`)."""
+        return describe_estimate(self.estimate, self.folds)
 
     def summary(self) -> pd.DataFrame:
         """Mean, standard deviation (ddof=1; 0 for one split) and number of splits per (selector, k)."""
@@ -158,12 +170,14 @@ class _Stopped(Exception):
     """The progress callback returned False."""
 
 
-def _selections(train_data: EncodedDataset, name: str, ks: list[int], measure: str, params: dict) -> dict:
-    """Features of each k in ``ks`` chosen by ``name`` on the training part: one run at max(ks), truncated, for
-    prefix-consistent selectors; one run per k for exhaustive and backward search."""
+def _selections(train_data: EncodedDataset, name: str, ks: list[int], measure: str, params: dict,
+                how: dict | None = None) -> dict:
+    """Features of each k in ``ks`` chosen by ``name`` on the training part (with ``how``: estimate, folds, seed):
+    one run at max(ks), truncated, for prefix-consistent selectors; one run per k for exhaustive and backward
+    search."""
     spec = SELECTORS.get(name)
     # selectors with their own criterion (MI, mRMR, Fisher) take no measure parameters
-    kwargs = params_for(measure, params) if spec is None or spec.uses_measure else {}
+    kwargs = (params_for(measure, params) if spec is None or spec.uses_measure else {}) | (how or {})
     if spec is not None and not spec.returns_path:  # rerun per k: its k-subset is not the k_max one's prefix
         return {k: list(select(train_data, k, selector=name, measure=measure, **kwargs).features) for k in ks}
     order = list(select(train_data, ks[-1], selector=name, measure=measure, **kwargs).features)
@@ -189,7 +203,7 @@ def _in_process(n_jobs: int | None) -> bool:
     return joblib.effective_n_jobs(n_jobs) == 1 and "dask" not in type(backend).__name__.lower()
 
 
-def _run_split(data, blocks, spec, selectors, ks, measure, measure_params, train_size, tune, split: int,
+def _run_split(data, blocks, spec, selectors, ks, measure, measure_params, train_size, tune, how, split: int,
                split_seed: int, tick: Callable[[str], None] | None, score_rows: list | None = None,
                selection_rows: list | None = None) -> tuple[list, list]:
     """Score rows (split, selector, k, value) and selection rows of one train/test split, appended to the lists
@@ -202,7 +216,7 @@ def _run_split(data, blocks, spec, selectors, ks, measure, measure_params, train
     params = {**measure_params, "p": float(np.mean(train_data.y == 1))}
     fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
     for name in selectors:
-        per_k = _selections(train_data, name, ks, measure, params)
+        per_k = _selections(train_data, name, ks, measure, params, how)
         order = per_k[ks[-1]]
         selection_rows += [(split, name, step + 1, j, data.feature_names[j]) for step, j in enumerate(order)]
         tick(f"split {split + 1}: selected with {name}")
@@ -227,13 +241,17 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
                     learner: str | None = None, n_splits: int = 5,
                     train_size: float = 0.7, tune: bool = False,
                     subsample: int | None = None, seed: int = 0, progress: Progress | None = None,
-                    limits: Limits | None = None, n_jobs: int | None = 1) -> CurveResult:
+                    limits: Limits | None = None, n_jobs: int | None = 1, estimate: str = "plug-in",
+                    folds: int = DEFAULT_FOLDS) -> CurveResult:
     """Test ``measure`` vs number of selected features for each selector, over ``n_splits`` random splits.
 
     ``data``: an encoded dataset (or a Dataset, discretised with its defaults). ``c`` and ``beta`` (the paper's
     cost-sensitive and F-beta learners use them too) and ``measure_params`` (any other measure's parameters, from
     its record; they win over ``c`` and ``beta``) reach the selectors and the test-sample scorer of ``measure``.
     ``learner`` defaults to the paper's learner for the measure (:func:`fslab.learners.paper_learner`).
+    ``estimate`` (``"plug-in"``, the papers', or ``"cross-fitted"``) is the criterion each selection on a training
+    part uses; held out, ``folds`` stratified folds of the training rows with seed 0 (``select``'s default), so
+    a training part's folds depend only on its rows and their classes.
     ``subsample`` draws that many rows (stratified, seeded) before splitting. The learner fits
     (:func:`count_fits`) are at most ``limits.max_curve_fits`` (None: the server's limits).
     ``progress(done, total, message)`` is called after every unit of work; returning False
@@ -254,6 +272,9 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         raise ParameterError(f"train_size must lie strictly between 0 and 1; got {train_size}")
     if int(n_splits) < 1:
         raise ParameterError(f"n_splits must be at least 1; got {n_splits}")
+    estimate, folds = check_estimate(estimate, folds)
+    if not isinstance(folds, int):
+        raise ParameterError("learning curves take a number of folds (each training part is split anew)")
     k_max = min(int(k_max), data.n_features)
     ks = sorted({int(k) for k in (ks if ks is not None else range(1, k_max + 1)) if 1 <= int(k) <= k_max})
     if not ks or not selectors:
@@ -277,7 +298,8 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
     total = int(n_splits) * per_split
     split_seeds = [int(rng.integers(2**31)) for _ in range(int(n_splits))]  # the same seeds however it runs
     measure_params = {**PARAM_DEFAULTS, "c": c, "beta": beta, **(measure_params or {})}
-    job = (data, blocks, spec, tuple(selectors), ks, measure, measure_params, train_size, tune)
+    how = {"estimate": estimate, "folds": folds} if estimate != "plug-in" else {}
+    job = (data, blocks, spec, tuple(selectors), ks, measure, measure_params, train_size, tune, how)
     done, start = 0, time.perf_counter()
     score_rows: list[dict] = []
     selection_rows: list[dict] = []
@@ -312,5 +334,5 @@ def learning_curves(data, selectors: Sequence[str] = DEFAULT_CURVE_SELECTORS, me
         scores=pd.DataFrame(score_rows, columns=["split", "selector", "k", "value"]),
         selections=pd.DataFrame(selection_rows, columns=["split", "selector", "step", "feature", "name"]),
         measure=measure, learner=spec.name, greater_is_better=EVAL_MEASURES[measure], complete=complete,
-        seconds=time.perf_counter() - start,
+        seconds=time.perf_counter() - start, estimate=estimate, folds=folds,
     )

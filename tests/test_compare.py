@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -171,3 +172,31 @@ def test_step_grid_title_sits_above_the_turned_column_labels():
     assert short.layout.title.text == "Step at which each selector picked each feature"
     assert long.layout.margin.t - short.layout.margin.t == 5 * (len("MIScore (MIM)") - len("mRMR"))
     assert long.layout.height - short.layout.height == long.layout.margin.t - short.layout.margin.t
+
+
+def _titanic_like(m: int = 240) -> Dataset:
+    """pclass (1, 2, 3; an integer no binning touches) decides y up to noise; cabin is a code per row (240 levels);
+    fare is real-valued noise (the column the binnings move). 30 % positives."""
+    rng = np.random.default_rng(7)
+    pclass = rng.integers(1, 4, m)
+    y = np.where(rng.random(m) < 0.85, pclass == 1, rng.random(m) < 0.3).astype(int)
+    frame = pd.DataFrame({"pclass": pclass, "cabin": [f"C{i:03d}" for i in range(m)], "fare": rng.normal(30, 9, m),
+                          "survived": y})
+    return Dataset.from_frame(frame, "survived", near_unique="keep")
+
+
+def test_binning_reruns_select_with_the_estimate_of_the_pick_they_check():
+    """Plug-in, cabin (one row per code) has in-sample error 0 and wins every binning's rerun, so pclass is picked
+    under 0 of 7 binnings: a 3-valued integer no binning touches would look binning-dependent. Held out, every cabin
+    code of a validation fold is unseen in training (the prior's error), and pclass wins all 7."""
+    data = _titanic_like()
+    plug = binning_sensitivity(data, 1, "bayes-greedy", "balanced")
+    held = binning_sensitivity(data, 1, "bayes-greedy", "balanced", estimate="cross-fitted")
+    names = list(held.feature_names)
+    assert {tuple(s) for s in plug.selections.values()} == {(names.index("cabin"),)}
+    assert {tuple(s) for s in held.selections.values()} == {(names.index("pclass"),)}
+    assert held.numeric == ("fare",) and held.stable() == ["pclass"]
+    assert plug.estimate == "plug-in" and held.estimate == "cross-fitted"
+    assert held.estimate_label == "held-out (5-fold cross-fitted)"
+    with pytest.raises(ParameterError, match="estimate must be one of"):
+        binning_sensitivity(data, 1, estimate="held-out")

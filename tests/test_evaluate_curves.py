@@ -170,3 +170,32 @@ def test_measure_parameters_default_to_the_measure_records():
     defaults = inspect.signature(learning_curves).parameters
     assert defaults["c"].default == DEFAULT_C == PARAM_DEFAULTS["c"] == 0.25
     assert defaults["beta"].default == PARAM_DEFAULTS["beta"]
+
+
+def _id_and_signal(m: int = 40) -> EncodedDataset:
+    """Feature 0 'id' (a code per row, 40 levels), feature 1 'signal' = y; y alternates 0, 1 (20 of each)."""
+    y = np.arange(m) % 2
+    return EncodedDataset(np.c_[np.arange(m), y], y, labels=[0, 1], feature_names=["id", "signal"])
+
+
+def test_curves_select_inside_each_split_with_the_estimate_asked():
+    """Both columns have in-sample 0-1 error 0 and I(X; Y) = H(Y) = 1 bit on any training part, so the plug-in
+    criterion ties and the lower index, 'id', wins (DESIGN.md's tie rule). Held out, every 'id' code of a validation
+    fold is unseen in its training folds: the rule backs off to the training prior (error ~ 1/2, MI gain 0), while
+    'signal' = y keeps error 0; so the cross-fitted criterion picks 'signal' on every split. Naive Bayes on 'signal'
+    predicts y exactly: the held-out curve is 0 on every split."""
+    data = _id_and_signal()
+    kwargs = {"k_max": 1, "n_splits": 3, "learner": "naive-bayes"}
+    plug = learning_curves(data, ("bayes-greedy", "mi-greedy"), **kwargs)
+    held = learning_curves(data, ("bayes-greedy", "mi-greedy"), estimate="cross-fitted", **kwargs)
+    assert plug.estimate == "plug-in" and held.estimate == "cross-fitted"
+    assert "held-out (5-fold" in held.estimate_label
+    assert plug.selections["name"].eq("id").all() and len(plug.selections) == 6
+    assert held.selections["name"].eq("signal").all() and len(held.selections) == 6
+    assert held.scores["value"].tolist() == [0.0] * 6
+    assert plug.scores["value"].min() > 0.0  # a test row's id was never seen in training
+
+
+def test_curves_refuse_an_unknown_estimate():
+    with pytest.raises(ParameterError, match="estimate must be one of"):
+        learning_curves(_id_and_signal(), ("bayes-greedy",), k_max=1, n_splits=1, estimate="held-out")
