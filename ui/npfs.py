@@ -29,6 +29,7 @@ from . import guard, heavy, state
 from .cache import result_key, sample_encoded, shared_results
 from .compare import token
 from .memo import remember, session_memo
+from .names import UNIFORM_NAME
 from .text import md
 
 RESULTS = "fslab.npfs.results"
@@ -38,7 +39,6 @@ CANCELLED = "fslab.npfs.cancelled"
 AUTO = "fslab.npfs.auto_ran"
 K_WANTED = "fslab.npfs.k_wanted"  # the k the user asked for (the box shows it, capped at K - 1 of the data)
 K_SHOWN = "fslab.npfs.k_shown"    # the k adopt_select_k last put in the box
-UNIFORM_NAME = "uniform (sample, 3 equal-width bins)"
 _MEMO_SIZE = 8
 # Selectors NPFS does not offer: those the registry declares cost_class "heavy". NPFS reruns the selector n times,
 # and one exhaustive search or backward elimination takes seconds to minutes (backward on Mushroom: about 20 s,

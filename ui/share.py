@@ -31,7 +31,7 @@ from fslab.selectors import SELECTORS
 
 from . import state
 from .cache import sample_encoded
-from .npfs import UNIFORM_NAME
+from .names import UNIFORM_NAME
 from .pages import PAGES
 from .selection import OWN_DEFAULTS, data_key, own_data_key, selector_options
 from .text import md
