@@ -15,6 +15,7 @@ from __future__ import annotations
 import glob
 import math
 import os
+import re
 import uuid
 
 import numpy as np
@@ -45,25 +46,44 @@ def require_ibis():
     return ibis
 
 
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")   # any scheme: http://, https://, s3://, gcs://, file://, ...
+
+
+def connect_duckdb(ibis):
+    """An in-memory DuckDB that installs and loads no extension by itself (a path naming a URL or an unusual
+    format would otherwise make it download one, e.g. httpfs)."""
+    return ibis.duckdb.connect(autoinstall_known_extensions=False, autoload_known_extensions=False)
+
+
 def _open(ibis, table_or_path, con):
-    """An Ibis table: the expression given, ``con.table(name)``, or DuckDB reading a parquet/CSV path or glob."""
+    """An Ibis table: the expression given, ``con.table(name)``, or DuckDB reading a local parquet/CSV path or glob
+    (never a URL: local files and connections only)."""
     if isinstance(table_or_path, ibis.Table):
+        if con is not None:
+            raise ParameterError("con= is for a table name; an Ibis table carries its own connection (drop con=)")
         return table_or_path
     if not isinstance(table_or_path, str | os.PathLike):
         raise DataError(f"from_sql needs an Ibis table, a table name (with con=) or a parquet/CSV path; got "
                         f"{type(table_or_path).__name__}")
     name = os.fspath(table_or_path)
+    if not isinstance(name, str):
+        raise DataError(f"from_sql needs a text path; got {type(name).__name__}")
     if con is not None:
+        if not callable(getattr(con, "table", None)):
+            raise ParameterError(f"con must be an Ibis connection (e.g. ibis.duckdb.connect()); got "
+                                 f"{type(con).__name__}")
         try:
             return con.table(name)
         except Exception as err:   # each backend has its own "table not found"
             raise DataError(f"the connection has no table {name!r} ({type(err).__name__}); name one of its tables "
                             "or pass an Ibis table") from None
-    local = "://" not in name
-    if local and not (glob.glob(name) if glob.has_magic(name) else os.path.exists(name)):
+    if _URL.match(name.strip()):
+        raise DataError(f"from_sql reads local files and connections only, not a URL ({name[:80]!r}); download the "
+                        "file first, or pass an Ibis table or con= of an engine that reads it")
+    if not (glob.glob(name) if glob.has_magic(name) else os.path.exists(name)):
         raise DataError(f"no file matches {name!r}" + (" (a glob that matched nothing)" if glob.has_magic(name)
                                                        else "") + "; give a parquet or CSV path or glob")
-    if local and os.path.isdir(name):   # a directory: its parquet files, else its CSV files (subfolders too)
+    if os.path.isdir(name):   # a directory: its parquet files, else its CSV files (subfolders too)
         name = next((pattern for ext in ("parquet", "csv") if glob.glob(pattern := os.path.join(name, "**", f"*.{ext}"),
                                                                          recursive=True)), name)
         if os.path.isdir(name):
@@ -74,7 +94,7 @@ def _open(ibis, table_or_path, con):
     if kind is None:
         raise DataError(f"cannot tell the format of {name!r}: name a .parquet or .csv file (or glob), or pass an "
                         "Ibis table")
-    con = ibis.duckdb.connect()
+    con = connect_duckdb(ibis)
     try:
         if kind == "parquet":
             return con.read_parquet(name)
@@ -158,10 +178,9 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     could differ. ``feature_names``: the columns to use (default: every column but the target). ``materialize``: store
     the codes once in a temporary table of the engine (default), else recompute them in every count query.
     """
-    ibis = require_ibis()
     method, bins = check_method(method, bins)
-    if near_unique not in ("drop", "keep"):
-        raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
+    _check_options(target, feature_names, materialize, near_unique)
+    ibis = require_ibis()
     t = _open(ibis, table_or_path, con)
     _trust_no_statistics(t)
     try:
@@ -172,7 +191,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     key = str(target).strip() if target is not None else ""
     if key not in names:
         raise UnknownTargetError(f"target column {key!r} is not in the table; its columns are {names[:10]}")
-    features = [c for c in names if c != key] if feature_names is None else [str(c) for c in feature_names]
+    features = [c for c in names if c != key] if feature_names is None else list(feature_names)
     unknown = [c for c in features if c not in names or c == key]
     if unknown:
         raise DataError(f"feature column(s) {unknown[:10]} are not in the table (or name the target); its columns "
@@ -325,6 +344,26 @@ def _numeric_cuts(ibis, t, numeric: list[str], vals: dict, s: dict, rows: int, m
                             f"{max(abs(float(lo)), abs(float(hi))):.3g}); rescale the column")
         columns[c] = ("binned", np.unique(edges), n < rows)
     return columns
+
+
+def _check_options(target, feature_names, materialize, near_unique) -> None:
+    """Every from_sql option of the right kind, else a ParameterError saying what is expected."""
+    if not isinstance(target, str) or not target.strip():
+        raise ParameterError(f"target must be a column name (text); got {target!r}")
+    if feature_names is not None and (isinstance(feature_names, str | bytes) or not all(
+            isinstance(c, str) for c in _as_list(feature_names))):
+        raise ParameterError(f"feature_names must be a list of column names; got {feature_names!r:.80}")
+    if not isinstance(materialize, bool | np.bool_):
+        raise ParameterError(f"materialize must be True or False; got {materialize!r}")
+    if near_unique not in ("drop", "keep"):
+        raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
+
+
+def _as_list(values) -> list:
+    try:
+        return list(values)
+    except TypeError:
+        raise ParameterError(f"feature_names must be a list of column names; got {values!r:.80}") from None
 
 
 def _trust_no_statistics(t) -> None:
