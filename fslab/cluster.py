@@ -30,30 +30,71 @@ class SchedulerAddressError(ClusterError, ParameterError):
     """The scheduler address is not of the form [tcp://|tls://]host[:port]."""
 
 
+HANDSHAKE_MAX = 1 << 20   # bytes a Dask scheduler's first message (its handshake, ~60 bytes) may announce, at most
+
+
 def parse_address(address: str) -> tuple[str, str, int]:
-    """(scheme, host, port) of a scheduler address ``[tcp://|tls://]host[:port]`` (port 1-65535, default 8786), or
-    a SchedulerAddressError saying what a valid one looks like."""
+    """(scheme, host, port) of a scheduler address ``[tcp://|tls://]host[:port]`` (port 1-65535, default 8786; a host
+    name of dot-separated labels of 1 to 63 characters, at most 253 in all, as DNS allows), or a
+    SchedulerAddressError saying what a valid one looks like."""
     text = str(address).strip()
     match = _ADDRESS.fullmatch(text)
     port = int(match["port"]) if match and match["port"] else DEFAULT_PORT
     if match is None or not 0 < port < 65536:
         raise SchedulerAddressError(f"{text!r} is not a Dask scheduler address; give one like tcp://host:8786 "
                                     "(tcp:// or tls://, a host name or IP address, a port from 1 to 65535)")
-    return match["scheme"] or "tcp", match["host"].strip("[]"), port
+    host = match["host"].strip("[]")
+    labels = host.split(".")
+    if ":" not in host and (len(host) > 253 or not all(0 < len(label) <= 63 for label in labels)):
+        longest = max(labels, key=len)
+        why = (f"its label {longest[:20]}... has {len(longest)} characters (at most 63)" if len(longest) > 63
+               else "it has an empty label (two dots in a row)" if "" in labels
+               else f"it has {len(host)} characters (at most 253)")
+        raise SchedulerAddressError(f"{text[:80]!r} is not a Dask scheduler address: the host name is not valid "
+                                    f"({why}); give one like tcp://host:8786")
+    return match["scheme"] or "tcp", host, port
+
+
+def _handshake(sock: socket.socket, host: str, port: int, timeout: float) -> str | None:
+    """None when the peer's first bytes are a Dask message header (a little-endian uint64 length, 1 to
+    HANDSHAKE_MAX bytes: a scheduler sends its handshake as soon as it accepts), else what the peer is instead."""
+    sock.settimeout(timeout)
+    head = b""
+    try:
+        while len(head) < 8:
+            chunk = sock.recv(8 - len(head))
+            if not chunk:
+                break
+            head += chunk
+    except TimeoutError:
+        return (f"something listens at {host}:{port} but sent no Dask handshake within {timeout:g} s: it is not a "
+                "Dask scheduler (check the address and the port, 8786 by default)")
+    if len(head) < 8:
+        return (f"the service at {host}:{port} closed the connection without a Dask handshake: it is not a Dask "
+                "scheduler (check the address and the port, 8786 by default)")
+    if not 0 < int.from_bytes(head, "little") <= HANDSHAKE_MAX:
+        return (f"the service at {host}:{port} is not a Dask scheduler (it answered {head!r}); check the address "
+                "and the port, 8786 by default")
+    return None
 
 
 def probe(address: str, timeout: float = PROBE_SECONDS) -> str | None:
-    """None when something accepts connections at the scheduler's host and port within ``timeout`` seconds, else why
-    not (one line). A plain TCP connect: fast, and it needs no Dask."""
+    """None when a Dask scheduler answers at the address within ``timeout`` seconds, else why not (one line): a TCP
+    connect, then the first 8 bytes the scheduler sends unasked (its handshake's length; a ``tls://`` address is
+    only connected to, its handshake is encrypted). Fast, and it needs no Dask: a service of another kind at that
+    port is named as such instead of failing later inside Dask's client (a banner read as a message length made
+    it allocate gigabytes: "not enough memory")."""
     try:
-        _, host, port = parse_address(address)
+        scheme, host, port = parse_address(address)
     except SchedulerAddressError as err:
         return str(err)
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return None
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            return None if scheme == "tls" else _handshake(sock, host, port, timeout)
     except OSError as err:   # refused, unknown host, timeout
         return f"nothing answers at {host}:{port} ({err.strerror or type(err).__name__})"
+    except UnicodeError as err:   # a host name the IDNA codec refuses
+        return f"{host[:80]!r} is not a valid host name ({err})"
 
 
 def usable_scheduler(address: str | None, timeout: float = PROBE_SECONDS) -> tuple[str | None, str | None]:
@@ -79,10 +120,11 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
         return
     parse_address(address)
     require_dask()
-    why = probe(address)   # refused or unknown host: say so now, not after the client's whole timeout
+    why = probe(address)   # refused, unknown host or not Dask: say so now, not after the client's whole timeout
     if why is not None:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({why}); start one with "
-                           "`dask scheduler` and workers with `dask worker ADDRESS`")
+        hint = ("" if why.startswith(("something listens", "the service at")) else
+                "; start one with `dask scheduler` and workers with `dask worker ADDRESS`")
+        raise ClusterError(f"cannot reach the Dask scheduler at {address!r} ({why}){hint}")
     import joblib
     from distributed import Client
 
@@ -94,6 +136,10 @@ def connect(address: str | None, timeout: str = "10s") -> Iterator[object | None
     except (ValueError, TypeError) as err:
         raise SchedulerAddressError(f"{address!r} is not a Dask scheduler address ({err}); give one like "
                                     "tcp://host:8786") from err
+    except Exception as err:   # CommClosedError, a MemoryError from a peer's bogus message length, ...
+        raise ClusterError(f"the Dask client could not talk to the scheduler at {address!r} "
+                           f"({type(err).__name__}: {str(err)[:200]}); check that it is a Dask scheduler of a "
+                           "compatible version") from err
     try:
         with joblib.parallel_config(backend="dask"):
             yield client

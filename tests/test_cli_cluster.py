@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import fslab
+import fslab.cluster
 from fslab import limits as _limits
 from fslab.cli.main import main
 from fslab.cluster import SchedulerAddressError, parse_address, probe, usable_scheduler
@@ -305,6 +306,80 @@ def test_unreachable_scheduler_and_empty_glob_say_so(capsys, tmp_path):
     address, note = usable_scheduler("tcp://127.0.0.1:9", timeout=0.5)
     assert address is None and "not reachable" in note and "computed on this server instead" in note
     assert issubclass(SchedulerAddressError, ClusterError)
+
+
+LONG_LABEL = "a" * 64 + ".example.org"   # one DNS label of 64 characters: the IDNA codec refuses it
+
+
+def test_a_64_character_host_label_is_a_clear_error(capsys, monkeypatch):
+    """Issue 32.6: before, socket's IDNA codec raised a raw UnicodeError in the probe, on every NPFS page view."""
+    with pytest.raises(SchedulerAddressError, match="its label aaaa.* has 64 characters .at most 63."):
+        parse_address(f"tcp://{LONG_LABEL}:8786")
+    for bad in ("tcp://a..b:8786", "tcp://" + ".".join(["abc"] * 70)):   # an empty label; 279 characters
+        with pytest.raises(SchedulerAddressError, match="the host name is not valid"):
+            parse_address(bad)
+    assert parse_address("tcp://" + "a" * 63 + ".example.org:1") == ("tcp", "a" * 63 + ".example.org", 1)
+    assert "has 64 characters" in probe(LONG_LABEL, timeout=0.2)
+    monkeypatch.setenv("FSLAB_DASK_SCHEDULER", LONG_LABEL)   # the app's setting: an operator note, no exception
+    used, note = usable_scheduler(fslab.cluster.scheduler_from_env(), timeout=0.2)
+    assert used is None and "has 64 characters" in note and "computed on this server instead" in note
+    code, out, err = run(capsys, "select", "mushroom", "--scheduler", LONG_LABEL)
+    assert code == 2 and out == "" and "has 64 characters" in err and "Traceback" not in err
+
+
+class Service:
+    """A TCP service on 127.0.0.1 that is not a Dask scheduler: it sends ``banner`` (an SSH server's greeting; b""
+    sends nothing, as an HTTP server waiting for a request) to each connection, then holds it open."""
+
+    def __init__(self, banner: bytes):
+        import socket
+        import threading
+
+        self.banner, self.server, self.held = banner, socket.socket(), []
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen()
+        self.address = f"tcp://127.0.0.1:{self.server.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            conn.sendall(self.banner)
+
+    def close(self):
+        self.server.close()
+        for conn in self.held:
+            conn.close()
+
+
+@pytest.mark.parametrize(("banner", "says"), [
+    (b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", "is not a Dask scheduler (it answered b'SSH-2.0-'"),
+    (b"", "sent no Dask handshake within 0.3 s"),
+    (b"\x00" * 8, "is not a Dask scheduler (it answered b'\\x00"),
+])
+def test_a_service_that_is_not_dask_is_named_as_such(capsys, banner, says):
+    """Issue 32.6: an SSH server's banner read as a Dask message length made the client allocate gigabytes
+    ("not enough memory"); a silent service made it wait for its whole timeout. Now the probe reads the 8 bytes a
+    scheduler sends unasked and says what answered instead, within the probe's timeout."""
+    import time
+
+    service = Service(banner)
+    try:
+        start = time.perf_counter()
+        assert says in probe(service.address, timeout=0.3)
+        used, note = usable_scheduler(service.address, timeout=0.3)
+        assert used is None and says in note
+        with pytest.raises(ClusterError, match="not a Dask scheduler") as caught, fslab.cluster.connect(
+                service.address):
+            pass
+        assert "start one with" not in str(caught.value)   # something runs there: no advice to start a scheduler
+        assert time.perf_counter() - start < 10
+    finally:
+        service.close()
 
 
 @pytest.mark.slow

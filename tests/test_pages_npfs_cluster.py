@@ -40,18 +40,45 @@ def test_an_unreachable_scheduler_falls_back_with_an_operator_note(monkeypatch, 
 
 
 def test_a_reachable_scheduler_is_named(monkeypatch):
-    """Something accepts connections at the address: the page says the runs go to the cluster (the run itself is
+    """Something at the address answers as a Dask scheduler does (its first 8 bytes: the little-endian length of its
+    handshake, sent unasked): the page says the runs go to the cluster (the run itself is
     tests/test_dask_source.py's)."""
+    import threading
+
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
+        held = []
+
+        def answer():
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                held.append(conn)
+                conn.sendall((58).to_bytes(8, "little"))
+
+        threading.Thread(target=answer, daemon=True).start()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
         monkeypatch.setenv("FSLAB_DASK_SCHEDULER", address)
         at = AppTest.from_file(APP, default_timeout=90).run()
         at.switch_page("pages/npfs.py").run()
         assert usable_scheduler(address) == (address, None)
+    for conn in held:
+        conn.close()
     assert any(f"Dask cluster at {address}" in i.value for i in at.info)
     assert not any("Operator note" in c.value for c in at.caption)
+
+
+def test_a_64_character_host_label_leaves_the_page_working(monkeypatch):
+    """Issue 32.6: a 64-character DNS label in the setting raised a raw UnicodeError on every NPFS page view."""
+    monkeypatch.setenv("FSLAB_DASK_SCHEDULER", "tcp://" + "h" * 64 + ".example.org:8786")
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.switch_page("pages/npfs.py").run()
+    assert not at.exception and not at.error
+    notes = [c.value for c in at.caption if "Operator note" in c.value]
+    assert notes and "NPFS runs on this server" in notes[0]
 
 
 @pytest.mark.parametrize("address", ["tcp//nonsense", "tcp://host:99999"])
