@@ -31,7 +31,7 @@ import pandas as pd
 from .binning import DEFAULT_BINNINGS, BinningResult, binning_sensitivity
 from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
-from .measures._folds import stratified_folds
+from .measures._folds import assign_folds
 from .measures.cross_fit import require_sample
 from .npfs import npfs
 from .selectors import SELECTORS, select
@@ -132,12 +132,12 @@ def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, sp
     src = cast("CodedSource | SparseDataset", as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
     assert src.y is not None  # a sample
-    fold = stratified_folds(src.y, n_folds, split_seed)
+    fold, used, _ = assign_folds(src.y, n_folds, split_seed)
     hits = np.zeros(src.n_features)
-    for f in range(n_folds):
+    for f in range(used):
         chosen = select(src.subsample(np.flatnonzero(fold != f)), k, selector, **params).features
         hits[list(chosen)] += 1
-    return hits / n_folds
+    return hits / used
 
 
 def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,

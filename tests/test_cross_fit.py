@@ -13,7 +13,8 @@ import fslab
 from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError
 from fslab.measures import MEASURES, measure
-from fslab.measures._folds import LOG_SMOOTHING, split, stratified_folds
+from fslab.measures._folds import LOG_SMOOTHING, assign_folds, split
+from fslab.row_hash import folds as hash_folds
 from fslab.tables import JointTable
 
 TABLE_MEASURES = ("zero-one", "cost-sensitive", "balanced", "f-beta", "auc", "log-loss", "mi", "squared")
@@ -28,9 +29,35 @@ def _cells(X, subset):
     return cell.ravel()
 
 
+def _hash(*values):
+    """fslab.row_hash's hash with Python integers (the module docstring's formula, written out)."""
+    P, x = 2**31 - 1, 20170601
+    for v in values:
+        x = ((x + v % P) * 48271) % P
+        x = (x * x + 1013904223) % P
+        x = (x * 69621) % P
+        x = (x * x + 1013904223) % P
+    return x
+
+
+def _oracle_folds(y, folds, seed):
+    """Row by row: F = min(folds, smallest class count); the j-th row of class c goes to fold
+    (j mod F + hash(seed, c, j div F)) mod F."""
+    counts = np.bincount(y)
+    F = min(folds, int(counts[counts > 0].min()))
+    seen = {}
+    out = []
+    for c in y.tolist():
+        j = seen.get(c, 0)
+        seen[c] = j + 1
+        out.append((j % F + _hash(seed, c, j // F)) % F)
+    return np.array(out)
+
+
 def _oracle(name, X, y, subset, folds, seed, labels=(0, 1), **params):
     """Mean over folds of the measure of the plug-in rule fitted on the other folds, scored row by row."""
-    fold = stratified_folds(y, folds, seed)
+    fold = _oracle_folds(np.asarray(y), folds, seed)
+    folds = int(fold.max()) + 1
     cell = _cells(X, subset)
     L = len(labels)
     values = []
@@ -100,7 +127,7 @@ def samples(draw):
     arities = draw(st.lists(st.integers(2, 4), min_size=n, max_size=n))
     X = np.column_stack([draw(st.lists(st.integers(0, a - 1), min_size=m, max_size=m)) for a in arities])
     y = np.array(draw(st.lists(st.integers(0, 1), min_size=m, max_size=m)))
-    y[:2] = [0, 1]   # both classes present
+    y[:4] = [0, 1, 0, 1]   # at least 2 rows of each class (fewer folds than asked when a class has 2-4)
     subset = draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))
     return X, y, subset
 
@@ -142,14 +169,20 @@ def test_held_out_on_its_own_training_table_is_the_plug_in_value(name, counts):
 
 @settings(max_examples=40)
 @given(y=st.lists(st.integers(0, 2), min_size=3, max_size=200), folds=st.integers(2, 10), seed=st.integers(0, 9))
-def test_folds_are_stratified_and_cover_every_row(y, folds, seed):
+def test_folds_are_stratified_cover_every_row_and_none_is_empty(y, folds, seed):
     y = np.asarray(y)
-    fold = stratified_folds(y, folds, seed)
-    assert fold.shape == y.shape and fold.min() >= 0 and fold.max() < folds
+    counts = np.bincount(y)
+    if counts[counts > 0].min() < 2:
+        with pytest.raises(ParameterError, match="single row"):
+            assign_folds(y, folds, seed)
+        return
+    fold, used, notes = assign_folds(y, folds, seed)
+    assert used == min(folds, counts[counts > 0].min()) and bool(notes) == (used < folds)
+    assert np.array_equal(fold, _oracle_folds(y, folds, seed))
+    assert np.array_equal(fold, hash_folds(y, used, seed))      # the engines' definition, fslab.row_hash
     for c in np.unique(y):
-        per = np.bincount(fold[y == c], minlength=folds)
-        assert per.max() - per.min() <= 1
-    assert np.array_equal(fold, stratified_folds(y, folds, seed))
+        per = np.bincount(fold[y == c], minlength=used)
+        assert per.min() >= 1 and per.max() - per.min() <= 1     # every fold holds every class, balanced
 
 
 def test_split_recovers_train_and_test_counts():
@@ -252,7 +285,7 @@ def test_cross_fitted_precision_recall_equal_a_row_level_oracle(name, approach):
     X = rng.integers(0, 3, size=(150, 3))
     y = (X[:, 0] + rng.integers(0, 2, 150) > 1).astype(int)
     X[:4, 2] = 2   # a rare value
-    fold = stratified_folds(y, 5, 4)
+    fold = _oracle_folds(y, 5, 4)
     target = (y == 0) if name == "recall" else (y == 1)
     a = np.empty((3, 150))
     for r in range(150):

@@ -3,9 +3,10 @@
 The paper's plug-in estimate of a measure on the features J fits the plug-in Bayes rule on the sample and
 scores it on the same sample. A column with one value per row fits any sample perfectly that way (its
 in-sample 0-1 error is 0), so on real tables the plug-in value rewards sheer cardinality. The cross-fitted
-estimate splits the rows into F stratified folds; for each fold f the plug-in rule is fitted on the other
-folds (the training counts) and its loss is measured on fold f (the test counts); the value is the mean
-over the folds:
+estimate splits the rows into F stratified folds (:func:`assign_folds`: :func:`fslab.row_hash.folds`, the one
+definition the SQL and Dask engines compute too, with F lowered to the smallest class's row count so that no fold
+is empty); for each fold f the plug-in rule is fitted on the other folds (the training counts) and its loss is
+measured on fold f (the test counts); the value is the mean over the folds:
 
     C_cf(J) = (1/F) sum_f  loss( rule fitted on counts_{-f}(X_J, Y),  rows of fold f ).
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import row_hash
 from ..errors import ParameterError
 from ._ranking import sorted_order
 
@@ -63,22 +65,64 @@ def describe_estimate(estimate: str, folds: int | None = None) -> str:
     return "in-sample"
 
 
-def stratified_folds(y: np.ndarray, folds: int, seed) -> np.ndarray:
-    """Fold index (0 .. folds-1) of every row: each class's rows in a seeded random order, dealt to the folds in
-    turn, so every fold holds floor or ceil of (class count / folds) rows of each class (scikit-learn's
-    StratifiedKFold balance, without a Python loop over rows)."""
+class TooFewRowsError(ParameterError):
+    """The rows cannot be split into two folds that each hold a row of every class (a class with one row)."""
+
+
+def check_seed(seed) -> int:
+    """A split seed: a whole number 0 <= seed < 2**63 (it enters :func:`fslab.row_hash.folds` as an int64)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) < 2**63:
+        raise ParameterError(f"the split seed must be a whole number from 0 to 2**63 - 1; got {seed!r}")
+    return int(seed)
+
+
+def fold_count(class_counts, folds: int, class_names=None) -> tuple[int, tuple[str, ...]]:
+    """(F, notes): the folds actually used, F = min(folds, rows of the smallest class present).
+
+    :func:`fslab.row_hash.folds` deals the rows of each class in blocks of F, one row per fold, so with F at most
+    every class's count every fold holds at least one row of every class: no fold is empty, every fold's training
+    rows hold every class, and no held-out value divides by zero. Fewer folds than asked come with a note; fewer
+    than 2 (a class with a single row) is refused with a :class:`TooFewRowsError`.
+    """
+    counts = np.asarray(class_counts, dtype=np.float64).ravel()
+    present = np.flatnonzero(counts > 0)
+    if present.size == 0:
+        raise TooFewRowsError("the held-out estimate needs rows to hold out; this sample has none")
+    rare = int(present[np.argmin(counts[present])])
+    n_min = int(counts[rare])
+    name = repr(str(class_names[rare])) if class_names is not None and len(class_names) > rare else f"#{rare}"
+    if n_min < 2:
+        raise TooFewRowsError(
+            f"too few rows to hold out: the class {name} has a single row of {int(counts.sum()):,}, and the held-out "
+            "estimate needs at least 2 rows of every class (one to fit, one to test); use the in-sample estimate "
+            "(estimate='plug-in', --estimate plug-in) or drop or merge that class")
+    n_folds = min(int(folds), n_min)
+    notes = () if n_folds == int(folds) else (
+        f"Held out over {n_folds} folds instead of {int(folds)}: the class {name} has only {n_min} rows, and every "
+        "fold needs a row of every class.",)
+    return n_folds, notes
+
+
+def assign_folds(y: np.ndarray, folds, seed, class_names=None) -> tuple[np.ndarray, int, tuple[str, ...]]:
+    """(fold of every row, F, notes) for the cross-fitted estimate.
+
+    ``folds`` a number: stratified folds :func:`fslab.row_hash.folds` (``y``'s class codes 0..L-1, rows in table
+    order; the same function the SQL and Dask engines compute) over :func:`fold_count`'s safe F. ``folds`` one
+    index per row (e.g. NPFS keeping a row's bootstrap copies in one fold): folds that hold no row are dropped and
+    the others numbered 0..F-1 in order; fewer than 2 left is a :class:`TooFewRowsError`.
+    """
     y = np.asarray(y, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(y.size)
-    order = order[np.argsort(y[order], kind="stable")]         # by class, random within a class
-    sizes = np.bincount(y, minlength=int(y.max()) + 1 if y.size else 0)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    rank = np.arange(y.size) - np.repeat(starts, sizes)          # position within its class
-    # deal each class from a class-specific start, so small classes do not all land in fold 0
-    offset = rng.integers(folds, size=sizes.size) if sizes.size else np.zeros(0, dtype=np.int64)
-    out = np.empty(y.size, dtype=np.int64)
-    out[order] = (rank + np.repeat(offset, sizes)) % folds
-    return out
+    if isinstance(folds, np.ndarray):
+        if folds.shape != y.shape:
+            raise ParameterError(f"need one fold index per row: {y.size} rows, {folds.size} indices")
+        used, fold = np.unique(folds, return_inverse=True)
+        if used.size < 2:
+            raise TooFewRowsError("too few rows to hold out: the given fold indices put every row in one fold")
+        notes: tuple[str, ...] = () if used.size == int(folds.max()) + 1 else (
+            f"Held out over the {used.size} folds that hold rows (of {int(folds.max()) + 1} fold indices).",)
+        return fold.astype(np.int64).ravel(), int(used.size), notes
+    n_folds, notes = fold_count(np.bincount(y) if y.size else [], folds, class_names)
+    return row_hash.folds(y, n_folds, check_seed(seed)), n_folds, notes
 
 
 def split(counts: np.ndarray, folds: int) -> tuple[np.ndarray, np.ndarray]:
@@ -203,5 +247,5 @@ def scored_auc(score: np.ndarray, test: np.ndarray) -> np.ndarray:
     return auc.reshape(shape[:-1])
 
 
-__all__ = ["DEFAULT_FOLDS", "DEFAULT_SEED", "ESTIMATES", "LOG_SMOOTHING", "check_estimate",
-           "describe_estimate", "split", "stratified_folds"]
+__all__ = ["DEFAULT_FOLDS", "DEFAULT_SEED", "ESTIMATES", "LOG_SMOOTHING", "TooFewRowsError", "assign_folds",
+           "check_estimate", "check_seed", "describe_estimate", "fold_count", "split"]

@@ -1,10 +1,33 @@
 """The cross-fitted evaluator: held-out estimates of any table measure, at about the plug-in's counting cost.
 
 ``measure.on(source, estimate="cross-fitted", folds=F, seed=s)`` gives this evaluator. It counts a derived
-sample of the same rows whose class index is ``fold * L + y`` (stratified folds, :func:`stratified_folds`),
-so every batched table the engines produce, fast or plain, holds the counts of every fold at once; a table
-of shape (..., cells, F * L) is split into training (all other folds) and test counts and scored by the
-measure's ``held_out`` function (see :mod:`fslab.measures._folds` for the definition and the formulas).
+sample of the same rows whose class index is ``fold * L + y`` (folds: :func:`fslab.measures._folds.assign_folds`,
+i.e. :func:`fslab.row_hash.folds` over a safe number of folds), so every batched table the engines produce, fast or
+plain, holds the counts of every fold at once; a table of shape (..., cells, F * L) is split into training (all
+other folds) and test counts and scored by the measure's ``held_out`` function (see :mod:`fslab.measures._folds`
+for the definition and the formulas).
+
+**Safe folds.** F is the number asked, lowered to the row count of the smallest class present (a note in
+``notes`` says so), so every fold holds a row of every class; a class with a single row is refused
+(:class:`~fslab.measures._folds.TooFewRowsError`). No held-out value is ever ``nan``.
+
+**Count-only sources (SQL, Dask): the seam.** A source whose rows stay in an engine declares
+:class:`FoldCounting`, one method ``folded(n_folds, seed)``, and the evaluator then never sees a row. Contract:
+
+- ``source.table([])`` gives the class counts (one cell, shape (1, L)); from them the evaluator computes the safe
+  F with :func:`~fslab.measures._folds.fold_count` (so the refusal and the note are the same on every engine) and
+  calls ``source.folded(F, seed)`` with ``2 <= F <= 20`` and ``0 <= seed < 2**63``.
+- ``folded(F, seed)`` returns a count-only source of the same rows and features (same ``feature_names``,
+  ``arities``, ``task``, ``target``, ``is_sample`` True) whose ``labels`` are ``np.tile(labels, F)`` and whose
+  ``table(J)`` / ``extension_tables(J, candidates)`` return the counts of (cell, ``fold * L + y``), shapes
+  (cells, F * L) and (candidates, cells, F * L), cells numbered exactly as the source's own tables number them.
+  ``fold`` is :func:`fslab.row_hash.folds` of the class codes y (0..L-1, the source's ``labels`` order) with the
+  rows in the source's row order (the order that ranks a row within its class: SQL ``row_number() OVER
+  (PARTITION BY y ORDER BY row_id) - 1``; Dask per-partition class counts plus a running sum), computed in the
+  engine: ``(j % F + row_hash(seed, y, j // F)) % F``.
+- The evaluator counts nothing else: the rows of each (fold, class) are read off ``folded(...).table([])``.
+  The held-out values then equal the in-memory ones for the same rows (``tests/test_folds_seam.py`` holds a
+  reference implementation on an in-memory sample to this equality).
 
 Why the fast engine's merging of pure cells stays exact: a cell pure in (fold, class) has rows in one fold
 only, so for that fold it is unseen in training (the prior's rule, the same for the merged cell) and for
@@ -17,15 +40,15 @@ through their whole-table ``held_out`` functions.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
 from ..data.sparse import SparseDataset
 from ..errors import ParameterError
-from ..tables import CodedSource, JointTable, readonly
+from ..tables import CodedSource, JointTable, TableSource, readonly
 from ._fast import FastCounter
-from ._folds import check_estimate, split, stratified_folds
+from ._folds import assign_folds, check_estimate, check_seed, fold_count, split
 from .evaluator import TableEvaluator
 
 
@@ -42,13 +65,26 @@ def fold_source(source, folds: np.ndarray, n_folds: int):
     return derived
 
 
+@runtime_checkable
+class FoldCounting(Protocol):
+    """A count-only source that counts by (fold, class, cell) in its engine: see the module docstring's contract."""
+
+    @property
+    def is_sample(self) -> bool: ...
+
+    def folded(self, n_folds: int, seed: int) -> TableSource: ...
+
+
 def can_hold_out(source) -> bool:
-    """True for a sample whose rows are here to split into folds (not an exact Distribution, not a Dask source)."""
-    return isinstance(source, SparseDataset) or (isinstance(source, CodedSource) and source.is_sample)
+    """True for a sample whose rows are here to split into folds, or a count-only source that counts folds in its
+    engine (:class:`FoldCounting`); False for an exact Distribution."""
+    return isinstance(source, SparseDataset) or (isinstance(source, CodedSource) and source.is_sample) or (
+        isinstance(source, FoldCounting) and bool(source.is_sample))
 
 
 def require_sample(source, what: str = "the cross-fitted estimate") -> None:
-    """Refuse a source without rows to hold out (an exact Distribution, a Dask source) with a ParameterError."""
+    """Refuse a source without rows to hold out (an exact Distribution, a count-only source without
+    :class:`FoldCounting`) with a ParameterError."""
     if not can_hold_out(source):
         raise ParameterError(f"{what} needs observed rows to hold out; a {type(source).__name__} "
                              + ("is an exact law: its plug-in values are exact (use estimate='plug-in')"
@@ -56,11 +92,17 @@ def require_sample(source, what: str = "the cross-fitted estimate") -> None:
                                 "gives only count tables: load the rows with Dataset.from_frame / from_arrays"))
 
 
+def _class_names(source):
+    names = getattr(source, "class_names", None)   # an encoded dataset's names; labels otherwise
+    return names if names is not None and len(names) == len(source.labels) else source.labels
+
+
 class CrossFittedEvaluator(TableEvaluator):
     """C_cf(J) of a table measure (``spec.held_out``) on a sample: see the module docstring.
 
     ``folds`` (2 .. 20) and ``seed`` fix the stratified split (or ``folds`` gives each row's fold; ``seed`` is then
-    None); ``original`` is the source as given; ``n_folds`` and ``fold_of_row`` the split used.
+    None); ``original`` is the source as given; ``n_folds`` the folds used (fewer than asked on small classes, said
+    in ``notes``), ``fold_of_row`` each row's fold (None on a count-only source: its engine assigns them).
     """
 
     estimate = "cross-fitted"
@@ -71,15 +113,26 @@ class CrossFittedEvaluator(TableEvaluator):
         if measure.spec.held_out is None:
             raise ParameterError(f"{measure.spec.label} has no cross-fitted estimate; use estimate='plug-in'")
         measure.check_labels(source.labels)
-        if isinstance(folds, np.ndarray):   # one fold index per row, given by the caller
-            if folds.shape != (source.n_rows,):
-                raise ParameterError(f"need one fold index per row: {source.n_rows} rows, {folds.size} indices")
-            fold_of_row, seed = folds.astype(np.int64), None
-        else:
-            fold_of_row = stratified_folds(source.y, folds, seed)
-        self.original, self.n_folds, self.seed = source, int(fold_of_row.max()) + 1, seed
-        self.fold_of_row = readonly(fold_of_row)
-        super().__init__(measure, fold_source(source, self.fold_of_row, self.n_folds), engine)
+        self.original = source
+        self.fold_of_row: np.ndarray | None
+        if isinstance(source, CodedSource | SparseDataset):
+            assert source.y is not None   # require_sample: a sample
+            fold_of_row, self.n_folds, self.notes = assign_folds(source.y, folds, seed, _class_names(source))
+            self.seed = None if isinstance(folds, np.ndarray) else check_seed(seed)
+            self.fold_of_row = readonly(fold_of_row)
+            derived = fold_source(source, self.fold_of_row, self.n_folds)
+            self._rows = np.bincount(derived.y, minlength=self.n_folds * len(source.labels)).astype(np.float64)
+        else:   # count-only: the engine assigns the folds and counts by (fold, class, cell)
+            if isinstance(folds, np.ndarray):
+                raise ParameterError("fold indices per row need the rows here; a count-only source takes a number of "
+                                     "folds")
+            class_counts = np.asarray(source.table([]).counts, dtype=np.float64).sum(axis=0)
+            self.n_folds, self.notes = fold_count(class_counts, folds, _class_names(source))
+            self.seed, self.fold_of_row = check_seed(seed), None
+            derived = cast(FoldCounting, source).folded(self.n_folds, self.seed)
+            self._rows = np.asarray(derived.table([]).counts, dtype=np.float64).sum(axis=0)
+        self._rows = self._rows.reshape(self.n_folds, len(source.labels))
+        super().__init__(measure, derived, engine)
 
     def _check_labels(self) -> None:
         pass   # checked on the original labels (the derived source tiles them per fold)
@@ -91,8 +144,7 @@ class CrossFittedEvaluator(TableEvaluator):
 
     def _fold_rows(self) -> np.ndarray:
         """Rows of every (test fold, class): (F, L)."""
-        F, L = self.n_folds, len(self.original.labels)
-        return np.bincount(self.source.y, minlength=F * L).reshape(F, L).astype(np.float64)
+        return self._rows
 
     def _finish(self, cells, rule: np.ndarray, rows: np.ndarray, prior_loss: np.ndarray) -> np.ndarray:
         """Signed fold mean of per-fold values (F, B) (``cells.finish`` against the prior alone first)."""

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import ParameterError, UnsupportedTargetError
 from ..information import _sum_classes, conditional_entropy
 from ..tables import CodedSource, JointTable, as_source
-from ._folds import LOG_SMOOTHING, check_estimate, stratified_folds
+from ._folds import LOG_SMOOTHING, assign_folds, check_estimate, check_seed
 from .base import MeasureSpec, Param
 from .cross_fit import require_sample
 from .evaluator import Evaluator
@@ -257,13 +257,9 @@ class CrossFittedFactorEvaluator(FactorEvaluator):
         _, folds = check_estimate("cross-fitted", folds)
         require_sample(source)
         super().__init__(measure, source, engine, recall=recall)
-        if isinstance(folds, np.ndarray):
-            if folds.shape != (source.n_rows,):
-                raise ParameterError(f"need one fold index per row: {source.n_rows} rows, {folds.size} indices")
-            fold, seed = folds.astype(np.int64), None
-        else:
-            fold = stratified_folds(source.y, folds, seed)
-        self.n_folds, self.seed, self.fold_of_row = int(fold.max()) + 1, seed, fold
+        fold, self.n_folds, self.notes = assign_folds(source.y, folds, seed, getattr(source, "class_names", None))
+        self.seed = None if isinstance(folds, np.ndarray) else check_seed(seed)
+        self.fold_of_row = fold
         self._factors = self._held_out_factors()
 
     def _held_out_factors(self) -> np.ndarray:

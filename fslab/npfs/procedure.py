@@ -37,7 +37,7 @@ from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
 from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
-from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate, stratified_folds
+from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, assign_folds, check_estimate
 from ..measures.cross_fit import require_sample
 from ..selectors._registry import SelectorSet
 from ..tables import CodedSource, as_source
@@ -288,7 +288,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
             require_sample(source)
             assert source.y is not None  # a sample
             selector_params = {**selector_params, "estimate": estimate,
-                               "folds": stratified_folds(source.y, folds, DEFAULT_SEED)}
+                               "folds": assign_folds(source.y, folds, DEFAULT_SEED)[0]}
         weighted = counting != "resample" and supports(source, selector, selector_params)
         if counting == "weights" and not weighted:
             raise ParameterError(
