@@ -20,9 +20,11 @@ def criterion_picks(dist: Distribution, k: int = 1, measures: Sequence[str] | No
                     selectors: Sequence[str] = ("bayes-greedy", "exhaustive")) -> pd.DataFrame:
     """For every measure (default: all registered) the features each selector picks on the exact law.
 
-    One row per (measure, selector): the chosen names, and the measure's Bayes value of that subset.
-    Measures that do not apply (a binary-only measure on a 3-class target) get a note instead.
-    Example 1 of Ahmed et al.: with k = 1 the 0-1 error picks X1 and mutual information X2.
+    One row per (measure, selector): the chosen names, the measure's Bayes value of that subset, and ``ties``:
+    the ties behind the pick in words (:func:`tie_words`; DESIGN.md's tie rule returns the first), empty when
+    the pick is the only one. Measures that do not apply (a binary-only
+    measure on a 3-class target) get a note instead. Example 1 of Ahmed et al.: with k = 1 the 0-1 error picks
+    X1 and mutual information X2; on XOR of order 3 over 4 features, X1, X2, X3 and X4 tie at 0.5.
     """
     rows = []
     for name in measures if measures is not None else list(MEASURES):
@@ -32,11 +34,29 @@ def criterion_picks(dist: Distribution, k: int = 1, measures: Sequence[str] | No
                 sel = select(dist, k, selector, measure=name)
                 value = get_measure(name).on(dist).value(sel.features)
                 rows.append({"measure": label, "selector": selector, "picks": ", ".join(sel.names),
-                             "value": value, "note": ""})
+                             "value": value, "note": "", "ties": tie_words(sel, dist.feature_names)})
             except FslabError as err:
                 rows.append({"measure": label, "selector": selector, "picks": "", "value": np.nan,
-                             "note": str(err)})
-    return pd.DataFrame(rows, columns=["measure", "selector", "picks", "value", "note"])
+                             "note": str(err), "ties": ""})
+    return pd.DataFrame(rows, columns=["measure", "selector", "picks", "value", "note", "ties"])
+
+
+def tie_words(selection, names: Sequence[str]) -> str:
+    """The ties behind ``selection``'s pick in words, "" when there was none.
+
+    Exhaustive search: every optimal subset, "X1 / X2 / X3 / X4" (the trace's ``tied`` rows; the pick is the
+    first by DESIGN.md's tie rule). A step-wise search: each step whose candidates tied, "step 1: X1, X2, X3, X4
+    tie" (the lowest index was taken)."""
+    trace = selection.trace
+    if "tied" not in trace or trace.empty:
+        return ""
+    tied = trace[trace["tied"].astype(bool)]
+    if "subset" in trace:
+        subsets = [", ".join(names[j] for j in s) for s in tied["subset"]]
+        return " / ".join(subsets) if len(subsets) > 1 else ""
+    steps = [(int(step), [names[int(c)] for c in rows["candidate"]]) for step, rows in tied.groupby("step", sort=True)
+             if len(rows) > 1]
+    return "; ".join(f"step {step}: {', '.join(who)} tie" for step, who in steps)
 
 
 def optimum_rate(dist: Distribution, sizes: Sequence[int], k: int = 1,

@@ -6,7 +6,7 @@ import streamlit as st
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures
-from fslab.pena_nilsson.toy import PRESETS
+from fslab.pena_nilsson.toy import PRESETS, law_formula
 from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
 from ui import theme, toy
@@ -21,9 +21,6 @@ st.markdown(
     "The distribution you build here is used by the **Orderings** page and by every page's "
     "'Toy distribution' option."
 )
-st.latex(r"p(x, y) \;\ge 0,\qquad \sum_{x, y} p(x, y) = 1,\qquad "
-         r"\text{class-conditionally independent: } p(x, y) = p(y)\prod_j p(x_j \mid y)")
-
 name, dist = current_distribution()
 
 with st.expander("Build or change the distribution", expanded=True):
@@ -38,6 +35,9 @@ with st.expander("Build or change the distribution", expanded=True):
                 build()
 
 st.header(f"Current distribution: {md(name)}")
+law_words, law_latex = law_formula(dist)
+st.markdown(law_words)
+st.latex(law_latex)
 c1, c2, c3 = st.columns(3)
 c1.metric("Features", dist.n_features)
 c2.metric("States with mass", int((dist.probs.sum(axis=1) > 0).sum()))
@@ -68,14 +68,15 @@ else:
                  column_config={"its Bayes value": st.column_config.NumberColumn(format="%.4f")})
     st.caption("One row per measure: the k features BayesGreedy adds and the best k-subset by exhaustive search on "
                "the exact law, with that subset's Bayes value in the measure's own terms (errors are positive, lower "
-               "is better; scores such as AUC and mutual information, higher is better).")
+               "is better; scores such as AUC and mutual information, higher is better). Ties are said, never hidden: "
+               "'tied optimal subsets' lists every k-subset as good as the one shown, and 'BayesGreedy ties' each "
+               "step at which several candidates were equally good (the lowest index is taken).")
     by_measure = picks.set_index("measure")
     zero_one, mi = MEASURES["zero-one"].label, MEASURES["mi"].label
     if zero_one in by_measure.index and mi in by_measure.index:
-        a, b = by_measure.at[zero_one, "best k-subset (exhaustive)"], by_measure.at[mi, "BayesGreedy picks"]
-        verdict = "the same features" if a == b else "**different** features"
-        st.markdown(f"The 0-1 error's best {int(k_pick)}-subset is **{md(a)}**; mutual information (MIGreedy) "
-                    f"picks **{md(b)}**: {verdict}.")
+        row = by_measure.loc[zero_one]
+        st.markdown(toy.pick_verdict(int(k_pick), row["best k-subset (exhaustive)"], row["tied optimal subsets"],
+                                     float(row["its Bayes value"]), by_measure.at[mi, "BayesGreedy picks"]))
 
 st.header("Sample from it")
 st.markdown("Draw m rows (X, Y) from the distribution and make them the current dataset, so the Select, "

@@ -241,7 +241,7 @@ def test_orderings_gap_table_has_readable_headers():
     at = _page("pages/orderings.py")
     cols = list(at.dataframe[0].value.columns)
     assert cols == ["size k", "greedy's subset", "greedy's value", "best k-subset", "best value",
-                    "tied best subsets", "gap (greedy's loss)"]
+                    "tied best subsets", "which tie", "gap (greedy's loss)"]
 
 
 def _regression_dataset():

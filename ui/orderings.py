@@ -105,7 +105,7 @@ def restrict(source: EncodedDataset, names: list[str]) -> EncodedDataset:
 
 GAP_HEADERS = {"k": "size k", "greedy": "greedy's subset", "greedy_value": "greedy's value",
                "optimal": "best k-subset", "optimal_value": "best value", "n_optimal": "tied best subsets",
-               "gap": "gap (greedy's loss)"}
+               "ties": "which tie", "gap": "gap (greedy's loss)"}
 
 
 def gap_table(gaps: pd.DataFrame) -> pd.DataFrame:

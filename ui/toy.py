@@ -83,8 +83,25 @@ def picks(dist_json: str, k: int) -> pd.DataFrame:
     name_of = {MEASURES[name].label: name for name in MEASURES}
     out["better"] = [terms.direction(name_of[label]) if label in name_of else "" for label in out["measure"]]
     out["note"] = value.loc[out["measure"], "note"].to_numpy()
+    ties = long.pivot(index="measure", columns="selector", values="ties")
+    out["tied optimal subsets"] = ties.loc[out["measure"], "exhaustive"].to_numpy()
+    out["BayesGreedy ties"] = ties.loc[out["measure"], "bayes-greedy"].to_numpy()
     order = {label: i for i, label in enumerate(long["measure"].drop_duplicates())}
     return out.sort_values("measure", key=lambda c: c.map(order)).reset_index(drop=True)
+
+
+def pick_verdict(k: int, best: str, best_ties: str, value: float, mi_pick: str) -> str:
+    """The Toy page's sentence comparing the 0-1 error's best k-subset(s) with MIGreedy's pick, ties said."""
+    if best_ties:
+        optima = best_ties.split(" / ")
+        listed = ", ".join(optima[:-1]) + f" and {optima[-1]}" if len(optima) > 1 else optima[0]
+        among = "one of them" if mi_pick in optima else "**none** of them"
+        return (f"The 0-1 error's best {k}-subsets tie: **{md(listed)}** all reach {value:.4g} (the table "
+                f"shows the first, by the lowest-index tie rule); mutual information (MIGreedy) picks "
+                f"**{md(mi_pick)}**: {among}.")
+    verdict = "the same features" if best == mi_pick else "**different** features"
+    return (f"The 0-1 error's best {k}-subset is **{md(best)}**; mutual information (MIGreedy) picks "
+            f"**{md(mi_pick)}**: {verdict}.")
 
 
 @st.cache_data(**BOUNDED, show_spinner="Sampling and selecting...", show_time=True)
@@ -200,6 +217,9 @@ def generator_builder(current: Distribution) -> None:
         if st.button("Generate", key="toy.generate", type="primary"):
             name, dist = make()
             install(name, dist)
+            if kind == "XOR interaction":   # an XOR of order r shows itself only once r features are picked
+                for k_key in K_KEYS:
+                    st.session_state[k_key] = int(order)
             st.rerun()
     except FslabError as err:
         st.error(md(err))

@@ -21,7 +21,7 @@ from ..limits import server_limits, setting
 from ..measures import Measure
 from ..measures import measure as get_measure
 from ..selectors._loop import run_search
-from ..selectors.ties import pick_best, ranks
+from ..selectors.ties import pick_best, ranks, ties_with
 from ..tables import as_source
 
 
@@ -147,9 +147,19 @@ def k_optimal(risks: pd.DataFrame) -> dict[int, tuple[tuple[int, ...], int]]:
     return out
 
 
+def tied_labels(labels: Sequence[str], shown: int = 6) -> str:
+    """"{X1}, {X2}, {X3} and {X4}" for tied subsets; past ``shown`` of them, "... and N more"."""
+    if len(labels) <= 1:
+        return ""
+    if len(labels) <= shown:
+        return ", ".join(labels[:-1]) + f" and {labels[-1]}"
+    return ", ".join(labels[:shown]) + f" and {len(labels) - shown} more"
+
+
 def greedy_gaps(risks: pd.DataFrame) -> pd.DataFrame:
-    """Per k: greedy's subset and value, the k-optimal subset and value, and the gap
-    ``criterion(k-optimal) - criterion(greedy) >= 0`` (Theorem 1: it can be arbitrarily large)."""
+    """Per k: greedy's subset and value, the k-optimal subset and value, the tied best subsets by name
+    (``ties``, empty when the best is unique) and the gap ``criterion(k-optimal) - criterion(greedy) >= 0``
+    (Theorem 1: it can be arbitrarily large)."""
     names = risks.attrs.get("feature_names") or [f"X{j + 1}" for j in range(int(risks["size"].max()))]
     by_subset = risks.set_index("subset")
     rows = []
@@ -157,10 +167,16 @@ def greedy_gaps(risks: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "k": k, "greedy": subset_label(s_greedy, names), "greedy_value": by_subset.at[s_greedy, "value"],
             "optimal": subset_label(s_opt, names), "optimal_value": by_subset.at[s_opt, "value"],
-            "n_optimal": n_tied,
+            "n_optimal": n_tied, "ties": _ties_of_size(risks, k, names) if n_tied > 1 else "",
             "gap": by_subset.at[s_opt, "criterion"] - by_subset.at[s_greedy, "criterion"],
         })
     return pd.DataFrame(rows)
+
+
+def _ties_of_size(risks: pd.DataFrame, k: int, names: Sequence[str]) -> str:
+    group = risks[risks["size"] == k]
+    tied = ties_with(group["criterion"].to_numpy(dtype=np.float64), float(group["criterion"].max()))
+    return tied_labels([subset_label(s, names) for s in group["subset"][tied]])
 
 
 # --- Theorem 1 ------------------------------------------------------------------------------------

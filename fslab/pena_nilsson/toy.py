@@ -219,3 +219,32 @@ def _label(text: str):
         return int(text)
     except ValueError:
         return text
+
+
+# --- which kind of law is loaded (the Toy page's header says it) ----------------------------------
+
+def is_class_conditionally_independent(dist: Distribution, tol: float = 1e-9) -> bool:
+    """Whether p(x, y) = p(y) prod_j p(x_j | y) holds for every state x and class y (the naive-Bayes form):
+    the product of the law's own marginals p(x_j | y) is compared with p(x, y) on the listed states, and must
+    put no mass outside them. Example 1 of Ahmed et al. is; XOR and Theorem 1's constructions are not."""
+    states, probs = np.asarray(dist.states), np.asarray(dist.probs, dtype=float)
+    py = probs.sum(axis=0)
+    product = np.broadcast_to(py, probs.shape).copy()
+    for j in range(states.shape[1]):   # one pass per feature (a handful): the table's columns, not its rows
+        values, at = np.unique(states[:, j], return_inverse=True)
+        joint = np.zeros((values.size, probs.shape[1]))
+        np.add.at(joint, at, probs)
+        product *= np.divide(joint, py, out=np.zeros_like(joint), where=py > 0)[at]
+    grid = float(np.prod([np.unique(states[:, j]).size for j in range(states.shape[1])]))
+    covers = len(np.unique(states, axis=0)) == grid or abs(product.sum() - 1) <= tol
+    return bool(covers and np.allclose(product, probs, atol=tol, rtol=0))
+
+
+def law_formula(dist: Distribution) -> tuple[str, str]:
+    """(plain words, LaTeX) describing the loaded law for the Toy page's header."""
+    if is_class_conditionally_independent(dist):
+        return ("The features are class-conditionally independent: given the class, each feature is drawn on its own.",
+                r"p(x, y) = p(y)\prod_j p(x_j \mid y)")
+    return ("The features are not class-conditionally independent: p(x, y) is a full joint table (features can "
+            "interact, as in XOR, or copy each other).",
+            r"p(x, y) \;\ge 0,\qquad \sum_{x, y} p(x, y) = 1")
