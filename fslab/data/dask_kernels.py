@@ -37,6 +37,24 @@ def poisson_weights(n: int, offset: int, key: int, mean: float) -> np.ndarray:
     return row_hash.poisson_weights(np.arange(offset, offset + n, dtype=np.int64), key, mean)
 
 
+def class_counts(part, n_labels: int) -> np.ndarray:
+    """Rows of each class in one partition: (L,) int64."""
+    return np.bincount(part[1].astype(np.int64), minlength=n_labels)
+
+
+def with_folds(part, before: np.ndarray, n_folds: int, seed: int, n_labels: int):
+    """The partition with class index ``fold * L + y``: a row's rank j within its class is the rows of its class in
+    earlier partitions (``before``, (L,)) plus its rank here, and its fold is :func:`fslab.row_hash.folds_from_ranks`
+    (j mod F + hash(seed, y, j div F)) mod F, the in-memory folds of the same rows in the same order. The codes are
+    shared, not copied."""
+    X, y = part
+    y = y.astype(np.int64)
+    ranks = row_hash.class_ranks(y) + np.asarray(before, dtype=np.int64)[y]
+    fold = row_hash.folds_from_ranks(ranks, y, n_folds, seed)
+    out = fold * n_labels + y
+    return X, out.astype(np.int8 if n_folds * n_labels <= 127 else np.int64)
+
+
 def _weights(part, boot) -> np.ndarray | None:
     return None if boot is None else poisson_weights(part[0].shape[0], *boot)
 

@@ -197,6 +197,29 @@ class DaskSource:
         view.bytes_received = 0
         return view
 
+    def folded(self, n_folds: int, seed: int) -> DaskSource:
+        """The same rows with class index ``fold * L + y`` and labels tiled per fold: the cross-fitted evaluator's
+        count-only seam (:mod:`fslab.measures.cross_fit`). Folds are :func:`fslab.row_hash.folds` of the rows in
+        partition order, computed on the workers (:func:`fslab.data.dask_kernels.with_folds`) from each row's rank
+        within its class: per-partition class counts (one small compute) and their running sum. The view shares the
+        partitions' codes and the cached cell codes (cells do not depend on the class); its tables are the
+        (cell, fold x class) counts the in-memory evaluator counts, so held-out values equal the in-memory ones."""
+        if not 1 <= int(n_folds) <= 64:
+            raise ParameterError(f"n_folds must be a whole number from 1 to 64; got {n_folds}")
+        dask = require_dask()
+        L = self.labels.shape[0]
+        counts = np.array(_compute(dask, [dask.delayed(kernels.class_counts)(p, L) for p in self._parts]),
+                          dtype=np.int64).reshape(len(self._parts), L)
+        before = np.cumsum(counts, axis=0) - counts   # rows of each class in the earlier partitions
+        view = copy.copy(self)
+        view._parts = list(dask.persist(*[dask.delayed(kernels.with_folds)(p, b, int(n_folds), int(seed), L)
+                                          for p, b in zip(self._parts, before, strict=True)]))
+        view.labels = np.tile(self.labels, int(n_folds))
+        view.class_names = ()
+        view._counters = None          # the fast engine's class marginals depend on the classes
+        view.bytes_received = 0
+        return view
+
     def _partition_offsets(self) -> list[int]:
         """The global index of each partition's first row (one small compute, then kept)."""
         if self._offsets is None:
