@@ -20,6 +20,7 @@ from fslab.reproduction import (
     row_figure,
     row_table,
 )
+from ui import theme
 from ui.text import md
 
 BADGE = {"agree": ":green-badge[agree]", "partly": ":orange-badge[partly]", "disagree": ":red-badge[disagree]",
@@ -98,7 +99,7 @@ def draw_row(row: Row, others: list[tuple[str, Row]]) -> None:
         fig = row_figure(row)
         table = row_table(row)
         if fig is not None:
-            right.plotly_chart(fig, key=f"papers.fig.{row.id}", config={"displayModeBar": False})
+            right.plotly_chart(theme.chart(fig), key=f"papers.fig.{row.id}", config={"displayModeBar": False})
         elif table is not None:
             right.dataframe(table, hide_index=True)
         right.caption(f"{md(row.item)} as reproduced here from the shipped results (`{row.id}`, "

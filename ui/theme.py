@@ -26,6 +26,7 @@ h2 { font-size: 1.55rem !important; }
 h3 { font-size: 1.3rem !important; }
 """
 CHART_FONT = 16  # px of chart text in presentation mode (plotly's 12 px is unreadable from the back row)
+MIN_FONT = 14    # px: no chart text smaller in presentation mode (a 1024 x 768 projector, issue 34)
 
 
 def _remember() -> None:
@@ -38,19 +39,30 @@ def presenting() -> bool:
 
 
 def chart(fig):
-    """``fig`` with its text at :data:`CHART_FONT` px in presentation mode (titles a little larger, and text a
-    figure sized itself, such as node labels and value chips, scaled by the same factor); unchanged otherwise."""
+    """``fig`` with every text readable from a projector's back row in presentation mode: the base font at
+    :data:`CHART_FONT` px, titles 3 px larger, and each text a figure sized itself (tick labels, axis titles,
+    legends, annotations, heatmap cell text, colour bars) scaled by the same factor and never under
+    :data:`MIN_FONT` px; unchanged otherwise."""
     if not presenting():
         return fig
     scale = CHART_FONT / 12  # plotly's default text size
-    fig.update_layout(font={"size": CHART_FONT}, title_font={"size": CHART_FONT + 3})
-    for note in fig.layout.annotations or ():
-        if note.font is not None and note.font.size:
-            note.font.size = round(note.font.size * scale)
-    for trace in fig.data:
-        font = getattr(trace, "textfont", None)
+
+    def grow(font) -> None:
         if font is not None and isinstance(font.size, int | float):
-            font.size = round(font.size * scale)
+            font.size = max(MIN_FONT, round(font.size * scale))
+
+    fig.update_layout(font={"size": CHART_FONT}, title_font={"size": CHART_FONT + 3})
+    grow(fig.layout.legend.font)
+    for note in fig.layout.annotations or ():
+        grow(note.font)
+    for axis in [*fig.select_xaxes(), *fig.select_yaxes()]:
+        grow(axis.tickfont)
+        grow(axis.title.font)
+    for trace in fig.data:
+        grow(getattr(trace, "textfont", None))
+        bar = getattr(trace, "colorbar", None)
+        if bar is not None:
+            grow(bar.tickfont)
     return fig
 
 
