@@ -42,6 +42,75 @@ def _listed(names, limit: int = 10) -> str:
     return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
+@dataclass(frozen=True)
+class Classes:
+    """The classes chosen for a target from its distinct values and their counts: ``index[k]`` is the class index
+    of distinct value k; ``labels`` as :class:`Target`'s."""
+
+    task: str
+    class_names: tuple[str, ...]
+    positive: str | None
+    notes: tuple[str, ...]
+    index: np.ndarray
+    labels: np.ndarray
+
+
+def choose_classes(name: str, names: list[str], counts: np.ndarray, uniques: np.ndarray | None = None,
+                   positive=None) -> Classes:
+    """The target's task, classes and positive class from its sorted distinct values' ``names`` and row
+    ``counts`` (``uniques``: the values of a numeric target); the rules are in the module docstring. One rule
+    for every engine: memory counts the rows, SQL and Dask count them in the engine (fslab.data.plan)."""
+    k = len(names)
+    if k < 2:
+        raise TargetClassError(
+            f"target {name!r} has only one class ({_listed(names)}); feature selection needs at least two. "
+            "Choose another target column."
+        )
+    counts = np.asarray(counts, dtype=np.int64)
+    if positive is not None:
+        pos = str(positive).strip()
+        hits = [i for i, n in enumerate(names) if n == pos]
+        if not hits and uniques is not None:
+            try:
+                hits = [i for i, v in enumerate(uniques) if v == float(pos)]
+            except ValueError:
+                hits = []
+        if not hits:
+            raise TargetClassError(
+                f"positive class {pos!r} does not occur in target {name!r}; its values are {_listed(names)}"
+            )
+        p = hits[0]
+        if k == 2:
+            notes = (f"Positive class: {names[p]!r} ({counts[p] / counts.sum():.1%} of rows).",)
+            class_names = (names[1 - p], names[p])
+        else:
+            notes = (f"Target {name!r} has {k} classes; {names[p]!r} is the positive class and the "
+                     f"other {k - 1} together are the negative class (one-vs-rest).",)
+            class_names = (f"not {names[p]}", names[p])
+        return Classes("binary", class_names, names[p], notes, (np.arange(k) == p).astype(np.int64),
+                       np.array([0, 1]))
+    if uniques is not None and k > REGRESSION_MIN_DISTINCT:
+        note = (f"Target {name!r} has {k} distinct numbers, so it is treated as real-valued "
+                "(regression): the squared-error measure applies. Name a positive class to make it binary.")
+        return Classes("regression", tuple(names), None, (note,), np.arange(k), uniques.astype(np.float64))
+    if k > 2:
+        note = (f"Target {name!r} has {k} classes ({_listed(names)}); measures for two classes need "
+                "a positive class (one-vs-rest).")
+        # Labels are the class values: numbers stay numbers (the squared error needs them), text stays text
+        # (so the squared error refuses it instead of treating class numbers as values).
+        labels = uniques.astype(np.float64) if uniques is not None else np.asarray(names)
+        return Classes("multiclass", tuple(names), None, (note,), np.arange(k), labels)
+    words = [i for i, n in enumerate(names) if n.lower() in POSITIVE_WORDS]
+    if len(words) == 1:
+        p, why = words[0], "a usual name for the positive class"
+    else:
+        p, why = (0, "the less frequent class") if counts[0] < counts[1] else (1, "the less frequent class")
+    note = (f"Positive class: {names[p]!r} ({why}, {counts[p] / counts.sum():.1%} of rows); choose the other "
+            f"class ({names[1 - p]!r}) if that is the one you care about.")
+    return Classes("binary", (names[1 - p], names[p]), names[p], (note,), (np.arange(2) == p).astype(np.int64),
+                   np.array([0, 1]))
+
+
 def encode_target(column: pd.Series, name: str, positive=None) -> Target:
     """Class indices of a target column with no missing values (the rules are in the module docstring)."""
     values = numeric_values(column)
@@ -53,52 +122,11 @@ def encode_target(column: pd.Series, name: str, positive=None) -> Target:
         text = column.astype(str).str.strip().to_numpy(dtype=object)
         uniques, rank = np.unique(text, return_inverse=True)
         names = [str(u) for u in uniques]
-    if len(names) < 2:
-        raise TargetClassError(
-            f"target {name!r} has only one class ({_listed(names)}); feature selection needs at least two. "
-            "Choose another target column."
-        )
+        uniques = None
+    if positive is not None and pd.api.types.is_bool_dtype(column) and str(positive).strip().lower() in (
+            "true", "false"):   # positive=True on a bool column
+        positive = "1" if str(positive).strip().lower() == "true" else "0"
     counts = np.bincount(rank, minlength=len(names))
-    if positive is not None:
-        pos = str(positive).strip()
-        if pd.api.types.is_bool_dtype(column) and pos.lower() in ("true", "false"):   # positive=True on a bool column
-            pos = "1" if pos.lower() == "true" else "0"
-        hits = [i for i, n in enumerate(names) if n == pos]
-        if not hits and values is not None:
-            try:
-                hits = [i for i, v in enumerate(uniques) if v == float(pos)]
-            except ValueError:
-                hits = []
-        if not hits:
-            raise TargetClassError(
-                f"positive class {pos!r} does not occur in target {name!r}; its values are {_listed(names)}"
-            )
-        p = hits[0]
-        if len(names) == 2:
-            notes = (f"Positive class: {names[p]!r} ({counts[p] / counts.sum():.1%} of rows).",)
-            class_names = (names[1 - p], names[p])
-        else:
-            notes = (f"Target {name!r} has {len(names)} classes; {names[p]!r} is the positive class and the "
-                     f"other {len(names) - 1} together are the negative class (one-vs-rest).",)
-            class_names = (f"not {names[p]}", names[p])
-        return Target((rank == p).astype(np.int64), np.array([0, 1]), class_names, "binary", names[p], notes)
-    if values is not None and len(names) > REGRESSION_MIN_DISTINCT:
-        note = (f"Target {name!r} has {len(names)} distinct numbers, so it is treated as real-valued "
-                "(regression): the squared-error measure applies. Name a positive class to make it binary.")
-        return Target(rank.astype(np.int64), uniques.astype(np.float64), tuple(names), "regression", None, (note,))
-    if len(names) > 2:
-        note = (f"Target {name!r} has {len(names)} classes ({_listed(names)}); measures for two classes need "
-                "a positive class (one-vs-rest).")
-        # Labels are the class values: numbers stay numbers (the squared error needs them), text stays text
-        # (so the squared error refuses it instead of treating class numbers as values).
-        labels = uniques.astype(np.float64) if values is not None else np.asarray(names)
-        return Target(rank.astype(np.int64), labels, tuple(names), "multiclass", None, (note,))
-    words = [i for i, n in enumerate(names) if n.lower() in POSITIVE_WORDS]
-    if len(words) == 1:
-        p, why = words[0], "a usual name for the positive class"
-    else:
-        p, why = (0, "the less frequent class") if counts[0] < counts[1] else (1, "the less frequent class")
-    note = (f"Positive class: {names[p]!r} ({why}, {counts[p] / counts.sum():.1%} of rows); choose the other "
-            f"class ({names[1 - p]!r}) if that is the one you care about.")
-    return Target((rank == p).astype(np.int64), np.array([0, 1]), (names[1 - p], names[p]), "binary", names[p],
-                  (note,))
+    chosen = choose_classes(name, names, counts, uniques, positive)
+    return Target(chosen.index[rank].astype(np.int64), chosen.labels, chosen.class_names, chosen.task,
+                  chosen.positive, chosen.notes)
