@@ -15,6 +15,8 @@ two workers vs one process, and a scaling model.
 3. (--scale N) N x 100 binary rows made ON the workers (``dask.array.random``, uint8 partitions) counted by 2
    workers, vs the same arrays in one in-memory process (a fresh subprocess: its peak RSS is VmHWM).
 4. A model of one greedy step on 2, 10 and 100 workers from the measured per-row cost and per-task overhead.
+5. Held-out (5-fold cross-fitted, folds made on the workers) vs plug-in selection on the same cluster: seconds per
+   greedy step and in all, interleaved (``--parts 5``).
 
 The load average is printed beside every table: the machine is shared, so compare ratios, not seconds.
 """
@@ -172,6 +174,56 @@ def cluster(args) -> None:
         print(pd.DataFrame(byte_rows).to_string(index=False))
 
 
+def held_out(args) -> None:
+    """Part 5: held-out (5-fold cross-fitted) vs plug-in selection on the same DaskSource, LocalCluster of 2 worker
+    processes, interleaved, medians: wall seconds per greedy step and in all (the held-out run's first step
+    includes making the folds on the workers: per-partition class counts, then fold * L + y; later selections reuse
+    the folded view). Same picks as the in-memory cross-fitted selection (asserted)."""
+    import pandas as pd
+    from distributed import Client, LocalCluster
+
+    import fslab
+    from fslab.data.distributed import to_dask_source
+
+    rows = []
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as lc, Client(lc):
+        for kind in ("binary", "mixed"):
+            enc = encoded(kind, args.rows)
+            for selector, k, kw in CASES:
+                steps: dict[str, list] = {"plug-in": [], "cross-fitted": []}
+                totals: dict[str, list] = {"plug-in": [], "cross-fitted": []}
+                firsts: list[float] = []
+                for r in range(args.repeats):
+                    for estimate in ("plug-in", "cross-fitted") if r % 2 == 0 else ("cross-fitted", "plug-in"):
+                        src = to_dask_source(enc, npartitions=4)   # fresh: nothing cached from the other estimate
+                        fslab.select(src, 1, "mi-score")            # the codes and fast engines exist before timing
+                        if estimate == "cross-fitted":
+                            t0 = time.perf_counter()
+                            src.folded(5, 0)                        # the folds, made once per source
+                            firsts.append(time.perf_counter() - t0)
+                            fslab.select(src, 1, "mi-score", estimate="cross-fitted")   # the folded engines too
+                        secs, _, got = steps_select(src, selector, k, estimate=estimate, **kw)
+                        want = fslab.select(enc, k, selector, estimate=estimate, **kw)
+                        assert got.features == want.features, (kind, selector, estimate)
+                        steps[estimate].append(secs)
+                        totals[estimate].append(sum(secs))
+                per_step = {e: np.median(np.array(v), axis=0) for e, v in steps.items()}
+                name = f"{selector} {kw.get('measure', '')}".strip()
+                rows.append({"data": kind, "selector": name,
+                             "plug-in s/step": " ".join(f"{x:.3f}" for x in per_step["plug-in"]),
+                             "held-out s/step": " ".join(f"{x:.3f}" for x in per_step["cross-fitted"]),
+                             "plug-in total s": np.median(totals["plug-in"]),
+                             "held-out total s": np.median(totals["cross-fitted"]),
+                             "ratio": np.median(totals["cross-fitted"]) / np.median(totals["plug-in"]),
+                             "folds made s": np.median(firsts)})
+    print(f"\n5. Held-out vs plug-in on a LocalCluster, 2 workers x 1 thread, {args.rows:,} rows in 4 partitions "
+          f"(medians of {args.repeats}, interleaved); {load()}")
+    with pd.option_context("display.width", 220, "display.float_format", "{:,.3f}".format,
+                           "display.max_colwidth", 60):
+        print(pd.DataFrame(rows).to_string(index=False))
+
+
 def make_arrays(rows: int, features: int, partition_rows: int):
     """X (rows x features, uint8 0/1) and y = majority(X0, X1, X2, 20% noise): dask arrays, made where computed."""
     import dask.array as da
@@ -317,7 +369,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--scale", type=int, default=0, help="rows for part 3 (0: skip it)")
     parser.add_argument("--partition-rows", type=int, default=250_000)
-    parser.add_argument("--parts", default="1,2,4", help="which parts to run (1,2,3,4; 3 needs --scale)")
+    parser.add_argument("--parts", default="1,2,4,5", help="which parts to run (1-5; 3 needs --scale)")
     parser.add_argument("--in-memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.in_memory_child:
@@ -325,7 +377,7 @@ def main() -> None:
         return
     parts = set(args.parts.split(",")) | ({"3"} if args.scale else set())
     print(f"bench_dask: {load()}")
-    for name, run in (("1", per_core), ("2", cluster), ("3", scale), ("4", model)):
+    for name, run in (("1", per_core), ("2", cluster), ("3", scale), ("4", model), ("5", held_out)):
         if name in parts and (name != "3" or args.scale):
             run(args)
 

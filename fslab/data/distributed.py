@@ -141,6 +141,7 @@ class DaskSource:
         self._offsets: list[int] | None = None
         self._boot: tuple[int, float] | None = None
         self._counters: list | None = None
+        self._folded: dict[tuple[int, int], DaskSource] = {}   # folded views kept (the last two asked)
 
     @property
     def n_features(self) -> int:
@@ -194,6 +195,7 @@ class DaskSource:
         view._offsets = self._partition_offsets()
         self._offsets = view._offsets
         view._boot = (int(key) % (1 << 64), float(mean))
+        view._folded = {}
         view.bytes_received = 0
         return view
 
@@ -206,6 +208,9 @@ class DaskSource:
         (cell, fold x class) counts the in-memory evaluator counts, so held-out values equal the in-memory ones."""
         if not 1 <= int(n_folds) <= 64:
             raise ParameterError(f"n_folds must be a whole number from 1 to 64; got {n_folds}")
+        key = (int(n_folds), int(seed))
+        if key in self._folded:   # each selection asks again: the fold codes and fast engines stay on the workers
+            return self._folded[key]
         dask = require_dask()
         L = self.labels.shape[0]
         counts = np.array(_compute(dask, [dask.delayed(kernels.class_counts)(p, L) for p in self._parts]),
@@ -217,7 +222,11 @@ class DaskSource:
         view.labels = np.tile(self.labels, int(n_folds))
         view.class_names = ()
         view._counters = None          # the fast engine's class marginals depend on the classes
+        view._folded = {}
         view.bytes_received = 0
+        while len(self._folded) >= 2:
+            self._folded.pop(next(iter(self._folded)))
+        self._folded[key] = view
         return view
 
     def _partition_offsets(self) -> list[int]:
