@@ -68,6 +68,8 @@ class Limits:
     cache_entries: int = 32                # entries of one cached function in the app
     cache_mb: int = 256                    # memory of one cached function's entries in the app
     session_mb: int = 200                  # memory of the results one app session keeps for its reruns
+    max_parse_mb: int = 2_000              # memory of the worker process that reads and types one upload
+    max_parse_seconds: int = 120           # CPU time of the worker process that reads and types one upload
 
     @classmethod
     def from_env(cls, environ=None) -> Limits:
@@ -129,7 +131,7 @@ def __getattr__(name: str):
 
 
 DESCRIPTIONS = {
-    "max_upload_mb": ("upload size", "MB (1,000,000 bytes) per uploaded file"),
+    "max_upload_mb": ("upload size", "MB per uploaded file"),
     "max_rows": ("rows", "rows of a data table"),
     "max_columns": ("columns", "columns of a data table"),
     "max_cells": ("cells", "rows x columns of a data table"),
@@ -147,6 +149,8 @@ DESCRIPTIONS = {
     "cache_entries": ("cached results", "entries kept per cached computation"),
     "cache_mb": ("cache memory", "MB kept per cached computation"),
     "session_mb": ("session memory", "MB of results one app session keeps for its reruns"),
+    "max_parse_mb": ("reading memory", "MB of memory (address space) the worker reading one upload may use"),
+    "max_parse_seconds": ("reading time", "seconds of CPU time the worker reading one upload may use"),
 }
 
 
@@ -159,7 +163,11 @@ def over_limit(field: str, got: str, limits: Limits | None = None) -> str:
     """``"<got>; the limit is <value> <unit> (<name> limit: ... FSLAB_<FIELD> ...)"``: every limit message
     (``limits`` None: the server's)."""
     limits = limits_or_server(limits)
-    return (f"{got}; the limit is {getattr(limits, field):,} {DESCRIPTIONS[field][1]} ({DESCRIPTIONS[field][0]} "
+    value = getattr(limits, field)
+    name, unit = DESCRIPTIONS[field]
+    if unit.startswith("MB "):   # "50 MB (50,000,000 bytes) per uploaded file": the bytes of the same figure
+        unit = f"MB ({value * MB:,} bytes) {unit.removeprefix('MB ')}"
+    return (f"{got}; the limit is {value:,} {unit} ({name} "
             f"limit: a server sets it with {setting(field)}, code with limits=fslab.Limits({field}=...))")
 
 
@@ -173,12 +181,21 @@ def limits_table(limits: Limits | None = None) -> list[dict]:
 
 def available_memory() -> int | None:
     """Bytes of memory the operating system reports *available* (what a new allocation can get without swapping,
-    page cache included), or None when it cannot be told (the check is then skipped).
+    page cache included), or None when it cannot be told (the check is then skipped); under an address-space
+    limit (``RLIMIT_AS``), at most what this process may still map.
 
     psutil when it is importable (Linux, macOS, Windows, the BSDs; it comes with Dask and Streamlit), else Linux's
     ``MemAvailable`` in /proc/meminfo. Never the *free* memory (``SC_AVPHYS_PAGES``, MemFree): on a machine that
     has run for a while most memory is page cache, free reads near zero and every large load would be refused.
     """
+    machine = _machine_available()
+    capped = _address_space_left()
+    if capped is None:
+        return machine
+    return capped if machine is None else min(machine, capped)
+
+
+def _machine_available() -> int | None:
     try:
         import psutil
     except ImportError:
@@ -189,6 +206,22 @@ def available_memory() -> int | None:
         except (OSError, RuntimeError, AttributeError, ValueError):   # a sandbox that hides the counters
             pass
     return _meminfo_available()
+
+
+def _address_space_left() -> int | None:
+    """Bytes this process may still map under its address-space limit (``RLIMIT_AS``, as the worker reading an
+    upload has: :mod:`fslab.limited`), or None without such a limit or where it cannot be told."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            mapped = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+    return max(0, soft - mapped)
 
 
 def _meminfo_available(path: str = "/proc/meminfo") -> int | None:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
-from ..limits import over_limit
+from ..limits import check_memory, over_limit
 from . import parquet_io
 from .data_checks import (
     MB,
@@ -80,7 +80,7 @@ def gunzip(data: bytes, limits: Limits | None, notes: list[str]) -> bytes:
     cap = None if limits is None else limits.max_upload_mb * MB
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-            out = gz.read() if cap is None else gz.read(cap + 1)
+            out = gz.read(cap + 1) if cap is not None else _gunzip_within_memory(gz)
     except (OSError, EOFError, zlib.error) as err:
         raise MalformedFileError(f"the file starts like a gzip archive but does not decompress ({err}); "
                                  "decompress it or upload the plain CSV") from None
@@ -89,6 +89,23 @@ def gunzip(data: bytes, limits: Limits | None, notes: list[str]) -> bytes:
                                         limits))
     notes.append("The file was gzip-compressed; it was decompressed.")
     return out
+
+
+_GZIP_CHUNK = 1 << 26   # decompressed bytes read at a time without limits
+_TEXT_FACTOR = 4        # memory of a parsed text table per byte of text (text, its str, the parser's columns)
+
+
+def _gunzip_within_memory(gz) -> bytes:
+    """All of a gzip stream, by chunks, each time checking that the text so far and its table
+    (:data:`_TEXT_FACTOR` x its bytes) fit the memory available (``check_memory``: the library without limits
+    still refuses a bomb cleanly, NotEnoughMemoryError, before the allocation that would fail)."""
+    parts, size = [], 0
+    while chunk := gz.read(_GZIP_CHUNK):
+        size += len(chunk)
+        check_memory(size * _TEXT_FACTOR, f"the gzip file (at least {size / MB:,.0f} MB once decompressed) and its "
+                                          "table")
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 def _fields(line: str, delim: str) -> int:
@@ -114,6 +131,9 @@ def check_header_line(text: str, limits: Limits | None) -> None:
 
 
 def _decode(data: bytes, notes: list[str]) -> str:
+    if data.startswith(parquet_io.MAGIC) and b"\x00" in data[:65536]:   # binary, but without parquet's last bytes
+        raise MalformedFileError("the file starts like a parquet file but does not end like one (PAR1): it was cut "
+                                 "short or damaged. Save it again, or as CSV")
     for magic, what in _MAGIC.items():
         if data.startswith(magic):
             raise BinaryFileError(f"this looks like {what}, not a text table. Save it as CSV and upload that")
@@ -293,17 +313,17 @@ def read_table(source, limits: Limits | None = None) -> pd.DataFrame:
     """Parse a delimited text file (path, bytes or uploaded buffer) into a DataFrame with a header.
 
     A gzip file (``.csv.gz``) is decompressed first, within ``limits``; a parquet file (told by its magic
-    number, ``PAR1``) is read as ``pd.read_parquet`` reads it (:mod:`fslab.data.parquet_io`), without the text
-    checks. Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError, MalformedFileError
-    or DataLimitError (file size, decompressed size, header width and length, rows, columns, cells, cell length:
-    ``limits``) with a message a user can act on. ``limits``: None (the library's default) applies no size caps;
-    the app and the command line pass ``server_limits()``.
+    number, ``PAR1``, at both ends) is read as ``pd.read_parquet`` reads it (:mod:`fslab.data.parquet_io`),
+    without the text checks. Raises EmptyFileError, BinaryFileError, NoHeaderError, DuplicateColumnError,
+    MalformedFileError or DataLimitError (file size, decompressed size, header width and length, rows, columns,
+    cells, cell length: ``limits``) with a message a user can act on. ``limits``: None (the library's default)
+    applies no size caps; the app and the command line pass ``server_limits()``.
     """
     notes: list[str] = []
     data = _read_bytes(source, limits)
     if data.startswith(b"\x1f\x8b"):
         data = gunzip(data, limits, notes)
-    if data.startswith(parquet_io.MAGIC):
+    if parquet_io.is_parquet(data):
         frame = compact_numeric(parquet_io.read_parquet_frame(data, limits))
         frame.attrs["fslab_notes"] = tuple(notes)
         return frame

@@ -2,11 +2,15 @@
 
 Parquet is binary, so none of the text checks apply; the guarantees of the CSV path are kept from its metadata
 before anything is decoded: rows, columns and cells (``check_size``), column names (unique, not too long),
-flat columns only (a list or struct column is refused), and with ``limits`` the decoded size bounded as a
-gzip file's is: the column chunks' uncompressed bytes and the fixed-width columns' bytes within the upload limit,
-then text columns read dictionary-encoded (a value repeated in every row costs one copy) so that their decoded
-length and their longest value are measured before the values are spread over the rows. Nothing is executed:
-pyarrow refuses pickled extension types.
+only the Arrow types fslab can bin (numbers, booleans, text, dates and times, categories; a nested, binary
+fixed-size or extension column is refused, a view column read as plain text), and with ``limits`` the decoded size
+bounded as a gzip file's is: the column chunks' uncompressed bytes and the fixed-width columns' bytes within the
+upload limit. Every BYTE_ARRAY column (text and binary, whatever its Arrow type) is then read dictionary-encoded,
+one column at a time, so a value repeated in every row costs one copy and the decoded length and the longest
+value are measured before the values are spread over the rows. What the metadata cannot tell (a page header that
+claims more than the footer says) is caught by the memory limit of the process reading the file
+(:mod:`fslab.limited`): a MemoryError is never reported as a broken file. Binary values must be UTF-8 text.
+Nothing is executed: pyarrow refuses pickled extension types.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ def _pyarrow():
     return pa, pc, pq
 
 
+def is_parquet(data: bytes) -> bool:
+    """A parquet file starts AND ends with ``PAR1`` (a CSV whose header starts with PAR1 is a CSV)."""
+    return len(data) >= 12 and data.startswith(MAGIC) and data.endswith(MAGIC)
+
+
 def _malformed(err: Exception) -> MalformedFileError:
     first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     return MalformedFileError(f"could not read the parquet file: {first[:200]}. Save it again, or as CSV")
@@ -48,11 +57,26 @@ def _malformed(err: Exception) -> MalformedFileError:
 
 def _text(pa, t) -> bool:
     return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) \
-        or pa.types.is_large_binary(t)
+        or pa.types.is_large_binary(t) or pa.types.is_string_view(t) or pa.types.is_binary_view(t)
+
+
+def _binnable(pa, t) -> bool:
+    """The Arrow types fslab bins: numbers, booleans, text, dates and times, and categories of those."""
+    if pa.types.is_dictionary(t):
+        return _binnable(pa, t.value_type)
+    return (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t) or pa.types.is_null(t)
+            or pa.types.is_decimal(t) or pa.types.is_date(t) or pa.types.is_time(t) or pa.types.is_timestamp(t)
+            or pa.types.is_duration(t) or _text(pa, t))
+
+
+def _plain(pa, t):
+    """The type a column becomes in the frame: text and binary as text (a view as its plain type), else ``t``."""
+    return pa.string() if _text(pa, t) and not pa.types.is_large_string(t) else t
 
 
 def _check_metadata(pf, pa, limits: Limits | None) -> list[str]:
-    """Rows, columns, names and flat types from the file's metadata; returns the text columns' names."""
+    """Rows, columns, names and binnable types from the file's metadata; returns the BYTE_ARRAY columns' names
+    (by physical type: whatever Arrow type the file claims for them)."""
     meta, schema = pf.metadata, pf.schema_arrow
     check_size(meta.num_rows, len(schema), limits)
     names = check_names(schema.names)
@@ -63,17 +87,29 @@ def _check_metadata(pf, pa, limits: Limits | None) -> list[str]:
         if pa.types.is_nested(f.type) or pa.types.is_union(f.type):
             raise MalformedFileError(f"column {f.name[:40]!r} of the parquet file holds nested values ({f.type}); "
                                      "fslab reads flat tables: flatten it or leave it out")
-    return [f.name for f in schema if _text(pa, f.type)]
+        if not _binnable(pa, f.type):
+            raise MalformedFileError(f"column {f.name[:40]!r} of the parquet file holds values of type {f.type}, "
+                                     "which fslab does not read (numbers, booleans, text, dates and times only): "
+                                     "convert it or leave it out")
+    byte_arrays = {pf.schema.column(i).path for i in range(len(pf.schema)) if pf.schema.column(i).physical_type
+                   == "BYTE_ARRAY"}
+    return [f.name for f in schema if f.name in byte_arrays]
 
 
-def _check_decoded(pf, pa, limits: Limits, text: list[str]) -> None:
+def _fixed_bytes(t) -> int:
+    try:
+        return max(t.bit_width, 8) // 8
+    except ValueError:   # not a fixed-width type
+        return 0
+
+
+def _check_decoded(pf, limits: Limits, text: list[str]) -> None:
     """The uncompressed pages and the fixed-width columns within the upload limit (before reading a row)."""
     cap = limits.max_upload_mb * MB
     meta = pf.metadata
     pages = sum(meta.row_group(g).column(c).total_uncompressed_size
                 for g in range(meta.num_row_groups) for c in range(meta.num_columns))
-    fixed = sum(max(f.type.bit_width, 8) // 8 for f in pf.schema_arrow if f.name not in text
-                and pa.types.is_primitive(f.type) and not _text(pa, f.type)) * meta.num_rows
+    fixed = sum(_fixed_bytes(f.type) for f in pf.schema_arrow if f.name not in text) * meta.num_rows
     if max(pages, fixed) > cap:
         raise DataLimitError(over_limit("max_upload_mb", f"the parquet file decompresses to more than "
                                                          f"{cap // MB:,} MB", limits))
@@ -101,6 +137,24 @@ def _check_text(table, pa, pc, limits: Limits, text: list[str]) -> None:
                                                          f"{limits.max_upload_mb:,} MB", limits))
 
 
+def _as_stored(table, pa, schema, stored_dictionary: set[str]):
+    """The dictionary-read columns back to their plain types (text, categories kept), binary as UTF-8 text."""
+    columns, fields = [], []
+    for f, column in zip(schema, table.columns, strict=True):
+        want = f.type if f.name in stored_dictionary else _plain(pa, f.type)
+        if pa.types.is_dictionary(want) and _text(pa, want.value_type):
+            want = pa.dictionary(want.index_type, _plain(pa, want.value_type), want.ordered)
+        try:
+            columns.append(column.cast(want))
+        except pa.ArrowInvalid as err:
+            if "utf8" not in str(err).lower():
+                raise
+            raise MalformedFileError(f"column {f.name[:40]!r} of the parquet file holds bytes that are not UTF-8 "
+                                     "text; fslab reads text columns as UTF-8: convert it or leave it out") from None
+        fields.append(f.with_type(want))
+    return pa.table(columns, schema=pa.schema(fields, metadata=schema.metadata))
+
+
 def read_parquet_frame(data: bytes, limits: Limits | None = None) -> pd.DataFrame:
     """The parquet file ``data`` as ``pd.read_parquet`` reads it (nullable integers, text, categories kept), with a
     default row index; a named index becomes a column. See the module docstring for the checks."""
@@ -108,14 +162,15 @@ def read_parquet_frame(data: bytes, limits: Limits | None = None) -> pd.DataFram
     try:
         pf = pq.ParquetFile(io.BytesIO(data))
         text = _check_metadata(pf, pa, limits)
-        if limits is None:
-            frame = pd.read_parquet(io.BytesIO(data))
-        else:
-            _check_decoded(pf, pa, limits, text)
-            table = pq.read_table(io.BytesIO(data), read_dictionary=text)
+        if limits is not None:
+            _check_decoded(pf, limits, text)
+        # one column at a time with limits (parallel threads each decode a column: three bombs, three peaks)
+        table = pq.read_table(io.BytesIO(data), read_dictionary=text, use_threads=limits is None)
+        if limits is not None:
             _check_text(table, pa, pc, limits, text)
-            frame = table.cast(pf.schema_arrow).to_pandas()
-    except FslabError:
+        stored = {f.name for f in pf.schema_arrow if pa.types.is_dictionary(f.type)}
+        frame = _as_stored(table, pa, pf.schema_arrow, stored).to_pandas()
+    except (FslabError, MemoryError):   # a MemoryError (ArrowMemoryError too) is a limit, not a broken file
         raise
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError) as err:
         raise _malformed(err) from None

@@ -27,7 +27,14 @@ import scipy.sparse as sp
 
 from ..errors import DataError, ParameterError
 from ..tables import JointTable, _Memo, readonly, recall_prefix
-from .sparse_codes import SPARSE_METHODS, check_sparse, encode_sparse, segment_reduce
+from .sparse_codes import (
+    SPARSE_METHODS,
+    check_sparse,
+    check_sparse_size,
+    check_structure,
+    encode_sparse,
+    segment_reduce,
+)
 
 _TABLE_BYTES = 64 << 20  # one batch of padded extension tables
 _MEMO_SIZE = 64
@@ -68,6 +75,8 @@ class SparseDataset:
 
     def __init__(self, codes, arities, y, *, labels, feature_names=None, class_names=None, target: str = "y",
                  task: str | None = None, notes: tuple[str, ...] = (), method: str = "mean-std", raw=None):
+        if sp.issparse(codes):
+            check_structure(codes, "codes")   # scipy trusts the index arrays it converts
         codes = sp.csc_matrix(codes)
         if codes.dtype != np.uint8:
             raise DataError(f"sparse codes must be uint8; got {codes.dtype}")
@@ -245,7 +254,7 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
     """A :class:`SparseDataset` from a scipy.sparse matrix of non-negative values and a target (what
     ``Dataset.from_arrays`` does with sparse input). Rows with a missing target are dropped, with a note. ``X`` is
     kept by reference for ``discretize(method)`` (not copied: do not change it afterwards)."""
-    from .data_checks import check_names, check_size
+    from .data_checks import check_names
     from .target import encode_target
 
     if method not in SPARSE_METHODS:
@@ -255,7 +264,8 @@ def from_sparse(X, y, feature_names=None, positive=None, target: str = "y", limi
         raise DataError(f"need X of shape (rows, features) and y of shape (rows,); got {X.shape} and {y.shape}")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise DataError(f"the sparse matrix is empty ({X.shape[0]} rows x {X.shape[1]} columns)")
-    check_size(X.shape[0], X.shape[1] + 1, limits)
+    check_structure(X)
+    check_sparse_size(X.shape, X.nnz, limits)   # before a name is made or a conversion allocates
     names = check_names(feature_names if feature_names is not None else [f"X{j + 1}" for j in range(X.shape[1])])
     if len(names) != X.shape[1]:
         raise DataError(f"need one name per feature: {X.shape[1]} features, {len(names)} names")

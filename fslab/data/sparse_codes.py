@@ -12,11 +12,80 @@ SPARSE_METHODS = ("mean-std", "presence", "codes")
 _ENCODE_ENTRIES = 1 << 22  # non-zeros encoded per block (their float temporaries: ~100 MB)
 
 
+_COMPRESSED = {"csr": ("rows", "columns"), "csc": ("columns", "rows"), "bsr": ("block rows", "block columns")}
+_NAME_BYTES = 100  # memory of one feature name and its slot (a short str in a tuple, and its hash entry)
+
+
+def check_structure(X, what: str = "X") -> None:
+    """Refuse a sparse matrix whose index arrays disagree with its shape, before scipy converts it.
+
+    scipy trusts its arrays: converting a CSR or CSC matrix with an index past the shape writes out of bounds (a
+    segfault), a negative index corrupts the heap. Checked here, vectorised, with a DataError naming the fault:
+    the shape non-negative; CSR/CSC/BSR: ``indptr`` of length (rows or columns) + 1, starting at 0,
+    non-decreasing, ending at the number of stored entries (at most the lengths of ``indices`` and ``data``),
+    integer ``indices`` in [0, other dimension); COO: as many row and column indices as values, each in range.
+    Duplicate entries are legal here (``check_sparse`` adds them up). Other formats (LIL, DOK, DIA) are built by
+    scipy itself from checked operations."""
+    shape = tuple(int(d) for d in X.shape)
+    if len(shape) != 2 or min(shape) < 0:
+        raise DataError(f"sparse {what} needs a 2-d shape of non-negative sizes; got {X.shape}")
+    fmt = getattr(X, "format", "")
+    if fmt in _COMPRESSED:
+        block = X.blocksize if fmt == "bsr" else (1, 1)
+        if fmt == "bsr" and (not block[0] or not block[1] or shape[0] % block[0] or shape[1] % block[1]):
+            raise DataError(f"sparse {what} (BSR) has blocks {block} that do not divide its shape {shape}")
+        dims = (shape[0] // block[0], shape[1] // block[1])
+        major, minor = dims if fmt != "csc" else dims[::-1]
+        where = f"sparse {what} ({fmt.upper()}, {shape[0]:,} x {shape[1]:,})"
+        indptr, indices = np.asarray(X.indptr), np.asarray(X.indices)
+        outer, inner = _COMPRESSED[fmt]
+        if indptr.dtype.kind not in "iu" or indices.dtype.kind not in "iu" or indptr.ndim != 1 or indices.ndim != 1:
+            raise DataError(f"{where} needs 1-d integer indptr and indices; got {indptr.dtype} and {indices.dtype}")
+        if indptr.size != major + 1:
+            raise DataError(f"{where} needs an indptr of {major + 1:,} entries (one per {outer[:-1]} + 1); "
+                            f"got {indptr.size:,}")
+        stored = int(indptr[-1])
+        if int(indptr[0]) != 0 or (np.diff(indptr) < 0).any():
+            raise DataError(f"{where} needs an indptr that starts at 0 and never decreases; this one does not, so "
+                            "the file or arrays are corrupt")
+        if stored > min(indices.size, np.asarray(X.data).shape[0]):
+            raise DataError(f"{where}: indptr ends at {stored:,} but there are {indices.size:,} indices and "
+                            f"{np.asarray(X.data).shape[0]:,} values")
+        used = indices[:stored]
+        if used.size and (int(used.min()) < 0 or int(used.max()) >= minor):
+            bad = used[(used < 0) | (used >= minor)]
+            raise DataError(f"{where} has {bad.size:,} {inner[:-1]} index(es) outside 0 .. {minor - 1:,} (the first: "
+                            f"{int(bad[0]):,}); the file or arrays are corrupt")
+    elif fmt == "coo":
+        coords = [np.asarray(c) for c in X.coords]
+        if any(c.ndim != 1 or c.size != np.asarray(X.data).size or c.dtype.kind not in "iu" for c in coords):
+            raise DataError(f"sparse {what} (COO) needs one integer row and column index per value")
+        for c, size, name in zip(coords, shape, ("row", "column"), strict=True):
+            if c.size and (int(c.min()) < 0 or int(c.max()) >= size):
+                raise DataError(f"sparse {what} (COO) has a {name} index outside 0 .. {size - 1:,}; the file or "
+                                "arrays are corrupt")
+
+
+def check_sparse_size(shape: tuple[int, int], nnz: int, limits=None, what: str = "the sparse matrix") -> None:
+    """Rows and columns within ``limits`` (None: no caps) and the memory of its columns (an index pointer and a
+    name each) and non-zeros within what is available, before any conversion or name is made."""
+    from ..limits import check_memory
+    from .data_checks import check_size
+
+    m, n = shape
+    check_size(m, n + 1, limits)
+    check_memory(n * (8 + _NAME_BYTES) + m * 8 + nnz * 17,
+                 f"the columns and non-zeros of {what} ({m:,} rows x {n:,} columns, {nnz:,} non-zeros)")
+
+
 def check_sparse(X, what: str = "X") -> sp.csc_matrix:
     """The matrix as canonical CSC (sorted, no duplicates, no explicit zeros), the caller's matrix untouched;
-    DataError on a non-numeric, negative or non-finite value."""
+    DataError on inconsistent index arrays (:func:`check_structure`, checked first), a non-numeric, negative or
+    non-finite value."""
     if X.ndim != 2:
         raise DataError(f"need a 2-d sparse matrix {what}; got {X.ndim} dimensions")
+    check_structure(X, what)
+    check_sparse_size(X.shape, X.nnz, None, f"sparse {what}")
     if X.dtype.kind not in "biuf":
         raise DataError(f"sparse {what} needs numbers (bool, integer or float); got dtype {X.dtype}")
     csc = sp.csc_matrix(X)  # no copy when X is already a CSC matrix
@@ -109,4 +178,4 @@ def segment_reduce(ufunc, values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["SPARSE_METHODS", "check_sparse", "encode_sparse", "segment_reduce"]
+__all__ = ["SPARSE_METHODS", "check_sparse", "check_sparse_size", "check_structure", "encode_sparse", "segment_reduce"]
