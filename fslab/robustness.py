@@ -29,18 +29,17 @@ import numpy as np
 import pandas as pd
 
 from .binning import DEFAULT_BINNINGS, BinningResult, binning_sensitivity
+from .data.sparse import SparseDataset
 from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
-from .measures._folds import assign_folds
-from .measures.cross_fit import require_sample
+from .measures._folds import TooFewRowsError, assign_folds
+from .measures.cross_fit import CrossFittedEvaluator, require_sample
 from .npfs import npfs
 from .selectors import SELECTORS, select
-from .tables import as_source
+from .tables import CodedSource, as_source
 
 if TYPE_CHECKING:
-    from .data.sparse import SparseDataset
     from .npfs import NPFSResult
-    from .tables import CodedSource
 
 COLUMNS = ("feature", "NPFS frequency", "relevant (NPFS test)", "picked under binnings")
 
@@ -129,7 +128,7 @@ def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, sp
     """For every feature, the share of the ``n_folds`` training folds (all rows but one stratified fold, split by
     ``split_seed``) on which ``select(training rows, k, selector, **params)`` picks it (Weka's cross-validation
     attribute selection; ``params`` may ask for a cross-fitted estimate inside each training fold)."""
-    src = cast("CodedSource | SparseDataset", as_source(source))  # require_sample refuses anything else
+    src = cast(CodedSource | SparseDataset, as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
     assert src.y is not None  # a sample
     fold, used, _ = assign_folds(src.y, n_folds, split_seed)
@@ -171,19 +170,24 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     steps = pd.DataFrame({"step": np.arange(1, len(prefixes) + 1), "feature": names, "in-sample": ins,
                           "held-out": outs, "gap": sign * (ins - outs), "held-out gain": gains})
     freq = pd.Series(dtype=float)
-    if frequency:
+    skipped: tuple[str, ...] = ()
+    if frequency and isinstance(src, CodedSource | SparseDataset):   # reruns on training rows: the rows are here
         extra = {"measure": selection.measure, **params} if spec.uses_measure else {}
         if selection.s is not None:
             extra["s"] = selection.s
         if selection.estimate == "cross-fitted":   # the same estimate, nested inside each training fold
             extra |= {"estimate": "cross-fitted", "folds": selection.folds, "seed": selection.split_seed or 0}
-        shares = cv_frequency(src, selection.selector, selection.k, folds, seed, **extra)
-        freq = pd.Series(shares[feats], index=list(selection.names), name="share of training folds")
-    check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, folds, seed,
+        try:
+            shares = cv_frequency(src, selection.selector, selection.k, folds, seed, **extra)
+            freq = pd.Series(shares[feats], index=list(selection.names), name="share of training folds")
+        except TooFewRowsError as err:   # a training fold too small to hold out inside it
+            skipped = (f"Selection across folds not run: inside a training fold, {err.reason}.",)
+    used = cast(CrossFittedEvaluator, outside).n_folds   # fewer than ``folds`` on a small class (fold_count)
+    check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
                          "green", ())
     level, reasons = _verdict(check, spec.kind in ("forward", "ranking"))
-    return HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, folds, seed,
-                        level, reasons)
+    return HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
+                        level, reasons + skipped)
 
 
 def _verdict(check: HoldoutCheck, stepwise: bool) -> tuple[str, tuple[str, ...]]:

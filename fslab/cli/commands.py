@@ -15,7 +15,6 @@ from ..data.encoded import EncodedDataset
 from ..errors import ParameterError, TooLargeError
 from ..limits import server_limits
 from ..measures import MEASURES, describe_estimate
-from ..measures.cross_fit import can_hold_out
 from ..npfs.procedure import npfs
 from ..pena_nilsson.orderings import greedy_path, is_monotone, k_optimal, subset_label, subset_risks
 from ..robustness import holdout_check
@@ -51,9 +50,10 @@ def step_ties(result: Selection) -> list[int]:
 
 
 def _estimate_line(job: Job, result: Selection) -> str:
-    why = ("the default for your own file: a column with many levels cannot win by fitting the sample; "
-           "--estimate plug-in gives the papers' in-sample values" if job.loaded.own and job.estimate != "plug-in"
-           else "the papers' definition" if result.estimate == "plug-in" else "as asked")
+    why = job.estimate_why or (
+        "the default for your own file: a column with many levels cannot win by fitting the sample; --estimate plug-in "
+        "gives the papers' in-sample values" if job.loaded.own and job.estimate != "plug-in"
+        else "the papers' definition" if result.estimate == "plug-in" else "as asked")
     return f"estimate: {result.estimate_label} ({why})"
 
 
@@ -67,14 +67,14 @@ def run_select(job: Job, bar: ProgressBar) -> str:
     bar.close()
     backward = spec.kind == "backward"
     curve = None if backward else prefix_criteria(src, result.features, job.measure, **job.params)
-    # beside the estimate in use: the held-out values for a user's own file or a held-out run, when the rows are here
-    # (a Dask source gives count tables only)
-    rows_here = can_hold_out(src) and (job.loaded.own or job.estimate == "cross-fitted")
-    held = None if backward or not rows_here else prefix_criteria(src, result.features, job.measure,
-                                                                  estimate="cross-fitted", folds=job.folds,
-                                                                  **job.params)
+    # beside the estimate in use: the held-out values for a user's own file or a held-out run, when rows can be held
+    # out (resolve: rows here or an engine that counts folds, and every class with 2 rows or more)
+    hold_out = job.hold_out and (job.loaded.own or job.estimate == "cross-fitted")
+    held = None if backward or not hold_out else prefix_criteria(src, result.features, job.measure,
+                                                                 estimate="cross-fitted", folds=job.folds,
+                                                                 **job.params)
     check = None
-    if job.loaded.kind == "dataset" and rows_here:
+    if hold_out:
         check = holdout_check(src, result, folds=job.folds, frequency=job.loaded.own and spec.kind != "exhaustive")
     ties = step_ties(result)
     if job.as_json:
@@ -83,7 +83,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
                   "criteria": None if curve is None else curve.tolist(),
                   "criteria_held_out": None if held is None else held.tolist(),
                   "verdict": None if check is None else {"level": check.level, "reasons": list(check.reasons),
-                                                         "kept": check.kept}}
+                                                         "kept": check.kept, "held_out_folds": check.folds},
+                  "notes": [*job.notes, *job.loaded.notes, *result.notes]}
         return dumps(record)
     lines = [header(job), f"selector: {spec.label} ({job.selector}), measure: {_measure_label(job)}, k = {job.k}"
              + (f", s = {job.s}" if job.s is not None else "")]
@@ -111,7 +112,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
         lines.append("ties: " + ", ".join(f"step {t} ({c} tied)" for t, c in tied)
                      + "; within 1e-12 x max(1, |best|) of the best, the lowest feature index wins")
     if check is not None:
-        lines.append(f"does this pick hold up? {check.level.upper()}: " + " ".join(check.reasons))
+        lines.append(f"does this pick hold up? {check.level.upper()} (held out over {check.folds} folds against "
+                     f"in-sample): " + " ".join(check.reasons))
     lines += [f"note: {note}" for note in (*job.loaded.notes, *result.notes)]
     return "\n".join(lines)
 

@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compare import DEFAULT_SELECTORS
+from ..data.distributed import DaskSource
 from ..data.distributions import example1
+from ..data.sql_source import SqlSource
 from ..errors import ParameterError
 from ..limits import server_limits
 from ..measures import DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, supported_measures
-from ..measures.cross_fit import can_hold_out
+from ..measures._folds import TooFewRowsError
+from ..measures.cross_fit import can_hold_out, usable_folds
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
@@ -55,6 +58,8 @@ class Job:
     estimate: str = "plug-in"
     folds: int = DEFAULT_FOLDS
     n_jobs: int = 1
+    hold_out: bool = False   # rows can be held out (a held-out check and column beside the plug-in's)
+    estimate_why: str | None = None   # why a user's file is not held out (too few rows, an engine without folds)
     features: tuple[str, ...] | None = None
     show_all: bool = False
     notes: list[str] = field(default_factory=list)  # what was changed to fit this machine (printed on stderr)
@@ -123,7 +128,7 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
                      column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None),
                      cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto",
-                     sql=bool(getattr(args, "sql", False)))
+                     sql=bool(getattr(args, "sql", False)), dayfirst=bool(getattr(args, "dayfirst", False)))
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):
@@ -190,6 +195,59 @@ def check_ranges(job: Job) -> None:
             job.n_jobs = cores
 
 
+def engine_holds_out(args: argparse.Namespace, command: str, source) -> bool | str:
+    """True when the source the command will count on can hold rows out: rows here, or a SQL / Dask source that
+    counts by (fold, class, cell) in its engine (fslab.measures.cross_fit's seam); else where the counts are made
+    (a string for the note)."""
+    if getattr(args, "sql", False):
+        return True if callable(getattr(SqlSource, "folded", None)) else "in DuckDB"
+    on_workers = getattr(args, "scheduler", None) and (command == "select" or not can_hold_out(source))
+    if on_workers:   # select on a cluster counts on the workers (fslab.cluster.on_cluster)
+        return True if callable(getattr(DaskSource, "folded", None)) else "on a Dask cluster"
+    return True
+
+
+def resolve_estimate(job: Job, args: argparse.Namespace, choices: dict) -> None:
+    """The estimate, folds and whether a held-out check is possible: held out by default for the user's own file
+    (a many-level column cannot win), the papers' plug-in for samples; the folds lowered to the smallest class's
+    rows (a note), and a file with a single-row class (3 rows, say) falls back to the plug-in with a note unless
+    --estimate cross-fitted was asked (then the plain error)."""
+    loaded, src = job.loaded, job.loaded.source
+    asked = _pick(args, choices, "estimate")
+    default = "cross-fitted" if loaded.own and loaded.kind == "dataset" else "plug-in"
+    job.estimate = asked if asked is not None else default
+    job.folds = _pick(args, choices, "folds", DEFAULT_FOLDS)
+    check_estimate(job.estimate, job.folds)
+    if job.estimate == "cross-fitted" and loaded.kind != "dataset":
+        raise ParameterError("--estimate cross-fitted needs rows to hold out; an exact distribution's plug-in "
+                             "values are exact (use --estimate plug-in)")
+    if loaded.kind != "dataset":
+        return
+    where = engine_holds_out(args, job.command, src)
+    if where is not True:
+        if asked is None and job.estimate != "plug-in":
+            job.estimate = "plug-in"   # the engine sends count tables and cannot count folds yet
+            job.estimate_why = f"{where} the counts come back as tables, with no rows to hold out"
+            job.notes.append(f"{job.estimate_why}: the estimate is the papers' in-sample plug-in")
+        return
+    if not can_hold_out(src):
+        return
+    try:
+        folds, notes = usable_folds(src, job.folds)
+    except TooFewRowsError as err:
+        if asked == "cross-fitted":
+            raise
+        if job.estimate == "cross-fitted":
+            job.estimate_why = err.reason
+            job.notes.append(f"{err.reason}: the estimate is the papers' in-sample plug-in")
+        job.estimate = "plug-in"
+        return
+    job.hold_out = True
+    if folds < job.folds:
+        job.folds = folds
+        job.notes += [note[0].lower() + note[1:] for note in notes]
+
+
 def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = None, client=None) -> Job:
     """Load the data and fill in every choice of ``args.command`` (see the module docstring); ``client``: the Dask
     client of ``--scheduler`` (:func:`fslab.cluster.connect`), whose workers read a file, directory or glob."""
@@ -224,21 +282,7 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         if args.features is not None:
             job.features = tuple(f.strip() for f in args.features.split(",") if f.strip())
     if cmd in ("select", "npfs", "compare"):
-        # the user's own file: held out by default (a many-level column cannot win); samples: the papers' plug-in
-        own = "cross-fitted" if loaded.own else "plug-in"
-        job.estimate = _pick(args, choices, "estimate", own if loaded.kind == "dataset" else "plug-in")
-        on_workers = getattr(args, "scheduler", None) and (cmd == "select" or not can_hold_out(src))
-        in_engine = getattr(args, "sql", False)
-        if (on_workers or in_engine) and _pick(args, choices, "estimate") is None and job.estimate != "plug-in":
-            job.estimate = "plug-in"   # the workers or the engine send count tables, not rows to split into folds
-            where = "in DuckDB" if in_engine else "on a Dask cluster"
-            job.notes.append(f"{where} the counts come back as tables, with no rows to hold out: "
-                             "the estimate is the papers' in-sample plug-in")
-        job.folds = _pick(args, choices, "folds", DEFAULT_FOLDS)
-        check_estimate(job.estimate, job.folds)
-        if job.estimate == "cross-fitted" and loaded.kind != "dataset":
-            raise ParameterError("--estimate cross-fitted needs rows to hold out; an exact distribution's plug-in "
-                                 "values are exact (use --estimate plug-in)")
+        resolve_estimate(job, args, choices)
     check_ranges(job)
     check_fits_target(job)
     return job

@@ -45,6 +45,8 @@ def _common() -> argparse.ArgumentParser:
     data.add_argument("--column-type", action="append", metavar="COL=TYPE", dest="column_type",
                       help="read column COL of a CSV as TYPE: auto, number, date, percent, boolean, category (keep as "
                       "text levels; keeps a near-unique column) or drop; repeatable")
+    data.add_argument("--dayfirst", action="store_true", help="read ambiguous dates such as 03/04/2021 day first (3 "
+                      "April); default month first (4 March), as the notes say")
     data.add_argument("--missing", choices=("level", "drop"), help="missing feature values of a CSV: a level of "
                       "their own (default) or drop those rows")
     out = common.add_argument_group("output")

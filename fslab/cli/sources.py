@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import gzip
+import inspect
 import os
 import re
 import warnings
@@ -139,15 +140,27 @@ def parse_column_types(items) -> dict[str, str]:
     return out
 
 
+def date_options(reader, dayfirst: bool) -> dict:
+    """``{"dayfirst": True}`` for ``reader`` (``Dataset.from_frame``, ``from_sql``, ``from_dask``) when asked, {}
+    otherwise; a reader without the option yet is a ParameterError naming it."""
+    if not dayfirst:
+        return {}
+    if "dayfirst" not in inspect.signature(reader).parameters:
+        raise ParameterError(f"--dayfirst: {reader.__qualname__} does not read day-first dates in this version; "
+                             "give the dates as ISO (2021-03-04) or drop --dayfirst")
+    return {"dayfirst": True}
+
+
 def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
-             column_types: dict[str, str] | None = None, missing: str = "level") -> Loaded:
+             column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
     """An uploaded table: the last column is the target unless ``target`` names another."""
     frame = read_table(read_bytes(path, "file"), limits=_limits.server_limits())
     target = target if target is not None else str(frame.columns[-1])
     with warnings.catch_warnings():   # the left-out columns are said in the notes (stderr), once
         warnings.simplefilter("ignore", UserWarning)
         ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits(),
-                                column_types=column_types, missing=missing)
+                                column_types=column_types, missing=missing,
+                                **date_options(Dataset.from_frame, dayfirst))
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
 
@@ -158,7 +171,7 @@ def is_partitioned(data: str) -> bool:
 
 
 def load_files(path: str, target: str | None, positive: str | None, method: str, bins: int,
-               column_types: dict[str, str] | None = None, missing: str = "level") -> Loaded:
+               column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
     """Every file of a directory or glob read here, in memory, within the server's limits (each file within the
     upload limit, the rows together within the row limit), as one table: what fits on one machine."""
     lim = _limits.server_limits()
@@ -174,13 +187,13 @@ def load_files(path: str, target: str | None, positive: str | None, method: str,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         ds = Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
-                                missing=missing)
+                                missing=missing, **date_options(Dataset.from_frame, dayfirst))
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", os.fspath(path), tuple(encoded.notes), own=True)
 
 
 def load_on_cluster(path: str, target: str | None, positive: str | None, method: str, bins: int,
-                    persist: bool | str = "auto") -> Loaded:
+                    persist: bool | str = "auto", dayfirst: bool = False) -> Loaded:
     """A parquet or CSV file, a directory or a glob read by the workers of the connected Dask cluster
     (``dask.dataframe.read_parquet`` / ``read_csv``), never on this machine and without the server's upload
     limits (they guard the app's uploads, not a cluster operator's files), then binned there
@@ -188,7 +201,8 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
     frame = read_files(path)
     target = target if target is not None else str(frame.columns[-1])
     try:
-        source = from_dask(frame, target, positive=positive, method=method, bins=bins, persist=persist)
+        source = from_dask(frame, target, positive=positive, method=method, bins=bins, persist=persist,
+                           **date_options(from_dask, dayfirst))
     except FslabError:
         raise
     except (OSError, ValueError, TypeError, KeyError) as err:   # the workers could not parse the files
@@ -200,7 +214,8 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 
-def load_in_duckdb(path: str, target: str | None, positive: str | None, method: str, bins: int) -> Loaded:
+def load_in_duckdb(path: str, target: str | None, positive: str | None, method: str, bins: int,
+                   dayfirst: bool = False) -> Loaded:
     """A parquet or CSV file, a directory or a glob counted in an embedded DuckDB (:func:`fslab.from_sql`): the
     rows stay in the engine, so neither memory nor the server's upload limits bound them; only count tables come
     back."""
@@ -208,7 +223,7 @@ def load_in_duckdb(path: str, target: str | None, positive: str | None, method: 
         raise ParameterError("--sql needs --target: the engine reads the columns without loading the table here")
     from ..data.sql_read import from_sql
 
-    source = from_sql(path, target, positive=positive, method=method, bins=bins)
+    source = from_sql(path, target, positive=positive, method=method, bins=bins, **date_options(from_sql, dayfirst))
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 
@@ -227,10 +242,11 @@ def load_distribution_file(path: str) -> Loaded:
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
               bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
-              persist: bool | str = "auto", sql: bool = False) -> Loaded:
+              persist: bool | str = "auto", sql: bool = False, dayfirst: bool = False) -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
-    CSV file only. ``cluster``: a file, directory or glob is read by the Dask workers (:func:`load_on_cluster`);
+    CSV file only; ``dayfirst`` reads ambiguous dates (03/04/2021) day first in any file. ``cluster``: a file,
+    directory or glob is read by the Dask workers (:func:`load_on_cluster`);
     ``sql``: counted in an embedded DuckDB (:func:`load_in_duckdb`)."""
     types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
     if missing is not None and missing not in MISSING_RULES:
@@ -238,9 +254,9 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     name = sample_name(data)
     not_csv = (name is not None or data.startswith("preset:") or data.lower().endswith(".json")
                or (data in PRESETS and not os.path.exists(data)))
-    if (types or missing is not None) and not_csv:
-        raise ParameterError("--column-type and --missing apply to a CSV file, not to a shipped sample (its columns "
-                             "carry the paper's encoding), a toy or a JSON distribution")
+    if (types or missing is not None or dayfirst) and not_csv:
+        raise ParameterError("--column-type, --missing and --dayfirst apply to a CSV file, not to a shipped sample "
+                             "(its columns carry the paper's encoding), a toy or a JSON distribution")
     preset_name = data.removeprefix("preset:") if data.startswith("preset:") or not os.path.exists(data) else None
     if data.startswith("preset:") and preset_name not in PRESETS:
         raise ParameterError(f"unknown toy distribution {preset_name!r}; choose one of: {', '.join(PRESETS)}")
@@ -262,16 +278,16 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
         if cluster or types or missing is not None:
             raise ParameterError("--sql counts in DuckDB on this machine: it does not combine with --scheduler, "
                                  "--column-type or --missing")
-        return load_in_duckdb(data, target, positive, method, bins)
+        return load_in_duckdb(data, target, positive, method, bins, dayfirst)
     if cluster:
         if types or missing is not None:
             raise ParameterError("--column-type and --missing apply to a file read in memory; on a Dask cluster "
                                  "the workers read the columns as they are")
-        return load_on_cluster(data, target, positive, method, bins, persist)
+        return load_on_cluster(data, target, positive, method, bins, persist, dayfirst)
     if is_partitioned(data):
-        return load_files(data, target, positive, method, bins, types, missing or "level")
+        return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst)
     if not os.path.exists(data):
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")
         raise DataError(f"no such file: {data!r}{hint}")
-    return load_csv(data, target, positive, method, bins, types, missing or "level")
+    return load_csv(data, target, positive, method, bins, types, missing or "level", dayfirst)

@@ -66,7 +66,12 @@ def describe_estimate(estimate: str, folds: int | None = None) -> str:
 
 
 class TooFewRowsError(ParameterError):
-    """The rows cannot be split into two folds that each hold a row of every class (a class with one row)."""
+    """The rows cannot be split into two folds that each hold a row of every class (a class with one row).
+    ``reason``: the first half of the message, without the advice (for a note that falls back to the plug-in)."""
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.reason = reason or message
 
 
 def check_seed(seed) -> int:
@@ -86,16 +91,15 @@ def fold_count(class_counts, folds: int, class_names=None) -> tuple[int, tuple[s
     """
     counts = np.asarray(class_counts, dtype=np.float64).ravel()
     present = np.flatnonzero(counts > 0)
-    if present.size == 0:
-        raise TooFewRowsError("the held-out estimate needs rows to hold out; this sample has none")
-    rare = int(present[np.argmin(counts[present])])
-    n_min = int(counts[rare])
+    rare = int(present[np.argmin(counts[present])]) if present.size else 0
+    n_min = int(counts[rare]) if present.size else 0
     name = repr(str(class_names[rare])) if class_names is not None and len(class_names) > rare else f"#{rare}"
     if n_min < 2:
-        raise TooFewRowsError(
-            f"too few rows to hold out: the class {name} has a single row of {int(counts.sum()):,}, and the held-out "
-            "estimate needs at least 2 rows of every class (one to fit, one to test); use the in-sample estimate "
-            "(estimate='plug-in', --estimate plug-in) or drop or merge that class")
+        reason = ("too few rows to hold out: " + (f"the class {name} has a single row of {int(counts.sum()):,}"
+                                                  if n_min else "the sample has no rows")
+                  + ", and the held-out estimate needs at least 2 rows of every class (one to fit, one to test)")
+        raise TooFewRowsError(reason + "; use the in-sample estimate (estimate='plug-in', --estimate plug-in) or "
+                              "drop or merge that class", reason=reason)
     n_folds = min(int(folds), n_min)
     notes = () if n_folds == int(folds) else (
         f"Held out over {n_folds} folds instead of {int(folds)}: the class {name} has only {n_min} rows, and every "

@@ -97,6 +97,19 @@ def _class_names(source):
     return names if names is not None and len(names) == len(source.labels) else source.labels
 
 
+def usable_folds(source, folds: int) -> tuple[int, tuple[str, ...]]:
+    """(F, notes): the folds a cross-fitted estimate on ``source`` uses when ``folds`` are asked
+    (:func:`~fslab.measures._folds.fold_count` on its class counts: rows here, or one count of the engine); a
+    :class:`~fslab.measures._folds.TooFewRowsError` when a class has a single row."""
+    require_sample(source)
+    if isinstance(source, CodedSource | SparseDataset):
+        assert source.y is not None   # require_sample: a sample
+        counts = np.bincount(source.y, minlength=len(source.labels))
+    else:
+        counts = np.asarray(source.table([]).counts, dtype=np.float64).sum(axis=0)
+    return fold_count(counts, check_estimate("cross-fitted", folds)[1], _class_names(source))
+
+
 class CrossFittedEvaluator(TableEvaluator):
     """C_cf(J) of a table measure (``spec.held_out``) on a sample: see the module docstring.
 
@@ -126,8 +139,7 @@ class CrossFittedEvaluator(TableEvaluator):
             if isinstance(folds, np.ndarray):
                 raise ParameterError("fold indices per row need the rows here; a count-only source takes a number of "
                                      "folds")
-            class_counts = np.asarray(source.table([]).counts, dtype=np.float64).sum(axis=0)
-            self.n_folds, self.notes = fold_count(class_counts, folds, _class_names(source))
+            self.n_folds, self.notes = usable_folds(source, folds)
             self.seed, self.fold_of_row = check_seed(seed), None
             derived = cast(FoldCounting, source).folded(self.n_folds, self.seed)
             self._rows = np.asarray(derived.table([]).counts, dtype=np.float64).sum(axis=0)
