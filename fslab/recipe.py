@@ -478,18 +478,36 @@ def load_dataset(data: dict | None, path=None, distribution=None, limits: Limits
     data = check_data(data)
     if data is None:
         raise RecipeError("the recipe names no data")
-    try:
-        if "toy_sample" in data:
-            if distribution is None:
-                raise RecipeError("rows sampled from the toy distribution need the recipe's distribution")
+    if "toy_sample" in data:
+        if distribution is None:
+            raise RecipeError("rows sampled from the toy distribution need the recipe's distribution")
+        try:
             if not isinstance(distribution, Distribution):
                 distribution = load_distribution(distribution)
             return distribution.sample(data["toy_sample"]["m"], data["toy_sample"]["seed"])
-        method, bins = data.get("method", "mean-std"), data.get("bins", 3)
+        except RecipeError:
+            raise
+        except FslabError as err:
+            raise RecipeError(f"the recipe's data cannot be loaded: {err}") from None
+    raw = load_table(data, path, limits)
+    try:
+        return raw.discretize(data.get("method", "mean-std"), data.get("bins", 3))
+    except FslabError as err:
+        raise RecipeError(f"the recipe's data cannot be loaded: {err}") from None
+
+
+def load_table(data: dict | None, path=None, limits: Limits | None = None) -> Dataset:
+    """The validated table (raw values kept: what re-binning and the binning check read) behind a recipe's
+    ``{"sample": ...}`` or ``{"file": ...}`` descriptor, read as the Data page reads it; ``path`` and ``limits`` as
+    in :func:`load_dataset`, whose codes are this table's ``discretize(method, bins)``."""
+    data = check_data(data)
+    if data is None or "toy_sample" in data:
+        raise RecipeError("the recipe names no table (rows sampled from a toy distribution have no raw values)")
+    try:
         positive, exclude = data.get("positive"), data.get("exclude", [])
         if "sample" in data:
             if plain_sample(data):  # the paper's encoding, as on Home
-                return load_sample(data["sample"]).discretize(method, bins)
+                return load_sample(data["sample"])
             ds = load_sample(data["sample"])
             frame = ds.to_frame()
             target = data.get("target", ds.target)
@@ -518,8 +536,7 @@ def load_dataset(data: dict | None, path=None, distribution=None, limits: Limits
         types = dict(item.rsplit("=", 1) for item in data.get("types", ())) or None
         # as the Data page builds it: the columns it left out are in 'exclude', every other column is kept
         return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,
-                                  missing=data.get("missing", "level"),
-                                  near_unique="keep").discretize(method, bins)
+                                  missing=data.get("missing", "level"), near_unique="keep")
     except RecipeError:
         raise
     except FslabError as err:

@@ -10,7 +10,7 @@ column that merely has many levels shows a large in-sample score and a held-out 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -48,30 +48,37 @@ def column_label(measure: str, estimate: str) -> str:
     return f"{MEASURES[measure].label}, {IN_SAMPLE if estimate == 'plug-in' else HELD_OUT}"
 
 
+def _bound(name: str, params: Mapping[str, Any] | None):
+    """Measure ``name`` with the parameters of ``params`` it takes (its record's; the others are for other measures)."""
+    return get_measure(name, **{p: v for p, v in (params or {}).items() if p in MEASURES[name].parameters})
+
+
 def feature_scores(source, measures: Sequence[str] | None = None, *, folds: int = DEFAULT_FOLDS,
-                   seed=0) -> pd.DataFrame:
+                   seed=0, params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """One row per feature: its name, number of levels, and its value under each measure alone, in-sample and
     (on a sample) held out over ``folds`` stratified folds split by ``seed``. Measures that do not fit the target
-    are left out. An exact Distribution gets its exact values only (column "..., in-sample")."""
+    are left out. An exact Distribution gets its exact values only (column "..., in-sample"). ``params``: measure
+    parameters (c, beta, ...), each measure taking the ones its record declares."""
     src = as_source(source)
     names = list(src.feature_names)
     table = pd.DataFrame({"feature": names, "levels": np.asarray(src.arities, dtype=np.int64)})
     every = np.arange(src.n_features)
     for name in _measures(src, measures):
         for estimate in _estimates(src):
-            ev = get_measure(name).on(src, estimate=estimate, folds=folds, seed=seed)
+            ev = _bound(name, params).on(src, estimate=estimate, folds=folds, seed=seed)
             table[column_label(name, estimate)] = ev.sign * ev.extensions([], every)
     return table
 
 
 def subset_scores(source, subset: Sequence[int], measures: Sequence[str] | None = None, *,
-                  folds: int = DEFAULT_FOLDS, seed=0) -> pd.DataFrame:
+                  folds: int = DEFAULT_FOLDS, seed=0, params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """One row per measure: the value of the Bayes-optimal predictor on the features ``subset`` in-sample and held
-    out, the held-out value of no feature at all (the class prior), and whether lower or higher is better."""
+    out, the held-out value of no feature at all (the class prior), and whether lower or higher is better
+    (``params`` as in :func:`feature_scores`)."""
     src = as_source(source)
     rows = []
     for name in _measures(src, measures):
-        m = get_measure(name)
+        m = _bound(name, params)
         row: dict[str, Any] = {"measure": m.label, "better": "higher" if m.greater_is_better else "lower"}
         for estimate in _estimates(src):
             ev = m.on(src, estimate=estimate, folds=folds, seed=seed)

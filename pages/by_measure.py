@@ -10,7 +10,7 @@ from fslab.measures import MEASURES, describe_estimate
 from fslab.plots.by_measure import cross_figure
 from fslab.selectors import SELECTORS
 from ui import by_measure as ui
-from ui import guard
+from ui import guard, page_plan
 from ui.compare import token
 from ui.selection import PARAM_LABELS, estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
@@ -33,6 +33,11 @@ st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equ
 kind, source_name, source = pick_source("bym.source")
 n = source.n_features
 selectors = ui.selector_options()
+offered = ui.measure_options(source)
+# the measure (first among the measures), k, selector and estimate Select chose on this data (or a link, or an
+# upload's defaults), once per choice
+inherited = page_plan.inherit("bym", kind, source_name, source, measures=offered, k_top=n, selectors=selectors,
+                              measure_list=[m for m, _ in DEFAULT_MEASURES if m in offered])
 if st.session_state.get("bym.selector") not in selectors:
     st.session_state["bym.selector"] = "bayes-greedy"
 left, right = st.columns([3, 1])
@@ -42,7 +47,6 @@ selector = left.selectbox("Selector", selectors, key="bym.selector", format_func
 if st.session_state.get("bym.k", n + 1) > n:
     st.session_state["bym.k"] = min(ui.default_k(kind), n)
 k = int(right.number_input("k (steps)", 1, n, key="bym.k", persist_state="session"))
-offered = ui.measure_options(source)
 if "bym.measures" not in st.session_state or not set(st.session_state["bym.measures"]) <= set(offered):
     st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
 names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label,
@@ -50,6 +54,8 @@ names = st.multiselect("Measures", offered, key="bym.measures", format_func=lamb
 estimate = estimate_choice(st, kind, "bym")
 if kind == "dataset":
     st.caption(estimate_note(estimate, beside=False))
+    if note := page_plan.inherited_note(inherited):
+        st.caption(note)
 params = {}  # one widget per parameter of the offered measures (their records' ranges), live while one is chosen
 options = ui.param_options(offered)
 for column, (name, (param, takers)) in zip(st.columns(max(len(options), 1)), options.items(), strict=False):

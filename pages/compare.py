@@ -5,6 +5,7 @@ import streamlit as st
 from fslab.measures import MEASURES, SCORABLE, supported_measures
 from fslab.recipe import LINK_PAGES
 from ui import compare_panels as panels
+from ui import page_plan
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
 
@@ -25,6 +26,11 @@ if not options:  # a real-valued target: only the squared error fits it, and the
              "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
              "classes). Choose a class target on the Data page, or use the squared error on the Select page.")
     st.stop()
+top = LINK_PAGES["compare"].bounds(source.n_features)["k"]  # the page record's bound, as links are checked
+# the measure, k, estimate and selector Select chose on this data (or a link, or an upload's defaults), once
+inherited = page_plan.inherit("compare", kind, source_name, source, measures=options,
+                              k_top=top if source.n_features > 1 else None,
+                              selectors=panels.offered_selectors(), selector_key="bin_selector")
 if st.session_state.get("compare.measure") not in options:  # e.g. f-beta chosen before a multiclass dataset
     st.session_state["compare.measure"] = options[0]
 left, mid, right = st.columns([2, 1, 1])
@@ -33,7 +39,6 @@ measure_name = left.selectbox("Measure", options, key="compare.measure",
 params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
-    top = LINK_PAGES["compare"].bounds(source.n_features)["k"]  # the page record's bound, as links are checked
     keep_in_range("compare.k", 1, top, min(5, source.n_features - 1))
     k = right.slider("k (features)", 1, top, min(5, source.n_features - 1), key="compare.k", persist_state="session")
 else:
@@ -42,7 +47,10 @@ else:
 
 estimate = estimate_choice(st, kind, "compare")
 if kind == "dataset":
-    st.caption(estimate_note(estimate, beside=False))
+    st.caption(estimate_note(estimate, beside=False) + " Every panel below (side by side, each learning-curve "
+               "split's selection, every binning) selects with this estimate.")
+    if note := page_plan.inherited_note(inherited):
+        st.caption(note)
 
 st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
          r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
@@ -61,7 +69,7 @@ if tab_side.open is not False:
         panels.side_by_side_panel(kind, source_name, source, measure_name, params, k, estimate)
 if tab_curves.open is not False:
     with tab_curves:
-        panels.curves_panel(kind, source_name, source, measure_name, params)
+        panels.curves_panel(kind, source_name, source, measure_name, params, estimate)
 if tab_bins.open is not False:
     with tab_bins:
         panels.binning_panel(source_name, source, measure_name, params, k, estimate)

@@ -20,7 +20,7 @@ from fslab.plots.npfs import (
 )
 from fslab.selectors import SELECTORS
 from ui import npfs as ui
-from ui import state, theme
+from ui import page_plan, state, theme
 from ui.cache import ensure_default_dataset
 from ui.selection import estimate_choice, measure_params
 from ui.text import md
@@ -55,6 +55,9 @@ if K < 2:
 
 c1, c2, c3, c4 = st.columns(4)
 selectors = ui.base_selectors()
+# the selector, measure, k and estimate Select chose on this data (or a link, or an upload's defaults), once
+inherited = page_plan.inherit("npfs", "dataset", name, data, measures=supported_measures(data), k_top=K - 1,
+                              selectors=selectors)
 ui.adopt_select_selector(selectors)  # "is my pick robust?" is one click: the Select page's selector, measure, k
 selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
                         format_func=lambda s: SELECTORS[s].label,
@@ -107,7 +110,8 @@ if n_jobs > 1:
 estimate = estimate_choice(st, "dataset", "npfs")
 st.caption(f"The base selector's criterion on each bootstrap: **{describe_estimate(estimate)}**"
            + (" (each bootstrap's rows keep their original row's fold, so a row's copies never score each other)"
-              if estimate == "cross-fitted" else "") + ".")
+              if estimate == "cross-fitted" else "") + "."
+           + (f" {page_plan.inherited_note(inherited)}" if inherited is not None else ""))
 if estimate != "plug-in":
     params = {**params, "estimate": estimate}
 

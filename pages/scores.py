@@ -6,6 +6,7 @@ from fslab import export
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.scores import DEFAULT_SCORE_MEASURES, HELD_OUT, IN_SAMPLE, feature_scores, subset_scores
+from ui import page_plan
 from ui import scores as ui
 from ui.source import pick_source
 from ui.text import md
@@ -24,14 +25,23 @@ st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an 
 
 kind, source_name, source = pick_source("scores.source")
 offered = [m for m in supported_measures(source) if m not in ("precision", "recall")]
-ui.keep_measures(offered, [m for m in DEFAULT_SCORE_MEASURES if m in offered])
+default = [m for m in DEFAULT_SCORE_MEASURES if m in offered]
+# Select's measure (or a link's, or an upload's default) first, and its pick ticked, once per choice
+inherited = page_plan.inherit("scores", kind, source_name, source, measures=offered, measure_list=default,
+                              estimate=False, ticks=True)
+ui.keep_measures(offered, default)
 chosen = st.multiselect("Measures", offered, key="scores.measures", format_func=lambda m: MEASURES[m].label,
                         persist_state="session")
 if not chosen:
     st.info("Choose at least one measure.")
     st.stop()
+params = dict(inherited.params) if inherited is not None else {}
+if inherited is not None and inherited.measure in chosen:
+    st.caption(f"Opened with **{MEASURES[inherited.measure].label}** first and the k = {inherited.k} features "
+               f"{ui.WHO[inherited.origin]} picked ticked ({', '.join(map(md, inherited.features)) or 'none yet'}); "
+               "the held-out columns are the ones to read for your data.")
 try:
-    table = ui.scores(source, tuple(chosen), feature_scores)
+    table = ui.scores(source, tuple(chosen), feature_scores, params=params)
 except FslabError as err:
     st.error(md(err))
     st.stop()
@@ -52,7 +62,7 @@ if not picked:
     st.stop()
 names = [source.feature_names[j] for j in picked]
 st.markdown("Picked: " + ", ".join(f"**{md(n)}**" for n in names))
-together = ui.scores(source, tuple(chosen), subset_scores, tuple(picked))
+together = ui.scores(source, tuple(chosen), subset_scores, tuple(picked), params=params)
 st.dataframe(together, hide_index=True, width="stretch", key="scores.subset",
              column_config={c: st.column_config.NumberColumn(format="%.4f")
                             for c in together.columns if c not in ("measure", "better")})

@@ -8,7 +8,7 @@ from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
-from ui import guard, provenance, state
+from ui import guard, page_plan, provenance, state
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
@@ -101,6 +101,8 @@ except FslabError as err:
     st.error(md(err))
     st.stop()
 bar.empty()
+# the dataset's analysis: Compare, Scores, By measure and NPFS open on this measure, k, estimate and pick
+page_plan.record_select(kind, source_name, source, selector, measure_name, params, k, estimate, result.names)
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
 if kind == "dataset":
@@ -129,7 +131,8 @@ st.caption(("Criterion of the remaining set after each elimination, starting fro
            + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
               else ""))
 
-render_k_suggestion(kind, source, selector, measure_name, params, k, "select")
+render_k_suggestion(kind, source, selector, measure_name, params, k, "select", estimate=result.estimate
+                    if result.estimate in ("plug-in", "cross-fitted") else "plug-in")
 render_stopping_rule(source, selector, measure_name, params, k, "select", estimate=result.estimate
                      if result.estimate in ("plug-in", "cross-fitted") else "plug-in")
 

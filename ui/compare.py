@@ -122,10 +122,11 @@ def side_by_side(token: str, _source, k: int, selectors: tuple[str, ...], measur
 
 
 @st.cache_data(show_spinner="Discretising seven ways and selecting...", **BOUNDED)
-def binnings(token: str, _raw, k: int, selector: str, measure: str,
-             params: tuple[tuple[str, float], ...]) -> BinningResult:
+def binnings(token: str, _raw, k: int, selector: str, measure: str, params: tuple[tuple[str, float], ...],
+             estimate: str = "plug-in") -> BinningResult:
+    """:func:`fslab.binning.binning_sensitivity`, every binning selected with ``estimate`` (the page's)."""
     check(binning_cost(_raw, k, selector, measure))
-    return binning_sensitivity(_raw, k, selector, measure, **dict(params))
+    return binning_sensitivity(_raw, k, selector, measure, estimate=estimate, **dict(params))
 
 
 @st.cache_data(show_spinner="Sampling the distribution...", **BOUNDED)
@@ -153,9 +154,10 @@ def raw_dataset(name: str):
 @st.cache_data(show_spinner=False, **BOUNDED)
 def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: int,
            measure_params: tuple[tuple[str, object], ...], learner: str, n_splits: int, train_size: float,
-           tune: bool, subsample: int | None, seed: int) -> CurveResult:
-    """Learning curves with a progress bar. The bar is created here, not by the page: a cached function may only
-    touch elements it created (Streamlit replays them on a cache hit), so it is emptied before returning."""
+           tune: bool, subsample: int | None, seed: int, estimate: str = "plug-in") -> CurveResult:
+    """Learning curves with a progress bar, each split's selection made with ``estimate`` (the page's) on its
+    training rows. The bar is created here, not by the page: a cached function may only touch elements it created
+    (Streamlit replays them on a cache hit), so it is emptied before returning."""
     from fslab.curves import learning_curves  # on use: scikit-learn is 0.5-2 s of a cold first paint that needs none
     from fslab.learners import LEARNERS
 
@@ -169,6 +171,6 @@ def curves(token: str, _data, selectors: tuple[str, ...], measure: str, k_max: i
 
     result = learning_curves(_data, selectors, measure, k_max, measure_params=dict(measure_params), learner=learner,
                              n_splits=n_splits, train_size=train_size, tune=tune, subsample=subsample,
-                             seed=seed, progress=progress)
+                             seed=seed, progress=progress, estimate=estimate)
     bar.empty()
     return result

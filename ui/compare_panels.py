@@ -141,8 +141,10 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
                "compare.dl")
 
 
-def curves_panel(kind: str, source_name: str, source, measure_name: str, params: dict) -> None:
-    """Test measure vs k per selector over repeated splits (Section 4 protocol), with progress and stop."""
+def curves_panel(kind: str, source_name: str, source, measure_name: str, params: dict,
+                 estimate: str = "plug-in") -> None:
+    """Test measure vs k per selector over repeated splits (Section 4 protocol), with progress and stop; each
+    split's selection made with ``estimate`` (the page's) on its training rows."""
     st.markdown("Each split trains the selector **and** the learner on the training part only and scores the "
                 "test part; the curve is the mean over splits, the bars one standard deviation. The selection is "
                 "computed once per split at the largest k and truncated (greedy and ranking selectors are "
@@ -184,8 +186,14 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         if data.n_rows * train > 5_000 and learner.startswith("svm"):
             st.warning(f"The full protocol fits an RBF SVM on {int(data.n_rows * train):,} rows up to {fits:,} "
                        "times (tuning included): expect a long run. *Stop* interrupts it.")
+    if kind == "distribution":  # rows drawn from a toy distribution: the page's values are exact, select as the papers
+        estimate = "plug-in"
+    st.caption(f"Each split selects on its training rows with the page's estimate: **{describe_estimate(estimate)}**"
+               + (" (folds of the training rows only), so a column that merely fits the training rows is not picked."
+                  if estimate == "cross-fitted" else ", as in the papers.")
+               + " The learner is then scored on the split's test rows.")
     request = (uc.token(data), tuple(selectors), measure_name, tuple(sorted(params.items())), k_max, learner,
-               splits, train, subsample, tune)
+               splits, train, subsample, tune, estimate)
     run, stop, _ = st.columns([2, 1, 4])
     if run.button("Compute learning curves", type="primary", key="compare.run_curves"):
         st.session_state[CURVES_KEY] = request
@@ -200,7 +208,8 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         fresh = st.session_state.get(CURVES_DONE) != request
         with heavy.heavy_slot() if fresh else nullcontext():
             result = uc.curves(uc.token(data), data, tuple(selectors), measure_name, k_max,
-                               tuple(sorted(params.items())), learner, splits, train, tune, subsample or None, 0)
+                               tuple(sorted(params.items())), learner, splits, train, tune, subsample or None, 0,
+                               estimate)
         st.session_state[CURVES_DONE] = request
     except FslabError as err:
         st.error(md(err))
@@ -210,7 +219,8 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
     st.plotly_chart(learning_curve_figure(summary, m.label, LEARNERS[result.learner].label, result.greater_is_better),
                     width="stretch", key="compare.curves_chart")
     st.caption(f"Test {m.label} against the number of selected features, mean over {splits} split(s) with one "
-               f"standard deviation; computed in {result.seconds:.1f} s (the paper's Figures 1, 2 and 4).")
+               f"standard deviation, each split's features selected {result.estimate_label} on its training rows; "
+               f"computed in {result.seconds:.1f} s (the paper's Figures 1, 2 and 4).")
     table = summary.assign(selector=summary["selector"].map(selector_label)).pivot(
         index="k", columns="selector", values="mean")
     st.dataframe(table.style.format("{:.4f}"), key="compare.curves_table")
@@ -234,15 +244,15 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         return
     selector = st.selectbox("Selector", offered_selectors(), key="compare.bin_selector", format_func=selector_label,
                             persist_state="session")
-    settings = tuple(sorted(params.items())) + ((("estimate", estimate),) if estimate != "plug-in" else ())
-    request = (source_name, selector, measure_name, settings, k)
+    settings = tuple(sorted(params.items())) if SELECTORS[selector].uses_measure else ()
+    request = (source_name, selector, measure_name, settings, k, estimate)
     if st.button("Run binning sensitivity", key="compare.run_bins"):
         st.session_state[BINS_KEY] = request
     if st.session_state.get(BINS_KEY) != request:
         st.caption("Press *Run binning sensitivity* to select under each binning.")
         return
     try:
-        res = uc.binnings(uc.token(raw), raw, k, selector, measure_name, settings)
+        res = uc.binnings(uc.token(raw), raw, k, selector, measure_name, settings, estimate)
     except FslabError as err:
         st.error(md(err))
         return
@@ -254,7 +264,8 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
     grid = res.grid()
     st.plotly_chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature"),
                     width="stretch", key="compare.bins_grid")
-    st.caption(f"{selector_label(selector)}, k = {k}, {describe_estimate(estimate)}: the step at which the feature "
+    st.caption(f"{selector_label(selector)}, k = {k}, every binning selected {res.estimate_label}: the step at "
+               "which the feature "
                "was picked under each discretisation; a row filled across means the choice does not depend on the "
                "binning.")
     jac = res.jaccard_matrix()

@@ -14,6 +14,7 @@ import streamlit as st
 from fslab.cost import ksuggest_cost, over_limit_message
 from fslab.errors import FslabError
 from fslab.ksuggest import suggest_k
+from fslab.measures import describe_estimate
 from fslab.npfs import check_base_selector
 from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS
@@ -52,20 +53,23 @@ def use_k_button(k_star: int, k: int, key_prefix: str) -> None:
 
 
 def run_suggestion(source, selector: str, measure_name: str, params: dict, k: int, n_perm: int, n_boot: int,
-                   alpha: float, progress) -> tuple[str, object]:
-    """(key, result): the shared result of the same question, else a run in a worker under a heavy-work slot."""
+                   alpha: float, progress, estimate: str = "plug-in") -> tuple[str, object]:
+    """(key, result): the shared result of the same question, else a run in a worker under a heavy-work slot. The
+    path and NPFS's bootstraps select with ``estimate`` (the page's)."""
     key = result_key("ksuggest", token(source), selector, measure_name, tuple(sorted(params.items())), int(k),
-                     int(n_perm), int(n_boot), float(alpha), _SEED)
+                     int(n_perm), int(n_boot), float(alpha), _SEED, estimate)
+    how = {"estimate": estimate} if estimate != "plug-in" else {}
     # identical questions (several tabs on one link) wait for the first one's answer instead of asking again
     found = heavy.computed_once(shared_results(), key, lambda: heavy.run_in_worker(
         suggest_k, source, selector, measure_name, params, int(k), int(n_perm), int(n_boot), float(alpha), _SEED,
-        progress=progress))
+        progress=progress, **how))
     return key, found
 
 
 def render_k_suggestion(kind: str, source, selector: str, measure_name: str, measure_params: dict, k: int,
-                        key_prefix: str) -> None:
-    """Show both suggestions for k (after a button press) with a chart, a caption and an explanation."""
+                        key_prefix: str, estimate: str = "plug-in") -> None:
+    """Show both suggestions for k (after a button press) with a chart, a caption and an explanation; the path
+    tested and NPFS's bootstraps select with ``estimate`` (the page's)."""
     st.subheader("Which k?")
     st.markdown(
         "Two principled answers instead of a rule of thumb. **(a) NPFS** (Ditzler et al. 2015) reruns the selector "
@@ -101,17 +105,21 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     alpha = float(c3.select_slider("alpha", [0.01, 0.05, 0.1], 0.05, key=f"{key_prefix}.kalpha",
                                    persist_state="session"))
     memo = session_memo(MEMO)
-    key = (token(source), selector, measure_name, tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha)
+    key = (token(source), selector, measure_name, tuple(sorted(measure_params.items())), int(k), n_perm, n_boot, alpha,
+           estimate)
     cost = ksuggest_cost(source, selector, k, n_perm, n_boot, measure_name)
     refusal = over_limit_message(cost)
     if refusal is not None:
         st.error(md(refusal), icon=":material/block:")
         return
+    st.caption(f"The path tested and NPFS's bootstraps select with the page's estimate "
+               f"(**{describe_estimate(estimate)}**); each step's permutation test compares in-sample gains, "
+               "real against shuffled, on the same rows.")
     if st.button("Suggest k", key=f"{key_prefix}.ksuggest", help="Runs the test and NPFS on this dataset"):
         bar = st.progress(0.0, text="Permutation test of each step...")
         try:
             _, found = run_suggestion(source, selector, measure_name, measure_params, k, n_perm, n_boot, alpha,
-                                      Reporter(bar))
+                                      Reporter(bar), estimate)
         except FslabError as err:
             bar.empty()
             st.error(md(err))

@@ -16,7 +16,7 @@ import streamlit as st
 
 from fslab.cost import binning_cost, npfs_cost, over_limit_message, select_cost
 from fslab.errors import FslabError
-from fslab.measures import ESTIMATES
+from fslab.measures import ESTIMATES, describe_estimate
 from fslab.npfs import check_base_selector, npfs
 from fslab.robustness import HoldoutCheck, holdout_check, robustness_table
 from fslab.selectors import SELECTORS
@@ -149,8 +149,8 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
             holdout = holdout_result(source, result, frequency=True)
         found = npfs_result(source_name, source, selector, measure_used, params_used, k,
                             progress=None if bar is None else un.Reporter(bar), in_worker=not cheap, estimate=estimate)
-        bins = None if raw is None else uc.binnings(uc.token(raw), raw, k, selector, measure,
-                                                    tuple(sorted(params.items())))
+        bins = None if raw is None else uc.binnings(uc.token(raw), raw, k, selector, measure_used or "zero-one",
+                                                    tuple(sorted(params_used.items())), estimate)
     except FslabError as err:
         if bar is not None:
             bar.empty()
@@ -188,12 +188,14 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
                      "picked on training folds": st.column_config.ProgressColumn(
                      "picked on training folds", min_value=0.0, max_value=1.0, format="%.1f")})
     st.caption(f"Picked on training folds: share of the 5 selections made on 4 of 5 stratified folds of the rows "
-               f"(Weka's cross-validation attribute selection) that contain the feature. NPFS frequency z/n: share of "
-               f"{N_BOOTSTRAPS} bootstraps (seed {SEED}) whose selection of k = {k} contains the feature, selected "
-               f"with the page's estimate ({estimate}). Relevant: z > zeta with P(Z > zeta) <= alpha = {ALPHA} for Z ~ "
-               f"Binomial(n, k/K), zeta = {found.threshold} (Ditzler et al. 2015, equation (3)). Binnings: of "
+               f"(Weka's cross-validation attribute selection) that contain the feature, each selected with the page's "
+               f"estimate. NPFS frequency z/n: share of {N_BOOTSTRAPS} bootstraps (seed {SEED}) whose selection of "
+               f"k = {k} contains the feature, selected with the page's estimate ({describe_estimate(estimate)}). "
+               f"Relevant: z > zeta with P(Z > zeta) <= alpha = {ALPHA} for Z ~ Binomial(n, k/K), zeta = "
+               f"{found.threshold} (Ditzler et al. 2015, equation (3)). Binnings: of "
                + ("the seven discretisations (mean-std; quantile and equal-width with 3, 5, 10 bins), how many "
-                  "select the feature." if bins is not None else "no raw values for this data: not run."))
+                  f"select the feature, each selected with the page's estimate ({bins.estimate_label})."
+                  if bins is not None else "no raw values for this data: not run."))
 
 
 def _render_holdout(check: HoldoutCheck, shown: str | None) -> None:

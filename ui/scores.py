@@ -27,16 +27,20 @@ def keep_measures(offered: list[str], default: list[str]) -> None:
     st.session_state["scores.measures"] = default if kept is None else [m for m in kept if m in offered]
 
 
+WHO = {"select": "the Select page", "link": "the link", "defaults": "your data's defaults"}
+
+
 @st.cache_data(show_spinner="Scoring every feature...", **BOUNDED)
-def _cached(tok: str, _source, measures: tuple, _func, which: str, subset: tuple):
-    return _func(_source, measures) if which == "features" else _func(_source, list(subset), measures)
+def _cached(tok: str, _source, measures: tuple, _func, which: str, subset: tuple, params: tuple = ()):
+    return _func(_source, measures, params=dict(params)) if which == "features" else \
+        _func(_source, list(subset), measures, params=dict(params))
 
 
-def scores(source, measures: tuple, func, subset: tuple | None = None) -> pd.DataFrame:
-    """``func(source, measures)`` (feature_scores) or ``func(source, subset, measures)`` (subset_scores), shared
-    server-wide by the data's content."""
+def scores(source, measures: tuple, func, subset: tuple | None = None, params: dict | None = None) -> pd.DataFrame:
+    """``func(source, measures)`` (feature_scores) or ``func(source, subset, measures)`` (subset_scores) with the
+    measures' ``params`` (c, beta, ...), shared server-wide by the data's content."""
     return _cached(token(source), source, measures, func, "features" if subset is None else "subset",
-                   subset or ())
+                   subset or (), tuple(sorted((params or {}).items())))
 
 
 def with_picks(table: pd.DataFrame) -> pd.DataFrame:

@@ -24,12 +24,13 @@ from fslab.recipe import (
     RecipeError,
     load_dataset,
     load_distribution,
+    load_table,
     plain_sample,
     sha256_hex,
 )
 from fslab.selectors import SELECTORS
 
-from . import state
+from . import page_plan, state
 from .cache import sample_encoded
 from .names import UNIFORM_NAME
 from .pages import PAGES
@@ -173,8 +174,12 @@ def current_recipe(page: str) -> tuple[Recipe, list[str]]:
 
 @st.cache_data(max_entries=8, show_spinner="Loading the shared data...")
 def _recipe_dataset(data_json: str, dist_json: str | None):
-    dist = json.loads(dist_json) if dist_json else None
-    return load_dataset(json.loads(data_json), distribution=dist)
+    """(encoded, raw Dataset or None) of a sample or toy-sample descriptor (a file's bytes are not cached)."""
+    data = json.loads(data_json)
+    if "toy_sample" in data:
+        return load_dataset(data, distribution=json.loads(dist_json) if dist_json else None), None
+    raw = load_table(data)
+    return raw.discretize(data.get("method", "mean-std"), data.get("bins", 3)), raw
 
 
 def data_label(spec: dict) -> str:
@@ -192,10 +197,17 @@ def data_label(spec: dict) -> str:
 
 
 def _load_data(spec: dict, file_bytes: bytes | None):
+    """(encoded dataset, raw Dataset) as the Data page makes them: the raw table (what re-binning and the binning
+    check read) for an uploaded file, so a link's receiver runs the same checks as its sender; None for a plain
+    sample (``ui.compare.raw_dataset`` loads it when needed) and rows drawn from a toy distribution."""
     if "file" in spec:
-        return load_dataset(spec, file_bytes)
+        raw = load_table(spec, file_bytes)
+        try:
+            return raw.discretize(spec.get("method", "mean-std"), spec.get("bins", 3)), raw
+        except FslabError as err:
+            raise RecipeError(f"the recipe's data cannot be loaded: {err}") from None
     if plain_sample(spec):  # as Home loads it (fslab.recipe's rule): one cache
-        return sample_encoded(spec["sample"], spec.get("method", "mean-std"), spec.get("bins", 3))
+        return sample_encoded(spec["sample"], spec.get("method", "mean-std"), spec.get("bins", 3)), None
     dist = distribution_spec() if "toy_sample" in spec else None
     return _recipe_dataset(json.dumps(spec, sort_keys=True), json.dumps(dist) if dist else None)
 
@@ -286,14 +298,18 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
         install(name, dist)
         st.session_state[DIST_MEMO] = (dist, recipe.distribution)  # the recipe's own entry, not a re-serialisation
     if recipe.data is not None and recipe.data != data_spec():
-        encoded = _load_data(recipe.data, file_bytes)
-        state.set_dataset(data_label(recipe.data), encoded, None, spec=recipe.data)
+        encoded, raw = _load_data(recipe.data, file_bytes)
+        state.set_dataset(data_label(recipe.data), encoded, raw, spec=recipe.data)
         st.session_state[OWN_DEFAULTS] = own_data_key(recipe.data)   # the link's settings stand, not the page's
                                                                      # first-visit defaults for an upload
     values, dropped = _widget_values(recipe)
     st.session_state.update(values)
-    if f"{prefix(recipe.page)}.estimate" in values:   # the link's estimate stands on its data, not the default
-        st.session_state[f"{prefix(recipe.page)}.estimate_for"] = data_key()
+    pre = prefix(recipe.page)
+    if f"{pre}.estimate" in values:   # the link's estimate stands on its data, not the default
+        st.session_state[f"{pre}.estimate_for"] = data_key()
+    on_dataset = recipe.choices.get("source", LINK_PAGES[recipe.page].default_source) == "dataset"
+    if on_dataset and state.get_dataset()[1] is not None:  # the link's measure and k stand, and the other pages
+        page_plan.record_link(recipe.page, pre, {name.removeprefix(f"{pre}."): v for name, v in values.items()})
     return dropped
 
 

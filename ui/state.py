@@ -10,6 +10,8 @@ import streamlit as st
 CURRENT = "fslab.current_data"       # the CurrentData record: the four facts about the dataset change together
 DISTRIBUTION = "fslab.distribution"  # the toy Distribution built on the Toy distribution page
 DISTRIBUTION_NAME = "fslab.distribution_name"
+CHOSEN = "fslab.chosen"              # the Chosen record: the analysis the Select page (or a link, or the data's
+                                     # defaults) settled on for the current dataset
 
 DEFAULT_SAMPLE = "mushroom"
 
@@ -58,6 +60,47 @@ def get_dataset_spec() -> dict | None:
     """The data descriptor recorded with the current dataset (None when unknown)."""
     data = current_data()
     return data.spec if data is not None else None
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """What the analysis of one dataset settled on, which Compare, Scores, By measure and NPFS open on: the measure
+    and its parameters, k, the estimate, the selector and its pick (feature names). ``data`` is the dataset's key
+    (``ui.selection.data_key``), ``origin`` who set it ("select", "link" or "defaults": the data's own defaults,
+    the balanced error and the held-out k for an upload), ``serial`` counts the changes in this session (a page
+    takes a record once, so the user's own change on that page stands until the record changes again)."""
+
+    data: str
+    measure: str
+    params: tuple = ()
+    k: int = 5
+    estimate: str = "plug-in"
+    selector: str | None = None
+    features: tuple[str, ...] = ()
+    origin: str = "select"
+    serial: int = 0
+
+    def same_as(self, other: Chosen | None) -> bool:
+        """Equal settings, whoever set them and when."""
+        return other is not None and (self.data, self.measure, self.params, self.k, self.estimate, self.selector,
+                                      self.features) == (other.data, other.measure, other.params, other.k,
+                                                         other.estimate, other.selector, other.features)
+
+
+def set_chosen(session_state, chosen: Chosen) -> Chosen:
+    """Record ``chosen`` as the current dataset's analysis (a new serial only when the settings changed)."""
+    old = session_state.get(CHOSEN)
+    if chosen.same_as(old):
+        return old
+    chosen = Chosen(**{**vars(chosen), "serial": (old.serial if old is not None else 0) + 1})
+    session_state[CHOSEN] = chosen
+    return chosen
+
+
+def get_chosen(session_state, data: str) -> Chosen | None:
+    """The analysis recorded for the dataset whose key is ``data`` (None: none yet, or another dataset's)."""
+    chosen = session_state.get(CHOSEN)
+    return chosen if chosen is not None and chosen.data == data else None
 
 
 def set_distribution(name: str, distribution) -> None:
