@@ -35,6 +35,7 @@ from threadpoolctl import threadpool_limits
 from ..data.distributed import DaskSource
 from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
+from ..data.sql_source import SqlSource  # numpy only: no Ibis import
 from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, assign_folds, check_estimate
@@ -65,13 +66,8 @@ class NPFSCancelled(FslabError):
 
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
-    from ..data.sql_source import SqlSource  # numpy only: no Ibis import
-
-    if isinstance(source, SqlSource):
-        raise ParameterError(
-            "NPFS resamples rows, and a SQL source keeps its rows in the engine (only count tables come back). Draw a "
-            "sample into memory first: fslab.npfs(source.sample(200_000, seed=0), ...)")
-    if not (isinstance(source, CodedSource | SparseDataset | DaskSource) and source.is_sample):  # rows to resample
+    if not (isinstance(source, CodedSource | SparseDataset | DaskSource | SqlSource)
+            and source.is_sample):  # rows to resample
         raise ParameterError(
             "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
             "Draw a sample from it first (Distribution.sample(m, seed))."
@@ -220,11 +216,12 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
 
     Parameters
     ----------
-    dataset : a Dataset (discretised with its defaults) or an encoded dataset; or partitioned data (a
-        ``DaskSource``): its bootstraps weigh each row by a Poisson(sample_fraction) draw made on the workers, the
-        standard large-data approximation of resampling (:mod:`fslab.npfs.partitioned`), so its matrix is not the
-        in-memory one of the same seed; ``counting``, ``estimate``, ``n_jobs``, ``prefer`` and ``batch_size`` do
-        not apply there.
+    dataset : a Dataset (discretised with its defaults) or an encoded dataset; or rows kept in an engine
+        (a ``DaskSource`` or a ``SqlSource``): its bootstraps weigh each row by a Poisson(sample_fraction) weight
+        computed there (:func:`fslab.row_hash.poisson_weights` of the row's index: the same rows get the same
+        weights on Dask and in SQL, so the same matrix), the standard large-data approximation of resampling
+        (:mod:`fslab.npfs.partitioned`), so its matrix is not the in-memory one of the same seed; ``counting``,
+        ``estimate``, ``n_jobs``, ``prefer`` and ``batch_size`` do not apply there.
     selector : a name in ``SELECTORS`` run through ``select(boot, k, selector, **selector_params)`` (pass
         ``measure=``, ``s=`` and the selector's parameters as keywords), or a callable
         ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
@@ -277,7 +274,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
     estimate, folds = check_estimate(estimate, folds)
-    if isinstance(source, DaskSource):  # partitioned rows: Poisson bootstraps counted on the workers
+    if isinstance(source, DaskSource | SqlSource):  # rows in an engine: Poisson bootstraps counted there
         blocks, cancelled = partitioned_bootstraps(source, selector, int(k), seeds, sample_fraction=sample_fraction,
                                                    progress=progress, counting=counting, estimate=estimate,
                                                    selector_params=selector_params)
