@@ -4,6 +4,8 @@ measure and k that Select chose; a link's receiver who supplies the file gets th
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -183,3 +185,28 @@ def test_a_link_receiver_who_supplies_the_file_gets_the_senders_verdict(tmp_path
     assert _verdict(receiver) == verdict
     pd.testing.assert_frame_equal(_robustness(receiver), table)
     assert "no raw values for this data" not in _captions(receiver)
+
+
+def test_pages_take_selects_choice_once_and_a_recipe_wins_over_it(tmp_path):
+    """Mushroom (a shipped sample, plug-in): Compare opens on Select's measure and k; a k changed on Compare stands
+    until Select's choice changes; a recipe's measure and k win over Select's, and the other pages take them."""
+    at, move = _session(tmp_path, "one", "pages/selection.py")
+    at.selectbox(key="select.measure").set_value("balanced")
+    rerun(at).number_input(key="select.k").set_value(3)
+    rerun(at)
+    move("pages/compare.py")
+    assert (at.selectbox(key="compare.measure").value, at.slider(key="compare.k").value) == ("balanced", 3)
+    assert at.radio(key="compare.estimate").value == "plug-in"
+    at.slider(key="compare.k").set_value(4)
+    rerun(at)
+    move("pages/selection.py")
+    move("pages/compare.py")
+    assert at.slider(key="compare.k").value == 4  # Select's choice did not change: the user's k stands
+    recipe = {"fslab_recipe": 1, "page": "compare", "data": {"sample": "mushroom"},
+              "choices": {"measure": "auc", "k": 2}}
+    at.sidebar.file_uploader(key="share.upload").set_value(("r.json", json.dumps(recipe).encode(), "application/json"))
+    rerun(at)
+    assert (at.selectbox(key="compare.measure").value, at.slider(key="compare.k").value) == ("auc", 2)
+    move("pages/by_measure.py")
+    assert at.number_input(key="bym.k").value == 2 and at.multiselect(key="bym.measures").value[0] == "auc"
+    assert "Opened with the measure and k of the link that opened this data" in _captions(at)
