@@ -106,6 +106,7 @@ def test_every_check_on_an_upload_follows_the_select_page():
     assert f"each selected with the page's estimate ({HELD_OUT})" in _captions(at)
     picked = list(table["feature"])
     assert len(picked) == k and "grade" in picked
+    assert f"NPFS's bootstraps select with the page's estimate (**{HELD_OUT}**)" in _captions(at)  # Which k?
 
     at.switch_page("pages/compare.py").run()
     assert not at.exception, [e.value for e in at.exception]
@@ -123,6 +124,11 @@ def test_every_check_on_an_upload_follows_the_select_page():
     at.button(key="compare.run_curves").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert f"each split's features selected {HELD_OUT} on its training rows" in _captions(at)
+    at.session_state["compare.tab"] = "Binning sensitivity"
+    at.run()
+    assert at.selectbox(key="compare.bin_selector").value == "bayes-greedy"  # Select's selector
+    at.button(key="compare.run_bins").click().run()
+    assert f"BayesGreedy, k = {k}, every binning selected {HELD_OUT}" in _captions(at)
 
     at.switch_page("pages/scores.py").run()
     assert not at.exception, [e.value for e in at.exception]

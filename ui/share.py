@@ -47,6 +47,7 @@ AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the s
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
 BOX = "fslab.share.box"              # this run's LinkBox (the share box's link to copy), for stop()
 DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
+DATA_FILE_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]  # what the Data page takes (fslab.read_table reads them all)
 
 
 def prefix(page: str) -> str:
@@ -352,7 +353,7 @@ def awaiting_file() -> bool:
         st.markdown(f"The view in this link was made on an uploaded file, **{md(data['file'])}** (SHA-256 "
                     f"`{data['sha256'][:16]}...`), and a link carries only the file's name and fingerprint, never "
                     "its rows. Upload the same file to open the view. Nothing has been computed on other data.")
-        upload = st.file_uploader(f"The file {md(data['file'])}", type=["csv", "txt", "tsv", "gz", "parquet"],
+        upload = st.file_uploader(f"The file {md(data['file'])}", type=DATA_FILE_TYPES,
                                   key="share.link_file",
                                   max_upload_size=server_limits().max_upload_mb)
         if st.button("Open the page without this link's data and settings", key="share.skip_file"):
@@ -488,7 +489,7 @@ def _recipe_upload(recipe_pages: dict) -> None:
     file_bytes = None
     if recipe.data and "file" in recipe.data:
         data_file = st.file_uploader(f"The recipe uses the uploaded file {md(repr(recipe.data['file']))}: upload it",
-                                     type=["csv", "txt", "tsv"], key="share.data_file",
+                                     type=DATA_FILE_TYPES, key="share.data_file",
                                      max_upload_size=server_limits().max_upload_mb)
         if data_file is None:
             return
