@@ -267,15 +267,13 @@ def test_bad_input_gets_one_clear_error(tmp_path, frame):
 
 
 @pytest.mark.slow  # 1.43 s measured (inner loop: unit and not slow)
-def test_rows_never_needed_and_npfs_refused(tmp_path, frame):
+def test_rows_never_needed_and_a_sample_coded_by_the_source(tmp_path, frame):
     path = tmp_path / "mixed.parquet"
     frame.to_parquet(path)
     src = fslab.from_sql(str(path), "y")
     assert isinstance(src, fslab.TableSource) and not isinstance(src, fslab.CodedSource)
     with pytest.raises(fslab.ParameterError, match="needs the rows in memory"):
         fslab.select(src, 2, "fisher")
-    with pytest.raises(fslab.FslabError, match="keeps its rows in the engine.*source.sample"):
-        fslab.npfs(src, "jmi", k=2, n_bootstraps=3, seed=0)
     part = src.sample(600, seed=1)   # what NPFS runs on: a sample coded with the whole table's cut points
     assert isinstance(part, fslab.EncodedDataset) and 400 < part.n_rows < 800
     assert part.categories == src.categories and part.class_names == src.class_names
@@ -314,22 +312,24 @@ def test_compare_on_a_count_only_source_leaves_out_what_reads_rows(tmp_path, fra
 
 def test_a_messy_export_leaves_out_its_ids_as_in_memory(tmp_path):
     """The analyst's table (fslab.data.messy.customers: an ID, a row number, free text, a date as text, "62%"
-    strings): the ID-like columns are left out by the in-memory rule, counted exactly in the engine, and never
-    listed to the client; the pick is the planted signal, not an ID. With near_unique="keep" they stay (and the
-    in-sample plug-in then picks an ID: the reason for the rule)."""
+    strings): the engine reads "62%" as a percentage and the ISO dates as days, leaves out the ID-like columns by
+    the plan's rule (counted exactly in the engine), and the pick is the planted signal, not an ID. With
+    near_unique="keep" they stay (and the in-sample plug-in then picks one: the reason for the rule)."""
     from fslab.data import messy
 
     path = tmp_path / "customers.csv"
     path.write_bytes(messy.to_csv_bytes(messy.customers()))
     src = fslab.from_sql(str(path), "churn")
-    assert {"customer_id", "row", "notes"} <= set(messy.MESS["customers"])
     assert not {"customer_id", "row", "notes"} & set(src.feature_names)
-    assert any("near-unique" in n and 'near_unique="keep"' in n for n in src.notes)
-    assert any("'discount' (80 levels)" in n for n in src.notes)   # "62%" text: said, not hidden
+    assert {c.name: c.left_out for c in src.plan.left_out} == {"customer_id": "near-unique", "row": "near-unique",
+                                                                 "notes": "near-unique"}
+    assert src.plan.column("discount").type == "percent" and src.plan.column("signup_date").type == "date"
+    assert any("near-unique" in n and "column_types=" in n for n in src.notes)
+    assert any("'discount' read as percentages (0 .. 79)" in n for n in src.notes)
     picked = fslab.select(src, k=1, selector="bayes-greedy").names
     assert tuple(picked) == ("support_calls",) and picked[0] in messy.SIGNAL["customers"]
     kept = fslab.from_sql(str(path), "churn", near_unique="keep")
     assert {"customer_id", "row", "notes"} <= set(kept.feature_names)
-    assert fslab.select(kept, k=1, selector="bayes-greedy").names[0] in {"customer_id", "row", "notes", "signup_date"}
+    assert fslab.select(kept, k=1, selector="bayes-greedy").names[0] in {"customer_id", "row", "notes"}
     with pytest.raises(fslab.ParameterError, match="near_unique"):
         fslab.from_sql(str(path), "churn", near_unique="maybe")

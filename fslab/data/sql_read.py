@@ -19,17 +19,18 @@ import re
 import uuid
 
 import numpy as np
-import pandas as pd
 
 from ..errors import DataError, ParameterError
-from .column_types import ID_MIN_ROWS, NEAR_UNIQUE, id_message, near_unique_text
-from .data_checks import EmptyFileError, InfiniteValueError, TargetClassError, UnknownTargetError
-from .discretize import DISCRETE_MAX, MISSING, bin_names, check_method, kind_notes, uniform_edges, value_name
+from .column_types import ColumnTypeError
+from .data_checks import EmptyFileError, TargetClassError, UnknownTargetError
+from .discretize import MISSING, bin_names, check_method, is_discrete, uniform_edges, value_name
+from .plan import ColumnPlan, PlanOptions, TablePlan, decide
+from .sql_parse import read_value
 from .sql_source import SqlError, SqlSource, code_column, fetch
-from .target import encode_target
+from .sql_stats import BIG, _count, aggregate, distinct_values, numeric_value, summarize_sql, target_pairs, whole
+from .target import choose_classes
 
 _CSV_TYPES = ["BIGINT", "DOUBLE", "VARCHAR"]   # CSV columns typed as pandas.read_csv types them (no yes/no booleans)
-MAX_LEVELS = 10_000   # text columns with more distinct values (IDs, free text) are left out, with a note
 
 
 class SqlMissingError(DataError, ImportError):
@@ -103,15 +104,6 @@ def _open(ibis, table_or_path, con):
         raise DataError(f"DuckDB could not read {name!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
 
 
-def _values(column, dtype, nan: bool):
-    """The column as float64 with NaN read as missing (NULL), as pandas reads a float column (``nan``: the engine
-    has NaN; SQLite, for one, stores it as NULL)."""
-    import ibis
-
-    v = column.cast("float64")
-    return ibis.ifelse(v.isnan(), ibis.null("float64"), v) if nan and dtype.is_floating() else v
-
-
 def _linear_quantiles(ranks_of, n: int, q: np.ndarray) -> np.ndarray:
     """np.quantile(x, q) (linear method) from the order statistics ``ranks_of(ranks) -> {rank: value}`` (0-based
     ranks of the sorted non-missing values): numpy's virtual index n q + 1 - q - 1, then its lerp."""
@@ -138,48 +130,49 @@ def _order_statistics(ibis, t, v, ranks: np.ndarray) -> dict[int, float]:
     return dict(zip(got.column("r").to_pylist(), got.column("v").to_pylist(), strict=True))
 
 
-def _encode_target_column(ibis, t, target: str, numeric: bool, positive):
-    """Classes of the target from its distinct values and counts (encode_target's rule); a CASE giving each row's
-    class index."""
-    counts = fetch(t.group_by(v=t[target]).aggregate(n=t.count()), "count the target's classes")
-    raw = counts.column("v").to_pylist()
-    n = np.asarray(counts.column("n").to_pylist(), dtype=np.int64)
-    keys = [float(x) for x in raw] if numeric else [str(x).strip() for x in raw]
-    uniques, inverse = np.unique(np.asarray(keys, dtype=np.float64 if numeric else object), return_inverse=True)
-    totals = np.bincount(inverse.ravel(), weights=n).astype(np.int64)
-    weights = np.ones(uniques.size, dtype=np.int64)
-    if uniques.size == 2 and totals[0] != totals[1]:
-        weights[np.argmax(totals)] = 2   # the stand-in column keeps which class is less frequent
-    stand_in = pd.Series(np.repeat(uniques, weights), dtype=np.float64 if numeric else object)
-    encoded = encode_target(stand_in, target, positive)
-    classes = encoded.y[np.cumsum(weights) - 1]
-    per_raw = classes[inverse.ravel()]
-    y = t[target].cases(*[(r, int(c)) for r, c in zip(raw, per_raw, strict=True)], else_=-1)
-    return encoded, y, np.bincount(classes, weights=totals, minlength=len(encoded.class_names))
+def _classes(ibis, value, pairs: list, key: str, positive, boolean: bool, numeric: bool):
+    """The target's classes from its (value, rows) pairs by :func:`fslab.data.target.choose_classes` (the rule of
+    :func:`fslab.data.target.encode_target`), and the CASE giving each row's class index."""
+    if positive is not None and boolean and str(positive).strip().lower() in ("true", "false"):
+        positive = "1" if str(positive).strip().lower() == "true" else "0"   # positive=True on a bool column
+    keys = [v for v, _ in pairs]
+    names = [value_name(v) for v in keys] if numeric else [str(v) for v in keys]
+    counts = np.asarray([n for _, n in pairs], dtype=np.int64)
+    chosen = choose_classes(key, names, counts, np.asarray(keys, dtype=np.float64) if numeric else None, positive)
+    y = value.cases(*[(v, int(c)) for v, c in zip(keys, chosen.index, strict=True)], else_=-1)
+    return chosen, y, np.bincount(chosen.index, weights=counts, minlength=len(chosen.class_names))
 
 
 def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bins: int = 3, positive=None,
-             feature_names=None, materialize: bool = True, *, near_unique: str = "drop") -> SqlSource:
+             feature_names=None, materialize: bool = True, *, near_unique: str = "drop",
+             column_types: dict[str, str] | None = None, dayfirst: bool = False, constant: str = "drop",
+             missing: str = "level", row_id: str | None = None) -> SqlSource:
     """A :class:`SqlSource` counting in a SQL engine: ``table_or_path`` is an Ibis table (any backend), a table
-    name in the Ibis connection ``con``, or (``con=None``) a parquet/CSV path, directory or glob read by an
-    in-memory DuckDB. Needs ``pip install 'fslab[sql]'``.
+    name in the Ibis connection ``con``, or (``con=None``) a local parquet/CSV path, directory or glob read by an
+    in-memory DuckDB (never a URL; no DuckDB extension is installed or loaded). Needs ``pip install 'fslab[sql]'``.
 
-    The codes equal ``Dataset.from_frame(frame, target, positive).discretize(method, bins)`` of the same rows
-    read by pandas, column types as the engine holds them: rows with a missing target dropped, the same positive
-    class, numbers with at most two values or whole numbers with at most ``max(bins, 17)`` values kept as they are,
-    the others binned (mean-std: mu -+ the sample std; quantile: numpy's linear rule on exact order statistics;
-    uniform: min + k (max - min) / bins), text as sorted categories, a missing value (NULL, or NaN in a float
-    column) as a level of its own. Near-unique columns are left out by :meth:`Dataset.from_frame`'s rule
-    (``near_unique="drop"``, the default; "keep" keeps them): text with a distinct value in at least half of the rows
-    (IDs, free text), whole numbers with a different value in every row (row numbers, numeric IDs), counted exactly
-    in the engine. Unlike :meth:`Dataset.from_frame`, text is not re-read as dates or numbers, and text columns
-    with more than ``MAX_LEVELS`` values are left out whatever ``near_unique`` says. Mean and std are the engine's
-    sums, so they can differ from numpy's in the last bit: a value exactly on such an edge is the only way a code
-    could differ. ``feature_names``: the columns to use (default: every column but the target). ``materialize``: store
-    the codes once in a temporary table of the engine (default), else recompute them in every count query.
+    The table is read by the same plan as ``Dataset.from_frame(frame, target, positive, ...).discretize(method,
+    bins)`` of the same rows (:mod:`fslab.data.plan`): :func:`fslab.data.sql_stats.summarize_sql` counts the
+    plan's statistics in the engine, :func:`fslab.data.plan.decide` makes the plan (``source.plan``), and the engine
+    applies it: each text column parsed by its rule as a SQL expression (:mod:`fslab.data.sql_parse`: dates,
+    percentages, units, currency, thousands separators, decimal commas, yes/no), IDs, constant and empty columns left
+    out by the plan's rules, the codes by the in-memory coding (levels in sorted order; numbers with at most two
+    values, or whole numbers with at most ``max(bins, 17)``, kept as they are; the others binned: mean-std mu -+ the
+    sample std, quantile numpy's linear rule on exact order statistics, uniform min + k (max - min) / bins), a
+    missing value a level of its own. ``column_types``, ``dayfirst``, ``near_unique``, ``constant``, ``missing`` and
+    ``positive`` as in :meth:`Dataset.from_frame`. Mean and std are the engine's sums (exact ones for whole
+    numbers), so a real value exactly on such an edge is the only way a code could differ.
+
+    ``feature_names``: the columns to use (default: every column but the target and ``row_id``). ``row_id``: a column
+    numbering the rows (their order for held-out folds and bootstrap weights; PostgreSQL keeps no row order of its
+    own), kept beside the codes, not a feature. ``materialize``: store the codes once in a temporary table of the
+    engine (default), else recompute them in every count query.
     """
     method, bins = check_method(method, bins)
-    _check_options(target, feature_names, materialize, near_unique)
+    _check_options(target, feature_names, materialize, near_unique, row_id)
+    options = PlanOptions.of(column_types, dayfirst=dayfirst, missing=missing, near_unique=near_unique,
+                             constant=constant, positive=None if positive is None else str(positive), method=method,
+                             bins=bins)
     ibis = require_ibis()
     t = _open(ibis, table_or_path, con)
     _trust_no_statistics(t)
@@ -188,91 +181,68 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     except Exception as err:
         raise DataError(f"could not read the table's columns: {str(err).splitlines()[0][:200]}") from None
     names = list(schema.names)
-    key = str(target).strip() if target is not None else ""
+    key = target.strip()
     if key not in names:
         raise UnknownTargetError(f"target column {key!r} is not in the table; its columns are {names[:10]}")
-    features = [c for c in names if c != key] if feature_names is None else list(feature_names)
-    unknown = [c for c in features if c not in names or c == key]
+    if row_id is not None and (row_id not in names or row_id == key):
+        raise DataError(f"row_id column {row_id!r} is not in the table (or names the target); its columns are "
+                        f"{names[:10]}")
+    features = [c for c in names if c not in (key, row_id)] if feature_names is None else list(feature_names)
+    unknown = [c for c in features if c not in names or c in (key, row_id)]
     if unknown:
-        raise DataError(f"feature column(s) {unknown[:10]} are not in the table (or name the target); its columns "
-                        f"are {names[:10]}")
+        raise DataError(f"feature column(s) {unknown[:10]} are not in the table (or name the target or row_id); "
+                        f"its columns are {names[:10]}")
     if not features:
         raise DataError(f"the table has only the target column {key!r}; it needs at least one feature column")
+    if column_types and key in {str(c).strip() for c in column_types}:
+        raise ColumnTypeError(f"column_types names the target {key!r}; types apply to feature columns")
     total = fetch(t.aggregate(n=t.count()), "count the rows").column("n")[0].as_py()
     if total == 0:
         raise EmptyFileError("the table is empty (0 rows)")
-    numeric, text = [], []
-    for c in features:
+    for c in [*features, key]:
         dtype = schema[c]
-        if dtype.is_numeric() or dtype.is_boolean():
-            numeric.append(c)
-        elif dtype.is_string() or dtype.is_null():   # a column of NULLs only: one level, "missing"
-            text.append(c)
-        else:
-            raise DataError(f"column {c!r} has type {dtype}, which fslab does not bin in SQL; cast it to a number "
+        if not (dtype.is_numeric() or dtype.is_boolean() or dtype.is_string() or _all_null(dtype)):
+            raise DataError(f"column {c!r} has type {dtype}, which fslab does not read in SQL; cast it to a number "
                             "or to text in the table (or leave it out with feature_names=)")
-    tdtype = schema[key]
-    target_numeric = tdtype.is_numeric() or tdtype.is_boolean()
     nan = _has_nan(t)
-    keep = t[key].notnull() & ~t[key].cast("float64").isnan() if nan and tdtype.is_floating() else t[key].notnull()
-    t = t.filter(keep)
-    vals = {c: _values(t[c], schema[c], nan) for c in numeric}
-
-    aggs = {"rows": t.count()}
-    for i, c in enumerate(numeric):
-        v = vals[c]
-        aggs |= {f"n{i}": v.count(), f"lo{i}": v.min(), f"hi{i}": v.max(),
-                 f"int{i}": (v % 1.0 == 0).all(), f"d{i}": v.approx_nunique()}
-        if method == "mean-std":
-            aggs |= {f"mu{i}": v.mean(), f"sd{i}": v.std(how="sample")}
-    for i, c in enumerate(text):
-        aggs |= {f"tn{i}": t[c].count(), f"td{i}": t[c].approx_nunique()}
-    s = fetch(t.aggregate(**aggs), "read the columns' statistics").to_pylist()[0]
-    rows = int(s["rows"])
+    tdtype = schema[key]
+    t = t.filter(t[key].notnull() & ~t[key].cast("float64").isnan() if nan and tdtype.is_floating()
+                 else t[key].notnull())
+    summary, vals, pairs = summarize_sql(t, features, key, schema, nan, total)
+    rows = summary.n_rows_total - summary.target_missing
     if rows == 0:
         raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
-    encoded, y_expr, class_counts = _encode_target_column(ibis, t, key, target_numeric, positive)
+    plan = decide(summary, options)
+    if not plan.kept:
+        raise DataError("every feature column was left out (near-unique, constant, empty or dropped as asked); keep "
+                        "one with column_types={name: 'category'}, near_unique='keep' or constant='keep'")
+    typed = {c.name: _typed(c, vals, t) for c in plan.kept}
+    _check_forced(t, plan, typed)
     notes = [f"SQL table: {rows:,} rows, counted in the engine ({_backend_name(t)})."]
     if total > rows:
         notes.append(f"{total - rows} row(s) with a missing target were dropped; {rows} remain.")
-    if encoded.task == "binary":
-        notes.append(f"Positive class: {encoded.class_names[1]!r} ({class_counts[1] / rows:.1%} of rows).")
-    else:
-        notes.extend(encoded.notes)
-
-    gone = _near_unique(t, numeric, text, vals, s, rows) if near_unique == "drop" else {}
-    if gone:
-        said = id_message(list(gone), gone)
-        notes.append(said[:said.index("To keep one")] + 'To keep them, pass near_unique="keep".')
-    columns = _numeric_cuts(ibis, t, numeric, vals, s, rows, method, bins)
-    for c in gone:
-        columns.pop(c, None)
-    left_out = [c for i, c in enumerate(text) if (s[f"td{i}"] or 0) > MAX_LEVELS]
-    for i, c in enumerate(text):
-        if c not in left_out and c not in gone:   # an ID's values never leave the engine
-            got = fetch(t.select(v=t[c]).filter(ibis._.v.notnull()).distinct(), "list the categories")
-            columns[c] = ("categorical", np.unique(np.asarray(got.column("v").to_pylist(), dtype=object)),
-                          int(s[f"tn{i}"]) < rows)
-    many = [(c, columns[c][1].size) for c in text if c in columns and columns[c][1].size > max(DISCRETE_MAX, rows / 10)]
-    if many:
-        notes.append("Text column(s) with many levels for the rows: " + ", ".join(
-            f"{c!r} ({n:,} levels)" for c, n in many[:10]) + f", {rows:,} rows. The in-sample plug-in favours a column "
-            "for its number of levels, and a SQL source has no rows to hold out: cast such a column to a number in "
-            "the engine, or check the pick held out in memory on a sample (source.sample(n)).")
-    if left_out:
-        notes.append(f"Left out {len(left_out)} text column(s) with more than {MAX_LEVELS:,} distinct values "
-                     f"(IDs or free text): {', '.join(repr(c) for c in left_out[:10])}.")
-    kept = [c for c in features if c in columns]
-    if not kept:
-        raise DataError("every feature column was left out (text with too many distinct values)")
-    exprs, categories, kinds = {}, [], []
-    duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
-    for j, c in enumerate(kept):
-        kind, cut, missing = columns[c]
-        expr, names_j = _code(ibis, t[c], vals.get(c), kind, cut, missing, ordered_text=duckdb)
-        exprs[code_column(j)] = expr
-        categories.append(names_j)
-        kinds.append(kind)
+    dropped_rows = False
+    if missing == "drop":
+        t, rows, pairs, dropped = _drop_missing(ibis, t, typed, plan, key, schema, nan, rows)
+        typed = {c.name: _typed(c, vals, t) for c in plan.kept}
+        dropped_rows = True
+        if dropped:
+            notes.append(f"{dropped} row(s) with a missing feature value were dropped (missing='drop'); {rows} "
+                         "remain.")
+    numeric_target = tdtype.is_numeric() or tdtype.is_boolean()
+    target_value = numeric_value(t[key], tdtype, nan) if numeric_target else t[key].cast("string").strip()
+    chosen, y_expr, class_counts = _classes(ibis, target_value, pairs, key, positive, tdtype.is_boolean(),
+                                            numeric_target)
+    coding = _coding(ibis, t, plan, typed, None if dropped_rows else summary, rows, method, bins)
+    kinds = [coding[c.name][0] for c in plan.kept]
+    categories = [coding[c.name][1] for c in plan.kept]
+    plan = plan.with_coding(kinds, categories, method, bins,
+                            {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "binned"},
+                            {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "discrete"})
+    notes.extend(plan.describe())
+    exprs = {code_column(j): coding[c.name][3] for j, c in enumerate(plan.kept)}
+    if row_id is not None:
+        exprs[row_id] = t[row_id]
     codes = t.select(**exprs, y=y_expr.cast("int32"))
     stored = None
     if materialize:
@@ -282,71 +252,154 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         except Exception as err:
             raise SqlError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
                            f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
-    notes.extend(kind_notes(kinds, categories, method, bins, " (cut points from SQL aggregates over the whole table)"))
-    return SqlSource(codes, rows, [len(cats) for cats in categories], encoded.labels, kept,
-                     class_names=encoded.class_names, task=encoded.task, target=key, categories=tuple(categories),
-                     kinds=kinds, notes=notes, stored=stored)
+    source = SqlSource(codes, rows, [len(cats) for cats in categories], chosen.labels, [c.name for c in plan.kept],
+                       class_names=chosen.class_names, task=chosen.task, target=key, categories=tuple(categories),
+                       kinds=kinds, notes=notes, stored=stored, row_id=row_id)
+    source.plan = plan   # type: ignore[attr-defined]  # (SqlSource has no plan field yet)
+    return source
 
 
-def _near_unique(t, numeric: list[str], text: list[str], vals: dict, s: dict, rows: int) -> dict[str, str]:
-    """{column: why} of the ID-like columns, by :meth:`Dataset.from_frame`'s rule, counted exactly in the engine:
-    text with distinct values in at least NEAR_UNIQUE of the rows; whole numbers, none missing, a different one in
-    every row. The approximate counts of the statistics pass pick the candidates; one query counts them exactly.
-    Every feature ID-like: none is left out (as in memory)."""
-    if rows < ID_MIN_ROWS:
-        return {}
-    near = 0.8 * NEAR_UNIQUE * rows   # below it, HyperLogLog's few-percent error cannot reach the rule
-    ask = [c for i, c in enumerate(text) if (s[f"td{i}"] or 0) >= near]
-    ask += [c for i, c in enumerate(numeric) if int(s[f"n{i}"]) == rows and bool(s[f"int{i}"])
-            and (s[f"d{i}"] or 0) >= 0.8 * rows and float(s[f"hi{i}"]) - float(s[f"lo{i}"]) + 1 >= rows]
-    if not ask:
-        return {}
-    counts = fetch(t.aggregate(**{f"u{j}": (vals[c] if c in vals else t[c]).nunique() for j, c in enumerate(ask)}),
-                   "count distinct values").to_pylist()[0]
-    gone = {}
-    for j, c in enumerate(ask):
-        n = int(counts[f"u{j}"])
-        if c in vals and n == rows:
-            gone[c] = "whole numbers, a different one in every row"
-        elif c not in vals and near_unique_text(n, rows):
-            gone[c] = "a different value in every row" if n == rows else f"{n / rows:.0%} of rows distinct"
-    return {} if len(gone) == len(numeric) + len(text) else gone
+def _typed(c: ColumnPlan, vals: dict, t):
+    """The expression of one kept column read by its plan: float64 for numbers (dates in days or seconds since
+    1970-01-01), the stripped text for text and categories."""
+    if c.type == "numeric":
+        return vals[c.name]
+    if c.type in ("text", "category"):
+        return vals[c.name] if c.name in vals else t[c.name].cast("string").strip()
+    value = read_value(c.reading, t[c.name].cast("string").strip())
+    return value / 86400.0 if c.type == "date" and c.unit != "seconds" else value
 
 
-def _numeric_cuts(ibis, t, numeric: list[str], vals: dict, s: dict, rows: int, method: str, bins: int) -> dict:
-    """{column: ("discrete", its values, has missing) or ("binned", its inner edges, has missing)} of the numeric
-    columns, from the statistics ``s`` (discretize's rules: kept as is with at most two values, or whole numbers
-    with at most max(bins, 17); else binned by ``method``)."""
-    cap = max(bins, DISCRETE_MAX)
-    few = [i for i in range(len(numeric)) if (s[f"d{i}"] or 0) <= 2 * cap + 16]   # HLL: the rest has more than cap
-    distinct = _distinct(ibis, t, [vals[numeric[i]] for i in few], cap + 1)
-    columns = {}
-    for i, c in enumerate(numeric):
-        n, lo, hi = int(s[f"n{i}"]), s[f"lo{i}"], s[f"hi{i}"]
-        if n and (math.isinf(lo) or math.isinf(hi)):
-            raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
-                                     "with feature_names=)")
-        found = distinct[few.index(i)] if i in few else None
-        integral = bool(s[f"int{i}"]) if n else True
-        if found is not None and (found.size <= 2 or (integral and found.size <= cap)):
-            columns[c] = ("discrete", found, n < rows)
+def _check_forced(t, plan: TablePlan, typed: dict) -> None:
+    """A type the user set must read every non-missing value (as in memory): else a ColumnTypeError naming the
+    column, how many values do not read and one of them."""
+    forced = [c for c in plan.kept if not c.inferred and c.rule]
+    if not forced:
+        return
+    bad = {c.name: t[c.name].notnull() & typed[c.name].isnull() for c in forced}
+    got = aggregate(t, {f"b{j}": _count(bad[c.name]) for j, c in enumerate(forced)}, "check the types set")
+    for j, c in enumerate(forced):
+        n = int(got[f"b{j}"] or 0)
+        if n:
+            first = fetch(t.filter(bad[c.name]).select(v=t[c.name].cast("string")).limit(1), "find a bad value")
+            value = first.column("v")[0].as_py()
+            raise ColumnTypeError(f"column {c.name!r} was set to {c.type} but the table holds {str(value)[:60]!r}, "
+                                  f"which does not read as {c.type} ({n} such value(s)); fix the values or choose "
+                                  "another type (category keeps them as text)")
+
+
+def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, schema, nan: bool, rows: int):
+    """missing='drop': the rows with every kept feature present (read by the plan), their count, the target's
+    (value, rows) pairs over them, and how many rows went."""
+    complete = ibis.and_(*[typed[c.name].notnull() for c in plan.kept])
+    t = t.filter(complete)
+    _, pairs = target_pairs(t, key, schema, nan)
+    left = int(sum(n for _, n in pairs))
+    if left == 0:
+        raise DataError("every row has a missing feature value, so missing='drop' leaves no data; use "
+                        "missing='level'")
+    return t, left, pairs, rows - left
+
+
+def _coding(ibis, t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> dict:
+    """{column: (kind, code names, cut points or discrete values, code expression)} of the kept columns by
+    :func:`fslab.data.discretize.encode_frame`'s rules, from statistics counted in the engine (``summary``: the
+    plan's statistics when they hold for these rows, reused for the columns kept as numbers)."""
+    numbers = [c for c in plan.kept if c.type not in ("text", "category")]
+    texts = [c for c in plan.kept if c.type in ("text", "category")]
+    stats: dict[str, tuple] = {}
+    ask: dict = {}
+    for j, c in enumerate(numbers):
+        s = summary[c.name] if summary is not None and c.type == "numeric" else None
+        if s is not None:
+            stats[c.name] = (s.n_present, s.n_distinct, s.integral, s.lo, s.hi)
             continue
+        v = typed[c.name]
+        ask |= {f"n{j}": v.count(), f"u{j}": v.nunique(), f"i{j}": ibis.ifelse(whole(v), 1, 0).min(),
+                f"lo{j}": v.min(), f"hi{j}": v.max()}
+    got = aggregate(t, ask, "read the parsed columns' statistics") if ask else {}
+    for j, c in enumerate(numbers):
+        if c.name not in stats:
+            n = int(got[f"n{j}"])
+            stats[c.name] = (n, int(got[f"u{j}"]), bool(got[f"i{j}"]) if n else True,
+                             float(got[f"lo{j}"]) if n else math.nan, float(got[f"hi{j}"]) if n else math.nan)
+    discrete = [c for c in numbers if is_discrete(stats[c.name][1], stats[c.name][2], bins)]
+    binned = [c for c in numbers if c not in discrete]
+    values = distinct_values(t, [typed[c.name] for c in discrete], "list the distinct values")
+    edges = _edges(ibis, t, binned, typed, stats, method, bins)
+    texts_found = distinct_values(t, [typed[c.name] for c in texts], "list the categories")
+    duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
+    out: dict[str, tuple] = {}
+    for c in numbers:
+        n, _, _, _, _ = stats[c.name]
+        missing = n < rows
+        if c in discrete:
+            cut = np.asarray(sorted(values[discrete.index(c)]), dtype=np.float64)
+            kind = "discrete"
+        else:
+            cut, kind = edges[c.name], "binned"
+        expr, names = _code(ibis, None, typed[c.name], kind, cut, missing, duckdb)
+        out[c.name] = (kind, names, cut, expr)
+    for c in texts:
+        found = texts_found[texts.index(c)]
+        value = typed[c.name]
+        missing = summary is not None and summary[c.name].n_missing > 0   # missing='drop' left none
+        if value.type().is_string():
+            levels = np.unique(np.asarray([str(v) for v in found], dtype=object))
+            expr, names = _code(ibis, value, None, "categorical", levels, missing, duckdb)
+        else:   # numbers kept as category, as asked: levels are their texts, sorted as text (read_column's rule)
+            expr, names = _numeric_category(ibis, value, np.asarray(sorted(found), dtype=np.float64), missing)
+        out[c.name] = ("categorical", names, (), expr)
+    return out
+
+
+def _edges(ibis, t, binned: list, typed: dict, stats: dict, method: str, bins: int) -> dict[str, np.ndarray]:
+    """{column: sorted distinct inner cut points} of the binned columns by ``method`` (discretize's rules):
+    mean-std from exact sums for whole numbers (as memory's exact integer moments), else the engine's mean and
+    sample std; uniform from the range; quantile from exact order statistics."""
+    out: dict[str, np.ndarray] = {}
+    if method == "mean-std":
+        aggs: dict = {}
+        for j, c in enumerate(binned):
+            v = typed[c.name]
+            aggs |= {f"m{j}": v.mean(), f"d{j}": v.std(how="sample"), f"s{j}": v.sum(), f"q{j}": (v * v).sum()}
+        got = aggregate(t, aggs, "read the columns' means and deviations") if aggs else {}
+    for j, c in enumerate(binned):
+        n, _, integral, lo, hi = stats[c.name]
         if method == "mean-std":
-            mu, sd = float(s[f"mu{i}"]), float(s[f"sd{i}"] or 0.0)
+            s1, s2 = float(got[f"s{j}"] or 0.0), float(got[f"q{j}"] or 0.0)
+            if integral and abs(s2) < BIG:   # exact integer sums: memory's exact moments
+                a, b = int(s1), int(s2)
+                mu, sd = a / n, math.sqrt(max((n * b - a * a) / (n * max(n - 1, 1)), 0.0))
+            else:
+                mu, sd = float(got[f"m{j}"]), float(got[f"d{j}"] or 0.0)
             edges = np.array([mu - sd, mu + sd])
         elif method == "uniform":
-            edges = uniform_edges(np.array([float(lo)]), np.array([float(hi)]), bins)[0]
+            edges = uniform_edges(np.array([lo]), np.array([hi]), bins)[0]
         else:
             q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
-            edges = _linear_quantiles(lambda r, v=vals[c]: _order_statistics(ibis, t, v, r), n, q)
+            edges = _linear_quantiles(lambda r, v=typed[c.name]: _order_statistics(ibis, t, v, r), n, q)
         if not np.all(np.isfinite(edges)):
-            raise DataError(f"column {c!r} has values too large to bin (|x| up to "
-                            f"{max(abs(float(lo)), abs(float(hi))):.3g}); rescale the column")
-        columns[c] = ("binned", np.unique(edges), n < rows)
-    return columns
+            raise DataError(f"column {c.name!r} has values too large to bin (|x| up to "
+                            f"{max(abs(lo), abs(hi)):.3g}); rescale the column")
+        out[c.name] = np.unique(edges)
+    return out
 
 
-def _check_options(target, feature_names, materialize, near_unique) -> None:
+def _numeric_category(ibis, value, found: np.ndarray, missing: bool):
+    """Codes of a number column kept as category (as asked): its levels are the texts of its values (whole
+    numbers without ".0"), sorted as text, as :func:`fslab.data.plan.read_column` reads them."""
+    whole_numbers = bool(np.all(found % 1 == 0))
+    texts = [str(int(v)) if whole_numbers else str(float(v)) for v in found]
+    levels, rank = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
+    expr = ibis.cases(*[(value == float(v), int(r)) for v, r in zip(found, rank.ravel(), strict=True)], else_=0) \
+        if found.size else ibis.literal(0)
+    top = len(levels)
+    names = tuple(str(x) for x in levels) + ((MISSING,) if missing else ())
+    return ibis.ifelse(value.isnull(), top, expr).cast("int8" if top < 127 else "int16"), names
+
+
+def _check_options(target, feature_names, materialize, near_unique, row_id=None) -> None:
     """Every from_sql option of the right kind, else a ParameterError saying what is expected."""
     if not isinstance(target, str) or not target.strip():
         raise ParameterError(f"target must be a column name (text); got {target!r}")
@@ -357,6 +410,8 @@ def _check_options(target, feature_names, materialize, near_unique) -> None:
         raise ParameterError(f"materialize must be True or False; got {materialize!r}")
     if near_unique not in ("drop", "keep"):
         raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
+    if row_id is not None and (not isinstance(row_id, str) or not row_id):
+        raise ParameterError(f"row_id must be a column name (text); got {row_id!r}")
 
 
 def _as_list(values) -> list:
@@ -387,27 +442,16 @@ def _has_nan(t) -> bool:
         return True
 
 
+def _all_null(dtype) -> bool:
+    """A column of NULLs only (pyarrow's null type; DuckDB's NULL, which Ibis 12 calls unknown): text, all missing."""
+    return dtype.is_null() or (dtype.is_unknown() and "NULL" in str(dtype).upper())
+
+
 def _backend_name(t) -> str:
     try:
         return t.get_backend().name
     except Exception:
         return "unknown engine"
-
-
-def _distinct(ibis, t, values: list, limit: int) -> dict[int, np.ndarray | None]:
-    """Sorted distinct non-missing values of each expression, or None when it has ``limit`` or more: one query."""
-    if not values:
-        return {}
-    parts = [t.select(i=ibis.literal(i, type="int32"), v=v).filter(ibis._.v.notnull()).distinct().limit(limit)
-             for i, v in enumerate(values)]
-    got = fetch(ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0], "list the distinct values")
-    index = np.asarray(got.column("i").to_pylist(), dtype=np.int64)
-    v = np.asarray(got.column("v").to_pylist(), dtype=np.float64)
-    out = {}
-    for i in range(len(values)):
-        mine = np.unique(v[index == i])
-        out[i] = mine if mine.size < limit else None
-    return out
 
 
 def _code(ibis, column, value, kind: str, cut, missing: bool, ordered_text: bool):
@@ -437,4 +481,4 @@ def _text_rank(ibis, column, texts: list[str], lo: int, hi: int, ordered: bool):
                        _text_rank(ibis, column, texts, mid, hi, ordered))
 
 
-__all__ = ["MAX_LEVELS", "SqlMissingError", "from_sql", "require_ibis"]
+__all__ = ["SqlMissingError", "connect_duckdb", "from_sql", "require_ibis"]
