@@ -58,7 +58,7 @@ selectors = ui.base_selectors()
 # the selector, measure, k and estimate Select chose on this data (or a link, or an upload's defaults), once
 inherited = page_plan.inherit("npfs", "dataset", name, data, measures=supported_measures(data), k_top=K - 1,
                               selectors=selectors)
-ui.adopt_select_selector(selectors)  # "is my pick robust?" is one click: the Select page's selector, measure, k
+ui.keep_choices(selectors)  # "is my pick robust?" is one click: the Select page's selector, measure, k
 selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
                         format_func=lambda s: SELECTORS[s].label,
                         help="Exhaustive search and backward elimination are left out: NPFS reruns the selector "
@@ -70,7 +70,7 @@ if spec.uses_measure:
     fitting = supported_measures(data)
     options = [spec.fixed_measure] if spec.fixed_measure else fitting
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
-    ui.adopt_select_measure(measure_key, options)
+    ui.keep_choices(selectors, measure_key, options)
     measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
                            help="Only the measures that fit this target are offered.", persist_state="session")
     params = measure_params(c1, measure, "npfs")
@@ -85,7 +85,7 @@ try:
 except FslabError as err:
     st.error(md(err))
     st.stop()
-ui.adopt_select_k(K)
+ui.adopt_k(K)
 k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k", on_change=ui.keep_k,
                         persist_state="session"))
 n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,

@@ -20,7 +20,6 @@ from fslab.cost import needs_confirmation, npfs_cost
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.export import safe_csv
-from fslab.measures import PARAM_DEFAULTS
 from fslab.npfs.result import NPFSResult
 from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
@@ -38,7 +37,7 @@ PROGRESS = "fslab.npfs.progress"
 CANCELLED = "fslab.npfs.cancelled"
 AUTO = "fslab.npfs.auto_ran"
 K_WANTED = "fslab.npfs.k_wanted"  # the k the user asked for (the box shows it, capped at K - 1 of the data)
-K_SHOWN = "fslab.npfs.k_shown"    # the k adopt_select_k last put in the box
+K_SHOWN = "fslab.npfs.k_shown"    # the k adopt_k last put in the box
 _MEMO_SIZE = 8
 # Selectors NPFS does not offer: those the registry declares cost_class "heavy". NPFS reruns the selector n times,
 # and one exhaustive search or backward elimination takes seconds to minutes (backward on Mushroom: about 20 s,
@@ -174,35 +173,26 @@ def image_shape(dataset_name: str | None, n_features: int) -> tuple[int, int] | 
     return tuple(shape) if shape and shape[0] * shape[1] == n_features else None
 
 
-def adopt_select_selector(selectors: list[str]) -> None:
-    """"Is my pick robust?" is one click: a first visit takes the Select page's selector (JMI otherwise)."""
-    from_select = st.session_state.get("select.selector")
-    st.session_state.setdefault("npfs.selector", from_select if from_select in selectors else "jmi")
-
-
-def adopt_select_measure(measure_key: str, options: list[str]) -> None:
-    """A first visit takes the Select page's measure and its parameters (c, beta, approach) when ``options`` has
-    it; a stale choice that does not fit (e.g. a binary-only measure kept from binary data) falls back to the
-    first option."""
-    if measure_key not in st.session_state and st.session_state.get("select.measure") in options:
-        st.session_state[measure_key] = st.session_state["select.measure"]
-        for name in PARAM_DEFAULTS:
-            if f"select.{name}" in st.session_state:
-                st.session_state.setdefault(f"npfs.{name}", st.session_state[f"select.{name}"])
-    if st.session_state.get(measure_key) not in options:
+def keep_choices(selectors: list[str], measure_key: str | None = None, options: list[str] | None = None) -> None:
+    """Before the selector and measure boxes are drawn (after ``ui.page_plan.inherit`` put in Select's choice, if
+    any): JMI when no selector was chosen yet, and a stale measure that does not fit this data (e.g. a binary-only
+    measure kept from binary data) falls back to the first option."""
+    if st.session_state.get("npfs.selector") not in selectors:
+        st.session_state["npfs.selector"] = "jmi" if "jmi" in selectors else selectors[0]
+    if measure_key is not None and options and st.session_state.get(measure_key) not in options:
         st.session_state[measure_key] = options[0]
 
 
-def adopt_select_k(n_features: int) -> None:
+def adopt_k(n_features: int) -> None:
     """Put in the k box the k the user wants (K_WANTED), at most K - 1 of this data.
 
-    The wanted k is the Select page's k on a first visit (10 otherwise), then whatever the user types (``keep_k``)
-    or a link or recipe puts in the box. A cap forced by small data is not a wish: after a 2-feature data set
+    The wanted k is whatever was last put in the box: Select's k (``ui.page_plan.inherit``), a link's or a recipe's,
+    or the user's (``keep_k``); 10 at first. A cap forced by small data is not a wish: after a 2-feature data set
     (k = 1), the next larger one gets the wanted k back instead of keeping 1 beside a result for k = 10."""
     box = st.session_state.get("npfs.k")
     if box is not None and box != st.session_state.get(K_SHOWN):  # set since the last run by a link or a recipe
         st.session_state[K_WANTED] = int(box)
-    wanted = st.session_state.setdefault(K_WANTED, int(st.session_state.get("select.k", 10)))
+    wanted = st.session_state.setdefault(K_WANTED, 10)
     st.session_state["npfs.k"] = st.session_state[K_SHOWN] = min(max(1, wanted), n_features - 1)
 
 
