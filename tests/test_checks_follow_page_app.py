@@ -107,6 +107,8 @@ def test_every_check_on_an_upload_follows_the_select_page():
     picked = list(table["feature"])
     assert len(picked) == k and "grade" in picked
     assert f"NPFS's bootstraps select with the page's estimate (**{HELD_OUT}**)" in _captions(at)  # Which k?
+    at.button(key="select.stop_run").click().run()  # k unknown? footnote 3's rule
+    assert f"Gains of the criterion {HELD_OUT}, the page's estimate" in _captions(at)
 
     at.switch_page("pages/compare.py").run()
     assert not at.exception, [e.value for e in at.exception]

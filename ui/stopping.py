@@ -14,6 +14,7 @@ import streamlit as st
 from fslab import terms
 from fslab.cost import over_limit_message, select_cost
 from fslab.errors import FslabError
+from fslab.measures import describe_estimate
 from fslab.stopping import STOPPABLE, StoppingResult, select_until_gain_below
 
 from .text import md
@@ -75,6 +76,9 @@ def render_stopping_rule(source, selector: str, measure: str, params: dict, k: i
             return
         st.markdown(f"**k = {result.k}**: {md(result.summary())}."
                     + (f" Kept: {', '.join(md(x) for x in result.names)}." if result.names else ""))
+        st.caption(f"Gains of the criterion {describe_estimate(estimate)}, the page's estimate"
+                   + (": a step that only fits the sample gains nothing held out." if estimate == "cross-fitted"
+                      else "."))
         st.plotly_chart(gains_figure(result, terms.label(measure, params)), key=f"{key}.stop_fig",
                         config={"displayModeBar": False})
 
