@@ -81,7 +81,7 @@ def breach_error(exitcode: int | None, limits: Limits, what: str = "reading the 
                         "its memory limit", limits))
 
 
-def run_capped(limits: Limits, fn, *args, what: str = "reading the file", **kwargs):
+def run_capped(limits: Limits, fn, /, *args, what: str = "reading the file", **kwargs):
     """``fn(*args, **kwargs)`` in this (child) process after :func:`limit_this_process`; a MemoryError becomes a
     :class:`ParseLimitError`."""
     limit_this_process(limits)
@@ -103,7 +103,7 @@ def _child(conn, limits: Limits, fn, args: tuple, kwargs: dict, what: str) -> No
     conn.close()
 
 
-def run_limited(limits: Limits, fn, *args, what: str = "reading the file", context=None, **kwargs):
+def run_limited(limits: Limits, fn, /, *args, what: str = "reading the file", context=None, **kwargs):
     """``fn(*args, **kwargs)`` in a child process under ``limits`` (module docstring): its result, its own
     exception, or a :class:`ParseLimitError`. ``fn`` and its arguments must pickle; ``context``: a multiprocessing
     context (``fork`` by default where there is one: the child starts with fslab imported)."""

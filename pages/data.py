@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
+import pandas as pd
 import streamlit as st
 
 from fslab.data.column_types import ColumnTypeError
 from fslab.data.discretize import METHODS
 from fslab.data.samples import SAMPLES
+from fslab.data.upload import Upload
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.plots.data import bins_figure, class_balance_figure
@@ -22,16 +25,18 @@ from ui.data import (
     PREVIEW_COLUMNS,
     TYPE_LABELS,
     WIDE,
+    Applied,
     applied_current,
     apply,
     binned_columns,
+    codes,
     coding_table,
     column_edges,
     find_rows,
     inspect,
     is_applied,
     positive_options,
-    prepare,
+    prepared,
     preview_columns,
     preview_frame,
     rows_with_missing,
@@ -40,8 +45,8 @@ from ui.data import (
     set_type_override,
     type_overrides,
     types_key,
-    upload_frame,
 )
+from ui.data import upload as read_upload
 from ui.text import md
 
 METHOD_HELP = {
@@ -78,12 +83,12 @@ def choose_frame(kind: str):
             return None
         data = upload.getvalue()
         try:
-            frame = upload_frame(data)
+            read = read_upload(data)
         except FslabError as err:
             st.error(f"{md(upload.name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is "
                      "unchanged.")
             return None
-        return frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None
+        return Chosen(read.frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None, read)
     current = (state.get_dataset()[0] or "").removesuffix(" (sample)")
     reset_if_invalid("data_sample", APP_SAMPLES, current if current in APP_SAMPLES else state.DEFAULT_SAMPLE)
     name = st.selectbox("Sample data set", APP_SAMPLES, key="data_sample", format_func=lambda n: SAMPLES[n].title,
@@ -94,18 +99,31 @@ def choose_frame(kind: str):
         st.error(md(err))
         return None
     st.caption(f"{SAMPLES[name].encoding}  \nSource: {SAMPLES[name].citation}")
-    return frame, "sample:" + name, name, name
+    return Chosen(frame, "sample:" + name, name, name)
 
 
-def choose_options(frame, frame_key: str, sample: str | None):
+class Chosen(NamedTuple):
+    """The data the page works on: the raw ``frame``, its cache ``key`` ("upload:<sha256>", "sample:<name>"), the
+    name shown, the sample's name (None for an upload) and an upload's worker result (its guessed target and the
+    Dataset typed for it: ui.data.upload)."""
+
+    frame: pd.DataFrame
+    key: str
+    name: str
+    sample: str | None
+    upload: Upload | None = None
+
+
+def choose_options(chosen: Chosen):
     """Target, positive class, binning, exclusion, column-type and missing-value widgets; returns (target, positive,
     method, bins, base Dataset, excluded columns, column types, missing rule)."""
+    frame, frame_key, sample = chosen.frame, chosen.key, chosen.sample
     columns = [str(c) for c in frame.columns]
     if st.session_state.get("data_frame_key") != frame_key:   # new data: forget the old choices
         st.session_state["data_frame_key"] = frame_key
         for key in ("data_target", "data_positive", "data_exclude", "data_exclude_for"):
             st.session_state.pop(key, None)
-    guess = None if sample else data_guess.target(frame, frame_key)
+    guess = None if sample else chosen.upload.guess if chosen.upload else data_guess.target(frame, frame_key)
     default_target = sample_default_target(sample, columns) if sample else guess.column
     reset_if_invalid("data_target", columns, default_target)
     c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
@@ -114,7 +132,7 @@ def choose_options(frame, frame_key: str, sample: str | None):
         c1.caption(f"Guessed: {md(guess.reason)}.")
     overrides = {c: t for c, t in type_overrides(frame_key).items() if c != target}
     try:
-        base = inspect(frame, frame_key, target, types_key(overrides))
+        base = inspect(frame, frame_key, target, types_key(overrides), chosen.upload and chosen.upload.base)
     except ColumnTypeError as err:   # an override that does not fit: say so and offer the types again
         st.error(f"{md(err)}.")
         choose_column_types(frame_key, [c for c in columns if c != target], None, overrides)
@@ -306,7 +324,7 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
             st.caption("No column of this data set is binned: every feature is already discrete.")
 
 
-def apply_button(name: str, ds, encoded, signature: tuple, exclude: list[str], types=(),
+def apply_button(name: str, ds, encoded, signature: Applied, exclude: list[str], types=(),
                  missing: str = "level") -> None:
     if is_applied(name, signature):
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
@@ -355,24 +373,26 @@ def main() -> None:
     if kind == "current":
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         raw = state.get_dataset_raw()
-        show_dataset(raw.to_frame(), raw, encoded, name, applied[3], applied[4])
+        show_dataset(raw.to_frame(), raw, encoded, name, applied.method, applied.bins)
         return
     chosen = choose_frame(kind)
     if chosen is None:
         return
-    frame, frame_key, name, sample = chosen
+    frame, frame_key, name, sample = chosen.frame, chosen.key, chosen.name, chosen.sample
     try:
-        target, positive, method, bins, base, exclude, types, missing = choose_options(frame, frame_key, sample)
-        kept = frame.drop(columns=exclude) if exclude else frame
-        ds, encoded = prepare(kept, frame_key + (f"|without:{exclude}" if exclude else ""), target, positive,
-                              method, bins, types_key(types), missing)
+        target, positive, method, bins, base, exclude, types, missing = choose_options(chosen)
+        # typed once for these choices (the inspected Dataset itself when they are its own); bins only rebin it
+        ds = prepared(frame, frame_key, base, positive, exclude, types_key(types), missing)
+        encoded = codes(ds, (frame_key, target, positive, tuple(sorted(exclude)), types_key(types), missing),
+                        method, bins)
     except ColumnTypeError:
         return   # said above, with the column types to change
     except FslabError as err:
         st.error(md(err))
         return
     label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude, types, missing)
-    apply_button(label, ds, encoded, (frame_key, target, positive, method, bins, label), exclude, types, missing)
+    apply_button(label, ds, encoded, Applied(frame_key, target, positive, method, bins, label), exclude, types,
+                 missing)
     show_dataset(frame, ds, encoded, name, method, bins, exclude)
 
 

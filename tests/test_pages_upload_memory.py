@@ -9,6 +9,7 @@ import pytest
 from streamlit.runtime import caching
 from streamlit.testing.v1 import AppTest
 
+import fslab.data.upload as upload_module
 import ui.data as ud
 from fslab.limits import LIMITS
 
@@ -34,8 +35,9 @@ def _csv(i: int) -> bytes:
 
 @pytest.fixture
 def counted(monkeypatch):
+    """Reads and typings counted in this process: the capped worker (ui.data.isolated) runs its job here."""
     calls = []
-    real_read, real_from_frame = ud.read_table, ud.Dataset.from_frame
+    real_read, real_from_frame = upload_module.read_table, upload_module.Dataset.from_frame
 
     def read_table(data, **kw):
         calls.append(("read", data))
@@ -45,8 +47,9 @@ def counted(monkeypatch):
         calls.append(("frame", target))
         return real_from_frame(frame, target, **kw)
 
-    monkeypatch.setattr(ud, "read_table", read_table)
-    monkeypatch.setattr(ud.Dataset, "from_frame", staticmethod(from_frame))
+    monkeypatch.setattr(ud, "isolated", lambda fn, *args: fn(*args))
+    monkeypatch.setattr(upload_module, "read_table", read_table)
+    monkeypatch.setattr(upload_module.Dataset, "from_frame", staticmethod(from_frame))
     return calls
 
 
@@ -65,10 +68,10 @@ def _run(script: str, **state) -> AppTest:
 
 
 def test_upload_caches_are_per_session_and_hold_two_entries():
-    for cached in (ud._upload_frame, ud._inspect_upload, ud._prepare_upload):
+    for cached in (ud._upload, ud._typed_upload, ud._codes_upload):
         assert cached._info.scope == "session" and cached._info.max_entries == ud.UPLOAD_ENTRIES == 2
         assert cached._info.max_size_bytes is not None and cached._info.max_size_bytes <= LIMITS.cache_mb * 2**20
-    for cached in (ud._inspect_sample, ud._prepare_sample):
+    for cached in (ud._typed_sample, ud._codes_sample):
         assert cached._info.scope == "global"
 
 
@@ -79,6 +82,7 @@ def test_a_third_upload_evicts_the_first_and_a_closed_session_keeps_nothing(coun
     a, b, c = _csv(10), _csv(20), _csv(30)
     _run(PARSE, feed=[a, b, c, a, c])
     assert [d for kind, d in counted if kind == "read"] == [a, b, c, a]
+    assert [t for kind, t in counted if kind == "frame"] == ["y"] * 4   # each read typed once, for its target
     _disconnect()
     _run(PARSE, feed=[c])
     assert [d for kind, d in counted if kind == "read"][4:] == [c]

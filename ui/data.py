@@ -7,20 +7,22 @@ Errors (FslabError) are not cached: the page catches them and shows the message.
 
 from __future__ import annotations
 
-import warnings
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from fslab.data import COLUMN_TYPES, Dataset, read_table
+from fslab.data import COLUMN_TYPES, Dataset
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
+from fslab.data.upload import Upload, read_upload, typed_dataset
 from fslab.limits import LIMITS
 
 from . import state
 from .cache import BOUNDED, sample_encoded
+from .heavy import run_in_worker
 from .share import data_page_spec
 
 ALL_CLASSES = "(keep all classes)"
@@ -30,8 +32,19 @@ HIDDEN_NOTE = ("Not listed: gisette-like, a synthetic 6,000 x 5,000 table for ti
                "Python with `fslab.load_sample('gisette-like')`.")
 WIDE = 200  # column tables and pickers show at most this many columns; a search box finds the others
 PREVIEW_COLUMNS = 30  # the preview of a wide table: the target and this many feature columns
-# (frame_key, target, positive, method, bins, name) behind the dataset set by "Use this dataset"
+# the Applied choices behind the dataset set by "Use this dataset"
 APPLIED = "fslab.data.applied"
+
+
+class Applied(NamedTuple):
+    """What the Data page's "Use this dataset" applied (ui.share.data_page_spec reads it as this 6-tuple)."""
+
+    frame_key: str   # "upload:<sha256>" or "sample:<name>"
+    target: str
+    positive: str | None
+    method: str
+    bins: int
+    label: str       # the dataset's name in the sidebar
 
 
 # An upload's parsed table, Dataset and codes live in its session only (``scope="session"``: Streamlit drops them
@@ -46,17 +59,30 @@ def _in_session() -> bool:
     return get_script_run_ctx(suppress_warning=True) is not None
 
 
-def _parse(data: bytes) -> pd.DataFrame:
-    return read_table(data, limits=LIMITS)
+def isolated(fn, *args):
+    """``fn(*args)`` in a worker process capped by the server's LIMITS (``max_parse_mb``, ``max_parse_seconds``):
+    what a hostile file costs to read, decompress or type is spent there, a breach is a clean limit error, the
+    server's GIL stays free for the other sessions (ui.heavy.run_in_worker, fslab.limited)."""
+    return run_in_worker(fn, *args, caps=LIMITS)
 
 
-_upload_frame = st.cache_data(show_spinner="Reading the file...", **UPLOAD_CACHE)(_parse)
+def _read(data: bytes) -> Upload:
+    return isolated(read_upload, data, LIMITS)
+
+
+_upload = st.cache_data(show_spinner="Reading the file...", **UPLOAD_CACHE)(_read)
+
+
+def upload(data: bytes) -> Upload:
+    """The uploaded bytes read (fslab.read_table: delimiter sniffing, checks) within the server's LIMITS (the library
+    applies none by default), their target guessed and the Dataset typed for it, all in a capped worker process
+    (:func:`isolated`); cached in this session only."""
+    return _upload(data) if _in_session() else read_upload(data, LIMITS)
 
 
 def upload_frame(data: bytes) -> pd.DataFrame:
-    """The uploaded bytes parsed as a table (fslab.data.read_table: delimiter sniffing, checks), within the
-    server's LIMITS (the library applies none by default); cached in this session only."""
-    return _upload_frame(data) if _in_session() else _parse(data)
+    """The uploaded bytes parsed as a table (:func:`upload`)."""
+    return upload(data).frame
 
 
 @st.cache_data(show_spinner="Loading sample data...", **BOUNDED)
@@ -71,29 +97,26 @@ def sample_default_target(name: str, columns) -> str:
     return target if target in columns else str(list(columns)[-1])
 
 
-def _inspect(_frame: pd.DataFrame, frame_key: str, target: str, types: tuple = ()) -> Dataset:
-    with warnings.catch_warnings():   # the page lists the left-out columns itself
-        warnings.simplefilter("ignore", UserWarning)
-        return Dataset.from_frame(_frame, target, limits=frame_limits(_frame, frame_key),
-                                  column_types=_types(_frame, types))
+def _typed(_frame: pd.DataFrame, frame_key: str, target: str, types: tuple = (), positive=None,
+           missing: str = "level", near_unique: str = "drop") -> Dataset:
+    limits = frame_limits(_frame, frame_key)
+    if frame_key.startswith("sample:"):
+        return typed_dataset(_frame, target, types, limits, positive, missing, near_unique)
+    return isolated(typed_dataset, _frame, target, types, limits, positive, missing, near_unique)
 
 
-def _prepare(_frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
-             method: str, bins: int, types: tuple = (), missing: str = "level") -> tuple[Dataset, object]:
-    ds = Dataset.from_frame(_frame, target, positive=positive, limits=frame_limits(_frame, frame_key),
-                            column_types=_types(_frame, types), missing=missing, near_unique="keep")
-    return ds, ds.discretize(method, bins)
+def _codes(_ds: Dataset, ds_key: tuple, method: str, bins: int):
+    return _ds.discretize(method, bins)
 
 
-def _types(frame: pd.DataFrame, types: tuple) -> dict[str, str] | None:
-    """The overrides ((column, type) pairs) of the columns still in ``frame`` (left-out ones are gone)."""
-    return {c: t for c, t in types if c in frame.columns} or None
+_typed_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_typed)
+_typed_upload = st.cache_data(show_spinner="Checking the data...", **UPLOAD_CACHE)(_typed)
+_codes_sample = st.cache_data(show_spinner="Discretising...", **BOUNDED)(_codes)
+_codes_upload = st.cache_data(show_spinner="Discretising...", **UPLOAD_CACHE)(_codes)
 
 
-_inspect_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_inspect)
-_inspect_upload = st.cache_data(show_spinner="Checking the data...", **UPLOAD_CACHE)(_inspect)
-_prepare_sample = st.cache_data(show_spinner="Checking and discretising...", **BOUNDED)(_prepare)
-_prepare_upload = st.cache_data(show_spinner="Checking and discretising...", **UPLOAD_CACHE)(_prepare)
+def _plain_typed(_frame, frame_key, target, types=(), positive=None, missing="level", near_unique="drop"):
+    return typed_dataset(_frame, target, types, frame_limits(_frame, frame_key), positive, missing, near_unique)
 
 
 def _cached(frame_key: str, sample_fn, upload_fn, plain_fn):
@@ -103,19 +126,38 @@ def _cached(frame_key: str, sample_fn, upload_fn, plain_fn):
     return upload_fn if _in_session() else plain_fn
 
 
-def inspect(frame: pd.DataFrame, frame_key: str, target: str, types: tuple = ()) -> Dataset:
+def inspect(frame: pd.DataFrame, frame_key: str, target: str, types: tuple = (), known: Dataset | None = None
+            ) -> Dataset:
     """The Dataset with the default positive class and the column types read (``types``: the user's overrides as
-    (column, type) pairs): tells the page the task, the class names and the near-unique columns (``left_out``)."""
-    return _cached(frame_key, _inspect_sample, _inspect_upload, _inspect)(frame, frame_key, target, types)
+    (column, type) pairs): tells the page the task, the class names and the near-unique columns (``left_out``).
+    ``known``: the Dataset the upload's worker typed for its guessed target (:class:`fslab.data.upload.Upload`),
+    used as it is when it was typed for this target without overrides (an upload is typed once)."""
+    if known is not None and known.target == target and not types:
+        return known
+    return _cached(frame_key, _typed_sample, _typed_upload, _plain_typed)(frame, frame_key, target, types)
 
 
-def prepare(frame: pd.DataFrame, frame_key: str, target: str, positive: str | None,
-            method: str, bins: int, types: tuple = (), missing: str = "level") -> tuple[Dataset, object]:
-    """(Dataset, EncodedDataset) of a parsed frame whose left-out columns the page has already removed (so nothing
-    more is left out here); ``frame_key`` (the upload's hash or ``sample:<name>``) stands for the unhashed frame in
-    the cache key."""
-    return _cached(frame_key, _prepare_sample, _prepare_upload, _prepare)(frame, frame_key, target, positive,
-                                                                         method, bins, types, missing)
+def prepared(frame: pd.DataFrame, frame_key: str, base: Dataset, positive, exclude=(), types: tuple = (),
+             missing: str = "level") -> Dataset:
+    """The Dataset of the page's choices: ``base`` (:func:`inspect`'s) itself when the choices are its own (the
+    default positive class, the near-unique columns left out and nothing else, missing values as a level), else
+    ``frame`` without ``exclude`` typed again with those choices (near-unique columns kept: the page left out what
+    it meant to)."""
+    default = positive is None or str(positive) == str(base.positive)
+    if default and missing == "level" and set(exclude) == set(base.left_out):
+        return base
+    kept = frame.drop(columns=list(exclude)) if exclude else frame
+    key = frame_key + (f"|without:{sorted(exclude)}" if exclude else "")
+    return _cached(frame_key, _typed_sample, _typed_upload, _plain_typed)(kept, key, base.target, types, positive,
+                                                                         missing, "keep")
+
+
+def codes(ds: Dataset, ds_key: tuple, method: str, bins: int):
+    """``ds.discretize(method, bins)``, cached on ``ds_key`` (what built ``ds``): a binning change rebins the typed
+    Dataset, never retypes it."""
+    if not _in_session():
+        return ds.discretize(method, bins)
+    return (_codes_sample if ds_key[0].startswith("sample:") else _codes_upload)(ds, ds_key, method, bins)
 
 
 # The Data page's column-type overrides: {frame_key: {column: type}} in the session (a plain key, so it outlives a
@@ -174,14 +216,14 @@ def positive_options(ds: Dataset, preferred=None) -> tuple[list[str], int]:
     return options, options.index(t.positive) if t.positive in options else 0
 
 
-def is_applied(name: str, signature: tuple) -> bool:
-    """Whether the data set ``name`` built from ``signature`` (frame key, target, positive, method, bins, label)
-    is the current dataset: a sample by its name, an upload only if this page applied the same choices."""
-    return state.get_dataset()[0] == name and (signature[0].startswith("sample:")
+def is_applied(name: str, signature: Applied) -> bool:
+    """Whether the data set ``name`` built from ``signature`` is the current dataset: a sample by its name, an
+    upload only if this page applied the same choices."""
+    return state.get_dataset()[0] == name and (signature.frame_key.startswith("sample:")
                                                or st.session_state.get(APPLIED) == signature)
 
 
-def apply(name: str, ds: Dataset, encoded, signature: tuple, exclude: list[str], types=None,
+def apply(name: str, ds: Dataset, encoded, signature: Applied, exclude: list[str], types=None,
           missing: str = "level") -> None:
     """Make the Data page's choice the current dataset, with the descriptor a link or recipe names it by, and
     remember the choices that built it (APPLIED)."""
@@ -197,12 +239,12 @@ def apply(name: str, ds: Dataset, encoded, signature: tuple, exclude: list[str],
     st.session_state[APPLIED] = signature
 
 
-def applied_current() -> tuple | None:
+def applied_current() -> Applied | None:
     """The choices behind the current dataset when this page set it and it is still current (an upload is gone
     once the page is left, so the page offers it again as "Current"), else None."""
     current = state.current_data()
     applied = st.session_state.get(APPLIED)
-    if current is None or current.raw is None or applied is None or applied[-1] != current.name:
+    if current is None or current.raw is None or getattr(applied, "label", None) != current.name:
         return None
     return applied
 

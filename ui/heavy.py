@@ -28,6 +28,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from fslab.errors import FslabError
+from fslab.limited import breach_error, run_capped
 
 WAIT_MESSAGE = "Waiting for another user's heavy job to finish..."
 SAME_JOB_MESSAGE = "Another session is computing this same result; it appears here when done..."
@@ -172,12 +173,12 @@ def _batch_policy() -> None:
     os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool) -> None:
+def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None) -> None:
     lower_priority()
     if with_progress:
         kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
     try:
-        results.put(("done", fn(*args, **kwargs)))
+        results.put(("done", fn(*args, **kwargs) if caps is None else run_capped(caps, fn, *args, **kwargs)))
     except Exception as err:  # sent back and re-raised in the caller's thread
         results.put(("error", err))
 
@@ -207,12 +208,12 @@ START_ATTEMPTS = 2  # a forkserver killed while a worker starts is restarted by 
 IDLE_SECONDS = 1.0  # ``idle()`` is called this often while the worker sends nothing
 
 
-def _start(ctx, results, fn, args: tuple, kwargs: dict, with_progress: bool):
+def _start(ctx, results, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None):
     """Start the worker; a start that fails (the forkserver was killed: BrokenPipeError, EOFError) is retried
     once, then reported as a WorkerError saying what happened, never as the raw OSError."""
     failure: BaseException | None = None
     for _ in range(START_ATTEMPTS):
-        worker = ctx.Process(target=_work, args=(results, fn, args, kwargs, with_progress), daemon=True)
+        worker = ctx.Process(target=_work, args=(results, fn, args, kwargs, with_progress, caps), daemon=True)
         try:
             with plain_main():
                 worker.start()
@@ -224,17 +225,19 @@ def _start(ctx, results, fn, args: tuple, kwargs: dict, with_progress: bool):
                       "failing, restart the app") from None
 
 
-def run_in_worker(fn, *args, progress=None, context=None, idle=None, **kwargs):
+def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, **kwargs):
     """``fn(*args, progress=..., **kwargs)`` in a worker process; ``progress(*a)`` runs here for each call there.
 
     ``idle()``, when given, is called about every :data:`IDLE_SECONDS` while the worker sends nothing (a progress
     display then shows time passing instead of a frozen "about 0 s left"). ``fn`` and its arguments must pickle
     (module-level functions, plain data). Exceptions raised by ``fn`` are re-raised; a worker that cannot start or
-    dies without an answer raises :class:`WorkerError`.
+    dies without an answer raises :class:`WorkerError`. ``caps``: a :class:`fslab.Limits` whose ``max_parse_mb``
+    and ``max_parse_seconds`` cap the worker's memory and CPU time (:mod:`fslab.limited`: an upload's reading); a
+    breach, or a capped worker killed by the system, is a :class:`fslab.limited.ParseLimitError` naming the limit.
     """
     ctx = context or _context()
     results = ctx.Queue()
-    worker = _start(ctx, results, fn, args, kwargs, progress is not None)
+    worker = _start(ctx, results, fn, args, kwargs, progress is not None, caps)
     quiet_since = time.monotonic()
     try:
         while True:
@@ -242,6 +245,9 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, **kwargs):
                 kind, payload = results.get(timeout=_POLL_SECONDS)
             except queue.Empty:
                 if not worker.is_alive() and results.empty():
+                    breach = None if caps is None else breach_error(worker.exitcode, caps)
+                    if breach is not None:
+                        raise breach from None
                     raise WorkerError(f"the worker process of {getattr(fn, '__name__', 'the job')} stopped "
                                       f"without a result (exit code {worker.exitcode})") from None
                 if idle is not None and time.monotonic() - quiet_since >= IDLE_SECONDS:

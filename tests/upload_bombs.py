@@ -1,0 +1,145 @@
+"""Hostile inputs of issue 32, built at run time (small files; the bombs are a few KB): each one asks a reader for
+far more memory or time than its size says. Used by tests/test_upload_*.py and bench/load_test.py."""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def _parquet(table: pa.Table, **kw) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(table, buf, **kw)
+    return buf.getvalue()
+
+
+def _target(rows: int) -> pa.Array:
+    return pa.array(np.arange(rows) % 2)
+
+
+def parquet_fixed_binary_bomb(rows: int = 200_000, width: int = 20_000) -> bytes:
+    """One fixed_size_binary(width) value in every row, stored once in a dictionary page: rows x width bytes
+    decoded (4 GB by default) from a file of ~40 KB. Written without the Arrow schema, as other writers do."""
+    column = pa.DictionaryArray.from_arrays(pa.array(np.zeros(rows, np.int32)), pa.array([b"x" * width],
+                                                                                         pa.binary(width)))
+    return _parquet(pa.table({"a": column, "y": _target(rows)}), store_schema=False)
+
+
+def _string_view(rows: int, width: int) -> pa.Array:
+    """``rows`` views of one ``width``-character value (16 bytes a row, one copy of the value)."""
+    views = np.zeros((rows, 4), dtype=np.int32)
+    views[:, 0] = width
+    views[:, 1] = np.frombuffer(b"xxxx", dtype=np.int32)[0]
+    return pa.StringViewArray.from_buffers(pa.string_view(), rows, [None, pa.py_buffer(views.tobytes()),
+                                                                   pa.py_buffer(b"x" * width)])
+
+
+def parquet_string_view_bomb(rows: int = 200_000, width: int = 2_000) -> bytes:
+    """A string_view column of one value: rows x width bytes once decoded as views (400 MB by default)."""
+    return _parquet(pa.table({"a": _string_view(rows, width), "y": _target(rows)}))
+
+
+def parquet_json_bomb(rows: int = 200_000, width: int = 2_000) -> bytes:
+    """The same over an ``arrow.json`` extension type (pyarrow does not read an extension dictionary-encoded)."""
+    column = pa.ExtensionArray.from_storage(pa.json_(pa.string_view()), _string_view(rows, width))
+    return _parquet(pa.table({"a": column, "y": _target(rows)}))
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        out.append(low | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _zigzag(n: int) -> bytes:
+    return _varint((n << 1) ^ (n >> 63))
+
+
+def parquet_lying_pages(rows: int = 100, width: int = 1_000_000, claim: int = 1_000) -> bytes:
+    """One zstd page of rows x width zero bytes (100 MB by default; 4.7 KB on disk) whose footer claims ``claim``
+    uncompressed bytes: the metadata checks pass, the page header asks for the real size. The footer is thrift
+    compact; its two i64 sizes (column chunk and row group) are rewritten as zigzag varints and its length fixed."""
+    arr = pa.array([b"\0" * width] * rows, pa.binary())
+    data = _parquet(pa.table({"a": arr}), compression="zstd", compression_level=1, use_dictionary=False,
+                    write_statistics=False, data_page_size=1 << 40, store_schema=False, write_page_index=False)
+    del arr
+    n = int.from_bytes(data[-8:-4], "little")
+    footer = data[-8 - n:-8]
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    for size in {meta.row_group(0).column(0).total_uncompressed_size, meta.row_group(0).total_byte_size}:
+        assert _zigzag(size) in footer
+        footer = footer.replace(_zigzag(size), _zigzag(claim))
+    return data[:-8 - n] + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+
+
+def parquet_non_utf8() -> bytes:
+    return _parquet(pa.table({"t": pa.array([b"ok", b"\xff\xfe", b"ok", b"no"], pa.binary()), "y": [0, 1, 0, 1]}))
+
+
+def csv_starting_with_par1() -> bytes:
+    return b"PAR1,b,y\n1,2,0\n3,4,1\n5,6,0\n"
+
+
+def gzip_bomb(mb: int = 256) -> bytes:
+    """A CSV of ``mb`` MiB (a header, then one digit per line) gzip-compressed by chunks: ~260 KB at 256 MiB."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [pack.compress(b"a,y\n")]
+    chunk = b"1,0\n" * (1 << 18)
+    parts += [pack.compress(chunk) for _ in range(mb)]
+    return b"".join(parts + [pack.flush()])
+
+
+def pathological_cells(n_cells: int = 50, chars: int = 100_000) -> bytes:
+    """The issue's 5 MB CSV: cells of digits and dots ending in a comma-free run (a lookahead scans to the end)."""
+    cell = ("1." + "1" * 3) * (chars // 5)
+    rows = "\n".join(f"{cell},{i % 2}" for i in range(n_cells))
+    return ("a,y\n" + rows + "\n").encode()
+
+
+def npz(path, indices, indptr, shape, fmt: str = "csr") -> None:
+    """A scipy.sparse .npz written by hand (as a corrupt or hostile file would be), with a target ``y``."""
+    np.savez(path, indices=np.asarray(indices, np.int32), indptr=np.asarray(indptr, np.int32),
+             format=fmt.encode(), shape=np.asarray(shape), data=np.ones(len(indices)),
+             y=np.arange(shape[0]) % 2)
+
+
+def svmlight(index: int) -> str:
+    return f"1 1:1 {index}:1\n0 2:1\n1 1:1\n"
+
+
+def write_all(directory) -> dict[str, str]:
+    """Every hostile file of this module in ``directory``; {name: path}."""
+    from pathlib import Path
+
+    directory = Path(directory)
+    files = {"fixed.parquet": parquet_fixed_binary_bomb(), "view.parquet": parquet_string_view_bomb(),
+             "json.parquet": parquet_json_bomb(), "lying.parquet": parquet_lying_pages(),
+             "non_utf8.parquet": parquet_non_utf8(), "par1.csv": csv_starting_with_par1(),
+             "bomb.csv.gz": gzip_bomb(), "svm_2p31m1.txt": svmlight(2**31 - 1).encode(),
+             "svm_2p31p1.txt": svmlight(2**31 + 1).encode(), "svm_1e7.txt": svmlight(10_000_000).encode()}
+    files["bomb.csv"] = files["bomb.csv.gz"]   # the same gzip bytes, renamed
+    paths = {}
+    for name, data in files.items():
+        (directory / name).write_bytes(data)
+        paths[name] = str(directory / name)
+    for name, indices, indptr, shape in (("past.npz", [0, 5], [0, 1, 2, 2, 2], (4, 3)),
+                                         ("negative.npz", [0, -3], [0, 1, 2, 2, 2], (4, 3)),
+                                         ("indptr.npz", [0, 1], [0, 2, 1, 2, 2], (4, 3)),
+                                         ("wide.npz", [0, 1], [0, 1, 2, 2, 2], (4, 2**31))):
+        npz(directory / name, indices, indptr, shape)
+        paths[name] = str(directory / name)
+    return paths
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    print(json.dumps(write_all(sys.argv[1])))
