@@ -70,3 +70,20 @@ def test_the_scores_page_ticks_keeps_and_exports_a_pick():
     assert set(kept["features"][0].split(", ")) == {"odor=none", "odor=foul"}
     assert "Δ 0-1 error" in kept.columns
     assert at.get("download_button")
+
+
+def test_measure_parameters_reach_the_measures_that_take_them():
+    """Example 1, cost-sensitive error sum_x min((1 - c) p(x, 1), c p(x, 0)) at c = 0.5 is half the 0-1 error:
+    X1: (.18 + .07) / 2 = .125, X2: (.03 + .27) / 2 = .15 (at the default c = 0.25: .1525 and .0925, Example 3).
+    beta is the F-beta's and does not reach the cost-sensitive error; both features together: the four cells
+    of (X1, X2) give .5 * 0-1 error of the pair."""
+    from fslab.data.distributions import example1
+
+    dist = example1()
+    half = feature_scores(dist, ["cost-sensitive", "zero-one"], params={"c": 0.5, "beta": 2.0})
+    assert half["cost-sensitive error, in-sample"].tolist() == pytest.approx([0.125, 0.15])
+    assert feature_scores(dist, ["cost-sensitive"])["cost-sensitive error, in-sample"].tolist() == \
+        pytest.approx([0.1525, 0.0925])
+    pair = subset_scores(dist, [0, 1], ["cost-sensitive", "zero-one"], params={"c": 0.5}).set_index("measure")
+    assert pair.loc["cost-sensitive error (c=0.5)", "in-sample"] == pytest.approx(0.5 * pair.loc["0-1 error",
+                                                                                                  "in-sample"])
