@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compare import DEFAULT_SELECTORS
-from ..data.distributed import DaskSource
 from ..data.distributions import example1
-from ..data.sql_source import SqlSource
 from ..errors import ParameterError
 from ..limits import server_limits
 from ..measures import DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, supported_measures
@@ -25,6 +23,7 @@ from ..measures.cross_fit import can_hold_out, usable_folds
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution
 from ..selectors import SELECTORS
+from ..tables import CodedSource
 from .sources import Loaded, load_data, read_bytes
 
 DATA_OPTIONS = ("target", "positive", "method", "bins")
@@ -196,15 +195,15 @@ def check_ranges(job: Job) -> None:
 
 
 def engine_holds_out(args: argparse.Namespace, command: str, source) -> bool | str:
-    """True when the source the command will count on can hold rows out: rows here, or a SQL / Dask source that
-    counts by (fold, class, cell) in its engine (fslab.measures.cross_fit's seam); else where the counts are made
-    (a string for the note)."""
-    if getattr(args, "sql", False):
-        return True if callable(getattr(SqlSource, "folded", None)) else "in DuckDB"
-    on_workers = getattr(args, "scheduler", None) and (command == "select" or not can_hold_out(source))
-    if on_workers:   # select on a cluster counts on the workers (fslab.cluster.on_cluster)
-        return True if callable(getattr(DaskSource, "folded", None)) else "on a Dask cluster"
-    return True
+    """True when the command can hold rows out: rows here, or a SQL / Dask source for select and compare (they count
+    by (fold, class, cell) in the engine: ``folded``, fslab.measures.cross_fit's seam); else why not, for the note
+    (NPFS's Poisson bootstraps in an engine use the plug-in)."""
+    on_engine = getattr(args, "sql", False) or (getattr(args, "scheduler", None) and (
+        command == "select" or not isinstance(source, CodedSource)))   # select on a cluster counts there (on_cluster)
+    if command != "npfs" or not on_engine:
+        return True
+    where = "in DuckDB" if getattr(args, "sql", False) else "on a Dask cluster"
+    return f"{where} NPFS counts its bootstraps as Poisson-weighted tables, without folds"
 
 
 def resolve_estimate(job: Job, args: argparse.Namespace, choices: dict) -> None:
@@ -227,7 +226,7 @@ def resolve_estimate(job: Job, args: argparse.Namespace, choices: dict) -> None:
     if where is not True:
         if asked is None and job.estimate != "plug-in":
             job.estimate = "plug-in"   # the engine sends count tables and cannot count folds yet
-            job.estimate_why = f"{where} the counts come back as tables, with no rows to hold out"
+            job.estimate_why = str(where)
             job.notes.append(f"{job.estimate_why}: the estimate is the papers' in-sample plug-in")
         return
     if not can_hold_out(src):

@@ -1,0 +1,100 @@
+"""Held-out (cross-fitted) against plug-in cost per selection, issue 35.2: the table of bench/README.md.
+
+Usage (from the repository root):
+    .venv/bin/python bench/bench_heldout.py              # every shape, median of 5 interleaved pairs
+    .venv/bin/python bench/bench_heldout.py --pairs 3 --only splice,optdigits
+    .venv/bin/python bench/bench_heldout.py --rows       # rows the counting engine keeps per step, both estimates
+
+Each pair runs the plug-in and the cross-fitted ``select(..., k)`` back to back in this one process, in alternating
+order, each on a fresh copy of the source (no memo carried over); CPU seconds (``time.process_time``, one BLAS
+thread). The ratio is the median of the per-pair ratios, so load changes between pairs cancel out; the load average
+(1 minute) is printed beside every row, as the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_selectors import gaussian_three_level  # noqa: E402
+
+from fslab.data.samples import load_sample  # noqa: E402
+from fslab.measures import measure as get_measure  # noqa: E402
+from fslab.selectors import select  # noqa: E402
+
+CASES = (("bayes-greedy", "zero-one"), ("bayes-greedy", "balanced"), ("mi-greedy", None), ("jmi", None),
+         ("cmim", None))
+
+
+def shapes(only: set[str] | None) -> dict:
+    makers = {"adult": lambda: load_sample("adult").discretize(), "splice": lambda: load_sample("splice").discretize(),
+              "optdigits": lambda: load_sample("optdigits").discretize(),
+              "gisette-shaped 4,200 x 2,000": lambda: gaussian_three_level(4200, 2000, relevant=40, seed=0)}
+    return {name: make() for name, make in makers.items() if only is None or name.split()[0] in only}
+
+
+def _timed(source, k: int, selector: str, measure: str | None, estimate: str) -> tuple[float, tuple[int, ...]]:
+    kwargs = {"measure": measure} if measure else {}
+    fresh = source.replace()
+    start = time.process_time()
+    picked = select(fresh, k, selector=selector, estimate=estimate, **kwargs).features
+    return time.process_time() - start, picked
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def run(pairs: int, k: int, only: set[str] | None) -> None:
+    print(f"k = {k}, {pairs} interleaved pairs; CPU seconds, medians; load = 1-minute load average after the row")
+    print(f"{'data':<30} {'selector':<13} {'measure':<9} {'plug-in s':>9} {'held-out s':>10} {'ratio':>6} {'load':>5}")
+    for name, source in shapes(only).items():
+        for selector, measure in CASES:
+            if measure == "balanced" and len(source.labels) > 2:
+                continue   # a binary measure
+            plug, cross = [], []
+            for i in range(pairs):
+                order = ("plug-in", "cross-fitted") if i % 2 == 0 else ("cross-fitted", "plug-in")
+                got = {est: _timed(source, k, selector, measure, est)[0] for est in order}
+                plug.append(got["plug-in"])
+                cross.append(got["cross-fitted"])
+            ratio = float(np.median(np.array(cross) / np.maximum(plug, 1e-9)))
+            print(f"{name:<30} {selector:<13} {measure or '(own)':<9} {np.median(plug):>9.3f} "
+                  f"{np.median(cross):>10.3f} {ratio:>6.2f} {load():>5}", flush=True)
+
+
+def rows_kept(k: int, only: set[str] | None) -> None:
+    """Rows of the mixed cells the fast engine keeps counting at each step of the held-out selection's path: the
+    plug-in drops class-pure cells, the held-out estimate only cells pure in (fold, class)."""
+    for name, source in shapes(only).items():
+        path = list(select(source, k, "bayes-greedy", estimate="cross-fitted").features)
+        plug, cross = get_measure("zero-one").on(source), get_measure("zero-one").on(source, estimate="cross-fitted")
+        kept = [(plug.counter._state(tuple(path[:t])).rows.size, cross.counter._state(tuple(path[:t])).rows.size)
+                for t in range(k)]
+        print(f"{name}: rows counted at steps 1..{k} (plug-in / held-out): "
+              + ", ".join(f"{a:,}/{b:,}" for a, b in kept))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--only", help="comma-separated: adult, splice, optdigits, gisette-shaped")
+    parser.add_argument("--rows", action="store_true")
+    args = parser.parse_args()
+    only = None if args.only is None else {s.strip() for s in args.only.split(",")}
+    if args.rows:
+        rows_kept(args.k, only)
+    else:
+        run(args.pairs, args.k, only)
