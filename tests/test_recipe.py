@@ -24,6 +24,7 @@ from fslab.recipe import (
     RecipeError,
     load_dataset,
     load_distribution,
+    load_table,
 )
 from fslab.selectors import SELECTORS
 
@@ -206,6 +207,24 @@ def test_an_uploaded_file_is_checked_against_its_hash():
         load_dataset(data)
     with pytest.raises(RecipeError, match="this is not the file the recipe was made with"):
         load_dataset(data, raw + b"\n1,2,3\n")
+
+
+def test_the_raw_table_behind_a_recipe_is_the_one_its_codes_come_from():
+    """A link's receiver gets the table with its raw values (the binning check re-bins them), read as the Data page
+    reads it: the left-out columns gone, and its discretize(method, bins) is load_dataset's codes."""
+    from fslab.data import Dataset
+
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome",
+            "exclude": ["patient_id"], "method": "quantile", "bins": 5}
+    table = load_table(data, raw)
+    assert isinstance(table, Dataset) and "patient_id" not in table.feature_names
+    assert table.features["age"].iloc[0] == 46.9  # the raw value, not a bin
+    codes, again = load_dataset(data, raw), table.discretize("quantile", 5)
+    assert np.array_equal(codes.X, again.X) and list(codes.feature_names) == list(again.feature_names)
+    assert isinstance(load_table({"sample": "mushroom"}), Dataset)
+    with pytest.raises(RecipeError, match="no raw values"):
+        load_table({"toy_sample": {"m": 10, "seed": 0}})
 
 
 def test_a_recipes_file_is_read_within_the_limits_as_an_upload_is():
