@@ -72,3 +72,20 @@ def test_three_rows_asked_to_hold_out_is_a_plain_error(capsys, files):
 def test_dayfirst_is_refused_on_a_sample(capsys):
     code, _, err = run(capsys, "select", "mushroom", "--dayfirst")
     assert code == 1 and "--dayfirst apply to a CSV file" in err
+
+
+DATES = "d,y\n03/04/2021,a\n01/02/2021,b\n05/06/2021,a\n07/08/2021,b\n02/01/2021,a\n09/10/2021,b\n"
+
+
+@pytest.mark.parametrize("engine", [(), pytest.param(("--sql",), marks=pytest.mark.slow)])
+def test_dayfirst_reads_ambiguous_dates_day_first(capsys, tmp_path, engine):
+    """Every date fits both orders: month first by default (09/10 is September 10), day first with --dayfirst
+    (9 October), in memory and in DuckDB."""
+    if engine:
+        pytest.importorskip("duckdb")
+    path = tmp_path / "dates.csv"
+    path.write_text(DATES)
+    _, out, _ = run(capsys, "select", str(path), "--target", "y", "-q", *engine)
+    assert "'d' read as dates (2021-01-02 .. 2021-09-10)" in out and "read month-first" in out
+    _, out, _ = run(capsys, "select", str(path), "--target", "y", "-q", "--dayfirst", *engine)
+    assert "'d' read as dates (2021-01-02 .. 2021-10-09)" in out and "read day-first, as asked" in out

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import glob
 import gzip
-import inspect
 import os
 import re
 import warnings
@@ -140,17 +139,6 @@ def parse_column_types(items) -> dict[str, str]:
     return out
 
 
-def date_options(reader, dayfirst: bool) -> dict:
-    """``{"dayfirst": True}`` for ``reader`` (``Dataset.from_frame``, ``from_sql``, ``from_dask``) when asked, {}
-    otherwise; a reader without the option yet is a ParameterError naming it."""
-    if not dayfirst:
-        return {}
-    if "dayfirst" not in inspect.signature(reader).parameters:
-        raise ParameterError(f"--dayfirst: {reader.__qualname__} does not read day-first dates in this version; "
-                             "give the dates as ISO (2021-03-04) or drop --dayfirst")
-    return {"dayfirst": True}
-
-
 def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
              column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
     """An uploaded table: the last column is the target unless ``target`` names another."""
@@ -159,8 +147,7 @@ def load_csv(path: str, target: str | None, positive: str | None, method: str, b
     with warnings.catch_warnings():   # the left-out columns are said in the notes (stderr), once
         warnings.simplefilter("ignore", UserWarning)
         ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits(),
-                                column_types=column_types, missing=missing,
-                                **date_options(Dataset.from_frame, dayfirst))
+                                column_types=column_types, missing=missing, dayfirst=dayfirst)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
 
@@ -187,13 +174,14 @@ def load_files(path: str, target: str | None, positive: str | None, method: str,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         ds = Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
-                                missing=missing, **date_options(Dataset.from_frame, dayfirst))
+                                missing=missing, dayfirst=dayfirst)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", os.fspath(path), tuple(encoded.notes), own=True)
 
 
 def load_on_cluster(path: str, target: str | None, positive: str | None, method: str, bins: int,
-                    persist: bool | str = "auto", dayfirst: bool = False) -> Loaded:
+                    persist: bool | str = "auto", column_types: dict[str, str] | None = None,
+                    dayfirst: bool = False) -> Loaded:
     """A parquet or CSV file, a directory or a glob read by the workers of the connected Dask cluster
     (``dask.dataframe.read_parquet`` / ``read_csv``), never on this machine and without the server's upload
     limits (they guard the app's uploads, not a cluster operator's files), then binned there
@@ -202,7 +190,7 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
     target = target if target is not None else str(frame.columns[-1])
     try:
         source = from_dask(frame, target, positive=positive, method=method, bins=bins, persist=persist,
-                           **date_options(from_dask, dayfirst))
+                           column_types=column_types, dayfirst=dayfirst)
     except FslabError:
         raise
     except (OSError, ValueError, TypeError, KeyError) as err:   # the workers could not parse the files
@@ -215,6 +203,7 @@ def load_on_cluster(path: str, target: str | None, positive: str | None, method:
 
 
 def load_in_duckdb(path: str, target: str | None, positive: str | None, method: str, bins: int,
+                   column_types: dict[str, str] | None = None, missing: str = "level",
                    dayfirst: bool = False) -> Loaded:
     """A parquet or CSV file, a directory or a glob counted in an embedded DuckDB (:func:`fslab.from_sql`): the
     rows stay in the engine, so neither memory nor the server's upload limits bound them; only count tables come
@@ -223,7 +212,8 @@ def load_in_duckdb(path: str, target: str | None, positive: str | None, method: 
         raise ParameterError("--sql needs --target: the engine reads the columns without loading the table here")
     from ..data.sql_read import from_sql
 
-    source = from_sql(path, target, positive=positive, method=method, bins=bins, **date_options(from_sql, dayfirst))
+    source = from_sql(path, target, positive=positive, method=method, bins=bins, column_types=column_types,
+                      missing=missing, dayfirst=dayfirst)
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 
@@ -275,15 +265,14 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
     if sql:
-        if cluster or types or missing is not None:
-            raise ParameterError("--sql counts in DuckDB on this machine: it does not combine with --scheduler, "
-                                 "--column-type or --missing")
-        return load_in_duckdb(data, target, positive, method, bins, dayfirst)
+        if cluster:
+            raise ParameterError("--sql counts in DuckDB on this machine: it does not combine with --scheduler")
+        return load_in_duckdb(data, target, positive, method, bins, types, missing or "level", dayfirst)
     if cluster:
-        if types or missing is not None:
-            raise ParameterError("--column-type and --missing apply to a file read in memory; on a Dask cluster "
-                                 "the workers read the columns as they are")
-        return load_on_cluster(data, target, positive, method, bins, persist, dayfirst)
+        if missing is not None:
+            raise ParameterError("--missing applies to a file read in memory or in DuckDB; on a Dask cluster a "
+                                 "missing feature value is a level of its own")
+        return load_on_cluster(data, target, positive, method, bins, persist, types, dayfirst)
     if is_partitioned(data):
         return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst)
     if not os.path.exists(data):
