@@ -75,13 +75,14 @@ def same_selection(a: dict, b: dict) -> None:
 @pytest.mark.parametrize("kind", ["parquet", "csv"])
 def test_select_reads_a_glob_on_the_workers_beyond_the_limits(client, tmp_path, capsys, monkeypatch, kind):
     """3,000 rows in 4 files with the server's row limit at 1,000: read here, the files are refused (FSLAB_MAX_ROWS);
-    read by the workers (--scheduler), the selection is the in-memory one on the same rows, step by step."""
+    read by the workers (--scheduler), the selection is the in-memory one on the same rows, step by step, held out
+    by default as in memory (issue 31.2: folds counted on the workers)."""
     df = frame()
     write_parts(df, tmp_path / "data", kind)
     pattern = str(tmp_path / "data" / f"part-*.{kind}")
     opts = ["--target", "y", "--k", "3", "--json", "-q", "--selector", "jmi"]
     _limits.server_limits.cache_clear()
-    code, out, err = run(capsys, "select", str(tmp_path / "data"), *opts, "--estimate", "plug-in")
+    code, out, err = run(capsys, "select", str(tmp_path / "data"), *opts)
     assert code == 0, err
     local = json.loads(out)
     monkeypatch.setenv("FSLAB_MAX_ROWS", "1000")
@@ -96,8 +97,8 @@ def test_select_reads_a_glob_on_the_workers_beyond_the_limits(client, tmp_path, 
     assert code == 0, err
     cluster = json.loads(out)
     same_selection(cluster, local)
-    assert cluster["estimate"] == "plug-in" and "in-sample plug-in" in err   # said on stderr, as a note
-    in_memory = fslab.select(fslab.Dataset.from_frame(df, "y").discretize(), 3, "jmi")
+    assert cluster["estimate"] == local["estimate"] == "cross-fitted" and "plug-in" not in err
+    in_memory = fslab.select(fslab.Dataset.from_frame(df, "y").discretize(), 3, "jmi", estimate="cross-fitted")
     assert cluster["features"] == list(in_memory.features)
 
 
@@ -127,7 +128,7 @@ def test_one_parquet_file_and_persist(client, tmp_path, capsys):
     df = frame(seed=1)
     df.to_parquet(tmp_path / "one.parquet", index=False)
     opts = ["--target", "y", "--k", "2", "--json", "-q", "--method", "quantile", "--bins", "4"]
-    code, out, err = run(capsys, "select", str(tmp_path / "one.parquet"), *opts, "--estimate", "plug-in")
+    code, out, err = run(capsys, "select", str(tmp_path / "one.parquet"), *opts)
     assert code == 0, err
     code, out2, err = run(capsys, "select", str(tmp_path / "one.parquet"), *opts, "--scheduler",
                           client.scheduler.address, "--persist")
@@ -141,7 +142,8 @@ def test_one_parquet_file_and_persist(client, tmp_path, capsys):
 def test_npfs_on_partitioned_files_routes_to_the_dask_source(client, tmp_path, capsys, monkeypatch):
     """`fslab npfs GLOB --scheduler` hands the workers' DaskSource to fslab.npfs (Poisson bootstraps drawn on the
     workers), not a client-side copy: the counts are fslab.npfs's on the same rows in other partitions (its matrix
-    depends on the seed only), with the plug-in estimate said as a note."""
+    depends on the seed only), with the plug-in estimate said as a note (fslab.npfs holds each Dask bootstrap out in
+    the original rows' folds, tests/test_npfs_partitioned.py; the command line does not ask it yet)."""
     df = frame(m=1200, seed=2)
     write_parts(df, tmp_path / "d")
     seen = {}
@@ -205,13 +207,15 @@ def reads_of(folder) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("method", "persist", "expected"), [
-    ("mean-std", False, 4), ("mean-std", "auto", 2), ("mean-std", True, 1),   # stats, sums, squares, codes
-    ("quantile", False, 9), ("quantile", "auto", 2),                          # stats, 7 radix passes, codes
+    # summaries, exact distinct count of 'skewed' (a real that may be evenly spaced), statistics, sums, squares, codes
+    ("mean-std", False, 6), ("mean-std", "auto", 2), ("mean-std", True, 1),
+    ("quantile", False, 11), ("quantile", "auto", 2),   # summaries, distinct count, statistics, 7 radix passes, codes
 ])
 def test_file_reads_per_method_and_persist(client, tmp_path, method, persist, expected):
-    """How often each file is read: the statistics pass (categories, ID counts and the quantile select's first byte
-    in it), the passes that need its results, the codes; persist="auto" keeps the data in the workers' memory
-    after the first pass (it fits), True before it. The codes are the in-memory ones every time."""
+    """How often each file is read: the plan's summaries (text distinct counts in them), the exact distinct count of
+    a real column that may be an ID, the statistics of the parsed values (with the quantile select's first byte),
+    the passes that need its results, the codes; persist="auto" keeps the data in the workers' memory after the
+    summaries (it fits), True before them. The codes are the in-memory ones every time."""
     import dask
     import distributed
 

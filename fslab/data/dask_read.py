@@ -1,17 +1,28 @@
 """Reading partitioned data into a :class:`~fslab.data.distributed.DaskSource`: :func:`from_dask`.
 
-:func:`from_dask` discretises a ``dask.dataframe.DataFrame`` (or a ``dask.array`` pair) with GLOBAL statistics,
-one pass over the partitions per statistic (mean and range; the sum of squared deviations for mean-std; an exact
-8-bit radix select of the order statistics for quantile bins; the global sets of categories, small integer values
-and target classes), keeps the codes persisted on the workers as uint8 (uint16 for wider arities) and returns a
-:class:`~fslab.data.distributed.DaskSource`, whose counting kernels live in :mod:`fslab.data.distributed`.
+:func:`from_dask` follows the one plan (:mod:`fslab.data.plan`) as ``Dataset.from_frame`` does, with every pass
+over the rows on the workers:
 
-Dask is optional (``pip install fslab[dask]``): importing this module needs no Dask; using it without
-Dask raises :class:`~fslab.errors.DaskMissingError`.
+1. each partition is summarised (:func:`fslab.data.plan.summarize`: counts that add across partitions) and the
+   summaries are merged up a reduction tree (:func:`fslab.data.plan.merge`); numbers that may be IDs (a different
+   value in every row) get their exact distinct count from one more pass over 64-bit hashes;
+2. :func:`fslab.data.plan.decide` makes the plan on the client (types and parse readings, columns left out and
+   why, the target's classes) from the merged summaries alone;
+3. every partition is read by the plan (:func:`fslab.data.plan.apply`: dates, percentages, currency, units,
+   decimal commas parsed on the workers) and the coding is computed from the parsed values with GLOBAL statistics
+   (mean and range; the sum of squared deviations for mean-std; an exact 8-bit radix select of the order statistics
+   for quantile bins; the global sets of categories and small value sets), recorded in the plan
+   (:meth:`~fslab.data.plan.TablePlan.with_coding`), and every partition is coded by it
+   (:func:`fslab.data.plan.code`), kept persisted on the workers as uint8 (uint16 for wider arities).
+
+The :class:`~fslab.data.distributed.DaskSource` it returns carries the plan (``.plan``); its counting kernels live
+in :mod:`fslab.data.distributed`. Dask is optional (``pip install fslab[dask]``): importing this module needs no
+Dask; using it without Dask raises :class:`~fslab.errors.DaskMissingError`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import glob
 import math
@@ -21,25 +32,36 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError, ParameterError
-from .column_types import id_message, near_unique_text
 from .data_checks import ID_MIN_ROWS, UnknownTargetError, check_finite
 from .discretize import (
     DISCRETE_MAX,
     MISSING,
     bin_names,
     check_method,
-    kind_notes,
     numeric_values,
     uniform_edges,
     value_name,
 )
 from .distributed import DaskSource, _compute, _tree_sum, _tree_sum_with, require_dask
-from .target import encode_target
+from .plan import (
+    TEXT_CAP,
+    PlanError,
+    PlanOptions,
+    TablePlan,
+    TableSummary,
+    _class_name,
+    apply,
+    code,
+    decide,
+    is_numeric,
+    merge,
+    summarize,
+)
+from .target import choose_classes
 
-MAX_LEVELS = 1 << 16   # distinct values of a text column shipped to the client as its categories, at most
+MAX_LEVELS = TEXT_CAP  # distinct values of a kept text column shipped to the client as its categories, at most
 PERSIST_SHARE = 0.25   # persist="auto" keeps the data in the workers' memory up to this share of it
-_HEAD = 64             # first values of each numeric column in the statistics: a real column off the ID grid there
-                       # is no ID (column_types.evenly_spaced checks its first 64 values first, too)
+PARSED = ("numeric", "number", "percent", "date", "boolean")   # plan types read as numbers; text and category: text
 
 # --- partition-side functions (run on the workers) --------------------------------------------------------
 
@@ -56,30 +78,52 @@ def _numeric_matrix(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
     return np.column_stack([_numbers(frame[c]) for c in columns])
 
 
-def _target_text(column: pd.Series) -> np.ndarray:
-    return column.astype(str).str.strip().to_numpy(dtype=object)
-
-
 def _text_values(column: pd.Series) -> np.ndarray:
     return column.astype(str).to_numpy(dtype=object)
 
 
-def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], target: str, target_numeric: bool,
-                     cap: int, max_levels: int, top_bytes: bool = False) -> dict:
-    """One partition's sums, extremes, small value sets and category sets (what global cut points need).
+def _summarize_partition(frame: pd.DataFrame, target: str, index: int, names: list[str],
+                         numeric: list[str]) -> tuple[TableSummary, int]:
+    """Partition ``index``'s :func:`~fslab.data.plan.summarize` (the data's columns, in its order) and its pandas
+    bytes; a column missing from the partition, or numbers where the data's schema has text (or the other way
+    round), is a PlanError naming the column and the partition."""
+    have = {str(c) for c in frame.columns}
+    for c in [*names, target]:
+        if c not in have:
+            raise PlanError(f"column {c!r} is missing from partition {index} of the data (the first partition's "
+                            "schema has it); give every partition the same columns")
+        if is_numeric(frame[c]) != (c in numeric):
+            kinds = ("numbers", "text") if c in numeric else ("text", "numbers")
+            raise PlanError(f"column {c!r} holds {kinds[1]} ({frame[c].dtype}) in partition {index} but "
+                            f"{kinds[0]} in the data's schema; give every partition the same dtype")
+    frame = frame[[*names, target]]
+    return summarize(frame, target), int(frame.memory_usage(deep=True, index=False).sum())
 
-    A text column's distinct values are kept up to ``max_levels`` of them, over the rows kept (``categories``, else
-    None: "many") and over every row (``everything``, what the near-unique rule counts; beyond ``max_levels``, the
-    set of their 64-bit hashes, which the reduction tree unites and its root turns into a count), so an ID column
-    never ships its values. ``top_bytes``: the histogram of the first byte of every numeric value's order key
-    (the first pass of the quantile radix select)."""
-    keep = frame[target].notna().to_numpy()
-    everything = []
-    for c in text:   # near-unique counts run over every row, as Dataset.from_frame types columns before the target
-        col = frame[c]
-        u = np.unique(_text_values(col[col.notna().to_numpy()]))
-        everything.append(u if u.size <= max_levels else _hashes(u))
-    frame = frame.loc[keep] if not keep.all() else frame
+
+def _merge_summaries(*parts: tuple[TableSummary, int]) -> tuple[TableSummary, int]:
+    """Partition summaries merged in row order (a reduction-tree node on the workers)."""
+    return functools.reduce(merge, [p[0] for p in parts]), sum(p[1] for p in parts)
+
+
+def _typed(frame: pd.DataFrame, plan: TablePlan) -> pd.DataFrame:
+    """One partition read by the plan (:func:`fslab.data.plan.apply`), rows with a missing target dropped, the
+    target column last (as it is)."""
+    assert plan.target is not None
+    target = plan.target.name
+    keep = frame[target].notna().to_numpy(bool)
+    if not keep.all():
+        frame = frame.loc[keep]
+    typed = apply(plan, frame)
+    return typed.assign(**{target: frame[target].to_numpy()})
+
+
+def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], cap: int, max_levels: int,
+                     top_bytes: bool = False) -> dict:
+    """One typed partition's sums, extremes, small value sets and category sets (what global cut points need).
+
+    A text column's distinct values are kept up to ``max_levels`` of them (``categories``, else None: "many").
+    ``top_bytes``: the histogram of the first byte of every numeric value's order key (the first pass of the
+    quantile radix select)."""
     V = _numeric_matrix(frame, numeric)
     missing = np.isnan(V)
     finite_n = (~missing).sum(axis=0)
@@ -103,49 +147,19 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], t
             present = np.flatnonzero(np.bincount((x - lo[j]).astype(np.int64)) > 0) + lo[j]
             values.append(present if present.size <= cap else None)
     categories = []
-    for i, c in enumerate(text):
+    for c in text:
         col = frame[c]
         miss = col.isna().to_numpy()
-        if keep.all():
-            cats = everything[i] if isinstance(everything[i], np.ndarray) else None
-        else:
-            u = np.unique(_text_values(col[~miss]))
-            cats = u if u.size <= max_levels else None
-        categories.append((cats, bool(miss.any())))
-    y = frame[target]
-    if target_numeric:
-        t_uniques, t_counts = np.unique(_numbers(y), return_counts=True)
-    else:
-        t_uniques, t_counts = np.unique(_target_text(y), return_counts=True)
+        u = np.unique(_text_values(col[~miss]))
+        categories.append((u if u.size <= max_levels else None, bool(miss.any())))
     top = None
     if top_bytes:
         top = np.zeros((V.shape[1], 256), dtype=np.int64)
         for j in range(V.shape[1]):
             keys = _float_keys(V[~missing[:, j], j])
             top[j] = np.bincount((keys >> np.uint64(56)).astype(np.int64), minlength=256)
-    head = [V[~missing[:, j], j][:_HEAD] for j in range(V.shape[1])]
-    nbytes = int(frame.memory_usage(deep=True, index=False).sum())
     return {"n": finite_n, "missing": missing.any(axis=0), "inf": inf, "lo": lo, "hi": hi, "integral": integral,
-            "values": values, "categories": categories, "everything": everything, "head": head, "nbytes": nbytes,
-            "rows": int(keep.sum()),
-            "dropped": int((~keep).sum()), "target": (t_uniques, t_counts), "top": top}
-
-
-def _hashes(values: np.ndarray) -> tuple[str, np.ndarray]:
-    return "hashes", np.unique(pd.util.hash_array(values))
-
-
-def _union_or_hashes(parts: list, cap: int) -> np.ndarray | tuple[str, np.ndarray]:
-    """Distinct values united while at most ``cap``, else the union of their hashes."""
-    if all(isinstance(p, np.ndarray) for p in parts):
-        u = np.unique(np.concatenate(parts))
-        return u if u.size <= cap else _hashes(u)
-    return "hashes", np.unique(np.concatenate([p[1] if isinstance(p, tuple) else _hashes(p)[1] for p in parts]))
-
-
-def _finish_stats(stats: dict) -> dict:
-    """The root of the statistics tree: a hash set becomes its size (only the count reaches the client)."""
-    return stats | {"everything": [e if isinstance(e, np.ndarray) else int(e[1].size) for e in stats["everything"]]}
+            "values": values, "categories": categories, "rows": len(frame), "top": top}
 
 
 def _union_capped(parts: list, cap: int) -> np.ndarray | None:
@@ -160,8 +174,6 @@ def _merge_stats(cap: int, max_levels: int, *stats: dict) -> dict:
     so what reaches the client is bounded whatever the number of partitions."""
     if len(stats) == 1:
         return stats[0]
-    t_uniques, inverse = np.unique(np.concatenate([s["target"][0] for s in stats]), return_inverse=True)
-    t_counts = np.bincount(inverse, weights=np.concatenate([s["target"][1] for s in stats])).astype(np.int64)
     tops = [s["top"] for s in stats]
     return {
         "n": np.sum([s["n"] for s in stats], axis=0),
@@ -172,62 +184,51 @@ def _merge_stats(cap: int, max_levels: int, *stats: dict) -> dict:
         "values": [_union_capped(list(v), cap) for v in zip(*(s["values"] for s in stats), strict=True)],
         "categories": [(_union_capped([c[0] for c in cs], max_levels), any(c[1] for c in cs))
                        for cs in zip(*(s["categories"] for s in stats), strict=True)],
-        "everything": [_union_or_hashes(list(e), max_levels) for e in zip(*(s["everything"] for s in stats),
-                                                                           strict=True)],
-        "head": [np.concatenate(h)[:_HEAD] for h in zip(*(s["head"] for s in stats), strict=True)],
-        "rows": sum(s["rows"] for s in stats), "dropped": sum(s["dropped"] for s in stats),
-        "nbytes": sum(s["nbytes"] for s in stats),
-        "target": (t_uniques, t_counts), "top": None if tops[0] is None else np.sum(tops, axis=0)}
+        "rows": sum(s["rows"] for s in stats), "top": None if tops[0] is None else np.sum(tops, axis=0)}
 
 
 def _partition_distinct(frame: pd.DataFrame, numeric: list[str], target: str,
-                        grids: list) -> tuple[list[np.ndarray], np.ndarray]:
-    """Sorted 64-bit hashes of the distinct values of each numeric column over the kept rows, and whether its
-    values sit on the grid lo + k step (``grids``: (lo, step) or None)."""
-    hashes = []
+                        grids: list) -> list[np.ndarray | None]:
+    """Per column, the sorted 64-bit hashes of its distinct values over the rows with a target, or None when they
+    cannot all differ: a value off the grid lo + k step of an evenly spaced column (``grids``: (lo, step), or None
+    for whole numbers), checked before any hashing."""
     frame = frame.loc[frame[target].notna().to_numpy()]
     V = _numeric_matrix(frame, numeric)
-    on_grid = np.ones(len(numeric), dtype=bool)
+    out: list[np.ndarray | None] = []
     for j, grid in enumerate(grids):
         x = V[:, j]
-        hashes.append(np.unique(pd.util.hash_array(x)))
         if grid is not None:
             r = (x - grid[0]) / grid[1]
-            on_grid[j] = bool(np.allclose(r, np.round(r), rtol=0, atol=1e-6))
-    return hashes, on_grid
+            if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
+                out.append(None)
+                continue
+        out.append(np.unique(pd.util.hash_array(x)))
+    return out
 
 
-def _merge_distinct(*parts):
-    return ([np.unique(np.concatenate(h)) for h in zip(*(p[0] for p in parts), strict=True)],
-            np.logical_and.reduce([p[1] for p in parts]))
+def _merge_distinct(*parts: list) -> list[np.ndarray | None]:
+    return [None if any(h is None for h in hs) else np.unique(np.concatenate(hs)) for hs in zip(*parts, strict=True)]
 
 
-def _distinct_counts(part) -> tuple[np.ndarray, np.ndarray]:
-    return np.array([h.size for h in part[0]], dtype=np.int64), part[1]
+def _distinct_counts(part: list) -> list[int | None]:
+    return [None if h is None else int(h.size) for h in part]
 
 
-def _scaled(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray) -> np.ndarray:
-    frame = frame.loc[frame[target].notna().to_numpy()]
-    return _numeric_matrix(frame, columns) / scale[None, :]
-
-
-def _partition_int_moments(frame: pd.DataFrame, columns: list[str], target: str) -> tuple[np.ndarray, np.ndarray]:
+def _partition_int_moments(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Exact integer sums of x and x^2 per column (8/16-bit integer columns: no overflow in int64)."""
-    frame = frame.loc[frame[target].notna().to_numpy()]
     V = np.column_stack([frame[c].to_numpy().astype(np.int64) for c in columns]) if len(frame) else \
         np.zeros((0, len(columns)), dtype=np.int64)
     return V.sum(axis=0), (V * V).sum(axis=0)
 
 
-def _partition_sums(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray) -> np.ndarray:
+def _partition_sums(frame: pd.DataFrame, columns: list[str], scale: np.ndarray) -> np.ndarray:
     """sum x / scale per column over one partition's non-missing values."""
-    return np.nansum(_scaled(frame, columns, target, scale), axis=0)
+    return np.nansum(_numeric_matrix(frame, columns) / scale[None, :], axis=0)
 
 
-def _partition_squares(frame: pd.DataFrame, columns: list[str], target: str, scale: np.ndarray,
-                       means: np.ndarray) -> np.ndarray:
+def _partition_squares(frame: pd.DataFrame, columns: list[str], scale: np.ndarray, means: np.ndarray) -> np.ndarray:
     """sum (x / scale - mean)^2 per column over one partition's non-missing values (mean: the global one)."""
-    Z = _scaled(frame, columns, target, scale)
+    Z = _numeric_matrix(frame, columns) / scale[None, :]
     D = np.where(np.isnan(Z), 0.0, Z - means[None, :])
     return np.einsum("ij,ij->j", D, D)
 
@@ -244,11 +245,9 @@ def _key_floats(keys: np.ndarray) -> np.ndarray:
     return bits.view(np.float64)
 
 
-def _partition_digits(frame: pd.DataFrame, columns: list[str], target: str, prefixes: np.ndarray,
-                      shift: int) -> np.ndarray:
+def _partition_digits(frame: pd.DataFrame, columns: list[str], prefixes: np.ndarray, shift: int) -> np.ndarray:
     """Radix-select pass: per (column, sought rank) the histogram of the key byte at ``shift`` among values
     whose higher bytes equal the sought prefix: shape (columns, ranks, 256)."""
-    frame = frame.loc[frame[target].notna().to_numpy()]
     V = _numeric_matrix(frame, columns)
     out = np.zeros(prefixes.shape + (256,), dtype=np.int64)
     for j in range(V.shape[1]):
@@ -261,28 +260,14 @@ def _partition_digits(frame: pd.DataFrame, columns: list[str], target: str, pref
     return out
 
 
-def _encode_partition(frame: pd.DataFrame, plan: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of one partition (rows x features, uint8/uint16) and class indices, from the global plan."""
-    frame = frame.loc[frame[plan["target"]].notna().to_numpy()]
-    m = len(frame)
-    X = np.empty((m, len(plan["columns"])), dtype=plan["dtype"])
-    for j, (name, kind, cuts, has_missing) in enumerate(plan["columns"]):
-        col = frame[name]
-        if kind == "categorical":
-            miss = col.isna().to_numpy()
-            codes = np.zeros(m, dtype=np.int64)
-            codes[~miss] = np.searchsorted(cuts, col[~miss].astype(str).to_numpy(dtype=object))
-        else:
-            x = _numbers(col)
-            miss = np.isnan(x)
-            codes = np.searchsorted(cuts, np.where(miss, 0.0, x), side="right" if kind == "binned" else "left")
-        if has_missing:
-            codes = np.where(miss, len(cuts) + (kind == "binned"), codes)
-        X[:, j] = codes
-    t = frame[plan["target"]]
-    values = _numbers(t) if plan["target_numeric"] else _target_text(t)
-    y = plan["target_classes"][np.searchsorted(plan["target_uniques"], values)]
-    return np.ascontiguousarray(X), y.astype(np.int64 if plan["n_classes"] > 127 else np.int8)
+def _encode_partition(frame: pd.DataFrame, plan: TablePlan, target: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of one typed partition by the coded plan (:func:`fslab.data.plan.code`; uint8/uint16) and its class
+    indices (``target``: the sorted distinct target values, their class index, numeric or not, the dtypes)."""
+    X = code(plan, frame).astype(target["dtype"])
+    t = frame[target["name"]]
+    values = _numbers(t) if target["numeric"] else t.astype(str).str.strip().to_numpy(dtype=object)
+    y = target["index"][np.searchsorted(target["levels"], values)]
+    return np.ascontiguousarray(X), y.astype(np.int64 if target["n_classes"] > 127 else np.int8)
 
 
 def _frame_from_arrays(X: np.ndarray, y: np.ndarray, names: list[str], target: str) -> pd.DataFrame:
@@ -291,66 +276,56 @@ def _frame_from_arrays(X: np.ndarray, y: np.ndarray, names: list[str], target: s
     return frame
 
 
-# --- building a source: global statistics, then codes --------------------------------------------------------
+# --- building a source: the plan, global statistics, then codes -----------------------------------------------
 
 def _cluster_memory() -> float:
-    """The memory limits of the connected cluster's workers, summed (0 without a distributed client)."""
+    """The memory limits of the connected cluster's workers, summed; without a distributed client (a local
+    scheduler: the partitions live in this process) this machine's memory."""
     try:
         from distributed import get_client
 
         workers = get_client().scheduler_info(n_workers=-1)["workers"].values()
     except (ImportError, ValueError):
-        return 0.0
+        try:
+            return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        except (ValueError, OSError, AttributeError):
+            return 0.0
     return float(sum(w.get("memory_limit") or 0 for w in workers))
 
 
-def _near_unique(dask, parts, g: dict, numeric: list[str], text: list[str], target: str, m_all: int,
-                 max_levels: int, rule: str) -> dict[str, str]:
-    """{column: why} of the ID-like columns to leave out, by Dataset.from_frame's rule (text: distinct values in at
-    least NEAR_UNIQUE of all m_all rows; numbers: a different value in every kept row, whole or evenly spaced; all
-    kept if every feature is one). Columns whose values were too many to ship are counted on the workers as sets
-    of 64-bit hashes, reduced there (text in the statistics pass; a number that may be an ID in one more pass); only
-    the counts come back. A kept text column over ``max_levels`` is refused."""
-    counts = {c: e.size if isinstance(e, np.ndarray) else e for c, e in zip(text, g["everything"], strict=True)}
-    rows = g["rows"]
-    gone: dict[str, str] = {}
-    if rule == "drop":
-        ask_num, grids = [], []
-        if rows >= ID_MIN_ROWS:
-            for j, c in enumerate(numeric):
-                lo, hi = g["lo"][j], g["hi"][j]
-                if g["values"][j] is None and g["n"][j] == rows and hi > lo:   # many values, none missing
-                    step = (hi - lo) / (rows - 1)
-                    if g["integral"][j]:
-                        maybe = hi - lo + 1 >= rows   # room for a different whole number in every row
-                    else:
-                        r = (g["head"][j] - lo) / step   # the grid of an evenly spaced ID, on the first values
-                        maybe = bool(np.allclose(r, np.round(r), rtol=0, atol=1e-6))
-                    if maybe:
-                        ask_num.append(c)
-                        grids.append(None if g["integral"][j] else (lo, step))
-        if ask_num:
-            tasks = [dask.delayed(_partition_distinct)(p, ask_num, target, grids) for p in parts]
-            n, on_grid = _compute(dask, dask.delayed(_distinct_counts)(_tree_sum_with(dask, tasks, _merge_distinct)))
-            index = {c: j for j, c in enumerate(numeric)}
-            for i, (c, grid) in enumerate(zip(ask_num, grids, strict=True)):
-                if n[i] == rows and (grid is None or (grid[1] > 0 and on_grid[i])):
-                    gone[c] = ("whole numbers, a different one in every row" if g["integral"][index[c]]
-                               else "evenly spaced, a different value in every row")
-        for c in text:
-            if near_unique_text(counts[c], m_all):
-                gone[c] = ("a different value in every row" if counts[c] == m_all
-                           else f"{counts[c] / max(m_all, 1):.0%} of rows distinct")
-        if len(gone) == len(numeric) + len(text):   # nothing else to select from: keep them, as in memory
-            gone = {}
-    for c in text:
-        if c not in gone and counts[c] > max_levels:
-            raise DataError(f"text column {c!r} has more than {max_levels:,} distinct values; as categories they "
-                            "would all travel to the client: leave the column out, or raise max_levels")
-    return gone
+def _exact_ids(dask, parts, summary: TableSummary, near_unique: str) -> TableSummary:
+    """The summary with the exact distinct count of every numeric feature that may be an ID (many values, none
+    missing, at least ID_MIN_ROWS rows: whole numbers with room for a different one in every row, or reals whose
+    values may sit on the grid lo + k (hi - lo) / (rows - 1)); counted on the workers as sets of 64-bit hashes
+    reduced there (only the counts come back), a partition off the grid hashing nothing. ``evenly_spaced`` is set
+    for the reals, so :func:`fslab.data.plan.decide` applies Dataset.from_frame's ID rule as it is."""
+    rows = summary.n_rows_total - summary.target_missing
+    asked, grids = [], []
+    if near_unique == "drop" and rows >= ID_MIN_ROWS:
+        for s in summary.columns:
+            if s.name == summary.target or s.source != "numeric" or s.levels is not None or s.n_missing \
+                    or not s.hi > s.lo:
+                continue
+            if s.integral and s.hi - s.lo + 1 < rows:
+                continue
+            asked.append(s.name)
+            grids.append(None if s.integral else (s.lo, (s.hi - s.lo) / (rows - 1)))
+    if not asked:
+        return summary
+    tasks = [dask.delayed(_partition_distinct)(p, asked, summary.target, grids) for p in parts]
+    counts = dict(zip(asked, _compute(dask, dask.delayed(_distinct_counts)(_tree_sum_with(dask, tasks,
+                                                                                          _merge_distinct))),
+                      strict=True))
+    columns = []
+    for s in summary.columns:
+        if s.name in counts and counts[s.name] is not None:
+            s = dataclasses.replace(s, n_distinct=counts[s.name], distinct_exact=True,
+                                    evenly_spaced=not s.integral and counts[s.name] == rows)
+        columns.append(s)
+    return dataclasses.replace(summary, columns=tuple(columns))
 
 
-def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray, bins: int,
+def _exact_quantiles(dask, parts, columns: list[str], n: np.ndarray, bins: int,
                      top: np.ndarray) -> list[np.ndarray]:
     """np.quantile(x, linspace(0, 1, bins + 1)[1:-1]) of each column (linear method), exactly: the order
     statistics it interpolates are found by an 8-bit radix select over the partitions (``top``: the first byte's
@@ -366,7 +341,7 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
     remaining = ranks.copy()
     for shift in range(56, -8, -8):
         hist = np.broadcast_to(top[:, None, :], prefixes.shape + (256,)) if shift == 56 else _compute(
-            dask, _tree_sum(dask, [dask.delayed(_partition_digits)(p, columns, target, prefixes, shift)
+            dask, _tree_sum(dask, [dask.delayed(_partition_digits)(p, columns, prefixes, shift)
                                    for p in parts]))
         cum = np.cumsum(hist, axis=-1)
         digit = (cum <= remaining[..., None]).sum(axis=-1)
@@ -385,27 +360,32 @@ def _exact_quantiles(dask, parts, columns: list[str], target: str, n: np.ndarray
     return out
 
 
+
+
 def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3,
               feature_names=None, *, near_unique: str = "drop", max_levels: int = MAX_LEVELS,
-              persist: bool | str = "auto") -> DaskSource:
+              persist: bool | str = "auto", column_types: dict[str, str] | None = None, dayfirst: bool = False,
+              constant: str = "drop") -> DaskSource:
     """A :class:`DaskSource` from a ``dask.dataframe.DataFrame`` and the name of its target column, or from a
     ``dask.array`` pair ``(X, y)`` (``frame=X``, ``target=y``; X must be 2-d with y's row chunks).
 
-    The codes equal ``Dataset.from_frame(frame.compute(), target, positive).discretize(method, bins)``:
-    the same target rule (rows with a missing target dropped, the default positive class), the same bins
-    from global statistics (mean-std: mu and the sample std over all rows; quantile: exact order
-    statistics; uniform: the global min and max), the same kept-as-is rule for few distinct values, the
-    same category order. Mean and std are summed per partition, so they can differ from numpy's pairwise
-    sums in the last bit; a value exactly on such an edge is the only way a code could differ.
+    The plan, the codes, the tables and the picks equal ``Dataset.from_frame(frame.compute(), target, positive,
+    ...).discretize(method, bins)``'s: the same plan (:mod:`fslab.data.plan`: columns read as a person reads them,
+    IDs and constant columns left out, the target's classes) made from the partitions' merged summaries, and the
+    same coding from global statistics (mean-std: mu and the sample std over all rows; quantile: exact order
+    statistics; uniform: the global min and max; the same kept-as-is rule for few distinct values and the same
+    category order). Mean and std are summed per partition, so they can differ from numpy's pairwise sums in the
+    last bit; a value exactly on such an edge is the only way a code could differ. The source's ``plan`` is the
+    coded plan.
 
-    ``near_unique``: "drop" (default) leaves out ID-like columns by the in-memory rule (text with a distinct value
-    in at least half the rows; numbers with a different value in every row that are whole or evenly spaced), with
-    a note; their distinct values are counted on the workers as 64-bit hashes, so only a count reaches the client.
-    A kept text column with more than ``max_levels`` distinct values is refused (its categories would all travel
-    to the client). ``persist``: True reads the data once into the workers' memory, so the statistics passes and
-    the coding do not read the files again (else 4 reads for mean-std, 9 for quantile bins); "auto" (default) does
-    so after the first pass when more passes follow and the partitions' pandas size is at most
-    :data:`PERSIST_SHARE` of the cluster's worker memory (2 reads in all); False never.
+    ``column_types``, ``dayfirst``, ``near_unique`` ("drop": ID-like columns left out with a note, "keep") and
+    ``constant``: the plan's options (:class:`fslab.data.plan.PlanOptions`), as for ``Dataset.from_frame``. A kept
+    text column with more than ``max_levels`` distinct values is refused (its categories would all travel to the
+    client). ``persist``: True reads the data once into the workers' memory (then keeps it parsed), so the passes
+    (the summaries, the exact count of possible numeric IDs, the statistics, the coding) do not read or parse the
+    files again; "auto" (default) does so after the summaries when more passes follow and the partitions' pandas
+    size is at most :data:`PERSIST_SHARE` of the cluster's worker memory (2 reads in all); False never.
+    A column missing from a partition, or of another dtype there, is a PlanError naming both.
     """
     dask = require_dask()
     import dask.array as da
@@ -438,7 +418,7 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
             raise DataError(f"the data has only the target column {key!r}; it needs at least one feature column")
         target = key
         parts = list(frame.to_delayed())
-        meta = frame._meta
+        meta = frame._meta.set_axis(names, axis=1)
         names = [c for c in names if c != key]
     else:
         raise DataError(f"from_dask needs a dask.dataframe.DataFrame or a dask.array pair; got {type(frame).__name__}")
@@ -447,69 +427,75 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         raise ParameterError(f"near_unique must be 'drop' or 'keep'; got {near_unique!r}")
     if persist not in (True, False, "auto"):
         raise ParameterError(f"persist must be True, False or 'auto'; got {persist!r}")
+    if isinstance(max_levels, bool) or not isinstance(max_levels, int | np.integer) or max_levels < 1:
+        raise ParameterError(f"max_levels must be a positive whole number; got {max_levels!r}")
+    options = PlanOptions.of(column_types, dayfirst=dayfirst, near_unique=near_unique, constant=constant,
+                             positive=None if positive is None else str(positive), method=method, bins=bins)
     if persist is True:   # read once; every pass below then reads the workers' memory
         parts = list(dask.persist(*parts))
-    numeric = [c for c in names if numeric_values(meta[c]) is not None]
-    text = [c for c in names if c not in numeric]
-    target_numeric = numeric_values(meta[target]) is not None
-    cap = max(bins, DISCRETE_MAX)
-    tasks = [dask.delayed(_partition_stats)(p, numeric, text, target, target_numeric, cap, max_levels,
-                                            method == "quantile") for p in parts]
-    g = _compute(dask, dask.delayed(_finish_stats)(_tree_sum_with(dask, tasks,
-                                                                  functools.partial(_merge_stats, cap, max_levels))))
-    rows, dropped = g["rows"], g["dropped"]
+
+    # 1-2. the plan, from the partitions' summaries merged on the workers
+    schema = [c for c in [*names, target] if is_numeric(meta[c])]
+    tasks = [dask.delayed(_summarize_partition)(p, target, i, names, schema) for i, p in enumerate(parts)]
+    summary, nbytes = _compute(dask, _tree_sum_with(dask, tasks, _merge_summaries))
+    rows, dropped = summary.n_rows_total - summary.target_missing, summary.target_missing
     if rows == 0:
         raise DataError(f"target {target!r} is missing in every row; choose another target column")
-    if persist == "auto" and method != "uniform" and g["nbytes"] <= PERSIST_SHARE * _cluster_memory():
+    held = persist is True or (persist == "auto" and method != "uniform"
+                               and nbytes <= PERSIST_SHARE * _cluster_memory())
+    if held and persist == "auto":
         parts = list(dask.persist(*parts))   # the passes to come read the workers' memory, not the files
+    summary = _exact_ids(dask, parts, summary, near_unique)
+    plan = decide(summary, options)
+    inexact = {s.name for s in summary.columns if not s.distinct_exact}
+    if inexact:   # many numbers that cannot all differ: their exact count would ship every value; said unknown (-1)
+        plan = dataclasses.replace(plan, columns=tuple(dataclasses.replace(c, n_distinct=-1) if c.name in inexact
+                                                       else c for c in plan.columns))
+    ts = summary[target]
+    if ts.levels is None or ts.level_counts is None:
+        raise DataError(f"target {target!r} has more than {len(ts.levels or ()) or 'a few hundred'} distinct values; "
+                        "on partitioned data a real-valued target is not supported: bin it or name a positive class "
+                        "on a column with fewer values")
+    t_numeric = ts.source == "numeric"
+    t_levels = np.asarray(ts.levels, dtype=np.float64 if t_numeric else object)
+    if t_numeric:
+        check_finite(target, t_levels)
+    chosen = choose_classes(target, [_class_name(v, t_numeric) for v in ts.levels], np.asarray(ts.level_counts),
+                            t_levels if t_numeric else None, positive)
+
+    # 3. every partition read by the plan; the coding from global statistics of the parsed values
+    plan_d = dask.delayed(plan, traverse=False)
+    typed = [dask.delayed(_typed)(p, plan_d) for p in parts]
+    if held:   # parsed once, kept parsed
+        typed = list(dask.persist(*typed))
+    kept = plan.kept
+    features = [c.name for c in kept]
+    numeric = [c.name for c in kept if c.type in PARSED]
+    text = [c.name for c in kept if c.type not in PARSED]
+    cap = max(bins, DISCRETE_MAX)
+    g = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_stats)(p, numeric, text, cap, max_levels,
+                                                                            method == "quantile") for p in typed],
+                                      functools.partial(_merge_stats, cap, max_levels)))
     for j, c in enumerate(numeric):
         if g["inf"][j]:
             check_finite(c, np.array([np.inf]))
-    gone = _near_unique(dask, parts, g, numeric, text, target, rows + dropped, max_levels, near_unique)
-    if gone:
-        kept = [j for j, c in enumerate(numeric) if c not in gone]
-        for key_ in ("n", "missing", "inf", "lo", "hi", "integral"):
-            g[key_] = g[key_][kept]
-        g["values"] = [g["values"][j] for j in kept]
-        g["top"] = None if g["top"] is None else g["top"][kept]
-        g["categories"] = [cat for cat, c in zip(g["categories"], text, strict=True) if c not in gone]
-        names, numeric, text = ([c for c in cols if c not in gone] for cols in (names, numeric, text))
-    kinds = {meta[c].dtype for c in numeric}
+    for c, (cats, _) in zip(text, g["categories"], strict=True):
+        if cats is None:
+            raise DataError(f"text column {c!r} has more than {max_levels:,} distinct values; as categories they "
+                            "would all travel to the client: leave the column out, or raise max_levels")
+    kinds_of = {meta[c].dtype for c in numeric}
     # discretize reads all-alike 8/16-bit integer columns natively and takes exact integer moments for mean-std
-    small_ints = len(kinds) == 1 and isinstance(next(iter(kinds)), np.dtype) and next(iter(kinds)).kind in "biu" \
-        and next(iter(kinds)).itemsize <= 2
+    small_ints = len(kinds_of) == 1 and all(plan.column(c).type == "numeric" for c in numeric) and isinstance(
+        next(iter(kinds_of)), np.dtype) and next(iter(kinds_of)).kind in "biu" and next(iter(kinds_of)).itemsize <= 2
 
-    # target: the global set of classes with their counts, encoded by the in-memory rule
-    t_uniques, t_counts = g["target"]
-    if target_numeric:
-        check_finite(target, t_uniques)
-    weights = np.ones(t_uniques.size, dtype=np.int64)
-    if t_uniques.size == 2 and t_counts[0] != t_counts[1]:
-        weights[np.argmax(t_counts)] = 2   # the tiny stand-in column keeps which class is less frequent
-    stand_in = pd.Series(np.repeat(t_uniques, weights), dtype=np.float64 if target_numeric else object)
-    encoded = encode_target(stand_in, target, positive)
-    classes = encoded.y[np.cumsum(weights) - 1]
-    class_counts = np.bincount(classes, weights=t_counts, minlength=len(encoded.class_names))
-    notes = [f"Partitioned data: {rows:,} rows in {len(parts)} partitions, counted on the Dask workers."]
-    if gone:
-        notes.append(id_message(list(gone), gone))
-    if dropped:
-        notes.append(f"{dropped} row(s) with a missing target were dropped; {rows} remain.")
-    if encoded.task == "binary":
-        notes.append(f"Positive class: {encoded.class_names[1]!r} ({class_counts[1] / rows:.1%} of rows).")
-    else:
-        notes.extend(encoded.notes)
-
-    # features: kept as is (small value sets), binned from global statistics, or categories
-    cuts: dict[str, tuple[str, np.ndarray, tuple[str, ...]]] = {}
     binned = [j for j, c in enumerate(numeric)
               if not (g["values"][j] is not None and (g["values"][j].size <= 2 or g["integral"][j]))]
     edges: dict[int, np.ndarray] = {}
     if binned and method == "mean-std":   # as discretize: exact integer moments, else mu -+ sigma on x / max|x|
         exact = binned if small_ints and not g["missing"][binned].any() else []   # all or none, as discretize
         if exact:
-            sums = _compute(dask, [dask.delayed(_partition_int_moments)(p, [numeric[j] for j in exact], target)
-                                   for p in parts])
+            sums = _compute(dask, [dask.delayed(_partition_int_moments)(p, [numeric[j] for j in exact])
+                                   for p in typed])
             for i, j in enumerate(exact):
                 s1, s2, n = sum(int(z[0][i]) for z in sums), sum(int(z[1][i]) for z in sums), int(g["n"][j])
                 sigma = math.sqrt(max((n * s2 - s1 * s1) / (n * max(n - 1, 1)), 0.0))
@@ -521,54 +507,51 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
             scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
             n = g["n"][floats]
             total = np.zeros(len(cols))
-            for z in _compute(dask, [dask.delayed(_partition_sums)(p, cols, target, scale) for p in parts]):
+            for z in _compute(dask, [dask.delayed(_partition_sums)(p, cols, scale) for p in typed]):
                 total += z   # partition sums added in row order, as discretize adds its row blocks'
             means = total / np.maximum(n, 1)
-            squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, target, scale, means)
-                                                      for p in parts]))
+            squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, scale, means)
+                                                      for p in typed]))
             sigma = np.sqrt(squares / np.maximum(n - 1, 1))
             with np.errstate(over="ignore", invalid="ignore"):
                 for i, j in enumerate(floats):
                     edges[j] = np.unique([(means[i] - sigma[i]) * scale[i], (means[i] + sigma[i]) * scale[i]])
     elif binned and method == "quantile":
-        found = _exact_quantiles(dask, parts, [numeric[j] for j in binned], target, g["n"][binned], bins,
-                                 g["top"][binned])
+        found = _exact_quantiles(dask, typed, [numeric[j] for j in binned], g["n"][binned], bins, g["top"][binned])
         edges = dict(zip(binned, found, strict=True))
     elif binned:   # lo + k (hi - lo) / bins, discretize's own formula
         E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
         edges = {j: np.unique(E[i]) for i, j in enumerate(binned)}
+    coding: dict[str, tuple[str, np.ndarray, tuple[str, ...], bool]] = {}
     for j, c in enumerate(numeric):
         if j in edges:
             if not np.all(np.isfinite(edges[j])):
                 raise DataError(f"column {c!r} has values too large to bin (|x| up to "
                                 f"{max(abs(g['lo'][j]), abs(g['hi'][j])):.3g}); rescale the column")
-            cuts[c] = ("binned", edges[j], bin_names(edges[j]))
+            coding[c] = ("binned", edges[j], bin_names(edges[j]), bool(g["missing"][j]))
         else:
             vals = g["values"][j]
-            cuts[c] = ("discrete", vals, tuple(value_name(v) for v in vals))
-    text_missing = {}
+            coding[c] = ("discrete", vals, tuple(value_name(v) for v in vals), bool(g["missing"][j]))
     for c, (cats, has_missing) in zip(text, g["categories"], strict=True):
-        cuts[c] = ("categorical", cats, tuple(str(v) for v in cats))
-        text_missing[c] = has_missing
-    missing = dict(zip(numeric, g["missing"], strict=True)) | text_missing
-    columns, categories = [], []
-    for c in names:
-        kind, cut, cats = cuts[c]
-        columns.append((c, kind, cut, bool(missing[c])))
-        categories.append(cats + ((MISSING,) if missing[c] else ()))
+        coding[c] = ("categorical", cats, tuple(str(v) for v in cats), has_missing)
+    categories = [coding[c][2] + ((MISSING,) if coding[c][3] else ()) for c in features]
+    coded = plan.with_coding([coding[c][0] for c in features], categories, method, bins,
+                             edges={j: coding[c][1] for j, c in enumerate(features) if coding[c][0] == "binned"},
+                             values={j: coding[c][1] for j, c in enumerate(features) if coding[c][0] == "discrete"})
     arities = np.array([len(cats) for cats in categories], dtype=np.int64)
-    notes.extend(kind_notes([cuts[c][0] for c in names], categories, method, bins,
-                            " (global statistics over all partitions)"))
     widest = int(arities.max()) if arities.size else 1
-    plan = {"columns": columns, "target": target, "target_numeric": target_numeric, "target_uniques": t_uniques,
-            "target_classes": classes, "n_classes": len(encoded.class_names),
-            "dtype": np.uint8 if widest <= 256 else np.uint16 if widest <= 1 << 16 else np.int64}
-    plan_d = dask.delayed(plan, traverse=False)
-    encoded_parts = dask.persist(*[dask.delayed(_encode_partition)(p, plan_d) for p in parts])
-    return DaskSource(list(encoded_parts), rows, arities, encoded.labels, names, class_names=encoded.class_names,
-                      task=encoded.task, target=target, categories=tuple(categories), notes=notes)
-
-
+    how = {"name": target, "numeric": t_numeric, "levels": t_levels, "index": chosen.index,
+           "n_classes": len(chosen.class_names),
+           "dtype": np.uint8 if widest <= 256 else np.uint16 if widest <= 1 << 16 else np.int64}
+    coded_d = dask.delayed(coded, traverse=False)
+    encoded_parts = dask.persist(*[dask.delayed(_encode_partition)(p, coded_d, how) for p in typed])
+    notes = [f"Partitioned data: {rows:,} rows in {len(parts)} partitions, counted on the Dask workers (the plan and "
+             "the coding from global statistics over all partitions)."]
+    if dropped:
+        notes.append(f"{dropped} row(s) with a missing target were dropped; {rows} remain.")
+    notes.extend(coded.describe())
+    return DaskSource(list(encoded_parts), rows, arities, chosen.labels, features, class_names=chosen.class_names,
+                      task=chosen.task, target=target, categories=tuple(categories), notes=notes, plan=coded)
 
 
 # --- files the workers read: a parquet or CSV file, a directory of them, a glob ---------------------------------

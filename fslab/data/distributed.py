@@ -125,8 +125,9 @@ class DaskSource:
     """
 
     def __init__(self, parts: list, n_rows: int, arities, labels, feature_names, *, class_names=(), task="binary",
-                 target="y", categories=None, notes=()):
+                 target="y", categories=None, notes=(), plan=None):
         self._parts = parts
+        self.plan = plan   # the coded fslab.data.plan.TablePlan (from_dask), None for shipped codes
         self.n_rows = int(n_rows)
         self.arities = np.asarray(arities, dtype=np.int64)
         self.labels = np.asarray(labels)

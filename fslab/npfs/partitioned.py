@@ -8,9 +8,10 @@ alone (:meth:`DaskSource.bootstrap`): the Poisson bootstrap, the standard large-
 multinomial one (Hanley and MacGibbon 2006; Chamandy, Muralidharan, Najmi and Naidu 2012, "Estimating uncertainty
 for massive data streams"). Each W_i has the multinomial's marginal mean f and nearly its variance; the total
 weight is Poisson(f m) instead of exactly f m (relative spread 1/sqrt(f m), negligible at the sizes that need a
-cluster). The base selector counts the weighted tables (bincount weights) exactly as the in-memory selectors count
-resampled rows, so for one seed the matrix does not depend on the number of workers or partitions; it differs from
-the in-memory matrix of the same seed (another draw of the bootstraps), not in distribution as m grows.
+cluster). The weights are :func:`fslab.row_hash.poisson_weights`, so a SQL engine draws the same ones. The base
+selector counts the weighted tables (bincount weights) exactly as the in-memory selectors count resampled rows,
+so for one seed the matrix does not depend on the number of workers or partitions; it differs from the in-memory
+matrix of the same seed (another draw of the bootstraps), not in distribution as m grows.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED
 
 
 def _features(view, k: int, selector, params: dict) -> Sequence[int]:
@@ -34,17 +36,23 @@ def _features(view, k: int, selector, params: dict) -> Sequence[int]:
 
 def partitioned_bootstraps(source, selector, k: int, seeds: Sequence[np.random.SeedSequence], *,
                            sample_fraction: float, progress: Callable | None, counting: str, estimate: str,
-                           selector_params: dict) -> tuple[list[np.ndarray], bool]:
+                           selector_params: dict, folds: int = DEFAULT_FOLDS) -> tuple[list[np.ndarray], bool]:
     """The selection indicators of :func:`fslab.npfs`'s bootstraps on a DaskSource (validated by it), one (1, K)
     block per bootstrap, and whether ``progress`` cancelled: bootstrap l is ``source.bootstrap(key_l,
     sample_fraction)``, key_l the first 64 bits of ``seeds[l]``. The bootstraps run one after another; each
-    selection's counts run in parallel over the partitions (and share the cell codes cached on the workers)."""
+    selection's counts run in parallel over the partitions (and share the cell codes cached on the workers).
+
+    ``estimate="cross-fitted"``: each bootstrap is selected with held-out estimates over ``folds`` folds of the
+    ORIGINAL rows (``row_hash.folds``, seed DEFAULT_SEED, as in memory): a row weighing w_i counts w_i times in
+    its own fold (:meth:`DaskSource.folded` of the bootstrap view), as the in-memory copies of a drawn row keep
+    its fold."""
     if counting != "auto":
         raise ParameterError(f"counting={counting!r} applies to rows in memory; partitioned data is counted with "
                              "Poisson row weights on the workers (counting='auto')")
     if estimate != "plug-in":
-        raise ParameterError("estimate='cross-fitted' needs the rows in memory; on partitioned data NPFS uses the "
-                             "plug-in estimate")
+        if callable(selector):
+            raise ParameterError("estimate='cross-fitted' applies to a named selector; a callable chooses its own")
+        selector_params = {**selector_params, "estimate": estimate, "folds": folds, "seed": DEFAULT_SEED}
     n = len(seeds)
     blocks: list[np.ndarray] = []
     if progress is not None and progress(0, n) is False:
