@@ -153,7 +153,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             frame = table.set_axis([f"x{j}" for j in range(table.shape[1])], axis=1).reset_index(drop=True)
             frame["__target__"] = y_index
             data = Dataset.from_frame(frame, "__target__", positive=1 if target.task == "binary" else None,
-                                      near_unique="keep").discretize(self.method, self.bins)
+                                      near_unique="keep", constant="keep").discretize(self.method, self.bins)
             data = data.replace(labels=labels, class_names=names)
         elif is_sparse(X):  # counted from its non-zeros, never densified; codes="always" reads values as codes
             data = sparse_sample(X, y_index, np.asarray(names), "codes" if self.codes == "always" else self.method)

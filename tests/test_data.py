@@ -94,9 +94,12 @@ def test_flags_constant_all_missing_id_like():
     m = 12
     frame = pd.DataFrame({"id": [f"r{i}" for i in range(m)], "const": 7, "empty": [np.nan] * m,
                           "x": [1.5, 2.5] * 6, "t": [0, 1] * 6})
-    with pytest.warns(UserWarning, match="'id'"):   # by default the ID is left out (fslab.data.column_types)
-        assert Dataset.from_frame(frame, "t").left_out == ("id",)
-    d = Dataset.from_frame(frame, "t", near_unique="keep")
+    with pytest.warns(UserWarning, match="'id'"):   # by default the ID, the constant and the empty column go
+        left = Dataset.from_frame(frame, "t")
+    assert left.left_out == ("id", "const", "empty") and left.feature_names == ("x",)
+    assert [c.left_out for c in left.plan.left_out] == ["near-unique", "constant", "all missing"]
+    assert any("Left out 1 constant column(s): 'const'" in w for w in left.warnings)
+    d = Dataset.from_frame(frame, "t", near_unique="keep", constant="keep")
     assert d.flags() == {"id": "ID-like", "const": "constant", "empty": "all missing"}
     summary = d.summary().set_index("column")
     assert summary.loc["t", "role"] == "target"
@@ -110,8 +113,8 @@ def test_flags_constant_all_missing_id_like():
 def test_patients_fixture():
     """tests/fixtures/patients.csv: 60 rows, 2 missing outcomes (21 sick, 37 healthy), 3 missing ages."""
     with pytest.warns(UserWarning, match="patient_id"):
-        d = read_csv(PATIENTS, "outcome", positive="sick", near_unique="keep")
-        assert read_csv(PATIENTS, "outcome", positive="sick").left_out == ("patient_id",)
+        d = read_csv(PATIENTS, "outcome", positive="sick", near_unique="keep", constant="keep")
+        assert read_csv(PATIENTS, "outcome", positive="sick").left_out == ("patient_id", "clinic")
     assert d.shape == (58, 6)
     balance = d.class_balance()
     assert balance["class"].tolist() == ["healthy", "sick"] and balance["count"].tolist() == [37, 21]

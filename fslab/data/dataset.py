@@ -29,7 +29,7 @@ from ..errors import DataError
 from ..limits import check_memory
 from .column_stats import ColumnStats, NumericSource
 from .column_types import TYPES as COLUMN_TYPES
-from .column_types import ColumnType, ColumnTypeError, TypedFrame, id_message, infer_types, numeric_ids
+from .column_types import ColumnType, ColumnTypeError, check_column_types, column_type, id_message
 from .csv_io import read_table
 from .data_checks import (
     BinaryFileError,
@@ -52,6 +52,7 @@ from .data_checks import (
 )
 from .discretize import check_method, encode_frame, value_name
 from .encoded import EncodedDataset
+from .plan import PlanOptions, TablePlan, TableSummary, apply, decide, left_out_message, summarize, summarize_numbers
 from .target import POSITIVE_WORDS, REGRESSION_MIN_DISTINCT, TASKS, Target, _listed, encode_target  # noqa: F401
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
 
 MISSING_RULES = ("level", "drop")
 NEAR_UNIQUE_RULES = ("drop", "keep")
+CONSTANT_RULES = ("drop", "keep")
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,13 +86,15 @@ class Dataset:
     left_out: tuple[str, ...] = ()   # near-unique columns left out of the features (see column_types)
     text_codes: dict = field(default_factory=dict, repr=False)   # the column typing's hashing of text columns
     # (TypedFrame.text_codes; empty once rows were dropped), reused by discretize
+    plan: TablePlan | None = field(default=None, repr=False)   # how the table was read and left out
+    # (fslab.data.plan); discretize records its coding in the encoded dataset's plan
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
                    column_types: dict[str, str] | None = None, missing: str = "level",
-                   near_unique: str = "drop") -> Dataset:
+                   near_unique: str = "drop", dayfirst: bool = False, constant: str = "drop") -> Dataset:
         """Validate ``df`` and encode its ``target`` column; every other column is a feature, read as a person
-        reads it (see the module docstring).
+        reads it by the table's plan (see the module docstring and :mod:`fslab.data.plan`; ``.plan`` holds it).
 
         ``limits``: None (the library's default) applies no size caps; the app and the command line pass
         ``fslab.limits.server_limits()`` (see :mod:`fslab.limits`).
@@ -100,9 +104,12 @@ class Dataset:
         near-unique column. ``missing``: "level" (a missing value is a code of its own, "missing") or "drop"
         (rows with a missing feature value are dropped, with a note). ``near_unique``: "drop" (the default:
         IDs, row numbers and free text are left out, with a warning and a ``UserWarning``) or "keep".
+        ``dayfirst``: read dates whose day and month fit both orders (03/04/2021) day-first (the default reads
+        them month-first, and says so). ``constant``: "drop" (the default: a column with one value in every row,
+        missing aside, or none at all, is left out with a warning) or "keep".
         """
         df = as_pandas(df)
-        check_rules(missing, near_unique)
+        check_rules(missing, near_unique, constant)
         names = check_names(df.columns)
         if df.shape[0] == 0 or df.shape[1] == 0:
             raise EmptyFileError(f"the table is empty ({df.shape[0]} rows x {df.shape[1]} columns)")
@@ -117,20 +124,47 @@ class Dataset:
         frame = df.set_axis(list(names), axis=1)
         if column_types and key in {str(c).strip() for c in column_types}:
             raise ColumnTypeError(f"column_types names the target {key!r}; types apply to feature columns")
-        typed = infer_types(frame.drop(columns=[key]), column_types, near_unique)
-        features = typed.frame
+        given = check_column_types(column_types, [n for n in names if n != key])
+        notes = list(df.attrs.get("fslab_notes", ()))
+        target_column = frame[key]
+        target_missing = target_column.isna().to_numpy()
+        if target_missing.all():
+            raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
+        if target_missing.any():
+            frame = frame.loc[~target_missing].reset_index(drop=True)
+            target_column = frame[key]
+            notes.append(f"{int(target_missing.sum())} row(s) with a missing target were dropped; "
+                         f"{len(frame)} remain.")
+        raw = frame.drop(columns=[key])
+        raw.attrs = {}
+        stats = column_stats(raw)
+        cache: dict = {}
+        summary = summarize(raw, stats=stats, cache=cache)
+        whole = TableSummary(summary.columns + summarize(frame[[key]], key).columns, key, len(df),
+                             int(target_missing.sum()))
+        options = PlanOptions.of(given, dayfirst=bool(dayfirst), missing=missing, near_unique=near_unique,
+                                 constant=constant, positive=None if positive is None else str(positive))
+        plan = decide(whole, options)
+        text_codes: dict = {}
+        features = apply(plan, raw, cache, text_codes)
         features.attrs = {}
-        notes = tuple(df.attrs.get("fslab_notes", ())) + typed.notes
-        return cls._build(features, frame[key], key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())),
-                          single_block(features), typed=typed, missing=missing, near_unique=near_unique)
+        same = features is raw or (list(features.columns) == list(raw.columns) and
+                                   all(a is b for a, b in zip(features.dtypes, raw.dtypes, strict=True)))
+        notes += [c.message for c in plan.columns if c.message]
+        return cls._build(features, target_column, key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())),
+                          single_block(features), plan=plan, user=True, missing=missing,
+                          stats=stats if same and not any(c.rule for c in plan.kept) else None,
+                          text_codes=text_codes)
 
     @classmethod
     def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive,
                notes: tuple[str, ...] | list[str],
-               warnings: tuple[str, ...], array: np.ndarray | None = None, *, typed: TypedFrame | None = None,
-               missing: str = "level", near_unique: str = "keep") -> Dataset:
-        """Drop rows with a missing target, encode the target, leave out numeric IDs, handle missing feature
-        values, profile the features (shared by both loaders; ``typed`` only for a user's table)."""
+               warnings: tuple[str, ...], array: np.ndarray | None = None, *, plan: TablePlan | None = None,
+               user: bool = False, missing: str = "level", near_unique: str = "keep",
+               stats: ColumnStats | None = None, text_codes: dict | None = None) -> Dataset:
+        """Drop rows with a missing target, encode the target, leave out what the plan leaves out (for arrays,
+        numeric IDs when asked), handle missing feature values, profile the features (shared by both loaders;
+        ``plan`` made by ``from_frame`` for a user's table, ``user``: a user's table)."""
         notes = list(notes)
         warnings = tuple(warnings)
         target_info = profile_column(key, target_column)
@@ -140,22 +174,39 @@ class Dataset:
         if target_missing.any():
             keep = ~target_missing
             features, target_column, array = _rows(features, target_column, array, keep)
+            stats = None
             notes.append(f"{int(target_missing.sum())} row(s) with a missing target were dropped; "
                          f"{len(features)} remain.")
         encoded = encode_target(target_column, key, positive)
-        stats = column_stats(features, array)
-        types = list(typed.types) if typed is not None else []
-        if near_unique == "drop":
-            features, array, stats, types = _drop_numeric_ids(features, array, stats, types, typed)
-        left_out = tuple(t.column for t in types if t.dropped and t.why != "asked")
-        if left_out:
-            said = id_message(list(left_out), {t.column: t.why for t in types if t.dropped})
-            warnings += (said,)
-            _warnings.warn(said, UserWarning, stacklevel=3)
-        if features.shape[1] == 0:
-            raise DataError("every feature column was left out (near-unique or dropped as asked); keep one with "
-                            "column_types={name: 'category'} or near_unique='keep'")
-        if typed is not None:
+        stats = column_stats(features, array) if stats is None else stats
+        if plan is None:   # arrays: every column numeric; numeric IDs left out only when asked
+            whole = TableSummary(tuple(summarize_numbers(features, stats)), None, len(features))
+            plan = decide(whole, PlanOptions(near_unique=near_unique, constant="keep"))
+            if plan.left_out:
+                if len(plan.kept) == 0:
+                    plan = decide(whole, PlanOptions(near_unique="keep", constant="keep"))
+                else:
+                    features = features[[c.name for c in plan.kept]]
+                    array = single_block(features)
+                    stats = column_stats(features, array)
+        elif len(plan.kept) == 0:
+            raise DataError("every feature column was left out (near-unique, constant, empty or dropped as asked); "
+                            "keep one with column_types={name: 'category'}, near_unique='keep' or constant='keep'")
+        types = [column_type(c) for c in plan.columns] if user else \
+            [column_type(c) for c in plan.columns if c.left_out]
+        near = [c for c in plan.columns if c.left_out == "near-unique"]
+        said = []
+        if near:
+            said.append(id_message([c.name for c in near], {c.name: c.why for c in near}))
+        for reason in ("constant", "all missing"):
+            gone = [c.name for c in plan.columns if c.left_out == reason]
+            if gone:
+                said.append(left_out_message(reason, gone))
+        for sentence in said:
+            warnings += (sentence,)
+            _warnings.warn(sentence, UserWarning, stacklevel=3)
+        left_out = tuple(c.name for c in plan.columns if c.left_out and c.left_out != "asked")
+        if user:
             counted = _missing_counts(features, stats)
             if counted and missing == "drop":
                 rows = features.isna().any(axis=1).to_numpy()
@@ -165,35 +216,35 @@ class Dataset:
                 features, target_column, array = _rows(features, target_column, array, ~rows)
                 encoded = encode_target(target_column, key, positive)
                 stats = column_stats(features, array)
+                text_codes = {}
                 notes.append(f"{int(rows.sum())} row(s) with a missing feature value were dropped (missing='drop'; "
                              f"{_missing_text(counted, len(rows))}); {len(features)} remain.")
             elif counted:
                 notes.append(f"Missing values: {_missing_text(counted, len(features))}. Each is a level of its own "
                              "('missing' in the coding table); missing='drop' (command line: --missing drop) "
                              "drops those rows instead.")
-        same_rows = typed is not None and len(features) == len(typed.frame)
-        text_codes = ({c: v for c, v in typed.text_codes.items() if c in features.columns}
-                      if typed is not None and same_rows else {})
+        text_codes = {c: v for c, v in (text_codes or {}).items() if c in features.columns}
         table, flags = profile(features, array, stats, text_codes)
-        if typed is not None and typed.converted:   # a date or an amount read from text is a number, not an ID
-            id_flags = tuple(f"Column {c!r} has a different value in every row" for c in typed.converted)
+        converted = {c.name for c in plan.kept if c.rule}
+        if converted:   # a date or an amount read from text is a number, not an ID
+            id_flags = tuple(f"Column {c!r} has a different value in every row" for c in converted)
             flags = tuple(f for f in flags if not f.startswith(id_flags))
-            conv = table["column"].isin(list(typed.converted)).to_numpy()
+            conv = table["column"].isin(list(converted)).to_numpy()
             table.loc[conv, "flags"] = table.loc[conv, "flags"].str.replace(r"(, )?ID-like", "", regex=True) \
                 .str.lstrip(", ")
-        if typed is not None:
+        if user:
             stretched = stretched_columns(features, array, stats)
             if stretched:   # the flags as one list (a .at read per column costs ~40 us: 0.1 s at 2,500 columns)
-                said = table["flags"].tolist()
+                said_flags = table["flags"].tolist()
                 table.loc[list(stretched), "flags"] = [
-                    ", ".join(filter(None, [said[j], "outliers: use quantile bins"])) for j in stretched]
+                    ", ".join(filter(None, [said_flags[j], "outliers: use quantile bins"])) for j in stretched]
                 flags += tuple(stretched.values())
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
         table = _with_types(table, types, features)
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
-                   array, stats, tuple(types), left_out, text_codes)
+                   array, stats, tuple(types), left_out, text_codes, plan)
 
     @staticmethod
     def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3, **options):
@@ -309,10 +360,13 @@ class Dataset:
         enc = encode_frame(self.features, method, bins, array=self.array, stats=self.stats,
                            check_memory=check_memory, factorized=self.text_codes)
         t = self.encoded_target
+        plan = None
+        if self.plan is not None and len(self.plan.kept) == enc.X.shape[1]:
+            plan = self.plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels)
         return EncodedDataset(
             enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,
             class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,
-            task=t.task, notes=self.messages + enc.notes,
+            task=t.task, notes=self.messages + enc.notes, plan=plan,
         )
 
 
@@ -340,11 +394,13 @@ def as_pandas(table) -> pd.DataFrame:
     return frame
 
 
-def check_rules(missing: str, near_unique: str) -> None:
+def check_rules(missing: str, near_unique: str, constant: str = "drop") -> None:
     if missing not in MISSING_RULES:
         raise DataError(f"missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
     if near_unique not in NEAR_UNIQUE_RULES:
         raise DataError(f"near_unique must be one of {', '.join(NEAR_UNIQUE_RULES)}; got {near_unique!r}")
+    if constant not in CONSTANT_RULES:
+        raise DataError(f"constant must be one of {', '.join(CONSTANT_RULES)}; got {constant!r}")
 
 
 def _rows(features: pd.DataFrame, target_column: pd.Series, array: np.ndarray | None, keep: np.ndarray):
@@ -354,42 +410,6 @@ def _rows(features: pd.DataFrame, target_column: pd.Series, array: np.ndarray | 
         array = array[keep]
         return pd.DataFrame(array, columns=features.columns, copy=False), target_column, array
     return features.loc[keep].reset_index(drop=True), target_column, None
-
-
-def _drop_numeric_ids(features, array, stats: ColumnStats, types: list, typed: TypedFrame | None):
-    """Leave out numeric columns that are IDs (:func:`fslab.data.column_types.numeric_ids`) unless the user gave
-    their type or they were converted from text (a date is a number, not an ID)."""
-    source = NumericSource.of(features, array)
-    names = [str(c) for c in features.columns]
-    protected = set(typed.converted) | {t.column for t in typed.types if not t.inferred} if typed else set()
-    text = [t.column for t in types if t.dropped and t.why != "asked"]   # near-unique text (column_types)
-    candidates = (stats.n_distinct == source.n_rows) & (stats.n_missing == 0)
-    ids = np.zeros(source.n_columns, dtype=bool)
-    if candidates.any():
-        ids = numeric_ids(source.n_rows, stats.n_distinct, stats.n_missing, stats.integral,
-                          lambda i: next(source.column_blocks(np.array([i])))[1][:, 0], stats.lo, stats.hi)
-        ids &= np.array([names[j] not in protected for j in source.positions], dtype=bool)
-    if not ids.any() and not text:
-        return features, array, stats, types
-    gone = [names[j] for j in source.positions[ids]]
-    if len(gone) + len(text) == len(names):   # nothing else to select from: keep them (flagged)
-        return features, array, stats, [_kept(t) if t.column in text else t for t in types]
-    why = {names[j]: ("whole numbers, a different one in every row" if stats.integral[i]
-                      else "evenly spaced, a different value in every row") for i, j in
-           zip(np.flatnonzero(ids), source.positions[ids], strict=True)}
-    by_name = {t.column: t for t in types}
-    for name in gone:
-        old = by_name.get(name, ColumnType(name, "numeric", True))
-        by_name[name] = ColumnType(name, old.type, old.inferred, old.message, old.example, old.n_unparsed,
-                                   dropped=True, why=why[name], n_distinct=source.n_rows)
-    types = [by_name[t.column] for t in types] if types else [by_name[n] for n in gone]
-    features = features.drop(columns=gone + text)
-    array = single_block(features)
-    return features, array, column_stats(features, array), types
-
-
-def _kept(t: ColumnType) -> ColumnType:
-    return ColumnType(t.column, t.type, t.inferred, t.message, t.example, t.n_unparsed)
 
 
 def _missing_counts(features: pd.DataFrame, stats: ColumnStats) -> dict[str, int]:
@@ -439,13 +459,22 @@ def _with_types(table: pd.DataFrame, types: list[ColumnType], features: pd.DataF
     if gone:
         rows = pd.DataFrame({"column": [t.column for t in gone], "role": "left out",
                              "type": [_READ_AS.get(t.type, t.type) for t in gone],
-                             "read as": ["left out" + ("" if t.why == "asked" else " (near-unique)") for t in gone],
+                             "read as": ["left out" + ("" if t.why == "asked" else f" ({_reason(t)})") for t in gone],
                              "distinct": [max(t.n_distinct, 0) for t in gone], "missing": 0,
-                             "flags": ["dropped as asked" if t.why == "asked" else f"near-unique: {t.why}"
+                             "flags": ["dropped as asked" if t.why == "asked" else f"{_reason(t)}: {t.why}"
                                        for t in gone],
                              "example": [t.example for t in gone]})
         table = pd.concat([table, rows], ignore_index=True)
     return table
+
+
+def _reason(t: ColumnType) -> str:
+    """Why a column was left out, in the table's words: near-unique, constant or empty."""
+    if t.why.startswith("one value"):
+        return "constant"
+    if t.why == "no value in any row":
+        return "empty"
+    return "near-unique"
 
 
 def single_block(frame: pd.DataFrame) -> np.ndarray | None:
@@ -458,13 +487,16 @@ def single_block(frame: pd.DataFrame) -> np.ndarray | None:
 
 
 def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None, *,
-             column_types: dict[str, str] | None = None, missing: str = "level", near_unique: str = "drop") -> Dataset:
+             column_types: dict[str, str] | None = None, missing: str = "level", near_unique: str = "drop",
+             dayfirst: bool = False, constant: str = "drop") -> Dataset:
     """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
 
     ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``.
-    ``column_types``, ``missing`` and ``near_unique`` as in :meth:`Dataset.from_frame`."""
+    ``column_types``, ``missing``, ``near_unique``, ``dayfirst`` and ``constant`` as in
+    :meth:`Dataset.from_frame`."""
     return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits,
-                              column_types=column_types, missing=missing, near_unique=near_unique)
+                              column_types=column_types, missing=missing, near_unique=near_unique,
+                              dayfirst=dayfirst, constant=constant)
 
 
 __all__ = [

@@ -265,6 +265,8 @@ class EncodedFrame:
     raw: object
     notes: tuple[str, ...]
     kinds: tuple[str, ...] = ()
+    edges: dict[int, np.ndarray] | None = None    # {column: inner cut points} of the binned columns (code = #{e <= x})
+    levels: dict[int, np.ndarray] | None = None   # {column: values kept as codes, in order} of the discrete columns
 
     @property
     def values(self) -> np.ndarray | None:
@@ -398,7 +400,10 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     sizes = []
     binned_names = iter(_bin_name_rows(E))   # the binned columns come in order
     missing_any, discrete_l = (stats.n_missing > 0).tolist(), discrete.tolist()
-    for i, j in enumerate(source.positions.tolist()):
+    positions = source.positions
+    cut = {int(positions[i]): row[np.isfinite(row)] for i, row in zip(binned.tolist(), E, strict=True)}
+    kept: dict[int, np.ndarray] = {}
+    for i, j in enumerate(positions.tolist()):
         names_i: Sequence[str]
         if discrete_l[i]:
             if stats.small[i]:
@@ -406,6 +411,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
                 values = np.flatnonzero(stats.present[stats.starts[k]:stats.starts[k + 1]]) + stats.lo[i]
             else:
                 values = stats.uniques.get(i, np.zeros(0))
+            kept[j] = np.asarray(values, dtype=np.float64)
             names_i = [value_name(v) for v in values]
             kinds[j] = "discrete"
         else:
@@ -427,7 +433,8 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
         span = stats.hi - stats.lo + 1
     exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
     raw = None if exact.all() else (array if array is not None else frame)
-    return EncodedFrame(X, arities, tuple(filled), raw, kind_notes(kinds, filled, method, bins), tuple(kinds))
+    return EncodedFrame(X, arities, tuple(filled), raw, kind_notes(kinds, filled, method, bins), tuple(kinds), cut,
+                        kept)
 
 
 def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:

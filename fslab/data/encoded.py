@@ -15,6 +15,9 @@ from .discretize import raw_matrix
 class EncodedDataset(CodedSource):
     """A discretised sample: ``X`` (m x n int codes), ``y`` (class index per row), ``labels``.
 
+    ``plan`` is the :class:`fslab.data.plan.TablePlan` the codes follow (how each column was read, left out,
+    coded and estimated), for a dataset discretised from a table.
+
     Binary targets have ``labels == [0, 1]`` with 1 the positive class; ``class_names`` keeps the
     original class values (``class_names[1]`` is the positive one). Multiclass targets keep all
     classes; a real-valued target keeps its distinct values as ``labels`` (for the squared error).
@@ -35,10 +38,11 @@ class EncodedDataset(CodedSource):
     categories: tuple[tuple[str, ...], ...] | None
     notes: tuple[str, ...]
     _raw: np.ndarray | pd.DataFrame | None
+    plan: object   # the fslab.data.plan.TablePlan the codes follow (None for arrays built directly)
 
     def __init__(self, X, y, *, labels=None, feature_names=None, arities=None, class_names=None,
                  categories=None, values=None, target: str = "y", task: str | None = None,
-                 notes: tuple[str, ...] = ()):
+                 notes: tuple[str, ...] = (), plan=None):
         X = np.asarray(X)
         if X.ndim != 2:
             raise DataError(f"X needs a 2-d array (rows x features); got shape {X.shape}")
@@ -57,12 +61,13 @@ class EncodedDataset(CodedSource):
             task = "binary" if len(labels) == 2 else "multiclass"
         self._set(class_names=tuple(str(c) for c in (class_names if class_names is not None else labels)),
                   categories=tuple(tuple(str(v) for v in c) for c in categories) if categories is not None else None,
-                  _raw=values, target=target, task=task, notes=tuple(notes))
+                  _raw=values, target=target, task=task, notes=tuple(notes), plan=plan)
 
     def _fields(self) -> dict:
         return {"X": self.X, "y": self.y, "labels": self.labels, "feature_names": self.feature_names,
                 "arities": self.arities, "class_names": self.class_names, "categories": self.categories,
-                "values": self._raw, "target": self.target, "task": self.task, "notes": self.notes}
+                "values": self._raw, "target": self.target, "task": self.task, "notes": self.notes,
+                "plan": self.plan}
 
     @property
     def values(self) -> np.ndarray | None:

@@ -123,16 +123,23 @@ def _key(reading: pr.Reading) -> str:
     return "read|" + reading.key()
 
 
-def stripped_distinct(column: pd.Series) -> tuple[np.ndarray, pd.Series]:
-    """(code per row, -1 for missing; distinct stripped texts) of a column read as text, by hashing."""
+def stripped_distinct(column: pd.Series) -> tuple[np.ndarray, pd.Series, bool]:
+    """(code per row, -1 for missing; distinct stripped texts; whether every value is already its own stripped
+    text) of a column read as text, by hashing: only the distinct values are stripped."""
     present = column.notna().to_numpy(bool)
     text_dtype = column.iloc[:0].astype(str).dtype
     codes = np.full(len(column), -1, dtype=np.int64)
-    part, uniques = pd.factorize(column[present].astype(str))
-    stripped = pd.Series(np.asarray(uniques, dtype=object), dtype=text_dtype).str.strip()
+    if isinstance(column.dtype, pd.StringDtype):
+        every, uniques = pd.factorize(column, use_na_sentinel=True)
+        part = np.asarray(every)[present]
+    else:
+        part, uniques = pd.factorize(column[present].astype(str))
+    raw = np.asarray(uniques, dtype=object)
+    stripped = pd.Series(raw, dtype=text_dtype).str.strip()
     merged, distinct = pd.factorize(stripped)
     codes[present] = np.asarray(merged, dtype=np.int64)[part]
-    return codes, pd.Series(np.asarray(distinct, dtype=object), dtype=text_dtype)
+    own = len(distinct) == len(raw) and bool((stripped.to_numpy(dtype=object) == raw).all())
+    return codes, pd.Series(np.asarray(distinct, dtype=object), dtype=text_dtype), own
 
 
 def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = True) -> tuple[dict, dict, dict]:
@@ -211,25 +218,26 @@ def _example(column: pd.Series) -> str:
 
 
 def summarize_text(column: pd.Series, name: str | None = None, counted: bool = False,
-                   factorized: tuple[np.ndarray, pd.Series] | None = None) -> ColumnSummary:
+                   factorized: tuple[np.ndarray, pd.Series, bool] | None = None) -> ColumnSummary:
     """The summary of a column read as text (see :class:`ColumnSummary`); ``counted``: keep rows per level (the
     target). ``factorized``: :func:`stripped_distinct` of the column when the caller has it."""
-    codes, distinct = stripped_distinct(column) if factorized is None else factorized
+    codes, distinct, _ = stripped_distinct(column) if factorized is None else factorized
     present = codes >= 0
     weights = np.bincount(codes[present], minlength=len(distinct)).astype(np.int64)
     counts, lows, highs = _reading_counts(distinct, weights)
-    order = np.argsort(distinct.to_numpy(dtype=object).astype(str), kind="stable")
-    keep = len(distinct) <= TEXT_CAP
-    levels = tuple(str(v) for v in distinct.to_numpy(dtype=object)[order]) if keep else None
+    levels, level_counts = None, None
+    if len(distinct) <= TEXT_CAP:
+        texts = distinct.to_numpy(dtype=object).astype(str)
+        order = np.argsort(texts, kind="stable")
+        levels = tuple(texts[order].tolist())
+        level_counts = tuple(int(v) for v in weights[order]) if counted else None
     return ColumnSummary(str(column.name if name is None else name), "text", len(column),
-                         int((~present).sum()), counts, lows, highs, levels,
-                         tuple(int(v) for v in weights[order]) if counted and keep else None,
+                         int((~present).sum()), counts, lows, highs, levels, level_counts,
                          len(distinct), True, example=_example(column))
 
 
 def is_numeric(column: pd.Series) -> bool:
-    return (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)) \
-        and not pd.api.types.is_complex_dtype(column)
+    return _numeric_dtype(column.dtype)
 
 
 def summarize_numbers(frame: pd.DataFrame, stats: ColumnStats | None = None, counted: tuple[str, ...] = ()
@@ -278,9 +286,14 @@ def summarize_numbers(frame: pd.DataFrame, stats: ColumnStats | None = None, cou
     return out
 
 
-def summarize(frame: pd.DataFrame | pd.Series, target: str | None = None) -> TableSummary:
+def summarize(frame: pd.DataFrame | pd.Series, target: str | None = None, *, stats: ColumnStats | None = None,
+              cache: dict | None = None) -> TableSummary:
     """Summaries of every column of ``frame`` (a DataFrame, or one column as a Series), over the rows whose
-    ``target`` is present (every row without a target); the target's summary keeps its class counts."""
+    ``target`` is present (every row without a target); the target's summary keeps its class counts.
+
+    In memory, ``stats``: :func:`fslab.data.column_stats.scan` of the frame's numeric columns (rows with a target)
+    when the caller has it; ``cache``: a dict that receives each text column's :func:`stripped_distinct`, which
+    :func:`apply` reuses (one hashing of the rows)."""
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     names = [str(c) for c in frame.columns]
@@ -294,13 +307,26 @@ def summarize(frame: pd.DataFrame | pd.Series, target: str | None = None) -> Tab
         target_missing = int(gone.sum())
         if target_missing:
             frame = frame.loc[~gone].reset_index(drop=True)
-    numeric = [n for n in names if is_numeric(frame[n])]
-    by_name = {s.name: s for s in summarize_numbers(frame[numeric], counted=(target,) if target else ())} \
-        if numeric else {}
+    dtypes = list(frame.dtypes)
+    numeric = [n for n, t in zip(names, dtypes, strict=True) if _numeric_dtype(t)]
+    by_name = {}
+    if numeric:
+        part = frame[numeric] if len(numeric) < len(names) else frame
+        if stats is not None and stats.n_distinct.size != len(numeric):
+            stats = None
+        by_name = {s.name: s for s in summarize_numbers(part, stats, counted=(target,) if target else ())}
     for n in names:
         if n not in by_name:
-            by_name[n] = summarize_text(frame[n], n, counted=n == target)
+            factorized = stripped_distinct(frame[n])
+            if cache is not None:
+                cache[n] = factorized
+            by_name[n] = summarize_text(frame[n], n, counted=n == target, factorized=factorized)
     return TableSummary(tuple(by_name[n] for n in names), target, total_rows, target_missing)
+
+
+def _numeric_dtype(dtype) -> bool:
+    return (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)) \
+        and not pd.api.types.is_complex_dtype(dtype)
 
 
 def merge(a: ColumnSummary | TableSummary, b: ColumnSummary | TableSummary):
@@ -341,7 +367,8 @@ def merge(a: ColumnSummary | TableSummary, b: ColumnSummary | TableSummary):
     return ColumnSummary(
         a.name, a.source, a.n_rows + b.n_rows, a.n_missing + b.n_missing, counts, lows, highs, levels,
         level_counts, n_distinct, exact, float(np.fmin(a.lo, b.lo)), float(np.fmax(a.hi, b.hi)),
-        a.integral and b.integral, a.total + b.total, a.total_sq + b.total_sq, a.example or b.example,
+        a.integral and b.integral, a.total + b.total, a.total_sq + b.total_sq,
+        a.example if a.n_present else b.example,
         None)
 
 
@@ -661,6 +688,13 @@ def decide_column(s: ColumnSummary, kind: str, opts: PlanOptions, n_rows: int) -
                               example=ex, n_distinct=1)
     if s.source == "numeric" and kind in ("auto", "number", "percent"):
         return ColumnPlan(s.name, "numeric", inferred=kind == "auto", example=ex, n_distinct=s.n_distinct)
+    if s.source == "numeric":   # a number column set to date (20210304) or boolean (1/0): read as its text
+        fixed = pr.Reading("date-compact" if kind == "date" else "boolean")
+        ends = pd.Series([f"{v:.0f}" if math.isfinite(v) else "" for v in (s.lo, s.hi)])
+        lo, hi = pr.read_values(fixed, ends)
+        return ColumnPlan(s.name, kind, fixed.rule, inferred=False, unit="days" if kind == "date" else "",
+                          n_distinct=s.n_distinct, example=s.example,
+                          message=read_message(s.name, kind, lo, hi, "days", 0, True))
     if kind != "auto":
         reading, n = _best(s, kind, opts.dayfirst, forced=True)
         return _parsed(s, kind, reading, n, opts.dayfirst, forced=True)
@@ -744,6 +778,9 @@ def decide_target(s: ColumnSummary, positive=None, n_missing: int = 0) -> Target
     if s.levels is None or s.level_counts is None:
         return TargetPlan(s.name, "regression", (), None, n_missing)
     numeric = s.source == "numeric"
+    if numeric and positive is not None and str(positive).strip().lower() in ("true", "false") \
+            and set(s.levels) <= {0.0, 1.0}:   # positive=True on a boolean column
+        positive = "1" if str(positive).strip().lower() == "true" else "0"
     chosen = choose_classes(s.name, [_class_name(v, numeric) for v in s.levels], np.asarray(s.level_counts),
                             np.asarray(s.levels, dtype=np.float64) if numeric else None, positive)
     return TargetPlan(s.name, chosen.task, chosen.class_names, chosen.positive, n_missing, chosen.notes)
@@ -759,29 +796,35 @@ def _class_name(v, numeric: bool) -> str:
 # ---- 3. apply and code
 
 
-def read_column(column: pd.Series, plan: ColumnPlan) -> pd.Series:
-    """One column read by its plan: floats for a parsed column (NaN: missing or unparsed), the stripped text for
-    text, the values for a numeric column, text of the values for a numeric column kept as category."""
+def read_column(column: pd.Series, plan: ColumnPlan, factorized: tuple[np.ndarray, pd.Series, bool] | None = None
+                ) -> tuple[pd.Series, tuple[np.ndarray, np.ndarray] | None]:
+    """One column read by its plan, and for a text column its (code per row, -1 missing; distinct texts): floats
+    for a parsed column (NaN: missing or unparsed), the stripped text for text, the values for a numeric column,
+    the text of the values for a numeric column kept as category. ``factorized``: :func:`stripped_distinct` of
+    the column when the caller has it."""
     if plan.type == "numeric":
-        return column
+        return column, None
     numeric = is_numeric(column)
     if plan.type == "category" and numeric:
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
         whole = bool(np.all(values[~np.isnan(values)] % 1 == 0))
         text = (column.astype("Int64") if whole else column).astype(str)
-        return text.where(column.notna().to_numpy(bool)).astype(object)
+        return text.where(column.notna().to_numpy(bool)).astype(object), None
     if numeric:
         present = column.notna().to_numpy(bool)
-        text = column.astype(str).str.replace(r"\.0$", "", regex=True).where(present)
-        codes, distinct = stripped_distinct(text)
+        codes, distinct, own = stripped_distinct(column[present].astype(str).str.replace(r"\.0$", "", regex=True)
+                                                 .reindex(column.index))
     else:
-        codes, distinct = stripped_distinct(column)
+        codes, distinct, own = stripped_distinct(column) if factorized is None else factorized
     if plan.type in ("text", "category"):
-        table = np.concatenate([distinct.to_numpy(dtype=object), np.array([None], dtype=object)])
-        if numeric or (not isinstance(column.dtype, pd.StringDtype) and column.dtype != object):
-            return pd.Series(table[codes], index=column.index, name=column.name, dtype=object)
+        texts = distinct.to_numpy(dtype=object)
+        if own and not numeric:   # every value is its own stripped text: the column as it is
+            return column, (codes, texts)
+        table = np.concatenate([texts, np.array([None], dtype=object)])
         out = pd.Series(table[codes], index=column.index, name=column.name, dtype=object)
-        return out.astype(column.dtype) if isinstance(column.dtype, pd.StringDtype) else out
+        if isinstance(column.dtype, pd.StringDtype):
+            out = out.astype(column.dtype)
+        return out, (codes, texts)
     reading = plan.reading
     assert reading is not None
     parsed = pr.read_values(reading, distinct)
@@ -797,20 +840,36 @@ def read_column(column: pd.Series, plan: ColumnPlan) -> pd.Series:
                 f"column {plan.name!r} was set to {plan.type} but data row {row + 1} holds "
                 f"{str(column.iloc[row])[:60]!r}, which does not read as {_WHAT[plan.type]} ({int(bad.sum())} such "
                 "value(s)); fix the values or choose another type (category keeps them as text)")
-    return pd.Series(values, index=column.index, name=column.name)
+    return pd.Series(values, index=column.index, name=column.name), None
 
 
-def apply(plan: TablePlan, frame: pd.DataFrame) -> pd.DataFrame:
+def apply(plan: TablePlan, frame: pd.DataFrame, cache: dict | None = None,
+          text_codes: dict | None = None) -> pd.DataFrame:
     """The features of ``frame`` (or of a partition) read by the plan: left-out columns gone, parsed columns as
     floats (dates in days or seconds since 1970-01-01), text stripped; every row kept, the target left out.
-    A column of the plan missing from the frame is a :class:`PlanError` naming it."""
+    A column of the plan missing from the frame is a :class:`PlanError` naming it. In memory, ``cache``: the
+    :func:`summarize` cache of the same rows; ``text_codes``: a dict that receives {column: (code per row, -1
+    missing; distinct texts)} of the text columns (reused by the coding)."""
     names = [str(c) for c in frame.columns]
-    frame = frame.set_axis(names, axis=1)
     missing = [c.name for c in plan.kept if c.name not in names]
     if missing:
         raise PlanError(f"the plan reads column(s) {', '.join(repr(n) for n in missing)}, which the data does not "
                         "have")
-    out = {c.name: read_column(frame[c.name], c) for c in plan.kept}
+    position = {n: j for j, n in enumerate(names)}
+    out: dict[str, pd.Series] = {}
+    changed = False
+    for c in plan.kept:
+        column = frame.iloc[:, position[c.name]]
+        values, hashed = read_column(column, c, (cache or {}).get(c.name))
+        changed |= values is not column
+        out[c.name] = values
+        if hashed is not None and text_codes is not None:
+            text_codes[c.name] = hashed
+    kept = [c.name for c in plan.kept]
+    if not changed and kept == names:
+        return frame.set_axis(names, axis=1) if list(frame.columns) != names else frame
+    if not changed:
+        return frame.iloc[:, [position[n] for n in kept]].set_axis(kept, axis=1)
     return pd.DataFrame(out, index=frame.index)
 
 

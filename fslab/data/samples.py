@@ -123,7 +123,8 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
         data = Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)
         return cast(Dataset, data)  # dense uint8 codes: a Dataset, not a SparseDataset
     frame = read_sample_frame(name)
-    return Dataset.from_frame(frame, rec.target, positive=positive)   # the library applies no size caps
+    return Dataset.from_frame(frame, rec.target, positive=positive,   # the library applies no size caps
+                              constant="keep")   # the paper's encoding keeps its constant columns
 
 
 def sample_limits(frame: pd.DataFrame) -> Limits:

@@ -18,7 +18,7 @@ DIGIT = 8
 def _dataset(df: pd.DataFrame, target: str, positive=None):
     from .dataset import Dataset  # late import: the data layer sits above this module
 
-    return Dataset.from_frame(df, target, positive=positive)
+    return Dataset.from_frame(df, target, positive=positive, constant="keep")   # a sample keeps its columns
 
 
 def uniform_data(m: int = 1000, n_features: int = 25, k_star: int = 5, seed=0) -> tuple[np.ndarray, np.ndarray]:
