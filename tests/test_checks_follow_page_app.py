@@ -218,3 +218,20 @@ def test_pages_take_selects_choice_once_and_a_recipe_wins_over_it(tmp_path):
     move("pages/by_measure.py")
     assert at.number_input(key="bym.k").value == 2 and at.multiselect(key="bym.measures").value[0] == "auc"
     assert "Opened with the measure and k of the link that opened this data" in _captions(at)
+
+
+def test_the_content_token_reads_a_datasets_plan():
+    """A dataset carries the plan its codes follow (fslab.data.plan); the pages' cache key digests it as its own
+    record (its columns nest deeper than the digest follows objects: 'token: nesting too deep' broke every page on
+    an upload), and a plan read another way is another key."""
+    from types import SimpleNamespace
+
+    from fslab.data.plan import PlanOptions, decide, summarize
+    from ui.compare import token
+
+    frame = pd.DataFrame({"when": ["03/04/2021", "05/06/2021", "07/08/2021"], "y": ["a", "b", "a"]})
+    month_first, day_first = (SimpleNamespace(X=np.zeros((3, 1), dtype=int), plan=decide(
+        summarize(frame, "y"), PlanOptions(dayfirst=d))) for d in (False, True))  # a dataset holding its plan
+    again = SimpleNamespace(X=np.zeros((3, 1), dtype=int), plan=decide(summarize(frame, "y"), PlanOptions()))
+    assert token(month_first) == token(again)
+    assert token(month_first) != token(day_first)

@@ -3,13 +3,15 @@
 Sources are unhashable, so they travel as ``_source`` with a content ``token`` that keys the cache: the same data
 under another name hits, different data under the same name misses. The token digests *every* attribute of
 the object a computation reads (codes, arities, label values, class weights, raw values, category and class names,
-target, task; a raw Dataset's frames), so two sessions whose data differ only in label or raw values never share a
-result (the squared error reads the label values, Fisher the raw values, re-binning the raw table).
+target, task; a raw Dataset's frames; the plan the codes follow, as its ``to_dict()``), so two sessions whose data
+differ only in label or raw values never share a result (the squared error reads the label values, Fisher the raw
+values, re-binning the raw table).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import weakref
 from collections import OrderedDict
@@ -22,6 +24,7 @@ import streamlit as st
 from fslab.binning import BinningResult, binning_sensitivity
 from fslab.compare import Comparison, compare_selectors
 from fslab.cost import binning_cost, check, compare_cost, curves_cost
+from fslab.data.plan import TablePlan
 from fslab.data.samples import SAMPLES, load_sample
 
 from . import state
@@ -77,6 +80,9 @@ def _feed(h, obj, depth: int = 0) -> None:
         for item in obj:
             _feed(h, item, depth + 1)
         h.update(b"]")
+    elif isinstance(obj, TablePlan):  # its columns nest deeper than any data: its own JSON-able record
+        h.update(f"{type(obj).__qualname__}:".encode())
+        h.update(json.dumps(obj.to_dict(), sort_keys=True, default=repr).encode())
     elif isinstance(obj, dict):
         h.update(f"dict{len(obj)}{{".encode())
         for key in sorted(obj, key=repr):
