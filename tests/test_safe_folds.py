@@ -96,3 +96,16 @@ def test_tiny_tables_select_and_get_a_verdict_without_nan(data, folds):
     assert np.isfinite(check.steps[["in-sample", "held-out", "gap", "held-out gain"]].to_numpy()).all()
     assert np.isfinite(check.kept) and check.folds == sel.folds and check.level in ("green", "amber", "red")
     assert not any("nan" in reason.lower() for reason in check.reasons)
+
+
+@pytest.mark.slow  # 0.66 s CPU measured (20 held-out selections)
+def test_npfs_on_a_tiny_sample_never_fails_on_a_one_fold_resample():
+    """7 rows in 3 folds (3, 2, 2 rows): a resample of 7 draws lies in one fold with probability (3/7)^7 + 2 (2/7)^7,
+    about 0.3 %; one of seed 29's 20 resamples does, and it is selected with the plug-in instead of failing."""
+    y = np.array([0, 1, 0, 1, 0, 1, 0])
+    X = np.column_stack([y, (np.arange(7) % 3)])
+    result = fslab.npfs(_ds(X, y), "bayes-greedy", 1, n_bootstraps=20, seed=29, estimate="cross-fitted")
+    assert result.n_bootstraps == 20 and result.counts.sum() == 20
+    rng_rows = [np.sort(np.random.default_rng(s).integers(0, 7, 7)) for s in np.random.SeedSequence(29).spawn(20)]
+    fold, _, _ = assign_folds(y, 5, 0)
+    assert any(len(set(fold[r])) == 1 for r in rng_rows)   # the case happened

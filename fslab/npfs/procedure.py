@@ -178,8 +178,10 @@ def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: 
         # Sorted rows: the same multiset (count-based selectors see the same tables), better memory locality.
         rows = np.sort(np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw))
         given = params.get("folds")   # cross-fitted: each drawn row keeps its original row's fold
-        picked = _select_features(source.subsample(rows), k, selector,
-                                  params if not isinstance(given, np.ndarray) else {**params, "folds": given[rows]})
+        drawn = params if not isinstance(given, np.ndarray) else {**params, "folds": given[rows]}
+        if isinstance(given, np.ndarray) and given[rows].min() == given[rows].max():   # a tiny sample's draw: 1 fold
+            drawn = {**params, "estimate": "plug-in", "folds": DEFAULT_FOLDS}             # nothing to hold out
+        picked = _select_features(source.subsample(rows), k, selector, drawn)
         out[b, np.asarray(picked, dtype=np.int64)] = True
     return out
 
@@ -255,7 +257,9 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     estimate, folds : the base selector's criterion estimate (``select``'s): ``"plug-in"`` (default, the paper's)
         or ``"cross-fitted"``: each bootstrap is selected with held-out estimates over ``folds`` stratified folds of
         the ORIGINAL rows (split with seed 0), so the copies of one row in a resample stay in one fold and never
-        score each other. Cross-fitted runs resample (``counting="resample"``).
+        score each other; fewer folds on a small class (:func:`fslab.measures._folds.fold_count`), and a resample
+        of a tiny sample that drew rows of one fold only is selected with the plug-in (nothing to hold out).
+        Cross-fitted runs resample (``counting="resample"``).
     """
     check_rule(rule)
     if counting not in COUNTING:
