@@ -18,6 +18,13 @@ and reports the light sessions with and without it.
     .venv/bin/python bench/load_test.py --heavy           # 30 sessions alone, then 30 + one heavy session
     .venv/bin/python bench/load_test.py --sessions 5 --headed
 
+``--upload`` (issue 32) is another benchmark on the same server: one session uploads each hostile file of
+tests/upload_bombs.py on the Data page while another loads Home ``--home-loads`` times; the table gives Home's
+median during each upload against the idle server's, and the server's resident memory before and at its peak.
+
+    .venv/bin/python bench/load_test.py --upload                        # this checkout
+    .venv/bin/python bench/load_test.py --upload --root /tmp/before     # another one (e.g. git archive of HEAD~)
+
 It is a benchmark, not a unit test: timeouts are generous and a failed session is counted, not raised.
 """
 
@@ -388,6 +395,143 @@ def report(rounds: list[Round]) -> None:
                 print(f"  FAILED {o.name} after {o.seconds:.1f} s: {o.error}")
 
 
+# --- hostile uploads (issue 32): one session uploads, another loads Home ---------------------------
+
+def rss_mb(pid: int) -> float:
+    """VmRSS (resident set now) of a live process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def home_times(browser, url: str, times: int, timeout_ms: int) -> list[float]:
+    """Seconds of ``times`` loads of Home in a new session each (open the page, wait for its script to finish)."""
+    out = []
+    for _ in range(times):
+        ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = await ctx.new_page()
+        page.set_default_timeout(timeout_ms)
+        t0 = time.perf_counter()
+        await page.goto(url)
+        await wait_idle(page)
+        await page.locator('[data-testid="stMain"]').get_by_text("Current dataset:").first.wait_for()
+        out.append(time.perf_counter() - t0)
+        await ctx.close()
+    return out
+
+
+async def upload_file(browser, url: str, path: Path, timeout_ms: int) -> tuple[float, str]:
+    """Upload ``path`` on the Data page; (seconds until the page answered, its first error or "accepted")."""
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    await page.goto(url)
+    await wait_idle(page)
+    await goto_page(page, "Data")
+    main = page.locator('[data-testid="stMain"]')
+    await main.get_by_text("Upload a CSV").first.click()
+    await wait_idle(page)
+    t0 = time.perf_counter()
+    await page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".parquet"]').set_input_files(str(path))
+    answer = main.locator('[data-testid="stAlertContentError"]').or_(main.get_by_text("Target column"))
+    await answer.first.wait_for(timeout=timeout_ms)
+    await wait_idle(page)
+    seconds = time.perf_counter() - t0
+    errors = main.locator('[data-testid="stAlertContentError"]')
+    said = (await errors.first.inner_text()).splitlines()[0] if await errors.count() else "accepted"
+    await ctx.close()
+    return seconds, said
+
+
+async def watch_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
+    while not stop.is_set():
+        peak[0] = max(peak[0], rss_mb(pid))
+        await asyncio.sleep(0.05)
+
+
+def hostile_files(directory: Path) -> dict[str, Path]:
+    """The issue's hostile uploads (tests/upload_bombs.py), written once to ``directory``."""
+    from tests import upload_bombs as bombs
+
+    directory.mkdir(parents=True, exist_ok=True)
+    made = {"pathological cells (5 MB CSV)": ("cells.csv", bombs.pathological_cells),
+            "fixed_size_binary bomb (3.7 KB parquet)": ("fixed.parquet", bombs.parquet_fixed_binary_bomb),
+            "string_view bomb (47 KB parquet)": ("view.parquet", bombs.parquet_string_view_bomb),
+            "lying page headers (4.7 KB parquet)": ("lying.parquet", bombs.parquet_lying_pages),
+            "gzip bomb renamed .csv (261 KB)": ("bomb.csv", bombs.gzip_bomb)}
+    files = {}
+    for label, (name, build) in made.items():
+        path = directory / name
+        if not path.exists():
+            path.write_bytes(build())
+        files[label] = path
+    return files
+
+
+async def upload_round(args) -> list[dict]:
+    """A fresh server; Home loaded ``--home-loads`` times on the idle server, then during each hostile upload."""
+    from playwright.async_api import async_playwright
+
+    files = hostile_files(Path(tempfile.gettempdir()) / "fslab-hostile-uploads")
+    if args.only:
+        files = {k: v for k, v in files.items() if any(o in k for o in args.only)}
+    port = args.port or free_port()
+    log_path = Path(tempfile.gettempdir()) / f"fslab-load-{port}.log"
+    server = start_server(port, log_path, Path(args.root).resolve())
+    url = f"http://127.0.0.1:{port}"
+    timeout_ms = int(args.timeout * 1000)
+    rows = []
+    try:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            await home_times(browser, url, 1, timeout_ms)   # warm: the first Home run imports the pages
+            base = rss_mb(server.pid)
+            idle = await home_times(browser, url, args.home_loads, timeout_ms)
+            rows.append({"upload": "(idle server)", "home": idle, "answer": "", "upload_s": 0.0,
+                         "base_mb": base, "peak_mb": rss_mb(server.pid), "load": os.getloadavg()[0]})
+            for label, path in files.items():
+                stop, peak = asyncio.Event(), [0.0]
+                before = rss_mb(server.pid)
+                watcher = asyncio.create_task(watch_rss(server.pid, stop, peak))
+                uploading = asyncio.create_task(upload_file(browser, url, path, timeout_ms))
+                await asyncio.sleep(0.5)   # the upload is under way when the other session arrives
+                home = await home_times(browser, url, args.home_loads, timeout_ms)
+                seconds, said = await uploading
+                stop.set()
+                await watcher
+                rows.append({"upload": label, "home": home, "answer": said, "upload_s": seconds,
+                             "base_mb": before, "peak_mb": peak[0], "load": os.getloadavg()[0]})
+                print(f"  {label}: upload {seconds:.1f} s ({said[:90]}), Home median "
+                      f"{statistics.median(home):.2f} s, server RSS {before:.0f} -> peak {peak[0]:.0f} MB", flush=True)
+            await browser.close()
+    finally:
+        stop_server(server)
+    return rows
+
+
+def upload_report(rows: list[dict]) -> bool:
+    """The table of an upload round; True when Home's median stays within 2x of idle during every upload and the
+    server's resident memory under the upload limit + 500 MB (the issue's goals)."""
+    from fslab.limits import server_limits
+
+    idle = statistics.median(rows[0]["home"])
+    bound = server_limits().max_upload_mb + 500
+    head = (f"{'upload':<40} {'upload s':>8} {'Home median s':>13} {'x idle':>6} {'Home worst s':>12} "
+            f"{'RSS before MB':>13} {'RSS peak MB':>11} {'load':>5}  answer")
+    print(head)
+    print("-" * len(head))
+    ok = True
+    for r in rows:
+        median = statistics.median(r["home"])
+        ok &= median <= 2 * idle and r["peak_mb"] <= bound
+        print(f"{r['upload']:<40} {r['upload_s']:>8.1f} {median:>13.2f} {median / idle:>6.2f} {max(r['home']):>12.2f} "
+              f"{r['base_mb']:>13.0f} {r['peak_mb']:>11.0f} {r['load']:>5.1f}  {r['answer'][:100]}")
+    print(f"goals: Home median within 2x of idle ({2 * idle:.2f} s), server RSS under {bound} MB: "
+          f"{'met' if ok else 'NOT met'}")
+    return ok
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=30, help="concurrent light sessions (default 30)")
@@ -408,7 +552,18 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="alternate the rounds this many times (A B A B ...) and compare medians of medians")
     parser.add_argument("--root", default=str(ROOT), help="checkout to serve (default: this one)")
+    parser.add_argument("--upload", action="store_true",
+                        help="issue 32: Home loaded --home-loads times while another session uploads each hostile "
+                             "file (5 MB of pathological cells, parquet bombs, a gzip bomb); Home's median against "
+                             "the idle server's, the server's peak RSS")
+    parser.add_argument("--home-loads", type=int, default=10, help="Home loads per upload (default 10)")
+    parser.add_argument("--only", nargs="*", default=[], help="with --upload: only the uploads whose label has one "
+                                                              "of these words")
     args = parser.parse_args(argv)
+    if args.upload:
+        print(f"{os.cpu_count()} cores, load average {' / '.join(f'{v:.2f}' for v in os.getloadavg())}, serving "
+              f"{args.root}", flush=True)
+        return 0 if upload_report(asyncio.run(upload_round(args))) else 1
     print(f"{args.sessions} sessions, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}", flush=True)
     plan = [("light only", False)] if not args.heavy_only else []
     if args.heavy or args.heavy_only:

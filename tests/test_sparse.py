@@ -233,3 +233,61 @@ def test_discretize_reencodes_and_missing_targets_drop():
     e = fslab.Dataset.from_arrays(X, y_missing)
     assert e.n_rows == 198 and any("dropped" in note for note in e.notes)
     assert e.discretize("presence").n_rows == 198
+
+
+# --- validation before any conversion (issue 32.4) ------------------------------------------------------------
+# Only inputs scipy cannot crash on run in this process; the corrupt files that did crash it (an index past the
+# shape, a negative one) run in subprocesses: tests/test_upload_hostile.py.
+
+
+def test_every_scipy_format_of_a_valid_matrix_passes_the_structure_check():
+    from fslab.data.sparse_codes import check_structure
+
+    dense = np.array([[0, 2, 0], [1, 0, 3], [0, 0, 0], [4, 0, 0]], dtype=float)
+    for fmt in ("csr", "csc", "coo", "bsr", "lil", "dok", "dia"):
+        check_structure(sp.csr_matrix(dense).asformat(fmt))
+    assert fslab.Dataset.from_arrays(sp.coo_matrix(dense), np.array([0, 1, 0, 1])).shape == (4, 3)
+
+
+def test_duplicate_entries_are_added_up():
+    """(row 0, column 1) stored twice with 1 and 2: one entry of 3, as scipy's sum_duplicates does."""
+    from fslab.data.sparse_codes import check_sparse
+
+    X = sp.csr_matrix((np.array([1.0, 2.0, 5.0]), np.array([1, 1, 0]), np.array([0, 2, 3])), shape=(2, 2))
+    csc = check_sparse(X)
+    assert csc.toarray().tolist() == [[0.0, 3.0], [5.0, 0.0]] and csc.nnz == 2
+    assert X.nnz == 3   # the caller's matrix untouched
+
+
+@pytest.mark.parametrize(("mutate", "fragment"), [
+    (lambda X: setattr(X, "indptr", X.indptr[:-1]), "needs an indptr of 5 entries (one per row + 1); got 4"),
+    (lambda X: setattr(X, "indptr", np.array([0, 1, 3, 3, 3], dtype=np.int32)), "indptr ends at 3 but there are 2"),
+    (lambda X: setattr(X, "indices", X.indices.astype(float)), "needs 1-d integer indptr and indices"),
+])
+def test_inconsistent_index_arrays_are_data_errors(mutate, fragment):
+    from fslab.data.sparse_codes import check_structure
+
+    X = sp.csr_matrix((np.ones(2), np.array([0, 2]), np.array([0, 1, 2, 2, 2])), shape=(4, 3))
+    mutate(X)
+    with pytest.raises(DataError, match=fragment.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
+        check_structure(X)
+
+
+def test_a_coo_index_out_of_range_is_a_data_error():
+    from fslab.data.sparse_codes import check_structure
+
+    X = sp.coo_matrix((np.ones(2), (np.array([0, 1]), np.array([0, 1]))), shape=(2, 2))
+    X.col = np.array([0, 9], dtype=np.int32)   # as a hand-made matrix can hold
+    with pytest.raises(DataError, match=r"\(COO\) has a column index outside 0 \.\. 1"):
+        check_structure(X)
+
+
+def test_the_column_count_is_checked_before_names_are_made(monkeypatch):
+    """10^7 empty columns under limits: refused from the shape, no name made (check_names never called)."""
+    import fslab.data.data_checks as checks
+    from fslab.limits import Limits
+
+    monkeypatch.setattr(checks, "check_names", lambda names: pytest.fail("names made before the size check"))
+    X = sp.csr_matrix((np.ones(1), np.array([0]), np.array([0, 1, 1])), shape=(2, 10_000_000))
+    with pytest.raises(fslab.TooLargeError, match="the data has 10,000,001 columns; the limit is 2,000 columns"):
+        fslab.Dataset.from_arrays(X, np.array([0, 1]), limits=Limits())
