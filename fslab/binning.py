@@ -89,15 +89,16 @@ def binning_sensitivity(dataset, k: int, selector: str = "bayes-greedy", measure
     selections: dict[str, list[int]] = {}
     names: tuple[str, ...] = ()
     arities = []
+    used = folds if isinstance(folds, int) else int(folds.max()) + 1
     for method, bins in binnings:
         encoded = dataset.discretize(method=method, bins=int(bins))
         names = tuple(encoded.feature_names)
         sel = select(encoded, k, selector=selector, measure=measure, s=s, estimate=estimate, folds=folds, seed=seed,
                      **params)
         selections[binning_label(method, int(bins))] = list(sel.features)
+        used = sel.folds or used  # fewer folds than asked on a small class (a note on the selection)
         arities.append(np.asarray(encoded.arities))
     # a column the binning acts on changes its number of bins between binnings; codes kept as they are do not
     moved = np.ptp(np.vstack(arities), axis=0) > 0
     numeric = tuple(n for n, r in zip(names, moved, strict=True) if r)
-    return BinningResult(selections, names, numeric, int(k), selector, measure, estimate,
-                         folds if isinstance(folds, int) else int(folds.max()) + 1)
+    return BinningResult(selections, names, numeric, int(k), selector, measure, estimate, int(used))
