@@ -76,3 +76,24 @@ def test_footnote_3s_stopping_rule_on_held_out_values_stops_before_the_mess():
     assert held.k >= 1 and set(held.names) <= set(messy.SIGNAL["loans"])
     plug = select_until_gain_below(data, 0.0, 6, "bayes-greedy", "balanced")
     assert {"employer", "zip_prefix"} & set(plug.names)   # in-sample every many-level code "gains"
+
+
+def test_a_small_class_checks_over_fewer_folds_and_says_when_folds_cannot_be_split_again():
+    """A class of 3 rows: the check holds out over 3 folds (not 5), and selection across folds, which reruns the
+    held-out selection inside each training fold (2 rows of that class: 2 folds there), still runs. With 2 rows, the
+    check holds out over 2 folds; a training fold keeps 1 row of the class, so the nested held-out rerun is
+    impossible: the check says so in its reasons instead of failing, and its numbers stay finite."""
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 3, size=(40, 3)).astype(np.uint8)
+    for rare, folds, reran in ((3, 3, True), (2, 2, False)):
+        y = np.zeros(40, dtype=int)
+        y[:rare] = 1
+        X[:, 0] = y   # a perfect signal
+        ds = EncodedDataset(X, y, labels=np.array([0, 1]))
+        pick = fslab.select(ds, 2, estimate="cross-fitted")
+        check = holdout_check(ds, pick)
+        assert check.folds == pick.folds == folds
+        assert np.isfinite(check.steps[["in-sample", "held-out"]].to_numpy()).all() and np.isfinite(check.kept)
+        assert (len(check.frequency) == 2) == reran
+        assert any(r.startswith("Selection across folds not run: inside a training fold, too few rows to hold out: "
+                                "the class '1' has a single row") for r in check.reasons) == (not reran)
