@@ -34,6 +34,7 @@ year, month and day (:func:`days_from_civil`, portable to SQL), seconds add the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -116,10 +117,21 @@ def parseable(text: pd.Series) -> np.ndarray:
     return (text.str.len() <= MAX_CHARS).to_numpy(bool)
 
 
+LEAD = r"(?i)^(?:[0-9+.,$€£¥₹-]|usd|eur|gbp|chf|" + MONTH.replace("(?:", "(?:") + ")"
+# what a value must start with to match any rule but boolean: a digit, a sign or mark, a currency, a month name
+
+
 def extract(rule: ParseRule, text: pd.Series) -> pd.DataFrame:
-    """The capture groups of ``rule`` for every value of ``text`` (NaN rows: no match; long values never match)."""
-    short = text.where(parseable(text), "")
-    return short.str.extract(rule.pattern, expand=True)
+    """The capture groups of ``rule`` for every value of ``text`` (NaN rows: no match; long values never match).
+    Only the values the pattern matches are split into groups (``str.match`` first: most values of a text column
+    match no rule)."""
+    short = text.astype(object).where(parseable(text), "")
+    hit = short.str.match(rule.pattern).to_numpy(bool)
+    n_groups = re.compile(rule.pattern).groups
+    out = pd.DataFrame(np.full((len(text), n_groups), np.nan, dtype=object), index=text.index)
+    if hit.any():
+        out.iloc[hit] = short[hit].str.extract(rule.pattern, expand=True).to_numpy(dtype=object)
+    return out
 
 
 def comma_decimal(num: pd.Series) -> np.ndarray:

@@ -75,7 +75,8 @@ class ColumnSummary:
     or :data:`VALUES_CAP` (numbers), else None; ``level_counts``: rows per level (the target only).
     ``n_distinct``: exact when ``distinct_exact`` (an engine may set the exact count it counted itself), else a
     lower bound. Numbers: ``lo``, ``hi``, ``integral``, ``total`` (sum), ``total_sq`` (sum of squares).
-    ``evenly_spaced`` (numbers, unique reals): known only on the whole column (None after a merge).
+    ``evenly_spaced`` (numbers, unique reals): known only on the whole column (None after a merge). ``example``:
+    the first non-missing text value ("" for numbers: the profile shows their first row).
     """
 
     name: str
@@ -152,6 +153,8 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
         return counts, lows, highs
     short = pr.parseable(text)
     digits = short & text.str.contains(r"\d", regex=True).to_numpy(bool)
+    if digits.any():   # every rule but yes/no needs a digit and starts with a digit, a sign, a currency or a month
+        digits[digits] = text[digits].str.match(pr.LEAD).to_numpy(bool)
     for rule in pr.RULES:
         if not rule.inferred and not forced_only:
             continue
@@ -159,10 +162,11 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
         if not pick.any():
             continue
         sub, w = text[pick], weights[pick]
-        groups = pr.extract(rule, sub)
-        matched = groups[0].notna().to_numpy(bool) | (groups.shape[1] > 1 and groups[1].notna().to_numpy(bool))
-        if not matched.any():
+        hit = sub.astype(object).str.match(rule.pattern).to_numpy(bool)
+        if not hit.any():
             continue
+        sub, w = sub[hit], w[hit]
+        groups = pr.extract(rule, sub)
         if rule.kind == "boolean":
             v = pr.boolean_value(groups)
             _add_rows(counts, lows, highs, _key(pr.Reading(rule.name)), ~np.isnan(v), v, w)
@@ -251,12 +255,12 @@ def summarize_numbers(frame: pd.DataFrame, stats: ColumnStats | None = None, cou
     total = np.zeros(source.n_columns)
     total_sq = np.zeros(source.n_columns)
     for _, block in source.row_blocks():
-        F = block.astype(np.float64, copy=False)
-        total += np.nansum(F, axis=0)
-        total_sq += np.nansum(F * F, axis=0)
+        F = block if block.dtype.kind in "biu" else np.where(np.isnan(block), 0.0, block)
+        total += F.sum(axis=0, dtype=np.float64)
+        total_sq += np.einsum("ij,ij->j", F, F, dtype=np.float64, casting="unsafe")
     out = []
     small_rank = np.cumsum(stats.small) - 1
-    names = [str(c) for c in frame.columns]
+    names = [str(c) for c in frame.columns.tolist()]
     for i, name in enumerate(names):
         nd = int(stats.n_distinct[i])
         values: tuple | None = None
@@ -268,21 +272,20 @@ def summarize_numbers(frame: pd.DataFrame, stats: ColumnStats | None = None, cou
                 vals = stats.uniques.get(i, np.zeros(0))
             values = tuple(float(v) for v in vals)
         level_counts = None
-        column = frame.iloc[:, i]
         if name in counted and values is not None:
+            column = frame.iloc[:, i]
             x = column.to_numpy(dtype=np.float64, na_value=np.nan)
             level_counts = tuple(int(c) for c in np.bincount(np.searchsorted(np.asarray(values), x[~np.isnan(x)]),
                                                              minlength=len(values)))
         spaced = None
         if nd == len(frame) and not stats.n_missing[i] and not stats.integral[i]:
             from .column_types import evenly_spaced
-            spaced = evenly_spaced(column.to_numpy(dtype=np.float64, na_value=np.nan), float(stats.lo[i]),
-                                   float(stats.hi[i]))
+            spaced = evenly_spaced(frame.iloc[:, i].to_numpy(dtype=np.float64, na_value=np.nan),
+                                   float(stats.lo[i]), float(stats.hi[i]))
         out.append(ColumnSummary(name, "numeric", len(frame), int(stats.n_missing[i]), levels=values,
                                  level_counts=level_counts, n_distinct=nd, distinct_exact=True,
                                  lo=float(stats.lo[i]), hi=float(stats.hi[i]), integral=bool(stats.integral[i]),
-                                 total=float(total[i]), total_sq=float(total_sq[i]), example=_example(column),
-                                 evenly_spaced=spaced))
+                                 total=float(total[i]), total_sq=float(total_sq[i]), evenly_spaced=spaced))
     return out
 
 
@@ -296,7 +299,7 @@ def summarize(frame: pd.DataFrame | pd.Series, target: str | None = None, *, sta
     :func:`apply` reuses (one hashing of the rows)."""
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
-    names = [str(c) for c in frame.columns]
+    names = [str(c) for c in frame.columns.tolist()]
     frame = frame.set_axis(names, axis=1)
     total_rows = len(frame)
     target_missing = 0
@@ -850,27 +853,31 @@ def apply(plan: TablePlan, frame: pd.DataFrame, cache: dict | None = None,
     A column of the plan missing from the frame is a :class:`PlanError` naming it. In memory, ``cache``: the
     :func:`summarize` cache of the same rows; ``text_codes``: a dict that receives {column: (code per row, -1
     missing; distinct texts)} of the text columns (reused by the coding)."""
-    names = [str(c) for c in frame.columns]
+    names = [str(c) for c in frame.columns.tolist()]
     missing = [c.name for c in plan.kept if c.name not in names]
     if missing:
         raise PlanError(f"the plan reads column(s) {', '.join(repr(n) for n in missing)}, which the data does not "
                         "have")
     position = {n: j for j, n in enumerate(names)}
-    out: dict[str, pd.Series] = {}
-    changed = False
+    kept = [c.name for c in plan.kept]
+    out = frame if kept == names else frame.iloc[:, [position[n] for n in kept]]
+    new: dict[str, pd.Series] = {}
     for c in plan.kept:
+        if c.type == "numeric":   # read as it is (the common case of wide numeric tables: no column touched)
+            continue
         column = frame.iloc[:, position[c.name]]
         values, hashed = read_column(column, c, (cache or {}).get(c.name))
-        changed |= values is not column
-        out[c.name] = values
+        if values is not column:
+            new[c.name] = values
         if hashed is not None and text_codes is not None:
             text_codes[c.name] = hashed
-    kept = [c.name for c in plan.kept]
-    if not changed and kept == names:
-        return frame.set_axis(names, axis=1) if list(frame.columns) != names else frame
-    if not changed:
-        return frame.iloc[:, [position[n] for n in kept]].set_axis(kept, axis=1)
-    return pd.DataFrame(out, index=frame.index)
+    if new:
+        out = out.copy() if out is frame else out
+        for name, values in new.items():
+            out[name] = values.to_numpy() if isinstance(values.dtype, np.dtype) else values.array
+    if list(out.columns) != kept:
+        out = out.set_axis(kept, axis=1)
+    return out
 
 
 def code(plan: TablePlan, typed: pd.DataFrame) -> np.ndarray:
