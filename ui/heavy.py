@@ -9,7 +9,9 @@ holds the GIL that the other sessions and the websocket event loop need. Two too
   fslab once, at a lower CPU priority, :func:`lower_priority`, so the interactive sessions keep their share), relays its
   ``progress`` calls to the caller's thread and returns its result; the server's GIL stays free meanwhile. If the
   caller is interrupted (Streamlit stops a script at its next ``st`` call when the user reruns or cancels), the
-  worker is terminated. A worker that cannot start, or dies, is a :class:`WorkerError` with a plain message.
+  worker is terminated. A worker that cannot start, or dies, is a :class:`WorkerError` with a plain message. With
+  ``caps`` (the server's Limits) the worker's memory and CPU time are capped (:mod:`fslab.limited`): the Data
+  page reads and types every upload this way, so a hostile file costs only its worker.
 - :func:`computed_once`: a result shared by content (``ui.cache.shared_results``) is computed by one session;
   the others wait for it (four tabs pressing Run on one link start one job, not four).
 """
@@ -144,7 +146,7 @@ def is_heavy_lattice(n_features: int, cells: int) -> bool:
 def _context():
     """A forkserver context that imports fslab once: each job then starts with a fork, not a fresh import."""
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["fslab"])
+    ctx.set_forkserver_preload(["fslab", "fslab.data.upload"])   # the upload job's module too
     return ctx
 
 
