@@ -281,3 +281,17 @@ def test_typing_time_is_linear_in_the_cell_length():
     seconds(1000)   # warm-up
     short, long = seconds(20_000), seconds(200_000)
     assert long < 2.0 and long / max(short, 0.05) < 20   # (a floor on the short time: a busy machine's noise)
+
+
+def test_the_plan_page_shows_what_the_library_says(capsys):
+    """docs/plan.md's first example prints the sentences its text block shows (wrapped lines joined)."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "plan.md").read_text()
+    code_block = re.search(r"```python\n(.*?)```", page, flags=re.S).group(1)
+    shown = re.search(r"```text\n(.*?)```", page, flags=re.S).group(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        exec(compile(code_block, "docs/plan.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert " ".join(printed.split()) == " ".join(shown.split())

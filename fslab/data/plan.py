@@ -625,7 +625,7 @@ def read_message(name: str, kind: str, lo: float, hi: float, detail: str, n_bad:
     if comma:
         out = out[:-1] + " (decimal commas read as decimal points)."
     if order_said:
-        out = out[:-1] + f" {order_said}"
+        out = f"{out} {order_said}"
     return out
 
 
