@@ -166,7 +166,7 @@ def _compare_choices() -> dict[str, Callable]:
     # Compare's learning curves score a test sample, so only the measures with a test-sample scorer
     return {"source": _SOURCE, "measure": _one_of(SCORABLE), "k": _int(1, COMPARE_MAX_K),
             "selectors": _list_of(SELECTORS), **_measure_params(SCORABLE), "tab": _one_of(TABS["compare"]),
-            "estimate": _one_of(ESTIMATES)}
+            "estimate": _one_of(ESTIMATES), "bin_selector": _one_of(SELECTORS)}
 
 
 def _by_measure_choices() -> dict[str, Callable]:
@@ -534,9 +534,11 @@ def load_table(data: dict | None, path=None, limits: Limits | None = None) -> Da
             frame = frame.drop(columns=exclude)
         caps = None if "sample" in data else limits  # a shipped sample always fits (fslab.data.samples.sample_limits)
         types = dict(item.rsplit("=", 1) for item in data.get("types", ())) or None
-        # as the Data page builds it: the columns it left out are in 'exclude', every other column is kept
+        # as the Data page builds it: the columns it left out are in 'exclude', every other column is kept; a
+        # shipped sample keeps the paper's columns, constant ones included (Mushroom's veil-type), as load_sample
         return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,
-                                  missing=data.get("missing", "level"), near_unique="keep")
+                                  missing=data.get("missing", "level"), near_unique="keep",
+                                  constant="keep" if "sample" in data else "drop")
     except RecipeError:
         raise
     except FslabError as err:

@@ -256,10 +256,11 @@ def _widget_values(recipe: Recipe) -> tuple[dict, list[str]]:
                          f"using {name} = {max(1, top)}")
             values[name] = max(1, top)
     offered = _offered_selectors(page, source)
-    if offered and values.get("selector") not in (None, *offered):
-        asked, values["selector"] = values["selector"], offered[0]
-        notes.append(f"selector {SELECTORS[asked].label} is not offered here for this {_target_words(source)}: "
-                     f"using {SELECTORS[offered[0]].label}")
+    for name in ("selector", "bin_selector"):  # Compare's binning panel has a selector of its own
+        if offered and values.get(name) not in (None, *offered):
+            asked, values[name] = values[name], offered[0]
+            notes.append(f"selector {SELECTORS[asked].label} is not offered here for this {_target_words(source)}: "
+                         f"using {SELECTORS[offered[0]].label}")
     if "selectors" in values:
         kept = [s for s in values["selectors"] if s in offered]
         notes += [f"selector {SELECTORS[s].label} is not offered here for this {_target_words(source)}: left out"
