@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_sql.py [--rows 10000000] [--prefix 1000000] [--k 5] [--selector jmi] [--repeats 1]
                                         [--method mean-std|quantile|uniform]
+    .venv/bin/python bench/bench_sql.py --heldout [--rows 10000000] [--prefix 1000000] [--k 5] [--repeats 3]
 
 Generates a mixed table once into /tmp/fslab_bench_sql/ (never into the repository): 8 real columns (two with
 missing values), 4 small-integer columns, a three-level text column with missing values, a 300-level text column
@@ -9,6 +10,11 @@ and a binary target that depends on four of them. Each run is a fresh subprocess
 selects, then reports its own peak resident memory (ru_maxrss: DuckDB's threads and buffers included). Runs are
 interleaved (SQL on the prefix, in-memory on the prefix, SQL on all rows, per repeat); medians are printed beside
 the load average. The prefix runs also check that both paths pick the same features with the same scores.
+
+``--heldout`` (issue 31.2): BayesGreedy's steps with the balanced error on one DuckDB source, plug-in and held out
+(5 folds) on the same subsets, alternated ``--repeats`` times in one process per table size: the time per greedy
+step of each (one ``GROUP BY`` query per step either way), the one-time cost of storing the folded codes
+(``SqlSource.folded``), the picks of both, and the process's peak resident memory, on the prefix and on all rows.
 """
 
 from __future__ import annotations
@@ -75,6 +81,56 @@ def child(mode: str, path: str, k: int, selector: str, method: str) -> None:
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
+def child_heldout(path: str, k: int, repeats: int) -> None:
+    """Plug-in vs held-out steps of BayesGreedy (balanced error) on one DuckDB source: a JSON line.
+
+    A step is ``extensions(J, every other feature)``: one ``GROUP BY`` query and the criteria of its tables. Both
+    estimates are timed on the same subsets J (the held-out selection's prefixes), alternated ``repeats`` times, so
+    the ratio compares the same work; the selections themselves are run once each for their picks."""
+    import resource
+
+    import fslab
+    from fslab.measures import measure
+    from fslab.measures._folds import DEFAULT_FOLDS, DEFAULT_SEED
+
+    t0 = time.perf_counter()
+    source = fslab.from_sql(path, "y")
+    t1 = time.perf_counter()
+    source.folded(DEFAULT_FOLDS, DEFAULT_SEED)   # stored once per (folds, seed): what the first held-out run pays
+    t2 = time.perf_counter()
+    picks = {e: list(fslab.select(source, k, "bayes-greedy", measure="balanced", estimate=e).features)
+             for e in ("plug-in", "cross-fitted")}
+    evaluators = {e: measure("balanced").on(source, estimate=e) for e in ("plug-in", "cross-fitted")}
+    steps: dict[str, list[float]] = {e: [] for e in evaluators}
+    everything = set(range(source.n_features))
+    for _ in range(repeats):
+        for estimate, ev in evaluators.items():
+            start = time.perf_counter()
+            for s in range(k):
+                subset = picks["cross-fitted"][:s]
+                ev.extensions(subset, sorted(everything - set(subset)))
+            steps[estimate].append((time.perf_counter() - start) / k)
+    print(json.dumps({"load": t1 - t0, "fold": t2 - t1, "steps": steps,
+                      "picks": {e: [source.feature_names[j] for j in p] for e, p in picks.items()},
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def heldout(args) -> None:
+    """``--heldout``: plug-in vs held-out per step on the prefix and on all rows (fresh process each)."""
+    print(f"BayesGreedy (balanced error) k={args.k}, held out over 5 folds vs plug-in, DuckDB, {args.repeats} "
+          f"alternated runs each; load average at start {os.getloadavg()[0]:.2f}")
+    print(f"{'rows':>11} {'load s':>7} {'fold s':>7} {'plug-in s/step':>15} {'held-out s/step':>16} {'ratio':>6} "
+          f"{'peak MB':>8}  picks (plug-in / held out)")
+    for path, rows in ((args.prefix_path, args.prefix), (args.full_path, args.rows)):
+        out = subprocess.run([sys.executable, __file__, "--child-heldout", path, "--k", str(args.k), "--repeats",
+                              str(args.repeats)], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        plug, held = (statistics.median(r["steps"][e]) for e in ("plug-in", "cross-fitted"))
+        print(f"{rows:>11,} {r['load']:>7.2f} {r['fold']:>7.2f} {plug:>15.3f} {held:>16.3f} {held / plug:>6.2f} "
+              f"{r['peak_mb']:>8.0f}  {r['picks']['plug-in']} / {r['picks']['cross-fitted']}", flush=True)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def run(mode: str, path: str, k: int, selector: str, method: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", mode, path, "--k", str(k), "--selector", selector,
                           "--method", method],
@@ -90,10 +146,15 @@ def main() -> None:
     parser.add_argument("--selector", default="jmi")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--method", default="mean-std")
+    parser.add_argument("--heldout", action="store_true", help="plug-in vs held-out per step (issue 31.2)")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"))
+    parser.add_argument("--child-heldout", metavar="PATH")
     args = parser.parse_args()
     if args.child:
         child(args.child[0], args.child[1], args.k, args.selector, args.method)
+        return
+    if args.child_heldout:
+        child_heldout(args.child_heldout, args.k, args.repeats)
         return
     os.makedirs(DIR, exist_ok=True)
     full, prefix = (os.path.join(DIR, f"rows{n}.parquet") for n in (args.rows, args.prefix))
@@ -103,6 +164,10 @@ def main() -> None:
             generate(path, n)
             print(f"generated {path} ({n:,} rows, {os.path.getsize(path) / 1e6:.0f} MB) in "
                   f"{time.perf_counter() - t:.0f} s", flush=True)
+    if args.heldout:
+        args.full_path, args.prefix_path = full, prefix
+        heldout(args)
+        return
     runs: dict[str, list[dict]] = {"sql prefix": [], "memory prefix": [], "sql all": []}
     for _ in range(args.repeats):   # interleaved
         runs["sql prefix"].append(run("sql", prefix, args.k, args.selector, args.method))

@@ -142,6 +142,29 @@ def test_from_sql_holds_out_the_file_rows_as_in_memory(tmp_path):
         src.close()
 
 
+def test_stored_codes_keep_the_file_order_across_row_groups_and_files(tmp_path):
+    """The rowid order of the codes from_sql stores is the order of the rows in the files (many parquet row groups
+    read by parallel threads; a CSV glob, files in name order), so the folds are those of the same rows in memory."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(4)
+    m = 30_000
+    frame = pd.DataFrame({"a": rng.integers(0, 3, m), "b": rng.normal(size=m), "y": rng.integers(0, 2, m)})
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp_path / "t.parquet", row_group_size=997)
+    for i, start in enumerate(range(0, m, 10_000)):
+        frame.iloc[start:start + 10_000].to_csv(tmp_path / f"part{i}.csv", index=False)
+    enc = fslab.Dataset.from_frame(frame, "y").discretize()
+    for path in (tmp_path / "t.parquet", tmp_path / "part*.csv"):
+        src = fslab.from_sql(str(path), "y")
+        got = src.to_encoded()   # in the stored codes' rowid order
+        np.testing.assert_array_equal(got.X, enc.X)
+        np.testing.assert_array_equal(got.y, enc.y)
+        folded = src.folded(5, 3).to_encoded()
+        np.testing.assert_array_equal(folded.y, row_hash.folds(enc.y, 5, 3) * 2 + enc.y)
+        src.close()
+
+
 @pytest.mark.parametrize("engine", [pytest.param("postgres", marks=pytest.mark.slow)], indirect=True)
 def test_postgres_needs_a_row_id(engine):
     data = coded(m=50)

@@ -107,10 +107,12 @@ class SqlSource:
         self.row_id = row_id
         self._weighted = False       # a bootstrap view: its codes hold each row's weight w
         self._boot: tuple[int, float] | None = None
-        self._numbered = None        # the codes with the 0-based row index ``i`` (stored once, for bootstraps)
-        self._numbered_name = ""
+        self._root: SqlSource | None = None   # a bootstrap view's source (which owns the temporary tables)
+        self._numbered: SqlSource | None = None   # the codes with the 0-based row index ``i`` (for bootstraps)
+        self._table = ""             # the name of the temporary table of codes a derived source counts
         self._folded: dict[tuple[int, int], SqlSource] = {}
         self._temp: list[str] = []   # temporary tables this source stored (dropped by close())
+        self._classes: np.ndarray | None = None   # table([]): the class counts
         self.n_rows = int(n_rows)
         self.arities = np.asarray(arities, dtype=np.int64)
         self.labels = np.asarray(labels)
@@ -187,33 +189,59 @@ class SqlSource:
         """The same rows with class index ``fold * L + y`` and labels tiled per fold (the cross-fitted evaluator's
         count-only seam, :class:`fslab.measures.cross_fit.FoldCounting`): folds of :func:`fslab.row_hash.folds`
         computed in the engine (:func:`fslab.data.sql_count.folded_sql`) over this source's row order, stored
-        once per (folds, seed) as a temporary table of codes, so each step's ``GROUP BY`` costs what the plug-in's
-        does."""
+        once per (folds, seed) as a temporary table of codes (and ``i``, each row's index), so each step's
+        ``GROUP BY`` costs what the plug-in's does. On a bootstrap view: the source's folds of the ORIGINAL rows,
+        each row counted with its weight (as the in-memory copies of a drawn row keep its fold; NPFS held out)."""
         n_folds, seed = check_folds_and_seed(n_folds, seed)
-        if self._weighted:
-            raise ParameterError("a bootstrap view has no held-out folds: fold the source, then take bootstraps")
         if (n_folds, seed) not in self._folded:
-            columns = self._code_columns()
-            ranks, name = self._store(ranked(self.codes.select(*columns, _o=self._order_key()), "_o"), "ranks")
-            backend = self.codes.get_backend()
-            kept = [*columns[:-1], "_o"]
-            sql = folded_sql(name, kept, n_folds, seed, self.labels.shape[0])
-            schema = {c: ranks.schema()[c] for c in kept} | {"y": "int32"}
-            codes, _ = self._store(backend.sql(sql, schema=schema, dialect="postgres"), "folds")
-            self._temp.remove(name)
-            _drop(backend, name)   # the ranks, once the folds are stored
-            self._folded[n_folds, seed] = self._derived(codes, np.tile(self.labels, n_folds), "_o")
+            if self._weighted:
+                assert self._root is not None and self._boot is not None   # a view of its root source
+                base = self._root.folded(n_folds, seed)
+                view = self._root._derived(None, base.labels, "i")
+                view.codes = self._root._weigh(base, *self._boot, owner=view)
+                view._weighted, view._boot, view._root = True, self._boot, self._root
+                self._folded[n_folds, seed] = view
+            else:
+                self._folded[n_folds, seed] = self._fold(n_folds, seed)
         return self._folded[n_folds, seed]
 
-    def _numbered_rows(self):
+    def _fold(self, n_folds: int, seed: int) -> SqlSource:
+        import ibis
+
+        columns = self._code_columns()
+        rows = self.codes.select(*columns, i=ibis.row_number().over(order_by=self._order_key()).cast("int64"))
+        ranks, name = self._store(ranked(rows, "i"), "ranks")
+        backend = self.codes.get_backend()
+        kept = [*columns[:-1], "i"]
+        sql = folded_sql(name, kept, n_folds, seed, self.labels.shape[0])
+        schema = {c: ranks.schema()[c] for c in kept} | {"y": "int32"}
+        codes, stored = self._store(backend.sql(sql, schema=schema, dialect="postgres"), "folds")
+        self._temp.remove(name)
+        _drop(backend, name)   # the ranks, once the folds are stored
+        out = self._derived(codes, np.tile(self.labels, n_folds), "i")
+        out._table = stored
+        return out
+
+    def _numbered_rows(self) -> SqlSource:
         """The codes with ``i``, the 0-based index of each row in this source's row order (stored once)."""
         if self._numbered is None:
             import ibis
 
             order = self._order_key()
-            self._numbered, self._numbered_name = self._store(self.codes.select(
+            codes, stored = self._store(self.codes.select(
                 *self._code_columns(), i=ibis.row_number().over(order_by=order).cast("int64")), "rows")
+            self._numbered = self._derived(codes, self.labels, "i")
+            self._numbered._table = stored
         return self._numbered
+
+    def _weigh(self, rows: SqlSource, key: int, mean: float, owner: SqlSource):
+        """The stored rows of ``rows`` (with ``i``) and ``w``, their Poisson weights for bootstrap ``key``, stored
+        as a temporary table that is dropped when ``owner`` goes (or at :meth:`close`)."""
+        schema = dict(rows.codes.schema().items()) | {"w": "int64"}
+        sql = weighted_sql(rows._table, list(rows.codes.columns), key, mean)
+        table, name = self._store(self.codes.get_backend().sql(sql, schema=schema, dialect="postgres"), "weights")
+        weakref.finalize(owner, self._forget, name)
+        return table
 
     def bootstrap(self, key: int, mean: float = 1.0) -> SqlSource:
         """A view whose every count weighs row i by its Poisson(mean) weight for bootstrap ``key``,
@@ -225,14 +253,9 @@ class SqlSource:
         key, mean = check_key_and_mean(key, mean)
         if self._weighted:
             raise ParameterError("a bootstrap view cannot be bootstrapped again; call bootstrap on the source")
-        rows = self._numbered_rows()
-        backend = self.codes.get_backend()
-        sql = weighted_sql(self._numbered_name, list(rows.columns), key, mean)
-        weighted, name = self._store(backend.sql(sql, schema=dict(rows.schema().items()) | {"w": "int64"},
-                                                 dialect="postgres"), "weights")
-        view = self._derived(weighted, self.labels, "i")
-        view._weighted, view._boot = True, (key, mean)
-        weakref.finalize(view, self._forget, name)   # the weights go with the view (or at close())
+        view = self._derived(None, self.labels, "i")
+        view.codes = self._weigh(self._numbered_rows(), key, mean, owner=view)
+        view._weighted, view._boot, view._root = True, (key, mean), self
         return view
 
     def _forget(self, name: str) -> None:
@@ -290,15 +313,20 @@ class SqlSource:
         return self.to_encoded(self.codes.sample(rows / self.n_rows, seed=int(seed)))
 
     def table(self, subset: Sequence[int]) -> JointTable:
-        """Joint table of (X_subset, Y) from ``SELECT c_J..., y, COUNT(*) ... GROUP BY c_J..., y``."""
+        """Joint table of (X_subset, Y) from ``SELECT c_J..., y, COUNT(*) ... GROUP BY c_J..., y`` (the class counts
+        of the empty subset asked once: every selection and held-out split starts with them)."""
         subset = check_subset(subset, self.n_features)
+        if not subset and self._classes is not None:
+            return JointTable(self._classes.copy(), self.labels)
         keys = [code_column(j) for j in subset] + ["y"]
         got = self._run(self.codes.group_by(keys).aggregate(n=self._count(self.codes)))
         tuples = np.column_stack([got[k] for k in keys[:-1]]) if subset else np.zeros((got["y"].size, 0), np.int64)
         cells, n_cells = fold_cells(tuples, self.arities[list(subset)], self.n_rows)
         L = self.labels.shape[0]
-        counts = np.bincount(cells * L + got["y"], weights=got["n"], minlength=n_cells * L)
-        return JointTable(counts.reshape(n_cells, L), self.labels)
+        counts = np.bincount(cells * L + got["y"], weights=got["n"], minlength=n_cells * L).reshape(n_cells, L)
+        if not subset:
+            self._classes = counts.copy()
+        return JointTable(counts, self.labels)
 
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int] | np.ndarray) -> JointTable:
         """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), laid out as CodedSource lays
