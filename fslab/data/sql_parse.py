@@ -60,29 +60,47 @@ def _pattern(rule) -> tuple[str, bool]:
     return rule.pattern, False
 
 
-def short(text):
-    """Values the rules may read: at most MAX_CHARS characters (longer ones are text)."""
+def short_text(text):
+    """The stripped text where the rules may read it (at most MAX_CHARS characters), else NULL: longer values are
+    text, never parsed."""
+    import ibis
+
     from .parse_rules import MAX_CHARS
 
-    return text.length() <= MAX_CHARS
+    return ibis.ifelse(text.length() <= MAX_CHARS, text, ibis.null("string"))
 
 
 def matches(rule, text):
-    """Whether the stripped ``text`` matches ``rule`` (short values only): a boolean expression, NULL for NULL."""
+    """Whether ``text`` (:func:`short_text`) matches ``rule``: a boolean expression, NULL for NULL."""
     pattern, lower = _pattern(rule)
-    return short(text) & (text.lower() if lower else text).re_search(pattern)
+    return (text.lower() if lower else text).re_search(pattern)
 
 
 def groups(rule, text) -> list:
-    """The capture groups of ``rule`` in ``text`` (NULL where the rule does not match or the group took no part;
-    DuckDB gives '' for both, and no group of the rules matches an empty text)."""
-    import ibis
-
+    """The capture groups of ``rule`` in ``text`` (:func:`short_text`): NULL where the rule does not match or the
+    group took no part (DuckDB gives '' for both; no group of the rules matches an empty text)."""
     pattern, lower = _pattern(rule)
     source = text.lower() if lower else text
-    ok = matches(rule, text)
-    return [ibis.ifelse(ok, source.re_extract(pattern, k + 1).nullif(""), ibis.null("string"))
-            for k in range(len(rule.groups))]
+    return [source.re_extract(pattern, k + 1).nullif("") for k in range(len(rule.groups))]
+
+
+def stage(table, texts: dict, rules: dict, keep: dict | None = None):
+    """``table`` with the capture groups of the rules as columns, so every later expression reads columns and
+    each regex runs once per row (Ibis keeps the two projections apart: the SQL stays linear in the rules).
+
+    ``texts`` {key: stripped text expression}, ``rules`` {key: the rules to extract}, ``keep`` {name: expression}
+    carried along. Returns (the staged table, ``group(key, rule)`` -> the list of its group columns)."""
+    first = table.select(**(keep or {}), **{f"s_{k}": short_text(v) for k, v in texts.items()})
+    names: dict[tuple, list[str]] = {}
+    columns = {}
+    for k, rs in rules.items():
+        for r in rs:
+            for j, g in enumerate(groups(r, first[f"s_{k}"])):
+                name = f"g_{k}_{r.name}_{j}".replace("-", "_")
+                names.setdefault((k, r.name), []).append(name)
+                columns[name] = g
+    staged = first.select(*first.columns, **columns)
+    return staged, lambda key, rule: [staged[n] for n in names[key, rule.name]]
 
 
 def _float(text):
@@ -160,15 +178,14 @@ def date_value(rule, g: list, order: str = ""):
     return ibis.ifelse(ok, seconds, ibis.null("float64"))
 
 
-def read_value(reading, text):
-    """The float64 expression of the stripped ``text`` read by ``reading`` (parse_rules.read_values): NULL where
-    the value is missing or does not parse; dates in seconds since 1970-01-01."""
+def read_value(reading, g: list):
+    """The float64 expression of a reading of the capture groups ``g`` of its rule (parse_rules.read_values):
+    NULL where the value is missing or does not parse; dates in seconds since 1970-01-01."""
     import ibis
 
     from .parse_rules import BY_NAME
 
     rule = BY_NAME[reading.rule]
-    g = groups(rule, text)
     if rule.kind == "boolean":
         return boolean_value(g)
     if rule.kind == "date":

@@ -24,10 +24,11 @@ from ..errors import DataError, ParameterError
 from .column_types import ColumnTypeError
 from .data_checks import EmptyFileError, TargetClassError, UnknownTargetError
 from .discretize import MISSING, bin_names, check_method, is_discrete, uniform_edges, value_name
-from .plan import ColumnPlan, PlanOptions, TablePlan, decide
-from .sql_parse import read_value
+from .parse_rules import BY_NAME
+from .plan import PlanOptions, TablePlan, decide
+from .sql_parse import read_value, stage
 from .sql_source import SqlError, SqlSource, code_column, fetch
-from .sql_stats import BIG, _count, aggregate, distinct_values, numeric_value, summarize_sql, target_pairs, whole
+from .sql_stats import BIG, UNION, _count, aggregate, distinct_values, summarize_sql, target_pairs, target_value, whole
 from .target import choose_classes
 
 _CSV_TYPES = ["BIGINT", "DOUBLE", "VARCHAR"]   # CSV columns typed as pandas.read_csv types them (no yes/no booleans)
@@ -104,30 +105,40 @@ def _open(ibis, table_or_path, con):
         raise DataError(f"DuckDB could not read {name!r} as {kind}: {str(err).splitlines()[0][:200]}") from None
 
 
-def _linear_quantiles(ranks_of, n: int, q: np.ndarray) -> np.ndarray:
-    """np.quantile(x, q) (linear method) from the order statistics ``ranks_of(ranks) -> {rank: value}`` (0-based
-    ranks of the sorted non-missing values): numpy's virtual index n q + 1 - q - 1, then its lerp."""
+def _quantile_ranks(n: int, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """numpy's linear quantile rule on n sorted values: the 0-based ranks below and above each virtual index
+    n q + 1 - q - 1, and its fractional part."""
     virtual = n * q + (1 + q * (1 - 1 - 1)) - 1   # numpy's _compute_virtual_index with alpha = beta = 1
     below = np.floor(virtual)
     lo_rank = np.clip(below, 0, n - 1).astype(np.int64)
     hi_rank = np.clip(below + 1, 0, n - 1).astype(np.int64)
-    found = ranks_of(np.union1d(lo_rank, hi_rank))
-    a = np.array([found[int(r)] for r in lo_rank], dtype=np.float64)
-    b = np.array([found[int(r)] for r in hi_rank], dtype=np.float64)
-    t = virtual - below
+    return lo_rank, hi_rank, virtual - below
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """numpy's _lerp of the order statistics a (below) and b (above) at the fractions t."""
     diff = b - a
     lerp = np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
     return np.where(a == b, a, lerp)
 
 
-def _order_statistics(ibis, t, v, ranks: np.ndarray) -> dict[int, float]:
-    """{rank: value} of the non-missing values of ``v`` sorted (0-based ranks), by row_number() in the engine
-    (Ibis numbers rows from 0)."""
-    numbered = t.select(v=v).filter(ibis._.v.notnull())
-    numbered = numbered.mutate(r=ibis.row_number().over(order_by=numbered.v))
-    got = fetch(numbered.filter(numbered.r.isin([int(r) for r in ranks])).select("r", "v"),
-                "sort a column for its quantiles")
-    return dict(zip(got.column("r").to_pylist(), got.column("v").to_pylist(), strict=True))
+def _order_statistics(ibis, t, columns: list, ranks: list[np.ndarray]) -> list[dict[int, float]]:
+    """{rank: value} of the non-missing values of each column sorted (0-based ranks ``ranks[i]``), by
+    ``row_number()`` in the engine (Ibis numbers rows from 0): one UNION ALL per :data:`UNION` columns."""
+    parts = []
+    for i, (v, r) in enumerate(zip(columns, ranks, strict=True)):
+        numbered = t.select(v=v).filter(ibis._.v.notnull())
+        numbered = numbered.mutate(r=ibis.row_number().over(order_by=numbered.v))
+        parts.append(numbered.filter(numbered.r.isin([int(x) for x in r])).select(
+            i=ibis.literal(i, type="int32"), r=numbered.r.cast("int64"), v=numbered.v))
+    out: list[dict[int, float]] = [{} for _ in columns]
+    for start in range(0, len(parts), UNION):
+        chunk = parts[start:start + UNION]
+        got = fetch(ibis.union(*chunk, distinct=False) if len(chunk) > 1 else chunk[0],
+                    "sort the columns for their quantiles").to_pydict()
+        for i, r, v in zip(got["i"], got["r"], got["v"], strict=True):
+            out[i][int(r)] = float(v)
+    return out
 
 
 def _classes(ibis, value, pairs: list, key: str, positive, boolean: bool, numeric: bool):
@@ -216,23 +227,54 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     if not plan.kept:
         raise DataError("every feature column was left out (near-unique, constant, empty or dropped as asked); keep "
                         "one with column_types={name: 'category'}, near_unique='keep' or constant='keep'")
-    typed = {c.name: _typed(c, vals, t) for c in plan.kept}
+    numeric_target, value = target_value(t, key, schema, nan)
+    t = _typed_table(t, plan, vals, value, row_id)
+    parsed = None
+    if materialize and any(c.rule for c in plan.kept):   # parse once: every later query reads the stored values
+        parsed = f"fslab_parsed_{uuid.uuid4().hex}"
+        t = _store(t, parsed, "the parsed values")
+    try:
+        return _code_table(ibis, t, plan, summary, pairs, key, positive, numeric_target, tdtype.is_boolean(), rows,
+                           total, method, bins, missing, row_id, materialize)
+    finally:
+        if parsed is not None:
+            _drop(t, parsed)
+
+
+def _store(expr, name: str, what: str):
+    """``expr`` stored as the temporary table ``name`` of its engine (its Ibis table)."""
+    try:
+        return expr.get_backend().create_table(name, expr, temp=True)
+    except Exception as err:
+        raise SqlError(f"the engine could not store {what} in a temporary table ({type(err).__name__}: "
+                       f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
+
+
+def _drop(t, name: str) -> None:
+    backend = t.get_backend()
+    try:
+        backend.drop_table(name, force=True)
+    except Exception:   # Ibis 12's DROP on DuckDB 2 renders no name: say it in the engine's own SQL
+        backend.raw_sql(f'DROP TABLE IF EXISTS "{name}"')
+
+
+def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, numeric_target: bool, boolean: bool,
+                rows: int, total: int, method: str, bins: int, missing: str, row_id, materialize: bool) -> SqlSource:
+    """The SqlSource of the rows ``t`` read by the plan (:func:`_typed_table`): checks, coding, codes."""
+    typed = {c.name: t[f"f{j}"] for j, c in enumerate(plan.kept)}
     _check_forced(t, plan, typed)
     notes = [f"SQL table: {rows:,} rows, counted in the engine ({_backend_name(t)})."]
     if total > rows:
         notes.append(f"{total - rows} row(s) with a missing target were dropped; {rows} remain.")
     dropped_rows = False
     if missing == "drop":
-        t, rows, pairs, dropped = _drop_missing(ibis, t, typed, plan, key, schema, nan, rows)
-        typed = {c.name: _typed(c, vals, t) for c in plan.kept}
+        t, rows, pairs, dropped = _drop_missing(ibis, t, typed, plan, key, numeric_target, rows)
+        typed = {c.name: t[f"f{j}"] for j, c in enumerate(plan.kept)}
         dropped_rows = True
         if dropped:
             notes.append(f"{dropped} row(s) with a missing feature value were dropped (missing='drop'); {rows} "
                          "remain.")
-    numeric_target = tdtype.is_numeric() or tdtype.is_boolean()
-    target_value = numeric_value(t[key], tdtype, nan) if numeric_target else t[key].cast("string").strip()
-    chosen, y_expr, class_counts = _classes(ibis, target_value, pairs, key, positive, tdtype.is_boolean(),
-                                            numeric_target)
+    chosen, y_expr, _ = _classes(ibis, t["_y"], pairs, key, positive, boolean, numeric_target)
     coding = _coding(ibis, t, plan, typed, None if dropped_rows else summary, rows, method, bins)
     kinds = [coding[c.name][0] for c in plan.kept]
     categories = [coding[c.name][1] for c in plan.kept]
@@ -247,11 +289,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     stored = None
     if materialize:
         stored = f"fslab_codes_{uuid.uuid4().hex}"
-        try:
-            codes = codes.get_backend().create_table(stored, codes, temp=True)
-        except Exception as err:
-            raise SqlError(f"the engine could not store the codes in a temporary table ({type(err).__name__}: "
-                           f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
+        codes = _store(codes, stored, "the codes")
     source = SqlSource(codes, rows, [len(cats) for cats in categories], chosen.labels, [c.name for c in plan.kept],
                        class_names=chosen.class_names, task=chosen.task, target=key, categories=tuple(categories),
                        kinds=kinds, notes=notes, stored=stored, row_id=row_id)
@@ -259,41 +297,55 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     return source
 
 
-def _typed(c: ColumnPlan, vals: dict, t):
-    """The expression of one kept column read by its plan: float64 for numbers (dates in days or seconds since
-    1970-01-01), the stripped text for text and categories."""
-    if c.type == "numeric":
-        return vals[c.name]
-    if c.type in ("text", "category"):
-        return vals[c.name] if c.name in vals else t[c.name].cast("string").strip()
-    value = read_value(c.reading, t[c.name].cast("string").strip())
-    return value / 86400.0 if c.type == "date" and c.unit != "seconds" else value
+def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None):
+    """The rows read by the plan: ``f{j}`` the j-th kept column (float64 for numbers, dates in days or seconds
+    since 1970-01-01; the stripped text for text and categories), ``_y`` the target's value, ``row_id``, and for a
+    type the user set the raw value ``x{j}``. Parsed columns go through :func:`fslab.data.sql_parse.stage`, so
+    each rule's regex runs once per row."""
+    keep = {"_y": target} | ({row_id: t[row_id]} if row_id is not None else {})
+    texts, rules, parsed = {}, {}, {}
+    for j, c in enumerate(plan.kept):
+        if c.rule:
+            texts[j] = t[c.name].cast("string").strip()
+            rules[j] = [BY_NAME[c.rule]]
+            parsed[j] = c
+            if not c.inferred:
+                keep[f"x{j}"] = t[c.name].cast("string")
+        else:
+            keep[f"f{j}"] = vals[c.name] if c.name in vals else t[c.name].cast("string").strip()
+    if not parsed:
+        return t.select(**keep)
+    staged, group = stage(t, texts, rules, keep)
+    values = {}
+    for j, c in parsed.items():
+        v = read_value(c.reading, group(j, BY_NAME[c.rule]))
+        values[f"f{j}"] = v / 86400.0 if c.type == "date" and c.unit != "seconds" else v
+    return staged.select(*keep, **values)
 
 
 def _check_forced(t, plan: TablePlan, typed: dict) -> None:
     """A type the user set must read every non-missing value (as in memory): else a ColumnTypeError naming the
     column, how many values do not read and one of them."""
-    forced = [c for c in plan.kept if not c.inferred and c.rule]
+    forced = [(j, c) for j, c in enumerate(plan.kept) if not c.inferred and c.rule]
     if not forced:
         return
-    bad = {c.name: t[c.name].notnull() & typed[c.name].isnull() for c in forced}
-    got = aggregate(t, {f"b{j}": _count(bad[c.name]) for j, c in enumerate(forced)}, "check the types set")
-    for j, c in enumerate(forced):
+    bad = {j: t[f"x{j}"].notnull() & typed[c.name].isnull() for j, c in forced}
+    got = aggregate(t, {f"b{j}": _count(bad[j]) for j, _ in forced}, "check the types set")
+    for j, c in forced:
         n = int(got[f"b{j}"] or 0)
         if n:
-            first = fetch(t.filter(bad[c.name]).select(v=t[c.name].cast("string")).limit(1), "find a bad value")
+            first = fetch(t.filter(bad[j]).select(v=t[f"x{j}"]).limit(1), "find a bad value")
             value = first.column("v")[0].as_py()
             raise ColumnTypeError(f"column {c.name!r} was set to {c.type} but the table holds {str(value)[:60]!r}, "
                                   f"which does not read as {c.type} ({n} such value(s)); fix the values or choose "
                                   "another type (category keeps them as text)")
 
 
-def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, schema, nan: bool, rows: int):
+def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, numeric: bool, rows: int):
     """missing='drop': the rows with every kept feature present (read by the plan), their count, the target's
     (value, rows) pairs over them, and how many rows went."""
-    complete = ibis.and_(*[typed[c.name].notnull() for c in plan.kept])
-    t = t.filter(complete)
-    _, pairs = target_pairs(t, key, schema, nan)
+    t = t.filter(ibis.and_(*[typed[c.name].notnull() for c in plan.kept]))
+    pairs = target_pairs(t, t["_y"], numeric, key)
     left = int(sum(n for _, n in pairs))
     if left == 0:
         raise DataError("every row has a missing feature value, so missing='drop' leaves no data; use "
@@ -327,7 +379,10 @@ def _coding(ibis, t, plan: TablePlan, typed: dict, summary, rows: int, method: s
     binned = [c for c in numbers if c not in discrete]
     values = distinct_values(t, [typed[c.name] for c in discrete], "list the distinct values")
     edges = _edges(ibis, t, binned, typed, stats, method, bins)
-    texts_found = distinct_values(t, [typed[c.name] for c in texts], "list the categories")
+    strings = [c for c in texts if typed[c.name].type().is_string()]
+    found_text = distinct_values(t, [typed[c.name] for c in strings], "list the categories")
+    found_numbers = distinct_values(t, [typed[c.name] for c in texts if c not in strings], "list the categories")
+    texts_found = [found_text.pop(0) if c in strings else found_numbers.pop(0) for c in texts]
     duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
     out: dict[str, tuple] = {}
     for c in numbers:
@@ -364,6 +419,11 @@ def _edges(ibis, t, binned: list, typed: dict, stats: dict, method: str, bins: i
             v = typed[c.name]
             aggs |= {f"m{j}": v.mean(), f"d{j}": v.std(how="sample"), f"s{j}": v.sum(), f"q{j}": (v * v).sum()}
         got = aggregate(t, aggs, "read the columns' means and deviations") if aggs else {}
+    elif method == "quantile":
+        q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+        ranks = {c.name: _quantile_ranks(stats[c.name][0], q) for c in binned}
+        found = _order_statistics(ibis, t, [typed[c.name] for c in binned],
+                                  [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in binned])
     for j, c in enumerate(binned):
         n, _, integral, lo, hi = stats[c.name]
         if method == "mean-std":
@@ -377,8 +437,9 @@ def _edges(ibis, t, binned: list, typed: dict, stats: dict, method: str, bins: i
         elif method == "uniform":
             edges = uniform_edges(np.array([lo]), np.array([hi]), bins)[0]
         else:
-            q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
-            edges = _linear_quantiles(lambda r, v=typed[c.name]: _order_statistics(ibis, t, v, r), n, q)
+            below, above, fraction = ranks[c.name]
+            edges = _lerp(np.array([found[j][int(r)] for r in below]), np.array([found[j][int(r)] for r in above]),
+                          fraction)
         if not np.all(np.isfinite(edges)):
             raise DataError(f"column {c.name!r} has values too large to bin (|x| up to "
                             f"{max(abs(lo), abs(hi)):.3g}); rescale the column")

@@ -31,6 +31,7 @@ from .sql_source import fetch
 
 BATCH = 1200    # aggregate expressions per query
 UNION = 60      # per-column GROUP BY queries per UNION ALL
+TEXT_BATCH = 24   # text columns whose readings one staged query counts
 EXAMPLE_ROWS = 100   # rows read for each column's example value (its first non-missing one)
 BIG = 4503599627370496.0   # 2**52: every double at least this large is a whole number
 
@@ -99,8 +100,9 @@ def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total:
     for i, c in enumerate(text):
         s = strip[c]
         aggs |= {f"tn{i}": t[c].count(), f"tu{i}": s.nunique(), f"tm{i}": s.min()}
+        short = sp.short_text(s)
         for k, rule in enumerate(pr.RULES):
-            aggs[f"r{i}_{k}"] = _count(sp.matches(rule, s))
+            aggs[f"r{i}_{k}"] = _count(sp.matches(rule, short))
     got = aggregate(t, aggs, "read the columns' statistics")
     rows = int(got["rows"])
     examples = _examples(t, features)
@@ -161,82 +163,90 @@ def _replace(s: ColumnSummary, **changes) -> ColumnSummary:
 
 def _text_readings(t, text: list[str], strip: dict, matched: dict) -> dict[str, tuple[dict, dict, dict]]:
     """{column: (counts, lows, highs)} of the text columns by every reading of the rules some value matches
-    (the keys of :class:`fslab.data.plan.ColumnSummary`)."""
-    import ibis
-
-    aggs: dict = {}
-    plan: list[tuple[str, str, str, str]] = []   # (column, aggregate prefix, key, kind)
-    numbers: list[str] = []
-    for i, c in enumerate(text):
-        s = strip[c]
-        for k, rule in enumerate(pr.RULES):
-            if not matched.get(f"r{i}_{k}"):
-                continue
-            g = sp.groups(rule, s)
-            if rule.kind == "boolean":
-                _reading_aggs(aggs, plan, c, f"b{i}", pr.Reading(rule.name), sp.boolean_value(g))
-            elif rule.kind == "date":
-                for o, order in enumerate(rule.orders):
-                    reading = pr.Reading(rule.name, order)
-                    v = sp.date_value(rule, g, order)
-                    p = f"d{i}_{k}_{o}"
-                    _reading_aggs(aggs, plan, c, p, reading, v)
-                    aggs[p + "t"] = _count(v.notnull() & (v != (v / 86400.0).floor().cast("float64") * 86400.0))
-                    plan.append((c, p + "t", "time|" + reading.key(), "count"))
-            else:
-                num = g[0] if rule.kind == "percent" else g[1]
-                p = f"c{i}_{k}"
-                aggs[p] = _count(num.notnull() & ibis.coalesce(sp.comma_decimal(num), False))
-                plan.append((c, p, "comma|" + rule.name, "count"))
-                if rule.kind == "percent":
-                    for mark in (".", ","):
-                        _reading_aggs(aggs, plan, c, f"p{i}_{k}_{mark == ','}", pr.Reading(rule.name, "", mark),
-                                      sp.number_value(num, mark == ","))
-                else:
-                    numbers.append(c)
-    got = aggregate(t, aggs, "read the text columns' readings") if aggs else {}
+    (the keys of :class:`fslab.data.plan.ColumnSummary`), :data:`TEXT_BATCH` columns per staged query."""
     out: dict[str, tuple[dict, dict, dict]] = {c: ({}, {}, {}) for c in text}
-    for c, p, key, kind in plan:
-        counts, lows, highs = out[c]
-        if kind == "count":
-            n = int(got[p] or 0)
+    todo = [(i, c, [r for k, r in enumerate(pr.RULES) if matched.get(f"r{i}_{k}")]) for i, c in enumerate(text)]
+    todo = [item for item in todo if item[2]]
+    for start in range(0, len(todo), TEXT_BATCH):
+        batch = todo[start:start + TEXT_BATCH]
+        staged, group = sp.stage(t, {i: strip[c] for i, c, _ in batch}, {i: rules for i, _, rules in batch})
+        values: dict = {}
+        plan: list[tuple[str, str, str, str]] = []   # (column, value column, key, "count" or "range")
+        numbers = []
+        for i, c, rules in batch:
+            for k, rule in ((pr.RULES.index(r), r) for r in rules):
+                g = group(i, rule)
+                if rule.kind == "boolean":
+                    _reading(values, plan, c, f"b{i}", pr.Reading(rule.name), sp.boolean_value(g))
+                elif rule.kind == "date":
+                    for o, order in enumerate(rule.orders):
+                        reading = pr.Reading(rule.name, order)
+                        v = sp.date_value(rule, g, order)
+                        _reading(values, plan, c, f"d{i}_{k}_{o}", reading, v)
+                        values[f"d{i}_{k}_{o}t"] = _flag(v.notnull() & (v != (v / 86400.0).floor().cast("float64")
+                                                                         * 86400.0))
+                        plan.append((c, f"d{i}_{k}_{o}t", "time|" + reading.key(), "count"))
+                else:
+                    num = g[0] if rule.kind == "percent" else g[1]
+                    values[f"c{i}_{k}"] = _flag(num.notnull() & sp.comma_decimal(num))
+                    plan.append((c, f"c{i}_{k}", "comma|" + rule.name, "count"))
+                    if rule.kind == "percent":
+                        for mark in (".", ","):
+                            _reading(values, plan, c, f"p{i}_{k}_{mark == ','}", pr.Reading(rule.name, "", mark),
+                                     sp.number_value(num, mark == ","))
+                    else:
+                        numbers.append((i, c))
+        third = staged.select(**values)
+        aggs: dict = {}
+        for _, name, _, kind in plan:
+            v = third[name]
+            aggs |= {name + "n": v.sum()} if kind == "count" else \
+                {name + "n": v.count(), name + "lo": v.min(), name + "hi": v.max()}
+        got = aggregate(third, aggs, "read the text columns' readings") if aggs else {}
+        for c, name, key, kind in plan:
+            counts, lows, highs = out[c]
+            n = int(got[name + "n"] or 0)
             if n:
                 counts[key] = n
-        else:
-            n = int(got[p + "n"] or 0)
-            if n:
-                counts[key] = n
-                lows[key], highs[key] = float(got[p + "lo"]), float(got[p + "hi"])
-    _units(t, numbers, strip, out)
+                if kind == "range":
+                    lows[key], highs[key] = float(got[name + "lo"]), float(got[name + "hi"])
+        _units(staged, group, numbers, out)
     return out
 
 
-def _reading_aggs(aggs: dict, plan: list, column: str, prefix: str, reading, v) -> None:
-    aggs |= {prefix + "n": v.count(), prefix + "lo": v.min(), prefix + "hi": v.max()}
-    plan.append((column, prefix, "read|" + reading.key(), "range"))
+def _flag(cond):
+    """1 where ``cond`` holds, else 0 (NULL counts as false)."""
+    import ibis
+
+    return ibis.ifelse(cond, 1, 0)
 
 
-def _units(t, columns: list[str], strip: dict, out: dict) -> None:
+def _reading(values: dict, plan: list, column: str, name: str, reading, v) -> None:
+    values[name] = v
+    plan.append((column, name, "read|" + reading.key(), "range"))
+
+
+def _units(staged, group, columns: list[tuple[int, str]], out: dict) -> None:
     """Rows per unit of the number rule and each (mark, unit) reading's rows and range: a ``GROUP BY`` unit per
     column, :data:`UNION` columns per query."""
     import ibis
 
     rule = pr.BY_NAME["number"]
     parts = []
-    for i, c in enumerate(columns):
-        g = sp.groups(rule, strip[c])
-        unit = sp.number_unit(g)
-        point, comma = sp.number_value(g[1], False), sp.number_value(g[1], True)
-        part = t.select(u=unit, v0=point, v1=comma).filter(ibis._.u.notnull())
+    for i, _ in columns:
+        g = group(i, rule)
+        part = staged.select(u=sp.number_unit(g), v0=sp.number_value(g[1], False), v1=sp.number_value(g[1], True))
+        part = part.filter(part.u.notnull())
         parts.append(part.group_by("u").aggregate(n=part.count(), n0=part.v0.count(), lo0=part.v0.min(),
                                                   hi0=part.v0.max(), n1=part.v1.count(), lo1=part.v1.min(),
                                                   hi1=part.v1.max()).mutate(i=ibis.literal(i, type="int32")))
+    name_of = dict(columns)
     for start in range(0, len(parts), UNION):
         chunk = parts[start:start + UNION]
         got = fetch(ibis.union(*chunk, distinct=False) if len(chunk) > 1 else chunk[0],
                     "count the units of numbers").to_pylist()
         for r in got:
-            counts, lows, highs = out[columns[r["i"]]]
+            counts, lows, highs = out[name_of[r["i"]]]
             unit = str(r["u"])
             counts["unit|" + unit] = counts.get("unit|" + unit, 0) + int(r["n"])
             for m, mark in enumerate((".", ",")):
@@ -247,12 +257,9 @@ def _units(t, columns: list[str], strip: dict, out: dict) -> None:
                     lows[key], highs[key] = float(r[f"lo{m}"]), float(r[f"hi{m}"])
 
 
-def target_pairs(t, target: str, schema, nan: bool) -> tuple[bool, list]:
-    """(whether the target is a number, its sorted (value, rows) pairs): values as the classes read them, numbers
-    as float64, text stripped; one GROUP BY."""
-    dtype = schema[target]
-    numeric = _is_number(dtype)
-    value = numeric_value(t[target], dtype, nan) if numeric else t[target].cast("string").strip()
+def target_pairs(t, value, numeric: bool, target: str) -> list:
+    """The target's sorted (value, rows) pairs (``value``: its expression, numbers as float64, text stripped):
+    one GROUP BY."""
     got = fetch(t.group_by(v=value).aggregate(n=t.count()), "count the target's classes")
     raw = got.column("v").to_pylist()
     n = np.asarray(got.column("n").to_pylist(), dtype=np.int64)
@@ -262,7 +269,14 @@ def target_pairs(t, target: str, schema, nan: bool) -> tuple[bool, list]:
     keys, n = keys[order], n[order]
     if numeric and keys.size and not np.isfinite(keys).all():
         raise InfiniteValueError(f"target {target!r} holds an infinite value; replace it or choose another target")
-    return numeric, list(zip(keys.tolist(), n.tolist(), strict=True))
+    return list(zip(keys.tolist(), n.tolist(), strict=True))
+
+
+def target_value(t, target: str, schema, nan: bool):
+    """(whether the target is a number, its expression as the classes read it: float64, or the stripped text)."""
+    dtype = schema[target]
+    numeric = _is_number(dtype)
+    return numeric, numeric_value(t[target], dtype, nan) if numeric else t[target].cast("string").strip()
 
 
 def distinct_values(t, values: list, what: str) -> list[list]:
@@ -283,7 +297,8 @@ def distinct_values(t, values: list, what: str) -> list[list]:
 
 def _target(t, target: str, schema, nan: bool, rows: int) -> tuple[ColumnSummary, list]:
     """The target's summary (class counts while under the cap) and its (value, rows) pairs."""
-    numeric, pairs = target_pairs(t, target, schema, nan)
+    numeric, value = target_value(t, target, schema, nan)
+    pairs = target_pairs(t, value, numeric, target)
     keys = np.asarray([k for k, _ in pairs], dtype=np.float64 if numeric else object)
     n = np.asarray([c for _, c in pairs], dtype=np.int64)
     cap = VALUES_CAP if numeric else TEXT_CAP
@@ -296,4 +311,5 @@ def _target(t, target: str, schema, nan: bool, rows: int) -> tuple[ColumnSummary
     return summary, pairs
 
 
-__all__ = ["BATCH", "aggregate", "distinct_values", "numeric_value", "summarize_sql", "target_pairs", "whole"]
+__all__ = ["BATCH", "aggregate", "distinct_values", "numeric_value", "summarize_sql", "target_pairs", "target_value",
+           "whole"]
