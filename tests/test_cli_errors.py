@@ -112,7 +112,7 @@ def test_gzip_bomb(capsys, tmp_path, monkeypatch):
     assert path.stat().st_size < 1 << 20
     err = fails(capsys, "select", str(path))
     assert err.startswith(f"fslab: error: the file '{path}' decompresses to more than 50 MB; the limit is 50 MB "
-                          "(1,000,000 bytes) per uploaded file (upload size limit: a server sets it with "
+                          "(50,000,000 bytes) per uploaded file (upload size limit: a server sets it with "
                           "FSLAB_MAX_UPLOAD_MB")
 
 
