@@ -161,7 +161,9 @@ else:
 
 st.subheader("Selected features")
 own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
-other_curve = list(curves.values())[1] if spec.kind != "backward" and kind == "dataset" else None
+# the run's other estimate, when it could be computed (a real-valued target's values are no classes to fold)
+other_curve = next((c for label, c in list(curves.items())[1:2] if "(this run" in label), None) \
+    if spec.kind != "backward" and kind == "dataset" else None
 st.dataframe(ui.selected_table(result, own_curve, measure_name, params, other_curve), hide_index=True,
              width="stretch", key="select.table")
 st.caption("Step value = the value of the subset the selector chose at that step (for mRMR, JMI and CMIM the gain "

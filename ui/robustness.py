@@ -144,9 +144,12 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
         st.caption(f"Press **Check the pick** to rerun the selector on resamples: {md(cost.describe())}.")
         return
     bar = None if cheap else st.progress(0.0, text="Bootstraps...")
-    try:
-        if result is not None and spec.kind != "backward":
+    if holdout is not None:  # the held-out check could run (a real-valued target's values are no classes to fold)
+        try:
             holdout = holdout_result(source, result, frequency=True)
+        except FslabError as err:  # the reruns on training folds cannot split: the other checks still run
+            st.caption(md(err))
+    try:
         found = npfs_result(source_name, source, selector, measure_used, params_used, k,
                             progress=None if bar is None else un.Reporter(bar), in_worker=not cheap, estimate=estimate)
         bins = None if raw is None else uc.binnings(uc.token(raw), raw, k, selector, measure_used or "zero-one",

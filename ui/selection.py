@@ -17,6 +17,7 @@ import streamlit as st
 from fslab import export, terms
 from fslab.cost import select_cost
 from fslab.criteria import criterion
+from fslab.errors import FslabError
 from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 from fslab.stopping import steps_to_keep
@@ -268,8 +269,11 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
         curves[label] = curve_frame(source, result.features, measure, params, estimate)
         if sample:
             other = OTHER[estimate]
-            curves[f"{spec.label} (this run, {ESTIMATE_LABELS[other].split(' (')[0].lower()})"] = curve_frame(
-                source, result.features, measure, params, other)
+            try:  # the held-out values beside in-sample ones, when the rows can be folded (not a real-valued target)
+                curves[f"{spec.label} (this run, {ESTIMATE_LABELS[other].split(' (')[0].lower()})"] = curve_frame(
+                    source, result.features, measure, params, other)
+            except FslabError:
+                pass
     for other in overlay_selectors(source):
         if other == result.selector and result.s is None:
             continue
