@@ -38,6 +38,7 @@ def _frame(n=24, **columns):
 # ---- the plan of a table, in words and as a record
 
 
+@pytest.mark.slow  # 0.25-0.3 s CPU each: load, discretize, apply and code a 600-1,500-row table
 @pytest.mark.parametrize("name", list(messy.TARGETS))
 def test_messy_plan_round_trips_and_codes_as_in_memory(name):
     frame = getattr(messy, name)()
@@ -249,6 +250,7 @@ def test_rules_use_the_portable_regex_subset():
         re.compile(rule.pattern)
 
 
+@pytest.mark.slow  # DuckDB's import and one query per rule and value
 def test_rules_match_the_same_values_in_duckdb():
     duckdb = pytest.importorskip("duckdb")
     values = [v for v in _TEXTS if v] + ["Sept 4, 2021", "2021-03-04T10:30:00+02:00", "20210304", "1 234 kg"]
@@ -295,3 +297,14 @@ def test_the_plan_page_shows_what_the_library_says(capsys):
         exec(compile(code_block, "docs/plan.md", "exec"), {})
     printed = capsys.readouterr().out
     assert " ".join(printed.split()) == " ".join(shown.split())
+
+
+def test_a_sample_re_targeted_keeps_its_constant_columns():
+    """A sample's table (Dataset.to_frame) carries its constant-column rule: the Data page and the command line
+    re-target samples through from_frame, and mushroom's constant veil-type stays (the paper's encoding)."""
+    frame = _frame(k=["same"] * 24, x=list(range(12)) * 2)
+    sample = _load(frame, constant="keep")
+    again = _load(sample.to_frame())
+    assert again.feature_names == ("k", "x") and again.plan.options.constant == "keep"
+    user = _load(frame)
+    assert user.feature_names == ("x",) and _load(user.to_frame()).feature_names == ("x",)

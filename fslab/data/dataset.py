@@ -92,7 +92,7 @@ class Dataset:
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
                    column_types: dict[str, str] | None = None, missing: str = "level",
-                   near_unique: str = "drop", dayfirst: bool = False, constant: str = "drop") -> Dataset:
+                   near_unique: str = "drop", dayfirst: bool = False, constant: str | None = None) -> Dataset:
         """Validate ``df`` and encode its ``target`` column; every other column is a feature, read as a person
         reads it by the table's plan (see the module docstring and :mod:`fslab.data.plan`; ``.plan`` holds it).
 
@@ -106,9 +106,11 @@ class Dataset:
         IDs, row numbers and free text are left out, with a warning and a ``UserWarning``) or "keep".
         ``dayfirst``: read dates whose day and month fit both orders (03/04/2021) day-first (the default reads
         them month-first, and says so). ``constant``: "drop" (the default: a column with one value in every row,
-        missing aside, or none at all, is left out with a warning) or "keep".
+        missing aside, or none at all, is left out with a warning) or "keep" (the default for a frame made by
+        :meth:`to_frame` of a dataset that kept them, such as a sample).
         """
         df = as_pandas(df)
+        constant = constant or str(df.attrs.get("fslab_constant", "drop"))
         check_rules(missing, near_unique, constant)
         names = check_names(df.columns)
         if df.shape[0] == 0 or df.shape[1] == 0:
@@ -330,10 +332,12 @@ class Dataset:
         return self.encoded_target.y
 
     def to_frame(self) -> pd.DataFrame:
-        """Features and the raw target column as one table, so it can be re-targeted like an upload."""
+        """Features and the raw target column as one table, so it can be re-targeted like an upload (its
+        ``attrs["fslab_constant"]`` carries the constant-column rule it was loaded with: a sample keeps them)."""
         frame = self.features.copy()
         frame[self.target] = self.target_values.to_numpy()
-        frame.attrs = {}
+        # a sample re-targeted keeps its constant columns: from_frame reads this unless told otherwise
+        frame.attrs = {"fslab_constant": self.plan.options.constant if self.plan is not None else "keep"}
         return frame
 
     def flags(self) -> dict[str, str]:
@@ -488,7 +492,7 @@ def single_block(frame: pd.DataFrame) -> np.ndarray | None:
 
 def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None, *,
              column_types: dict[str, str] | None = None, missing: str = "level", near_unique: str = "drop",
-             dayfirst: bool = False, constant: str = "drop") -> Dataset:
+             dayfirst: bool = False, constant: str | None = None) -> Dataset:
     """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
 
     ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``.
