@@ -4,7 +4,9 @@ browser tests scaled to the machine's load (:func:`load_factor`)."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -13,6 +15,7 @@ import types
 import urllib.request
 from contextlib import contextmanager
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -57,6 +60,82 @@ def tier_of(item) -> str:
     if any(fnmatch(path.name, pattern) for pattern in APP_FILES) or _uses_app_test(item):
         return "app"
     return "unit"
+
+
+# Worker groups for `pytest -n N --dist loadgroup` (.ci/run, issue 36.5). Tests that share a costly server run on
+# one worker, one after another, so no two of them overlap and the server starts once: every browser test (one
+# `streamlit run` and one chromium), every file that starts Dask clusters (two worker processes each), every
+# PostgreSQL-parametrised test (one server). A file with a module-scoped fixture goes to one worker whole, so the
+# fixture is built once. Everything else runs wherever a worker is free: each test has its own tmp_path, free ports
+# and environment (a worker is a process of its own). The groups are read from the nodeid and the file's source,
+# because the controller that schedules sees only nodeids (and pytest 9 ignores xdist 3.8's renaming of an
+# xdist_group-marked nodeid, so marks alone would not group anything).
+_MODULE_SCOPES = ("module", "class", "package")
+
+
+def _starts_a_cluster(node: ast.AST) -> bool:
+    """The code names LocalCluster or the cluster mark."""
+    return any((isinstance(n, ast.Name) and n.id == "LocalCluster") or (isinstance(n, ast.alias)
+               and n.name == "LocalCluster") or (isinstance(n, ast.Attribute) and n.attr == "cluster"
+               and isinstance(n.value, ast.Attribute) and n.value.attr == "mark") for n in ast.walk(node))
+
+
+def source_groups(path: str, source: str) -> tuple[str | None, frozenset[str]]:
+    """(group of every test of a file, the tests that start a cluster) from the file's path (relative to the root)
+    and source. The file's group: "browser" under tests/e2e/; "cluster" if code outside its tests starts a
+    LocalCluster (a fixture, ``pytestmark``); "file PATH" if it declares a module-scoped fixture; else None. A test
+    starts a cluster if it takes the ``client`` fixture, names LocalCluster or carries the cluster mark."""
+    if path.startswith("tests/e2e/"):
+        return "browser", frozenset()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None, frozenset()
+    tests = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+    tests += [n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
+              if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+    cluster = frozenset(t.name for t in tests if _starts_a_cluster(t) or any(a.arg == "client" for a in t.args.args))
+    rest = [n for n in ast.walk(tree) if n not in tests]
+    if any(_starts_a_cluster(n) for n in tree.body if n not in tests
+           and not (isinstance(n, ast.ClassDef) and set(n.body) & set(tests))):
+        return "cluster", cluster
+    module_scoped = any(isinstance(n, ast.keyword) and n.arg == "scope" and isinstance(n.value, ast.Constant)
+                        and n.value.value in _MODULE_SCOPES for n in rest)
+    return (f"file {path}" if module_scoped else None), cluster
+
+
+@cache
+def _file_groups(path: str) -> tuple[str | None, frozenset[str]]:
+    try:
+        return source_groups(path, (ROOT / path).read_text(encoding="utf-8"))
+    except OSError:
+        return None, frozenset()
+
+
+def work_group(nodeid: str) -> str | None:
+    """The worker group of the test ``nodeid`` (None: any free worker)."""
+    path, _, rest = nodeid.partition("::")
+    group, cluster = _file_groups(path)
+    name, _, params = rest.partition("[")
+    if group is None and name.rpartition("::")[2] in cluster:
+        return "cluster"
+    if group is None and re.search(r"\bpostgres\b", params):
+        return "postgres"
+    return group
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist (the dev extra); without it, never called
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` schedules by :func:`work_group`: a group is one unit of work, every other test its own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_group(nodeid) or nodeid
+
+    return GroupScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
