@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_sql.py [--rows 10000000] [--prefix 1000000] [--k 5] [--selector jmi] [--repeats 1]
                                         [--method mean-std|quantile|uniform]
     .venv/bin/python bench/bench_sql.py --heldout [--rows 10000000] [--prefix 1000000] [--k 5] [--repeats 3]
+                                        [--duckdb-memory 300MB] [--only-all]
 
 Generates a mixed table once into /tmp/fslab_bench_sql/ (never into the repository): 8 real columns (two with
 missing values), 4 small-integer columns, a three-level text column with missing values, a 300-level text column
@@ -81,7 +82,7 @@ def child(mode: str, path: str, k: int, selector: str, method: str) -> None:
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
-def child_heldout(path: str, k: int, repeats: int) -> None:
+def child_heldout(path: str, k: int, repeats: int, memory: str | None) -> None:
     """Plug-in vs held-out steps of BayesGreedy (balanced error) on one DuckDB source: a JSON line.
 
     A step is ``extensions(J, every other feature)``: one ``GROUP BY`` query and the criteria of its tables. Both
@@ -94,7 +95,12 @@ def child_heldout(path: str, k: int, repeats: int) -> None:
     from fslab.measures._folds import DEFAULT_FOLDS, DEFAULT_SEED
 
     t0 = time.perf_counter()
-    source = fslab.from_sql(path, "y")
+    if memory:   # DuckDB's own cap (default: 80% of RAM), the parquet file read through our connection
+        import ibis
+
+        source = fslab.from_sql(ibis.duckdb.connect(memory_limit=memory).read_parquet(path), "y")
+    else:
+        source = fslab.from_sql(path, "y")
     t1 = time.perf_counter()
     source.folded(DEFAULT_FOLDS, DEFAULT_SEED)   # stored once per (folds, seed): what the first held-out run pays
     t2 = time.perf_counter()
@@ -117,13 +123,16 @@ def child_heldout(path: str, k: int, repeats: int) -> None:
 
 def heldout(args) -> None:
     """``--heldout``: plug-in vs held-out per step on the prefix and on all rows (fresh process each)."""
-    print(f"BayesGreedy (balanced error) k={args.k}, held out over 5 folds vs plug-in, DuckDB, {args.repeats} "
-          f"alternated runs each; load average at start {os.getloadavg()[0]:.2f}")
+    print(f"BayesGreedy (balanced error) k={args.k}, held out over 5 folds vs plug-in, DuckDB (memory_limit "
+          f"{args.duckdb_memory or 'default'}), {args.repeats} alternated runs each; load average at start "
+          f"{os.getloadavg()[0]:.2f}")
     print(f"{'rows':>11} {'load s':>7} {'fold s':>7} {'plug-in s/step':>15} {'held-out s/step':>16} {'ratio':>6} "
           f"{'peak MB':>8}  picks (plug-in / held out)")
-    for path, rows in ((args.prefix_path, args.prefix), (args.full_path, args.rows)):
+    sizes = ((args.prefix_path, args.prefix), (args.full_path, args.rows))
+    for path, rows in sizes[1:] if args.only_all else sizes:
+        memory = ["--duckdb-memory", args.duckdb_memory] if args.duckdb_memory else []
         out = subprocess.run([sys.executable, __file__, "--child-heldout", path, "--k", str(args.k), "--repeats",
-                              str(args.repeats)], capture_output=True, text=True, check=True)
+                              str(args.repeats), *memory], capture_output=True, text=True, check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
         plug, held = (statistics.median(r["steps"][e]) for e in ("plug-in", "cross-fitted"))
         print(f"{rows:>11,} {r['load']:>7.2f} {r['fold']:>7.2f} {plug:>15.3f} {held:>16.3f} {held / plug:>6.2f} "
@@ -149,12 +158,14 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true", help="plug-in vs held-out per step (issue 31.2)")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"))
     parser.add_argument("--child-heldout", metavar="PATH")
+    parser.add_argument("--duckdb-memory", help="--heldout: DuckDB's memory_limit, e.g. 300MB (default: DuckDB's)")
+    parser.add_argument("--only-all", action="store_true", help="--heldout: all rows only, not the prefix")
     args = parser.parse_args()
     if args.child:
         child(args.child[0], args.child[1], args.k, args.selector, args.method)
         return
     if args.child_heldout:
-        child_heldout(args.child_heldout, args.k, args.repeats)
+        child_heldout(args.child_heldout, args.k, args.repeats, args.duckdb_memory)
         return
     os.makedirs(DIR, exist_ok=True)
     full, prefix = (os.path.join(DIR, f"rows{n}.parquet") for n in (args.rows, args.prefix))
