@@ -67,8 +67,10 @@ def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's
 def _estimate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--estimate", choices=ESTIMATES, help="how every criterion is estimated: plug-in (in-sample, "
                         "the papers') or cross-fitted (held out over --folds stratified folds). Default: cross-fitted "
-                        "for your own CSV, plug-in for shipped samples")
-    parser.add_argument("--folds", type=int, help="folds of the cross-fitted estimate (default 5)")
+                        "for your own file (in memory, --sql or --scheduler; plug-in, with a note, when a class has a "
+                        "single row), plug-in for shipped samples")
+    parser.add_argument("--folds", type=int, help="folds of the cross-fitted estimate (default 5; fewer, with a note, "
+                        "when a class has fewer rows: every fold holds a row of every class)")
 
 
 def _cluster_options(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +79,7 @@ def _cluster_options(parser: argparse.ArgumentParser) -> None:
                         "the workers, never here, and without the app's upload limits")
     parser.add_argument("--sql", action="store_true", help="count in an embedded DuckDB (pip install fslab[sql]): a "
                         "parquet or CSV file, directory or glob DATA is read by DuckDB, never into memory here, and "
-                        "without the app's upload limits; only count tables come back (NPFS needs rows in memory)")
+                        "without the app's upload limits; only count tables come back, by fold for the held-out estimate)")
     parser.add_argument("--persist", action="store_true", help="with --scheduler: keep the data read once in the "
                         "workers' memory while it is binned, instead of reading the files once per statistic (without "
                         "it: when the data take at most a quarter of the workers' memory)")
