@@ -79,7 +79,8 @@ def _cluster_options(parser: argparse.ArgumentParser) -> None:
                         "the workers, never here, and without the app's upload limits")
     parser.add_argument("--sql", action="store_true", help="count in an embedded DuckDB (pip install fslab[sql]): a "
                         "parquet or CSV file, directory or glob DATA is read by DuckDB, never into memory here, and "
-                        "without the app's upload limits; only count tables come back, by fold for the held-out estimate)")
+                        "without the app's upload limits; only count tables come back (by fold for the held-out "
+                        "estimate)")
     parser.add_argument("--persist", action="store_true", help="with --scheduler: keep the data read once in the "
                         "workers' memory while it is binned, instead of reading the files once per statistic (without "
                         "it: when the data take at most a quarter of the workers' memory)")
