@@ -197,11 +197,10 @@ def _partition_distinct(frame: pd.DataFrame, numeric: list[str], target: str,
     out: list[np.ndarray | None] = []
     for j, grid in enumerate(grids):
         x = V[:, j]
-        if grid is not None:
-            r = (x - grid[0]) / grid[1]
-            if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
-                out.append(None)
-                continue
+        if grid is not None and not all(np.allclose(r, np.round(r), rtol=0, atol=1e-6)
+                                        for r in ((x[:64] - grid[0]) / grid[1], (x - grid[0]) / grid[1])):
+            out.append(None)   # the first 64 values usually decide, as column_types.evenly_spaced
+            continue
         out.append(np.unique(pd.util.hash_array(x)))
     return out
 
