@@ -119,7 +119,7 @@ def test_options_that_need_rows_in_memory_and_bad_keys_are_refused():
     for bad in ("1", 1.5, None, True):
         with pytest.raises(fslab.ParameterError, match="bootstrap key"):
             src.bootstrap(bad)
-    for bad in (0, -1.0, float("nan"), float("inf"), "1", True):
+    for bad in (0, -1.0, float("nan"), float("inf"), 101, "1", True):
         with pytest.raises(fslab.ParameterError, match="mean row weight"):
             src.bootstrap(1, bad)
     with pytest.raises(fslab.ParameterError, match="again"):

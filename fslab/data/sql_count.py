@@ -1,6 +1,6 @@
-"""Folds and Poisson bootstrap weights computed in a SQL engine: :mod:`fslab.row_hash` written as Ibis expressions.
+"""Folds and Poisson bootstrap weights computed in a SQL engine: :mod:`fslab.row_hash` written as SQL.
 
-The expressions use only ``+``, ``*``, ``%`` on BIGINT and ``row_number()``, so DuckDB, SQLite and PostgreSQL give
+The SQL uses only ``+``, ``*``, ``%`` on BIGINT, ``CASE`` and ``row_number()``, so DuckDB, SQLite and PostgreSQL give
 :func:`fslab.row_hash.folds` and :func:`fslab.row_hash.poisson_weights` to the integer (no engine hash, no XOR, no
 division: SQLite divides integers, DuckDB ``/`` gives a float, and Ibis's floor division goes through a float on
 every engine). Every product stays below 2**63 (``row_hash``'s bounds), so no engine overflows or rounds.
@@ -76,13 +76,16 @@ def folded_sql(table: str, columns: list[str], n_folds: int, seed: int, n_labels
     return f'SELECT {keep}, CAST((("_j" % {K} + "_h") % {K}) * {L} + "y" AS INTEGER) AS "y" FROM ({hashed}) AS "_f"'
 
 
+MAX_MEAN = 100.0   # the CASE has about mean + 10 sqrt(mean) + 10 branches
+
+
 def check_key_and_mean(key, mean) -> tuple[int, float]:
-    """A bootstrap key (any integer, taken mod 2**64) and a positive finite Poisson mean."""
+    """A bootstrap key (any integer, taken mod 2**64) and a Poisson mean in (0, MAX_MEAN]."""
     if isinstance(key, bool) or not isinstance(key, int | np.integer):
         raise ParameterError(f"the bootstrap key must be a whole number; got {key!r}")
     if isinstance(mean, bool) or not isinstance(mean, int | float | np.integer | np.floating) or not (
-            0 < float(mean) < 1e6):
-        raise ParameterError(f"the bootstrap's mean row weight must be a positive number; got {mean!r}")
+            0 < float(mean) <= MAX_MEAN):
+        raise ParameterError(f"the bootstrap's mean row weight must be a number in (0, {MAX_MEAN:g}]; got {mean!r}")
     return int(key) % (1 << 64), float(mean)
 
 
@@ -98,5 +101,5 @@ def weighted_sql(table: str, columns: list[str], key: int, mean: float) -> str:
     return f'SELECT {keep}, CASE {cases} ELSE {len(thresholds)} END AS "w" FROM ({hashed}) AS "_w"'
 
 
-__all__ = ["check_folds_and_seed", "check_key_and_mean", "class_states", "folded_sql", "hash_round_sql", "ranked",
-           "weighted_sql"]
+__all__ = ["MAX_MEAN", "check_folds_and_seed", "check_key_and_mean", "class_states", "folded_sql", "hash_round_sql",
+           "ranked", "weighted_sql"]
