@@ -71,6 +71,9 @@ def test_customers_plan_says_what_a_person_sees():
     assert plan.target is not None and plan.target.positive == "yes" and plan.target.classes == ("no", "yes")
     said = " ".join(plan.describe())
     assert "'discount' read as percentages (0 .. 79), binned as numbers." in said
+    rules = plan.to_frame().set_index("column")["rule"]
+    assert (rules["signup_date"], rules["discount"], rules["tenure"], rules["plan"]) == \
+        ("date-iso, days", "percent", "number", "")
     assert "Left out 3 near-unique column(s): 'customer_id' (a different value in every row)" in said
 
 
@@ -221,13 +224,15 @@ def test_days_from_civil_agrees_with_pandas():
 
 
 def test_constant_and_empty_columns_are_left_out_with_a_message():
-    frame = _frame(k=["same"] * 23 + [None], e=[None] * 24, x=list(range(12)) * 2)
-    with pytest.warns(UserWarning, match="Left out 1 constant column"):
+    frame = _frame(k=["same"] * 23 + [None], e=[None] * 24, x=list(range(12)) * 2, seven=[7] * 24)
+    with pytest.warns(UserWarning, match="Left out 2 constant column"):
         ds = Dataset.from_frame(frame, "t")
-    assert ds.feature_names == ("x",) and ds.left_out == ("k", "e")
+    assert ds.feature_names == ("x",) and ds.left_out == ("k", "e", "seven")
     assert ds.plan.column("k").why == "one value (same) in every row"
+    assert ds.plan.column("seven").why == "one value (7) in every row"
+    assert ds.summary().set_index("column").loc["seven", "read as"] == "left out (constant)"
     kept = _load(frame, constant="keep")
-    assert kept.feature_names == ("k", "e", "x")
+    assert kept.feature_names == ("k", "e", "x", "seven")
 
 
 def test_overrides_column_types_missing_and_near_unique():

@@ -22,10 +22,10 @@ characters are text (never parsed), so typing costs time linear in the input.
 the column out). A forced type must parse every non-missing value, else :class:`ColumnTypeError` names the
 column, the first bad data row (1-based) and its value. Any explicit type keeps a near-unique column.
 
-Near-unique columns (:func:`near_unique`) are left out by default: text with a distinct value in at least
-:data:`NEAR_UNIQUE` (50 %) of the rows (IDs, free text), and numbers with a different value in every row that are
-whole numbers or evenly spaced (row numbers, a float that is really an ID). A real-valued measurement that
-happens to be unique is kept, and so is every converted column (a date is a number, not an ID).
+Near-unique columns (:func:`fslab.data.plan.near_unique_why`) are left out by default: text with a distinct value
+in at least :data:`NEAR_UNIQUE` (50 %) of the rows (IDs, free text), and numbers with a different value in every
+row that are whole numbers or evenly spaced (row numbers, a float that is really an ID). A real-valued
+measurement that happens to be unique is kept, and so is every converted column (a date is a number, not an ID).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
-from .data_checks import ID_MIN_ROWS  # below this many rows, "a distinct value per row" means nothing
 from .plan import MIN_PARSED, NEAR_UNIQUE, TYPES  # noqa: F401  (one definition: the plan's)
 
 
@@ -103,11 +102,6 @@ def check_column_types(column_types, columns) -> dict[str, str]:
 # ---- near-unique columns
 
 
-def near_unique_text(n_distinct: int, n_rows: int) -> bool:
-    """Text with a distinct value in at least NEAR_UNIQUE of the rows (an ID, free text)."""
-    return n_rows >= ID_MIN_ROWS and n_distinct >= NEAR_UNIQUE * n_rows
-
-
 def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> bool:
     """Distinct values at one step from each other, as row numbers or generated IDs are.
 
@@ -127,21 +121,6 @@ def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None 
         if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
             return False
     return True
-
-
-def numeric_ids(n_rows: int, n_distinct: np.ndarray, n_missing: np.ndarray, integral: np.ndarray,
-                column=None, lo: np.ndarray | None = None, hi: np.ndarray | None = None) -> np.ndarray:
-    """Numeric columns that are IDs: a different value in every row (none missing) and whole numbers, or evenly
-    spaced reals (``column(i)`` gives column i's values; asked only for the few unique real columns)."""
-    if n_rows < ID_MIN_ROWS:
-        return np.zeros(n_distinct.size, dtype=bool)
-    unique = (n_distinct == n_rows) & (n_missing == 0)
-    ids = unique & integral
-    if column is not None:
-        for i in np.flatnonzero(unique & ~integral):
-            ids[i] = evenly_spaced(np.asarray(column(i)), None if lo is None else float(lo[i]),
-                                   None if hi is None else float(hi[i]))
-    return ids
 
 
 KEEP_HINT = "column_types={{{name!r}: 'category'}} (command line: --column-type {name}=category)"

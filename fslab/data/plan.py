@@ -530,9 +530,8 @@ class TablePlan:
         """One row per column: read as, reading, left out and why, coding, number of codes, cut points."""
         rows = []
         for c in self.columns:
-            reading = c.reading
             rows.append({"column": c.name, "read as": c.type + ("" if c.inferred else " (as asked)"),
-                         "rule": "" if reading is None else reading.key().rstrip("|").replace("||", "|"),
+                         "rule": _rule_words(c),
                          "left out": c.left_out, "why": c.why, "unparsed": c.n_unparsed, "coding": c.coding,
                          "codes": len(c.levels) if c.coding else 0,
                          "cut points": ", ".join(f"{e:.4g}" for e in c.edges)})
@@ -581,6 +580,22 @@ class TablePlan:
                               values=tuple(float(v) for v in (values or {}).get(j, ())))
         return replace(self, columns=tuple(cols), coded=True,
                        options=replace(self.options, method=method, bins=int(bins)))
+
+
+def _rule_words(c: ColumnPlan) -> str:
+    """The parse reading in a few words: "date-slash, month-first", "number, decimal comma, in mm/s"."""
+    if not c.rule:
+        return ""
+    words = [c.rule]
+    if c.order:
+        words.append("month-first" if c.order == "mdy" else "day-first")
+    if c.type in ("number", "percent") and c.mark == ",":
+        words.append("decimal comma")
+    if c.type == "number" and c.unit:
+        words.append(f"in {c.unit}")
+    if c.type == "date":
+        words.append(c.unit)
+    return ", ".join(words)
 
 
 def _record(cls, data: dict):
@@ -686,8 +701,9 @@ def decide_column(s: ColumnSummary, kind: str, opts: PlanOptions, n_rows: int) -
             return ColumnPlan(s.name, "text" if s.source == "text" else "numeric", left_out="all missing",
                               why="no value in any row", example=ex, n_distinct=0)
         if s.n_distinct == 1 and s.distinct_exact:
+            one = (s.levels[0] if s.source == "text" else _class_name(s.levels[0], True)) if s.levels else ex
             return ColumnPlan(s.name, "text" if s.source == "text" else "numeric", left_out="constant",
-                              why=f"one value ({str(s.levels[0]) if s.levels else ex!s}) in every row",
+                              why=f"one value ({one}) in every row",
                               example=ex, n_distinct=1)
     if s.source == "numeric" and kind in ("auto", "number", "percent"):
         return ColumnPlan(s.name, "numeric", inferred=kind == "auto", example=ex, n_distinct=s.n_distinct)
