@@ -41,9 +41,7 @@ _ASKED_SIZE = 16
 def npfs_result(source_name: str, source, selector: str, measure: str | None, params: dict, k: int, progress=None,
                 in_worker: bool = False, estimate: str = "plug-in"):
     """NPFS with the section's settings: the shared result if any session ran it, else a run stored there."""
-    key = un.run_key(source_name, source, selector, measure, params, k, N_BOOTSTRAPS, ALPHA, SEED, 1.0)
-    shared = shared_results()
-    shared_key = result_key("npfs", *key[1:]) if estimate == "plug-in" else result_key("npfs", *key[1:], estimate)
+    shared, shared_key = shared_results(), _npfs_key(source_name, source, selector, measure, params, k, estimate)
     found = shared.get(shared_key)
     if found is None:
         extra = {"measure": measure, **params} if measure is not None else {}
@@ -56,6 +54,12 @@ def npfs_result(source_name: str, source, selector: str, measure: str | None, pa
         found = npfs(source, selector, k, n_bootstraps=N_BOOTSTRAPS, alpha=ALPHA, seed=SEED, **extra)  # small
         shared.put(shared_key, found)
     return found
+
+
+def _npfs_key(source_name: str, source, selector: str, measure: str | None, params: dict, k: int,
+              estimate: str) -> str:
+    key = un.run_key(source_name, source, selector, measure, params, k, N_BOOTSTRAPS, ALPHA, SEED, 1.0)
+    return result_key("npfs", *key[1:]) if estimate == "plug-in" else result_key("npfs", *key[1:], estimate)
 
 
 def holdout_result(source, result, frequency: bool) -> HoldoutCheck:
@@ -133,7 +137,11 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
     request = repr((uc.token(source), selector, measure_used, sorted(params_used.items()), int(k), estimate))
     asked = session_memo(ASKED)
     cheap = cost.seconds <= AUTO_SECONDS
-    if not cheap and request not in asked:
+    # run before on this server (a link's sender, a class on one link): its bootstraps are stored, the binnings and
+    # the held-out reruns cached by content, so the verdict shows at once, as the sender saw it
+    done = shared_results().get(_npfs_key(source_name, source, selector, measure_used, params_used, k,
+                                          estimate)) is not None
+    if not cheap and not done and request not in asked:
         if holdout is not None:
             _render_holdout(holdout, None)
         if st.button(f"Check the pick (about {cost.seconds:.0f} s)", key="select.robust.run",
