@@ -165,6 +165,32 @@ def test_stored_codes_keep_the_file_order_across_row_groups_and_files(tmp_path):
         src.close()
 
 
+@pytest.mark.parametrize("engine", ENGINES, indirect=True)
+def test_from_sql_with_a_row_id_holds_out_as_in_memory_on_every_engine(engine):
+    """from_sql(..., row_id=) on a table whose storage order is not the row order: the folds follow the row id, so
+    the held-out values and picks are those of the frame sorted by it, on DuckDB, SQLite and PostgreSQL."""
+    rng = np.random.default_rng(8)
+    m = 400
+    signal = rng.integers(0, 3, size=m)
+    frame = pd.DataFrame({"signal": signal, "noise": rng.integers(0, 4, size=m),
+                          "code": [f"k{i:03d}" for i in rng.integers(0, 120, size=m)],
+                          "y": np.where(signal + rng.integers(0, 2, m) > 2, "yes", "no")})
+    order = rng.permutation(m)
+    shuffled = frame.iloc[order].reset_index(drop=True).assign(rid=1000 + order)   # stored shuffled
+    table = load(engine, "t", shuffled).drop("row_id")
+    src = fslab.from_sql(table, "y", row_id="rid", positive="yes")
+    enc = fslab.Dataset.from_frame(frame, "y", positive="yes").discretize()   # the rows in rid order
+    assert src.feature_names == enc.feature_names
+    for name in ("zero-one", "balanced", "log-loss"):
+        mem = measure(name).on(enc, estimate="cross-fitted", engine="plain")
+        ev = measure(name).on(src, estimate="cross-fitted")
+        np.testing.assert_allclose(ev.extensions([], [0, 1, 2]), mem.extensions([], [0, 1, 2]), atol=1e-12)
+    want = fslab.select(enc, 2, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    got = fslab.select(src, 2, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    assert got.features == want.features
+    src.close()
+
+
 @pytest.mark.parametrize("engine", [pytest.param("postgres", marks=pytest.mark.slow)], indirect=True)
 def test_postgres_needs_a_row_id(engine):
     data = coded(m=50)
