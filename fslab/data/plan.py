@@ -790,12 +790,12 @@ def decide(summary: TableSummary, options: PlanOptions | None = None) -> TablePl
 
 
 def decide_target(s: ColumnSummary, positive=None, n_missing: int = 0) -> TargetPlan | None:
-    """The target's encoding from its summary's class counts (:func:`fslab.data.target.choose_classes`); None
-    when the classes are past the summary's cap (a real-valued target: regression)."""
+    """The target's encoding from its summary's class counts (:func:`fslab.data.target.choose_classes`); past the
+    summary's cap, a numeric target is real-valued (regression) and a text one multiclass, its classes not listed."""
     from .target import choose_classes
 
-    if s.levels is None or s.level_counts is None:
-        return TargetPlan(s.name, "regression", (), None, n_missing)
+    if s.levels is None or s.level_counts is None:   # past the summary's cap: classes not listed
+        return TargetPlan(s.name, "regression" if s.source == "numeric" else "multiclass", (), None, n_missing)
     numeric = s.source == "numeric"
     if numeric and positive is not None and str(positive).strip().lower() in ("true", "false") \
             and set(s.levels) <= {0.0, 1.0}:   # positive=True on a boolean column
