@@ -96,10 +96,12 @@ def gzip_bomb(mb: int = 256) -> bytes:
     return b"".join(parts + [pack.flush()])
 
 
-def pathological_cells(n_cells: int = 50, chars: int = 100_000) -> bytes:
-    """The issue's 5 MB CSV: cells of digits and dots ending in a comma-free run (a lookahead scans to the end)."""
-    cell = ("1." + "1" * 3) * (chars // 5)
-    rows = "\n".join(f"{cell},{i % 2}" for i in range(n_cells))
+def pathological_cells(n_cells: int = 50, chars: int = 99_990) -> bytes:
+    """The issue's 5 MB CSV: ``n_cells`` distinct European-style numbers of ``chars`` characters, "7.234.234...,5"
+    (quoted): every dot is followed by three digits and a non-digit, and a thousands-separator regex with a lookahead
+    for the decimal comma scans to the end of the cell from each dot (quadratic in the cell's length)."""
+    groups = ".234" * ((chars - 10) // 4)
+    rows = "\n".join(f'"{i}{groups},5",{i % 2}' for i in range(n_cells))
     return ("a,y\n" + rows + "\n").encode()
 
 
