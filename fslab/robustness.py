@@ -131,7 +131,7 @@ def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, sp
     src = cast(CodedSource | SparseDataset, as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
     assert src.y is not None  # a sample
-    fold, used, _ = assign_folds(src.y, n_folds, split_seed)
+    fold, used, _ = assign_folds(src.y, n_folds, split_seed, stratified=src.task != "regression")
     hits = np.zeros(src.n_features)
     for f in range(used):
         chosen = select(src.subsample(np.flatnonzero(fold != f)), k, selector, **params).features

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from fslab.cli import main
@@ -89,3 +91,14 @@ def test_dayfirst_reads_ambiguous_dates_day_first(capsys, tmp_path, engine):
     assert "'d' read as dates (2021-01-02 .. 2021-09-10)" in out and "read month-first" in out
     _, out, _ = run(capsys, "select", str(path), "--target", "y", "-q", "--dayfirst", *engine)
     assert "'d' read as dates (2021-01-02 .. 2021-10-09)" in out and "read day-first, as asked" in out
+
+
+def test_a_real_valued_target_is_held_out_by_default(capsys, tmp_path):
+    """Each value its own class, most with one row: held out (no fold empty), not refused as a single-row class."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.integers(0, 4, 200)})
+    frame["t"] = frame["a"] * 1.5 + rng.normal(size=200)
+    path = tmp_path / "reg.csv"
+    frame.to_csv(path, index=False)
+    code, out, err = run(capsys, "select", str(path), "-q")
+    assert code == 0 and "single row" not in err and "estimate: held-out (5-fold cross-fitted)" in out

@@ -109,3 +109,38 @@ def test_npfs_on_a_tiny_sample_never_fails_on_a_one_fold_resample():
     rng_rows = [np.sort(np.random.default_rng(s).integers(0, 7, 7)) for s in np.random.SeedSequence(29).spawn(20)]
     fold, _, _ = assign_folds(y, 5, 0)
     assert any(len(set(fold[r])) == 1 for r in rng_rows)   # the case happened
+
+
+@settings(max_examples=40, deadline=None)
+@given(y=st.lists(st.integers(0, 6), min_size=1, max_size=60), folds=st.integers(2, 8), seed=st.integers(0, 50))
+def test_fold_sizes_from_class_counts_alone_equal_the_folds(y, folds, seed):
+    """What the count-only engines can compute without rows: every (fold, class) size of fslab.row_hash.folds."""
+    from fslab import row_hash
+    from fslab.measures._folds import fold_sizes
+
+    y = np.asarray(y)
+    fold = row_hash.folds(y, folds, seed)
+    want = np.zeros((folds, y.max() + 1), dtype=np.int64)
+    np.add.at(want, (fold, y), 1)
+    assert np.array_equal(fold_sizes(np.bincount(y), folds, seed), want)
+
+
+def test_a_real_valued_target_needs_no_class_in_every_fold_only_no_empty_fold():
+    """Each value of a real-valued target is its own class, most with one row: not refused; the folds used are the
+    most (up to those asked) that leave no fold empty, so 3 rows give 2 or 3 folds and 1 row is refused."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(200, 2)).astype(np.uint8)
+    t = X[:, 0] * 1.5 + rng.normal(size=200)
+    ds = fslab.Dataset.from_arrays(X, t).discretize()
+    assert ds.task == "regression"
+    ev = measure("squared").on(ds, estimate="cross-fitted")
+    assert ev.n_folds == 5 and ev.notes == () and np.isfinite(ev.value([0]))
+    for m in range(2, 9):
+        small = fslab.Dataset.from_arrays(X[:m], t[:m]).discretize()
+        if small.task != "regression":
+            continue
+        n_folds, notes = fold_count(np.ones(m), 5, stratified=False)
+        assert 2 <= n_folds <= min(5, m) and bool(notes) == (n_folds < 5)
+        assert np.isfinite(measure("squared").on(small, estimate="cross-fitted").value([0]))
+    with pytest.raises(TooFewRowsError, match="1 row cannot fill 2 folds"):
+        fold_count(np.ones(1), 5, stratified=False)

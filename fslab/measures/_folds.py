@@ -81,25 +81,53 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def fold_count(class_counts, folds: int, class_names=None) -> tuple[int, tuple[str, ...]]:
-    """(F, notes): the folds actually used, F = min(folds, rows of the smallest class present).
+def fold_sizes(class_counts, n_folds: int, seed: int) -> np.ndarray:
+    """Rows of every (fold, class) that :func:`fslab.row_hash.folds` gives, from the class counts alone (F, L):
+    each full block of F rows of class c puts one row in every fold; the last r = n_c mod F rows, ranks
+    bF .. bF + r - 1, go to folds (i + hash(seed, c, b)) mod F, i < r. No rows needed: the same on every engine."""
+    counts = np.asarray(class_counts, dtype=np.int64).ravel()
+    F = int(n_folds)
+    out = np.broadcast_to(counts // F, (F, counts.size)).copy()
+    offset = row_hash.row_hash(int(seed), np.arange(counts.size), counts // F)
+    i = np.arange(F)[:, None]
+    np.add.at(out, ((i + offset) % F, np.broadcast_to(np.arange(counts.size), (F, counts.size))),
+              (i < counts % F).astype(np.int64))
+    return out
 
-    :func:`fslab.row_hash.folds` deals the rows of each class in blocks of F, one row per fold, so with F at most
-    every class's count every fold holds at least one row of every class: no fold is empty, every fold's training
-    rows hold every class, and no held-out value divides by zero. Fewer folds than asked come with a note; fewer
-    than 2 (a class with a single row) is refused with a :class:`TooFewRowsError`.
+
+def fold_count(class_counts, folds: int, class_names=None, *, seed: int = DEFAULT_SEED,
+               stratified: bool = True) -> tuple[int, tuple[str, ...]]:
+    """(F, notes): the folds actually used.
+
+    A class target (``stratified``): F = min(folds, rows of the smallest class present). :func:`fslab.row_hash.folds`
+    deals the rows of each class in blocks of F, one row per fold, so every fold holds at least one row of every
+    class: no fold is empty, every fold's training rows hold every class, and no held-out value divides by zero. A
+    class with a single row is refused (:class:`TooFewRowsError`). A real-valued target (each value its own "class",
+    most with one row): the largest F <= folds whose folds (:func:`fold_sizes`) all hold a row, at least 2. Fewer
+    folds than asked come with a note.
     """
     counts = np.asarray(class_counts, dtype=np.float64).ravel()
     present = np.flatnonzero(counts > 0)
+    total = int(counts.sum())
+    advice = "; use the in-sample estimate (estimate='plug-in', --estimate plug-in)"
+    if not stratified:
+        usable = [F for F in range(int(folds), 1, -1)
+                  if fold_sizes(counts.astype(np.int64), F, seed).sum(axis=1).min() > 0]
+        if not usable:
+            reason = f"too few rows to hold out: {total:,} row{'' if total == 1 else 's'} cannot fill 2 folds"
+            raise TooFewRowsError(reason + advice, reason=reason)
+        notes = () if usable[0] == int(folds) else (
+            f"Held out over {usable[0]} folds instead of {int(folds)}: with {total:,} rows, more folds would leave "
+            "one empty.",)
+        return usable[0], notes
     rare = int(present[np.argmin(counts[present])]) if present.size else 0
     n_min = int(counts[rare]) if present.size else 0
     name = repr(str(class_names[rare])) if class_names is not None and len(class_names) > rare else f"#{rare}"
     if n_min < 2:
-        reason = ("too few rows to hold out: " + (f"the class {name} has a single row of {int(counts.sum()):,}"
+        reason = ("too few rows to hold out: " + (f"the class {name} has a single row of {total:,}"
                                                   if n_min else "the sample has no rows")
                   + ", and the held-out estimate needs at least 2 rows of every class (one to fit, one to test)")
-        raise TooFewRowsError(reason + "; use the in-sample estimate (estimate='plug-in', --estimate plug-in) or "
-                              "drop or merge that class", reason=reason)
+        raise TooFewRowsError(reason + advice + " or drop or merge that class", reason=reason)
     n_folds = min(int(folds), n_min)
     notes = () if n_folds == int(folds) else (
         f"Held out over {n_folds} folds instead of {int(folds)}: the class {name} has only {n_min} rows, and every "
@@ -107,13 +135,15 @@ def fold_count(class_counts, folds: int, class_names=None) -> tuple[int, tuple[s
     return n_folds, notes
 
 
-def assign_folds(y: np.ndarray, folds, seed, class_names=None) -> tuple[np.ndarray, int, tuple[str, ...]]:
+def assign_folds(y: np.ndarray, folds, seed, class_names=None, *,
+                 stratified: bool = True) -> tuple[np.ndarray, int, tuple[str, ...]]:
     """(fold of every row, F, notes) for the cross-fitted estimate.
 
     ``folds`` a number: stratified folds :func:`fslab.row_hash.folds` (``y``'s class codes 0..L-1, rows in table
-    order; the same function the SQL and Dask engines compute) over :func:`fold_count`'s safe F. ``folds`` one
-    index per row (e.g. NPFS keeping a row's bootstrap copies in one fold): folds that hold no row are dropped and
-    the others numbered 0..F-1 in order; fewer than 2 left is a :class:`TooFewRowsError`.
+    order; the same function the SQL and Dask engines compute) over :func:`fold_count`'s safe F (``stratified``
+    False for a real-valued target). ``folds`` one index per row (e.g. NPFS keeping a row's bootstrap copies in one
+    fold): folds that hold no row are dropped and the others numbered 0..F-1 in order; fewer than 2 left is a
+    :class:`TooFewRowsError`.
     """
     y = np.asarray(y, dtype=np.int64)
     if isinstance(folds, np.ndarray):
@@ -125,8 +155,10 @@ def assign_folds(y: np.ndarray, folds, seed, class_names=None) -> tuple[np.ndarr
         notes: tuple[str, ...] = () if used.size == int(folds.max()) + 1 else (
             f"Held out over the {used.size} folds that hold rows (of {int(folds.max()) + 1} fold indices).",)
         return fold.astype(np.int64).ravel(), int(used.size), notes
-    n_folds, notes = fold_count(np.bincount(y) if y.size else [], folds, class_names)
-    return row_hash.folds(y, n_folds, check_seed(seed)), n_folds, notes
+    seed = check_seed(seed)
+    n_folds, notes = fold_count(np.bincount(y) if y.size else [], folds, class_names, seed=seed,
+                                stratified=stratified)
+    return row_hash.folds(y, n_folds, seed), n_folds, notes
 
 
 def split(counts: np.ndarray, folds: int) -> tuple[np.ndarray, np.ndarray]:
@@ -252,4 +284,4 @@ def scored_auc(score: np.ndarray, test: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_SEED", "ESTIMATES", "LOG_SMOOTHING", "TooFewRowsError", "assign_folds",
-           "check_estimate", "check_seed", "describe_estimate", "fold_count", "split"]
+           "check_estimate", "check_seed", "describe_estimate", "fold_count", "fold_sizes", "split"]

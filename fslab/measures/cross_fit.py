@@ -97,17 +97,24 @@ def _class_names(source):
     return names if names is not None and len(names) == len(source.labels) else source.labels
 
 
-def usable_folds(source, folds: int) -> tuple[int, tuple[str, ...]]:
-    """(F, notes): the folds a cross-fitted estimate on ``source`` uses when ``folds`` are asked
+def _stratified(source) -> bool:
+    """Folds need every class in every fold, except on a real-valued target (each value its own class)."""
+    return getattr(source, "task", None) != "regression"
+
+
+def usable_folds(source, folds: int, seed=0) -> tuple[int, tuple[str, ...]]:
+    """(F, notes): the folds a cross-fitted estimate on ``source`` uses when ``folds`` are asked with split ``seed``
     (:func:`~fslab.measures._folds.fold_count` on its class counts: rows here, or one count of the engine); a
-    :class:`~fslab.measures._folds.TooFewRowsError` when a class has a single row."""
+    :class:`~fslab.measures._folds.TooFewRowsError` when a class has a single row (a real-valued target: when
+    the rows cannot fill 2 folds)."""
     require_sample(source)
     if isinstance(source, CodedSource | SparseDataset):
         assert source.y is not None   # require_sample: a sample
         counts = np.bincount(source.y, minlength=len(source.labels))
     else:
         counts = np.asarray(source.table([]).counts, dtype=np.float64).sum(axis=0)
-    return fold_count(counts, check_estimate("cross-fitted", folds)[1], _class_names(source))
+    return fold_count(counts, check_estimate("cross-fitted", folds)[1], _class_names(source), seed=check_seed(seed),
+                      stratified=_stratified(source))
 
 
 class CrossFittedEvaluator(TableEvaluator):
@@ -130,7 +137,8 @@ class CrossFittedEvaluator(TableEvaluator):
         self.fold_of_row: np.ndarray | None
         if isinstance(source, CodedSource | SparseDataset):
             assert source.y is not None   # require_sample: a sample
-            fold_of_row, self.n_folds, self.notes = assign_folds(source.y, folds, seed, _class_names(source))
+            fold_of_row, self.n_folds, self.notes = assign_folds(source.y, folds, seed, _class_names(source),
+                                                                 stratified=_stratified(source))
             self.seed = None if isinstance(folds, np.ndarray) else check_seed(seed)
             self.fold_of_row = readonly(fold_of_row)
             derived = fold_source(source, self.fold_of_row, self.n_folds)
@@ -139,7 +147,7 @@ class CrossFittedEvaluator(TableEvaluator):
             if isinstance(folds, np.ndarray):
                 raise ParameterError("fold indices per row need the rows here; a count-only source takes a number of "
                                      "folds")
-            self.n_folds, self.notes = usable_folds(source, folds)
+            self.n_folds, self.notes = usable_folds(source, folds, seed)
             self.seed, self.fold_of_row = check_seed(seed), None
             derived = cast(FoldCounting, source).folded(self.n_folds, self.seed)
             self._rows = np.asarray(derived.table([]).counts, dtype=np.float64).sum(axis=0)

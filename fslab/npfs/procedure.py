@@ -290,7 +290,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
             assert source.y is not None  # a sample
             selector_params = {**selector_params, "estimate": estimate,
                                "folds": assign_folds(source.y, folds, DEFAULT_SEED,
-                                                     getattr(source, "class_names", None))[0]}
+                                                     getattr(source, "class_names", None),
+                                                     stratified=source.task != "regression")[0]}
         weighted = counting != "resample" and supports(source, selector, selector_params)
         if counting == "weights" and not weighted:
             raise ParameterError(
