@@ -9,13 +9,16 @@ for the definition and the formulas).
 
 **Safe folds.** F is the number asked, lowered to the row count of the smallest class present (a note in
 ``notes`` says so), so every fold holds a row of every class; a class with a single row is refused
-(:class:`~fslab.measures._folds.TooFewRowsError`). No held-out value is ever ``nan``.
+(:class:`~fslab.measures._folds.TooFewRowsError`); a real-valued target only needs no empty fold. No held-out value
+is ever ``nan``.
 
 **Count-only sources (SQL, Dask): the seam.** A source whose rows stay in an engine declares
 :class:`FoldCounting`, one method ``folded(n_folds, seed)``, and the evaluator then never sees a row. Contract:
 
 - ``source.table([])`` gives the class counts (one cell, shape (1, L)); from them the evaluator computes the safe
-  F with :func:`~fslab.measures._folds.fold_count` (so the refusal and the note are the same on every engine) and
+  F with :func:`~fslab.measures._folds.fold_count` (every class in every fold; on ``task == "regression"`` no
+  empty fold, from :func:`~fslab.measures._folds.fold_sizes`), so the refusal and the note are the same on every
+  engine, and
   calls ``source.folded(F, seed)`` with ``2 <= F <= 20`` and ``0 <= seed < 2**63``.
 - ``folded(F, seed)`` returns a count-only source of the same rows and features (same ``feature_names``,
   ``arities``, ``task``, ``target``, ``is_sample`` True) whose ``labels`` are ``np.tile(labels, F)`` and whose
