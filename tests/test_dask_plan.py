@@ -143,3 +143,17 @@ def test_a_partition_without_a_column_or_with_another_dtype_is_named():
                                 verify_meta=False)
         with pytest.raises(PlanError, match=says):
             from_dask(frame, "y")
+
+
+@pytest.mark.slow  # 0.4 s
+def test_an_empty_partition_changes_nothing():
+    """A partition with no rows (a filter's leftover): the same plan, codes and held-out picks as in memory."""
+    df = export(m=120, seed=3)
+    parts = [df.iloc[:50], df.iloc[:0], df.iloc[50:]]
+    frame = dd.from_delayed([dask.delayed(lambda f: f)(p) for p in parts], meta=df.iloc[:0])
+    src = from_dask(frame, "churn")
+    enc = in_memory(df, "churn")
+    assert src.feature_names == enc.feature_names
+    np.testing.assert_array_equal(src.to_encoded().X, enc.X)
+    got = fslab.select(src, 2, measure="balanced", estimate="cross-fitted")
+    assert got.features == fslab.select(enc, 2, measure="balanced", estimate="cross-fitted").features

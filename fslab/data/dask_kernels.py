@@ -49,6 +49,8 @@ def with_folds(part, before: np.ndarray, n_folds: int, seed: int, n_labels: int)
     shared, not copied."""
     X, y = part
     y = y.astype(np.int64)
+    if not y.size:   # an empty partition (row_hash.class_ranks needs a row)
+        return X, y.astype(np.int8 if n_folds * n_labels <= 127 else np.int64)
     ranks = row_hash.class_ranks(y) + np.asarray(before, dtype=np.int64)[y]
     fold = row_hash.folds_from_ranks(ranks, y, n_folds, seed)
     out = fold * n_labels + y
