@@ -141,7 +141,7 @@ class Dataset:
         raw.attrs = {}
         stats = column_stats(raw)
         cache: dict = {}
-        summary = summarize(raw, stats=stats, cache=cache)
+        summary = summarize(raw, stats=stats, cache=cache, moments=False)
         whole = TableSummary(summary.columns + summarize(frame[[key]], key).columns, key, len(df),
                              int(target_missing.sum()))
         options = PlanOptions.of(given, dayfirst=bool(dayfirst), missing=missing, near_unique=near_unique,
@@ -182,7 +182,7 @@ class Dataset:
         encoded = encode_target(target_column, key, positive)
         stats = column_stats(features, array) if stats is None else stats
         if plan is None:   # arrays: every column numeric; numeric IDs left out only when asked
-            whole = TableSummary(tuple(summarize_numbers(features, stats)), None, len(features))
+            whole = TableSummary(tuple(summarize_numbers(features, stats, moments=False)), None, len(features))
             plan = decide(whole, PlanOptions(near_unique=near_unique, constant="keep"))
             if plan.left_out:
                 if len(plan.kept) == 0:
