@@ -125,12 +125,13 @@ def extract(rule: ParseRule, text: pd.Series) -> pd.DataFrame:
     """The capture groups of ``rule`` for every value of ``text`` (NaN rows: no match; long values never match).
     Only the values the pattern matches are split into groups (``str.match`` first: most values of a text column
     match no rule)."""
-    short = text.astype(object).where(parseable(text), "")
-    hit = short.str.match(rule.pattern).to_numpy(bool)
+    short = parseable(text)
+    hit = short & text.str.match(rule.pattern).fillna(False).to_numpy(bool)   # pyarrow strings: RE2, fast
     n_groups = re.compile(rule.pattern).groups
     out = pd.DataFrame(np.full((len(text), n_groups), np.nan, dtype=object), index=text.index)
     if hit.any():
-        out.iloc[hit] = short[hit].str.extract(rule.pattern, expand=True).to_numpy(dtype=object)
+        groups = text[hit].astype(object).str.extract(rule.pattern, expand=True).to_numpy(dtype=object)
+        out.iloc[hit] = groups
     return out
 
 

@@ -163,7 +163,7 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
         if not pick.any():
             continue
         sub, w = text[pick], weights[pick]
-        hit = sub.astype(object).str.match(rule.pattern).to_numpy(bool)
+        hit = sub.str.match(rule.pattern).fillna(False).to_numpy(bool)
         if not hit.any():
             continue
         sub, w = sub[hit], w[hit]
@@ -231,11 +231,14 @@ def summarize_text(column: pd.Series, name: str | None = None, counted: bool = F
     weights = np.bincount(codes[present], minlength=len(distinct)).astype(np.int64)
     counts, lows, highs = _reading_counts(distinct, weights)
     levels, level_counts = None, None
-    if len(distinct) <= TEXT_CAP:
-        texts = distinct.to_numpy(dtype=object).astype(str)
-        order = np.argsort(texts, kind="stable")
-        levels = tuple(texts[order].tolist())
-        level_counts = tuple(int(v) for v in weights[order]) if counted else None
+    if len(distinct) <= TEXT_CAP:   # Python's sort of the texts (code-point order, as np.unique's)
+        texts = [str(v) for v in distinct.tolist()]
+        if counted:
+            order = sorted(range(len(texts)), key=texts.__getitem__)
+            levels = tuple(texts[k] for k in order)
+            level_counts = tuple(weights[order].tolist())
+        else:
+            levels = tuple(sorted(texts))
     return ColumnSummary(str(column.name if name is None else name), "text", len(column),
                          int((~present).sum()), counts, lows, highs, levels, level_counts,
                          len(distinct), True, example=_example(column))
