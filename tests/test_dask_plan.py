@@ -157,3 +157,15 @@ def test_an_empty_partition_changes_nothing():
     np.testing.assert_array_equal(src.to_encoded().X, enc.X)
     got = fslab.select(src, 2, measure="balanced", estimate="cross-fitted")
     assert got.features == fslab.select(enc, 2, measure="balanced", estimate="cross-fitted").features
+
+
+@pytest.mark.slow  # 0.5 s
+def test_a_sample_frame_keeps_its_constant_columns_as_in_memory():
+    """Dataset.to_frame marks a sample's frame attrs['fslab_constant'] = 'keep' (a sample keeps its constant
+    columns); dask carries the attrs to its partitions and from_dask reads them, as Dataset.from_frame does."""
+    df = export(m=200, seed=5)
+    df.attrs = {"fslab_constant": "keep"}
+    src = from_dask(dd.from_pandas(df, npartitions=2, sort=False), "churn")
+    assert "region" in src.feature_names and src.feature_names == in_memory(df, "churn").feature_names
+    df.attrs = {}
+    assert "region" not in from_dask(dd.from_pandas(df, npartitions=2, sort=False), "churn").feature_names

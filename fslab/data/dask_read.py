@@ -364,7 +364,7 @@ def _exact_quantiles(dask, parts, columns: list[str], n: np.ndarray, bins: int,
 def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3,
               feature_names=None, *, near_unique: str = "drop", max_levels: int = MAX_LEVELS,
               persist: bool | str = "auto", column_types: dict[str, str] | None = None, dayfirst: bool = False,
-              constant: str = "drop") -> DaskSource:
+              constant: str | None = None) -> DaskSource:
     """A :class:`DaskSource` from a ``dask.dataframe.DataFrame`` and the name of its target column, or from a
     ``dask.array`` pair ``(X, y)`` (``frame=X``, ``target=y``; X must be 2-d with y's row chunks).
 
@@ -378,7 +378,9 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     coded plan.
 
     ``column_types``, ``dayfirst``, ``near_unique`` ("drop": ID-like columns left out with a note, "keep") and
-    ``constant``: the plan's options (:class:`fslab.data.plan.PlanOptions`), as for ``Dataset.from_frame``. A kept
+    ``constant``: the plan's options (:class:`fslab.data.plan.PlanOptions`), as for ``Dataset.from_frame``
+    (``constant=None``: the frame's ``attrs["fslab_constant"]``, which ``Dataset.to_frame`` sets so a sample keeps
+    its constant columns, else "drop"; "keep" for a dask array pair, as ``Dataset.from_arrays``). A kept
     text column with more than ``max_levels`` distinct values is refused (its categories would all travel to the
     client). ``persist``: True reads the data once into the workers' memory (then keeps it parsed), so the passes
     (the summaries, the exact count of possible numeric IDs, the statistics, the coding) do not read or parse the
@@ -428,6 +430,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         raise ParameterError(f"persist must be True, False or 'auto'; got {persist!r}")
     if isinstance(max_levels, bool) or not isinstance(max_levels, int | np.integer) or max_levels < 1:
         raise ParameterError(f"max_levels must be a positive whole number; got {max_levels!r}")
+    if constant is None:
+        constant = "keep" if isinstance(frame, da.Array) else str(meta.attrs.get("fslab_constant", "drop"))
     options = PlanOptions.of(column_types, dayfirst=dayfirst, near_unique=near_unique, constant=constant,
                              positive=None if positive is None else str(positive), method=method, bins=bins)
     if persist is True:   # read once; every pass below then reads the workers' memory
