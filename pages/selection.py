@@ -102,7 +102,7 @@ except FslabError as err:
     st.stop()
 bar.empty()
 # the dataset's analysis: Compare, Scores, By measure and NPFS open on this measure, k, estimate and pick
-page_plan.record_select(kind, source_name, source, selector, measure_name, params, k, estimate, result.names)
+page_plan.record_select(kind, selector, measure_name, params, k, estimate, result.names)
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
 if kind == "dataset":

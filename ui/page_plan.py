@@ -24,8 +24,7 @@ def _params(params: dict) -> tuple:
     return tuple(sorted(params.items()))
 
 
-def record_select(kind: str, source_name: str, source, selector: str, measure: str, params: dict, k: int,
-                  estimate: str, names=()) -> None:
+def record_select(kind: str, selector: str, measure: str, params: dict, k: int, estimate: str, names=()) -> None:
     """The Select page's settings and pick become the dataset's analysis (nothing for an exact distribution)."""
     if kind != "dataset":
         return
@@ -34,7 +33,7 @@ def record_select(kind: str, source_name: str, source, selector: str, measure: s
     st.session_state["select.inherited"] = (chosen.data, chosen.serial)
 
 
-def record_link(page: str, prefix: str, choices: dict) -> None:
+def record_link(prefix: str, choices: dict) -> None:
     """A link's or recipe's values on the dataset it opened become the dataset's analysis, and its page keeps
     them (called by ``ui.share.apply`` after the data and the widget values are in place)."""
     measure = choices.get("measure") or next(iter(choices.get("measures") or ()), None)

@@ -311,7 +311,7 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
         st.session_state[f"{pre}.estimate_for"] = data_key()
     on_dataset = recipe.choices.get("source", LINK_PAGES[recipe.page].default_source) == "dataset"
     if on_dataset and state.get_dataset()[1] is not None:  # the link's measure and k stand, and the other pages
-        page_plan.record_link(recipe.page, pre, {name.removeprefix(f"{pre}."): v for name, v in values.items()})
+        page_plan.record_link(pre, {name.removeprefix(f"{pre}."): v for name, v in values.items()})
     return dropped
 
 
