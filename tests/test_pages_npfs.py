@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -49,12 +50,21 @@ def test_a_configured_dask_scheduler_is_named_on_the_page(monkeypatch):
     at = AppTest.from_file(APP, default_timeout=90).run()
     at.switch_page("pages/npfs.py").run()
     assert not any("Dask cluster" in i.value for i in at.info)
-    with socket.socket() as listener:  # something answers at the address: the page checks before naming it
+    with socket.socket() as listener:  # a scheduler answers at the address: the page checks before naming it
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+        def greet() -> None:  # what a Dask scheduler sends unasked: its handshake's length, a little-endian uint64
+            conn, _ = listener.accept()
+            with conn:
+                conn.sendall((200).to_bytes(8, "little"))
+
+        answering = threading.Thread(target=greet, daemon=True)
+        answering.start()
         monkeypatch.setenv("FSLAB_DASK_SCHEDULER", address)
         at.run()
+        answering.join(timeout=10)
     assert any(f"Dask cluster at {address}" in i.value for i in at.info)
 
 
