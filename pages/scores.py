@@ -37,9 +37,11 @@ if not chosen:
     st.stop()
 params = dict(inherited.params) if inherited is not None else {}
 if inherited is not None and inherited.measure in chosen:
-    st.caption(f"Opened with **{MEASURES[inherited.measure].label}** first and the k = {inherited.k} features "
-               f"{ui.WHO[inherited.origin]} picked ticked ({', '.join(map(md, inherited.features)) or 'none yet'}); "
-               "the held-out columns are the ones to read for your data.")
+    st.caption(f"Opened with **{MEASURES[inherited.measure].label}** first"
+               + (f" and the k = {inherited.k} features {ui.WHO[inherited.origin]} picked ticked "
+                  f"({', '.join(map(md, inherited.features))})" if inherited.features else "")
+               + (". They were chosen on held-out values: read the held-out columns."
+                  if inherited.estimate == "cross-fitted" else "."))
 try:
     table = ui.scores(source, tuple(chosen), feature_scores, params=params)
 except FslabError as err:
