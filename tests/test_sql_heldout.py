@@ -227,3 +227,15 @@ def test_bad_options_are_parameter_errors():
             src.sample(10, seed=bad)
     with pytest.raises(fslab.ParameterError, match="seed"):
         measure("zero-one").on(src, estimate="cross-fitted", seed=-1)
+
+
+def test_distinct_rows_is_numpys_unique_of_the_rows():
+    from fslab.data.sql_source import _distinct_rows
+
+    rng = np.random.default_rng(0)
+    for radix in ([3, 7, 2], [300, 5, 10], [2], [100_000] * 4):   # the last: codes past 2**62, numpy's own path
+        rows = np.column_stack([rng.integers(0, a, 3000) for a in radix])
+        got, inverse = _distinct_rows(list(rows.T), radix)
+        want, want_inverse = np.unique(rows, axis=0, return_inverse=True)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(inverse, want_inverse.ravel())

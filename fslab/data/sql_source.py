@@ -65,6 +65,22 @@ def _drop(backend, name: str) -> None:
         backend.raw_sql(f'DROP TABLE IF EXISTS "{name}"')
 
 
+def _distinct_rows(columns: list[np.ndarray], radix) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(np.column_stack(columns), axis=0, return_inverse=True)`` (rows sorted lexicographically): through
+    one int64 per row, the mixed-radix code of its values (column i below ``radix[i]``: the same order), when the
+    codes fit; a sort of int64 instead of one of the rows as bytes (measured 6.1 s of a 7 s held-out step at 200,000
+    rows)."""
+    if float(np.prod(np.asarray(radix, dtype=np.float64))) >= 2.0**62:
+        groups, rows = np.unique(np.column_stack(columns), axis=0, return_inverse=True)
+        return groups, rows.ravel()
+    code = np.zeros(columns[0].shape[0], dtype=np.int64)
+    for column, a in zip(columns, radix, strict=True):
+        code *= int(a)
+        code += column
+    _, first, rows = np.unique(code, return_index=True, return_inverse=True)
+    return np.column_stack([column[first] for column in columns]), rows.ravel()
+
+
 def code_column(j: int) -> str:
     """Name of feature j's code column in the coded table (``c0``, ``c1``, ...; the target's class is ``y``)."""
     return f"c{j}"
@@ -351,9 +367,8 @@ class SqlSource:
         parts = [t.group_by([*keys, t[code_column(int(j))].cast("int16").name("v"), "y"]).aggregate(n=self._count(t))
                  .mutate(i=ibis.literal(i, type="int32")) for i, j in enumerate(candidates.tolist())]
         got = self._run(ibis.union(*parts, distinct=False) if len(parts) > 1 else parts[0])
-        tuples = np.column_stack([got[k] for k in keys] + [got["y"]]) if keys else got["y"][:, None]
-        groups, rows = np.unique(tuples, axis=0, return_inverse=True)
-        rows = rows.ravel()
+        groups, rows = _distinct_rows([got[k] for k in keys] + [got["y"]], [*self.arities[list(subset)],
+                                                                          self.labels.shape[0]])
         order = np.argsort(got["i"], kind="stable")
         bounds = np.searchsorted(got["i"][order], np.arange(candidates.size + 1))
         per_candidate = [(rows[order[a:b]], got["v"][order[a:b]], got["n"][order[a:b]])
