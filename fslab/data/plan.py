@@ -515,9 +515,6 @@ class TablePlan:
             gone = [c for c in self.columns if c.left_out == reason]
             if gone:
                 said.append(left_out_message(reason, [c.name for c in gone]))
-        asked = [c.name for c in self.columns if c.left_out == "asked"]
-        if asked:
-            said.append(f"Left out as asked: {', '.join(repr(n) for n in asked)}.")
         if self.options.missing == "drop":
             said.append("Rows with a missing feature value are dropped (missing='drop').")
         else:
