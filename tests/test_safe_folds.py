@@ -144,3 +144,15 @@ def test_a_real_valued_target_needs_no_class_in_every_fold_only_no_empty_fold():
         assert np.isfinite(measure("squared").on(small, estimate="cross-fitted").value([0]))
     with pytest.raises(TooFewRowsError, match="1 row cannot fill 2 folds"):
         fold_count(np.ones(1), 5, stratified=False)
+
+
+def test_a_selection_carries_the_fewer_folds_note():
+    import pandas as pd
+
+    import fslab
+
+    frame = pd.DataFrame({"x": [0, 1, 0, 1, 1, 0, 1], "z": [1, 1, 0, 0, 1, 0, 1], "y": [0, 1, 0, 1, 1, 0, 0]})
+    data = fslab.Dataset.from_frame(frame, "y").discretize()
+    for selector in ("bayes-greedy", "exhaustive", "backward"):
+        sel = fslab.select(data, 1, selector, estimate="cross-fitted")
+        assert sel.folds == 3 and any("Held out over 3 folds instead of 5" in n for n in sel.notes), selector

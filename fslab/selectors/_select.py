@@ -100,7 +100,8 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     held: Any = ev  # when crossed: a cross-fitted evaluator, with its folds and split seed
     record: dict[str, Any] = {"estimate": recorded, "folds": held.n_folds if crossed else None,
                               "split_seed": held.seed if crossed else None}
-    extra_notes = () if ev is not None or estimate == "plug-in" else (
+    # the evaluator's own notes (held out over fewer folds than asked on a small class, ...) travel with the result
+    extra_notes = tuple(getattr(ev, "notes", ())) if ev is not None else () if estimate == "plug-in" else (
         f"The {spec.label} is a statistic of the raw values of all rows with no held-out version: the estimate "
         "setting does not apply to it.",)
 
@@ -109,7 +110,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
         best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
-                         used, **record)
+                         used, notes=extra_notes, **record)
 
     backward = spec.kind == "backward"
     scorer = spec.scorer(Run(src, ev, s, backward, hooks))
@@ -122,9 +123,9 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
     trace = build_trace(log, names)
     if backward:
         features = tuple(int(j) for j in np.setdiff1d(np.arange(n), log.order))
-        notes = () if log.order else (
+        notes = extra_notes + (() if log.order else (
             f"k = {k} equals the number of features, so backward elimination removes nothing: the selection is "
-            f"the full set of {n} features.",)
+            f"the full set of {n} features.",))
         return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace,
                          spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
                          notes=notes, **record)
