@@ -51,6 +51,8 @@ def test_messy_plan_round_trips_and_codes_as_in_memory(name):
     # the recorded coding alone codes the typed rows exactly as the in-memory discretisation did
     typed = apply(plan, frame.drop(columns=[messy.TARGETS[name]]))
     np.testing.assert_array_equal(code(plan, typed), enc.X.astype(np.int64))
+    chunk = frame.iloc[100:250].drop(columns=[messy.TARGETS[name]])   # one partition's rows, coded alone
+    np.testing.assert_array_equal(code(plan, apply(plan, chunk)), enc.X[100:250].astype(np.int64))
     words = plan.describe()
     assert words[-1] == "Estimate: in-sample (plug-in, as in the papers)."
     assert any("binned into 4 bins of about equal counts" in s for s in words)
@@ -59,6 +61,31 @@ def test_messy_plan_round_trips_and_codes_as_in_memory(name):
             assert repr(gone) in " ".join(words)
     table = plan.to_frame()
     assert table["column"].tolist() == [c for c in frame.columns if c != messy.TARGETS[name]]
+
+
+@pytest.mark.slow  # summaries of three partitions of each messy table
+@pytest.mark.parametrize("name", list(messy.TARGETS))
+def test_partitions_merged_reach_the_in_memory_plan(name):
+    """What the Dask path does: summarize each partition, merge, let the engine count the distinct values the
+    capped summaries cannot (numbers with more than VALUES_CAP values: Dask's nunique, SQL's COUNT(DISTINCT)),
+    decide. The plan is the one Dataset.from_frame made."""
+    from dataclasses import replace as with_fields
+
+    from fslab.data.column_types import evenly_spaced
+
+    frame, target = getattr(messy, name)(), messy.TARGETS[name]
+    ds = _load(frame.rename(columns={target: "t"}))
+    frame = frame.rename(columns={target: "t"})
+    parts = [summarize(frame.iloc[a:b].reset_index(drop=True), "t") for a, b in ((0, 200), (200, 450), (450, None))]
+    merged = merge(merge(parts[0], parts[1]), parts[2])
+    exact = []
+    for s in merged.columns:
+        if not s.distinct_exact:
+            x = frame[s.name].dropna()
+            spaced = evenly_spaced(x.to_numpy(dtype=float)) if x.nunique() == len(frame) else None
+            s = with_fields(s, n_distinct=int(x.nunique()), distinct_exact=True, evenly_spaced=spaced)
+        exact.append(s)
+    assert decide(with_fields(merged, columns=tuple(exact)), ds.plan.options) == ds.plan
 
 
 def test_customers_plan_says_what_a_person_sees():
