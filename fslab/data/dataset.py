@@ -7,12 +7,14 @@ or else the less frequent class, and a note says which. A multiclass target keep
 ``REGRESSION_MIN_DISTINCT`` distinct values is real-valued (task "regression", for the squared error).
 Rows with a missing target are dropped and counted in a note.
 
-A user's table (``from_frame``, ``read_csv``) is read as a person reads it (:mod:`fslab.data.column_types`):
-dates, percentages, numbers with units or separators and yes/no text become numbers, near-unique columns (IDs,
-row numbers, free text) are left out with a warning (also a ``UserWarning``), outliers that stretch the
+A user's table (``from_frame``, ``read_csv``) is read as a person reads it, by the table's plan
+(:mod:`fslab.data.plan`, kept as ``.plan``; :mod:`fslab.data.column_types`): dates, percentages, numbers with
+units or separators and yes/no text become numbers, near-unique columns (IDs, row numbers, free text) and
+constant or empty columns are left out with a warning (also a ``UserWarning``), outliers that stretch the
 mean-std bins are flagged, and missing feature values are counted; ``column_types=`` overrides the reading of
-any column, ``missing="drop"`` drops the rows with a missing feature value instead of coding "missing" as a
-level of its own. ``from_arrays`` on numeric arrays keeps every column (an array has no types; near-unique
+any column, ``dayfirst=True`` reads ambiguous dates day-first, ``constant="keep"`` keeps constant columns,
+``missing="drop"`` drops the rows with a missing feature value instead of coding "missing" as a level of its
+own. ``from_arrays`` on numeric arrays keeps every column (an array has no types; near-unique
 columns are flagged), unless ``near_unique="drop"``.
 """
 

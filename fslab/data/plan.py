@@ -201,10 +201,12 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
 
 
 def _group_weights(labels: pd.Series, w: np.ndarray) -> dict[str, int]:
+    """{label: sum of the weights of its values}, labels in sorted order (zero sums left out)."""
     if not len(labels):
         return {}
-    s = pd.Series(w, index=labels.to_numpy(dtype=object)).groupby(level=0, sort=True).sum()
-    return {str(k): int(v) for k, v in s.items() if v}
+    names, index = np.unique(labels.to_numpy(dtype=object).astype(str), return_inverse=True)
+    sums = np.bincount(index.ravel(), weights=w, minlength=len(names)).astype(np.int64)
+    return {str(k): int(v) for k, v in zip(names.tolist(), sums.tolist(), strict=True) if v}
 
 
 def _add_rows(counts, lows, highs, key: str, ok: np.ndarray, values, w: np.ndarray) -> None:
