@@ -57,7 +57,7 @@ def class_ranks(y: np.ndarray) -> np.ndarray:
     y = np.asarray(y, dtype=np.int64)
     order = np.argsort(y, kind="stable")
     sizes = np.bincount(y) if y.size else np.zeros(0, dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    starts = (np.cumsum(sizes) - sizes).astype(np.int64)
     out = np.empty(y.size, dtype=np.int64)
     out[order] = np.arange(y.size, dtype=np.int64) - np.repeat(starts, sizes)
     return out

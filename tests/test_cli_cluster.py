@@ -142,8 +142,7 @@ def test_one_parquet_file_and_persist(client, tmp_path, capsys):
 def test_npfs_on_partitioned_files_routes_to_the_dask_source(client, tmp_path, capsys, monkeypatch):
     """`fslab npfs GLOB --scheduler` hands the workers' DaskSource to fslab.npfs (Poisson bootstraps drawn on the
     workers), not a client-side copy: the counts are fslab.npfs's on the same rows in other partitions (its matrix
-    depends on the seed only), with the plug-in estimate said as a note (fslab.npfs holds each Dask bootstrap out in
-    the original rows' folds, tests/test_npfs_partitioned.py; the command line does not ask it yet)."""
+    depends on the seed only), held out as in memory (each Dask bootstrap in the original rows' folds)."""
     df = frame(m=1200, seed=2)
     write_parts(df, tmp_path / "d")
     seen = {}
@@ -157,10 +156,10 @@ def test_npfs_on_partitioned_files_routes_to_the_dask_source(client, tmp_path, c
     code, out, err = run(capsys, "npfs", str(tmp_path / "d" / "*.parquet"), "--target", "y", "--k", "2", "--n", "6",
                          "--json", "-q", "--scheduler", client.scheduler.address)
     assert code == 0, err
-    assert seen["source"] == "DaskSource" and "in-sample plug-in" in err
+    assert seen["source"] == "DaskSource" and "plug-in" not in err
     doc = json.loads(out)
     want = fslab.npfs(from_dask(dd.from_pandas(df, npartitions=3, sort=False), "y"), "jmi", 2, n_bootstraps=6,
-                      seed=0)
+                      seed=0, estimate="cross-fitted")
     assert doc["data"]["rows"] == 1200 and doc["counts"] == want.counts.tolist() and sum(doc["counts"]) == 12
 
 

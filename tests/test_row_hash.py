@@ -74,3 +74,7 @@ def test_poisson_weight_worked_by_hand():
     t = rh.poisson_thresholds(1.0)
     assert rh.poisson_weights(np.array([42]), key)[0] == int(np.sum(u >= t))
     assert t[0] == int(np.floor(np.exp(-1) * rh.P))
+
+
+def test_no_rows_have_no_folds():
+    assert rh.folds(np.zeros(0, dtype=np.int64), 5, 0).shape == (0,) and rh.class_ranks(np.zeros(0)).shape == (0,)

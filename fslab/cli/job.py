@@ -195,12 +195,12 @@ def check_ranges(job: Job) -> None:
 
 
 def engine_holds_out(args: argparse.Namespace, command: str, source) -> bool | str:
-    """True when the command can hold rows out: rows here, or a SQL / Dask source for select and compare (they count
-    by (fold, class, cell) in the engine: ``folded``, fslab.measures.cross_fit's seam); else why not, for the note
-    (NPFS's Poisson bootstraps in an engine use the plug-in)."""
+    """True when the command can hold rows out: rows here, or a SQL / Dask source (they count by (fold, class, cell)
+    in the engine: ``folded``, fslab.measures.cross_fit's seam; NPFS's Poisson bootstraps keep each row in its
+    original row's fold there too); else why not, for the note."""
     on_engine = getattr(args, "sql", False) or (getattr(args, "scheduler", None) and (
         command == "select" or not isinstance(source, CodedSource)))   # select on a cluster counts there (on_cluster)
-    if command != "npfs" or not on_engine:
+    if command != "npfs" or not on_engine or callable(getattr(source, "folded", None)):
         return True
     where = "in DuckDB" if getattr(args, "sql", False) else "on a Dask cluster"
     return f"{where} NPFS counts its bootstraps as Poisson-weighted tables, without folds"

@@ -281,7 +281,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     if isinstance(source, DaskSource | SqlSource):  # rows in an engine: Poisson bootstraps counted there
         blocks, cancelled = partitioned_bootstraps(source, selector, int(k), seeds, sample_fraction=sample_fraction,
                                                    progress=progress, counting=counting, estimate=estimate,
-                                                   selector_params=selector_params)
+                                                   selector_params=selector_params, folds=folds)
     else:
         if estimate == "cross-fitted":
             if callable(selector):
