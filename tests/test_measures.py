@@ -132,6 +132,10 @@ def test_binary_only_measures_refuse_multiclass_and_others_accept():
         if spec.binary_only:
             with pytest.raises(UnsupportedTargetError, match="binary target"):
                 measure(name).value(t)
+        elif name == "cost-sensitive":   # K classes take a K x K cost matrix, not the binary c
+            with pytest.raises(ParameterError, match="3 x 3 cost matrix.*--positive"):
+                measure(name).value(t)
+            assert np.isfinite(measure(name, c=np.ones((3, 3)) - np.eye(3)).value(t))
         else:
             assert np.isfinite(measure(name).value(t))
     # multiclass 0-1: sum_x (p(x) - max_y p(x,y)) = (4 - 3 + 8 - 5) / 12
@@ -190,7 +194,7 @@ def test_supported_measures_follow_the_target():
     real = pd.DataFrame({"x": np.arange(100) % 3, "y": np.linspace(0, 1, 100)})
     assert supported_measures(Dataset.from_frame(real, "y").discretize()) == ["squared"]
     text = pd.DataFrame({"x": np.arange(99) % 3, "y": list("abc") * 33})
-    assert supported_measures(Dataset.from_frame(text, "y").discretize()) == ["zero-one", "log-loss", "mi"]
+    many = ["zero-one", "cost-sensitive", "balanced", "log-loss"]   # issue 33.5: balanced and cost matrices
+    assert supported_measures(Dataset.from_frame(text, "y").discretize()) == [*many, "mi"]
     digits = pd.DataFrame({"x": np.arange(99) % 3, "y": [1, 2, 3] * 33})
-    assert supported_measures(Dataset.from_frame(digits, "y").discretize()) == ["zero-one", "log-loss", "squared",
-                                                                                   "mi"]
+    assert supported_measures(Dataset.from_frame(digits, "y").discretize()) == [*many, "squared", "mi"]

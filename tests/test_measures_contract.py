@@ -26,7 +26,10 @@ from fslab.selectors import select
 
 CASES = [(name, {}) for name in MEASURES] + [
     ("cost-sensitive", {"c": 0.1}), ("f-beta", {"beta": 2.0}), ("precision", {"approach": 2}),
-    ("recall", {"approach": 2})]
+    ("recall", {"approach": 2}),
+    # issue 33.5: K x K cost matrices (C[y, k] = cost of predicting k for truth y), one with a non-zero diagonal
+    ("cost-sensitive", {"c": ((0.0, 1.0, 2.0), (1.0, 0.0, 1.0), (4.0, 1.0, 0.0))}),
+    ("cost-sensitive", {"c": ((1.0, 2.0, 3.0), (2.0, 0.0, 1.0), (5.0, 1.0, 0.5))})]
 
 
 def _sample(n_classes: int, seed: int) -> EncodedDataset:
@@ -43,10 +46,12 @@ def _law(n_classes: int, seed: int) -> Distribution:
     return Distribution(states, rng.dirichlet(np.ones(12 * n_classes)).reshape(12, n_classes))
 
 
-def _sources(spec):
-    yield "binary sample", _sample(2, 1)
-    yield "binary law", _law(2, 2)
-    if not spec.binary_only:
+def _sources(spec, params=None):
+    classes = len(np.asarray(params["c"])) if np.ndim((params or {}).get("c", 0)) else None   # a cost matrix's K
+    if classes in (None, 2):
+        yield "binary sample", _sample(2, 1)
+        yield "binary law", _law(2, 2)
+    if not spec.binary_only and (spec.name != "cost-sensitive" or classes == 3):
         yield "3-class sample", _sample(3, 3)
         yield "3-class law", _law(3, 4)
 
@@ -68,7 +73,7 @@ def test_the_issue_example_recall_lattice_equals_bayes_value():
 @pytest.mark.parametrize(("name", "params"), CASES, ids=[f"{n}{p}" for n, p in CASES])
 def test_every_report_gives_the_same_criterion_for_the_same_subset(name, params):
     spec = MEASURES[name]
-    for label, src in _sources(spec):
+    for label, src in _sources(spec, params):
         what = f"{name} {params} on {label}"
         risks = subset_risks(src, name, **params)
         crit = dict(zip(risks["subset"], risks["criterion"], strict=True))

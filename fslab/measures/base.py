@@ -17,6 +17,10 @@ from .cross_fit import CrossFittedEvaluator
 from .evaluator import Evaluator, TableEvaluator
 
 
+class PositiveClassError(UnsupportedTargetError, ParameterError):
+    """A measure that needs a positive class (F-beta, AUC, precision, recall) on a target with more than 2 classes."""
+
+
 @dataclass(frozen=True)
 class Param:
     """One measure parameter: its single ``default`` (library, command line, recipes and pages all start
@@ -72,7 +76,8 @@ class MeasureSpec:
     ``func(table, **params)`` returns the paper's quantity for the Bayes classifier, one value per
     table of a batch (a float for a single table). ``parameters`` maps each parameter name to its
     :class:`Param` (one default, the offered range, help); ``params`` is the derived name -> default
-    mapping. ``check(params)`` raises ParameterError on bad values.
+    mapping. ``check(params)`` raises ParameterError on bad values; ``check_target(labels, params)`` on parameters
+    that do not fit the target's classes (a cost matrix of the wrong size).
 
     Capabilities the evaluator reads (no branches on the name anywhere):
     ``law_of_eta``: the value depends on the joint table only through the law of P(Y | X_J), so the fast
@@ -101,6 +106,7 @@ class MeasureSpec:
     real_target: bool = False
     parameters: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
     check: Callable[[dict], None] | None = None
+    check_target: Callable[[np.ndarray, Mapping], None] | None = None
     law_of_eta: bool = True
     mixed_cells: MixedCellReducer | None = None
     evaluator: Callable[..., Evaluator] | None = None
@@ -145,10 +151,13 @@ class Measure:
         """Refuse a target this measure does not support (UnsupportedTargetError, with what to do instead)."""
         labels = np.asarray(labels)
         if self.spec.binary_only and labels.shape[0] != 2:
-            raise UnsupportedTargetError(
-                f"{self.spec.label} is defined for a binary target; this target has {labels.shape[0]} classes. "
-                "Pick a positive class (one-vs-rest) or use the 0-1 error or log-loss."
-            )
+            raise PositiveClassError(
+                f"{self.spec.label} needs a positive class (a binary target); this target has {labels.shape[0]} "
+                "classes. Pick a positive class, one-vs-rest (positive= in the library, --positive on the command "
+                "line), or use a measure for many classes (0-1, balanced or cost-sensitive error with a cost matrix, "
+                "log-loss, MI).")
+        if self.spec.check_target is not None:
+            self.spec.check_target(labels, self.params)
         if self.spec.real_target and not np.issubdtype(labels.dtype, np.number):
             raise UnsupportedTargetError(
                 f"{self.spec.label} needs a numeric target; this target's classes are text "

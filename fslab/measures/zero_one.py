@@ -30,8 +30,14 @@ def held_out_zero_one(train: np.ndarray, test: np.ndarray, labels, **_) -> np.nd
 def _held_out_cells(train: np.ndarray, test: np.ndarray, rows: np.ndarray, params) -> np.ndarray:
     """Each cell's held-out 0-1 errors over its fold's rows: counts (C, F, L, ...) -> (C, F, ...); ``rows`` (F, L)
     are the test folds' class counts (the training prior's class decides an unseen cell)."""
+    prior = rows.sum(axis=0) - rows
+    if rows.shape[-1] == 2:   # issue 35.2: one comparison instead of an argmax and a gather (ties: class 0)
+        t0, t1 = train[:, :, 0], train[:, :, 1]
+        pick1 = np.where(t0 + t1 > 0, t1 > t0, along_folds(prior[:, 1] > prior[:, 0], t0.ndim))
+        wrong = np.where(pick1, test[:, :, 0], test[:, :, 1])
+        return wrong / along_folds(rows.sum(axis=1), wrong.ndim)
     seen = train.sum(axis=2, keepdims=True) > 0
-    rule = np.where(seen, train, along_folds(rows.sum(axis=0) - rows, train.ndim)).argmax(axis=2)
+    rule = np.where(seen, train, along_folds(prior, train.ndim)).argmax(axis=2)
     right = np.take_along_axis(test, rule[:, :, None], axis=2)[:, :, 0]
     return (test.sum(axis=2) - right) / along_folds(rows.sum(axis=1), right.ndim)
 
