@@ -35,12 +35,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import DataError
-from .plan import MIN_PARSED, NEAR_UNIQUE, TYPES  # noqa: F401  (one definition: the plan's)
-
-
-class ColumnTypeError(DataError):
-    """A column type given by the user does not fit the column's values (or is not a known type)."""
+from .plan import (  # noqa: F401  (one definition: the plan's; these names stay importable from here)
+    KEEP_HINT,
+    MIN_PARSED,
+    NEAR_UNIQUE,
+    TYPES,
+    ColumnTypeError,
+    evenly_spaced,
+    id_message,
+)
 
 
 @dataclass(frozen=True)
@@ -100,39 +103,6 @@ def check_column_types(column_types, columns) -> dict[str, str]:
 
 
 # ---- near-unique columns
-
-
-def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> bool:
-    """Distinct values at one step from each other, as row numbers or generated IDs are.
-
-    With ``n`` distinct values between ``lo`` and ``hi`` (the column statistics), that means every value sits on the
-    grid lo + k (hi - lo) / (n - 1): one pass, no sort, and the first 64 values usually decide."""
-    x = np.asarray(values, dtype=np.float64)
-    x = x[~np.isnan(x)]
-    if x.size < 3:
-        return False
-    lo = float(x.min()) if lo is None else lo
-    hi = float(x.max()) if hi is None else hi
-    step = (hi - lo) / (x.size - 1)
-    if not step > 0:
-        return False
-    for part in (x[:64], x):
-        r = (part - lo) / step
-        if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
-            return False
-    return True
-
-
-KEEP_HINT = "column_types={{{name!r}: 'category'}} (command line: --column-type {name}=category)"
-
-
-def id_message(names: list[str], reasons: dict[str, str]) -> str:
-    listed = ", ".join(f"{n!r} ({reasons[n]})" for n in names[:10])
-    more = f", ... ({len(names)} in all)" if len(names) > 10 else ""
-    first = names[0]
-    return (f"Left out {len(names)} near-unique column(s): {listed}{more}. A column with (nearly) a different value "
-            "in every row fits the sample by sheer number of values and tells nothing about new rows. To keep one, "
-            f"pass {KEEP_HINT.format(name=first)}.")
 
 
 def column_type(c) -> ColumnType:

@@ -552,7 +552,7 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
              "the coding from global statistics over all partitions)."]
     if dropped:
         notes.append(f"{dropped} row(s) with a missing target were dropped; {rows} remain.")
-    notes.extend(coded.describe())
+    notes.extend(coded.describe(estimate=False))   # the selection says its estimate
     return DaskSource(list(encoded_parts), rows, arities, chosen.labels, features, class_names=chosen.class_names,
                       task=chosen.task, target=target, categories=tuple(categories), notes=notes, plan=coded)
 

@@ -61,6 +61,43 @@ class PlanError(DataError):
     """A plan that cannot be applied to the data (a column missing, a value the plan's coding does not know)."""
 
 
+class ColumnTypeError(DataError):
+    """A column type given by the user does not fit the column's values (or is not a known type)."""
+
+
+def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> bool:
+    """Distinct values at one step from each other, as row numbers or generated IDs are.
+
+    With ``n`` distinct values between ``lo`` and ``hi`` (the column statistics), that means every value sits on the
+    grid lo + k (hi - lo) / (n - 1): one pass, no sort, and the first 64 values usually decide."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[~np.isnan(x)]
+    if x.size < 3:
+        return False
+    lo = float(x.min()) if lo is None else lo
+    hi = float(x.max()) if hi is None else hi
+    step = (hi - lo) / (x.size - 1)
+    if not step > 0:
+        return False
+    for part in (x[:64], x):
+        r = (part - lo) / step
+        if not np.allclose(r, np.round(r), rtol=0, atol=1e-6):
+            return False
+    return True
+
+
+KEEP_HINT = "column_types={{{name!r}: 'category'}} (command line: --column-type {name}=category)"
+
+
+def id_message(names: list[str], reasons: dict[str, str]) -> str:
+    listed = ", ".join(f"{n!r} ({reasons[n]})" for n in names[:10])
+    more = f", ... ({len(names)} in all)" if len(names) > 10 else ""
+    first = names[0]
+    return (f"Left out {len(names)} near-unique column(s): {listed}{more}. A column with (nearly) a different value "
+            "in every row fits the sample by sheer number of values and tells nothing about new rows. To keep one, "
+            f"pass {KEEP_HINT.format(name=first)}.")
+
+
 # ---- 1. summaries
 
 
@@ -292,7 +329,6 @@ def summarize_numbers(frame: pd.DataFrame, stats: ColumnStats | None = None, cou
                                              minlength=len(values)).tolist())
         spaced = None
         if nd == m and not misses[i] and not integral[i]:
-            from .column_types import evenly_spaced
             spaced = evenly_spaced(frame.iloc[:, i].to_numpy(dtype=np.float64, na_value=np.nan), los[i], his[i])
         out.append(ColumnSummary(name, "numeric", m, misses[i], {}, {}, {}, values, level_counts, nd, True, los[i],
                                  his[i], integral[i], totals[i], squares[i], "", spaced))
@@ -416,7 +452,6 @@ class PlanOptions:
     def check(self) -> None:
         for kind in dict(self.column_types).values():
             if kind not in TYPES:
-                from .column_types import ColumnTypeError
                 raise ColumnTypeError(f"unknown column type {kind!r}; choose one of {', '.join(TYPES)}")
         for what, value, allowed in (("missing", self.missing, ("level", "drop")),
                                      ("near_unique", self.near_unique, ("drop", "keep")),
@@ -503,11 +538,11 @@ class TablePlan:
                 return c
         raise KeyError(name)
 
-    def describe(self) -> tuple[str, ...]:
+    def describe(self, estimate: bool = True) -> tuple[str, ...]:
         """The plan in plain sentences: how columns were read, what was left out and why, the missing-value rule,
-        the target, the coding and the estimate."""
+        the target, the coding and (``estimate``) the estimate. A source's notes leave the estimate out: the
+        selection run on it chooses one and says so."""
         from ..measures._folds import describe_estimate
-        from .column_types import id_message
 
         said = [c.message for c in self.columns if c.message]
         near = [c for c in self.columns if c.left_out == "near-unique"]
@@ -529,8 +564,10 @@ class TablePlan:
             said.extend(kind_notes([c.coding for c in kept], [c.levels for c in kept], self.options.method,
                                    self.options.bins))
         o = self.options
-        est = describe_estimate(o.estimate, o.folds)
-        said.append(f"Estimate: {est}" + (f", folds seeded with {o.seed}." if o.estimate == "cross-fitted" else "."))
+        if estimate:
+            est = describe_estimate(o.estimate, o.folds)
+            said.append(f"Estimate: {est}" + (f", folds seeded with {o.seed}." if o.estimate == "cross-fitted"
+                                              else "."))
         return tuple(said)
 
     def to_frame(self) -> pd.DataFrame:
@@ -788,7 +825,6 @@ def decide(summary: TableSummary, options: PlanOptions | None = None) -> TablePl
     names = [c.name for c in summary.columns]
     for col in given:
         if col not in names or col == summary.target:
-            from .column_types import ColumnTypeError
             raise ColumnTypeError(f"column_types names {col!r}, which is not a feature column of the data")
     features = [c for c in summary.columns if c.name != summary.target]
     n_rows = summary.n_rows_total - summary.target_missing
@@ -868,7 +904,6 @@ def read_column(column: pd.Series, plan: ColumnPlan, factorized: tuple[np.ndarra
     if not plan.inferred:
         bad = (codes >= 0) & np.isnan(values)
         if bad.any():
-            from .column_types import ColumnTypeError
             row = int(np.flatnonzero(bad)[0])
             raise ColumnTypeError(
                 f"column {plan.name!r} was set to {plan.type} but data row {row + 1} holds "
