@@ -19,7 +19,7 @@ except FslabError as err:
 
 from ui import share, state, theme, warm  # noqa: E402
 from ui.cache import ensure_default_dataset  # noqa: E402
-from ui.pages import navigation  # noqa: E402
+from ui.pages import navigation, page_bar  # noqa: E402
 from ui.source import current_distribution  # noqa: E402
 from ui.text import md  # noqa: E402
 
@@ -48,5 +48,6 @@ warm.warm_elements()  # the browser loads the renderers the pages use once this 
 
 if waiting:
     st.stop()
+page_bar(sections, nav)  # presentation mode: previous / next page in the main column
 nav.run()  # a page that stops early (NPFS before Run) writes its link itself first: ui.share.stop
 share.write_link(shared_page, link_box)  # values the page set on this run (first visit defaults)

@@ -88,3 +88,22 @@ def navigation() -> tuple[dict[str, list], dict[str, object]]:
 def home_links() -> tuple[PageInfo, ...]:
     """The pages the Home page lists: every page but Home itself."""
     return tuple(p for p in PAGES if not p.default)
+
+
+def page_bar(sections: dict[str, list], current) -> None:
+    """Presentation mode: links to the previous and next page (in :data:`PAGES` order) at the top of the main
+    column, so a projector moves on without unfolding the sidebar. ``current`` is ``st.navigation``'s page."""
+    from .theme import presenting
+
+    if not presenting():
+        return
+    pages = [page for group in sections.values() for page in group]
+    at = next((i for i, page in enumerate(pages) if page.url_path == current.url_path), None)
+    if at is None:
+        return
+    left, _, right = st.container(key="page_bar").columns([1, 2, 1], vertical_alignment="center")
+    if at > 0:
+        left.page_link(pages[at - 1], label=f"{pages[at - 1].title}", icon=":material/arrow_back:")
+    if at + 1 < len(pages):
+        right.page_link(pages[at + 1], label=f"{pages[at + 1].title}", icon=":material/arrow_forward:")
+

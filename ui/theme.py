@@ -75,7 +75,9 @@ def style() -> None:
                                 help="Larger text, larger chart labels and full-width pages for a projector "
                                      "(1024 x 768); the sidebar folds away (the > button at the top left brings "
                                      "it back).", persist_state="session")
-    if st.session_state.get(SIDEBAR, False) != present:  # switched: the sidebar (29 % of 1024 px) folds away
-        st.set_page_config(initial_sidebar_state="collapsed" if present else "expanded")
-        st.session_state[SIDEBAR] = present
+    if present:  # every run: Streamlit 1.67 reopens the sidebar on a page change (streamlit#12065)
+        st.set_page_config(initial_sidebar_state="collapsed")
+    elif st.session_state.get(SIDEBAR, False):  # switched off: the sidebar comes back once
+        st.set_page_config(initial_sidebar_state="expanded")
+    st.session_state[SIDEBAR] = present
     st.html(f"<style>{_BASE}{_PRESENT if present else ''}</style>")
