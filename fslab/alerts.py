@@ -228,8 +228,8 @@ def data_alerts(dataset, *, folds: int = 5, seed: int = 0) -> tuple[Alert, ...]:
     out = list(leak_alerts(dataset, folds=folds, seed=seed))
     got = _codes(dataset)
     src = as_source(dataset)
-    X = np.asarray(src.X) if src.is_sample and np.asarray(src.X).ndim == 2 else None
-    if X is not None and X.size:
+    X = np.asarray(getattr(src, "X", None)) if src.is_sample else None
+    if X is not None and X.ndim == 2 and X.size:
         n = X.shape[0]
         levels = (_batched_counts([X], None) > 0).sum(axis=1)
         names = src.feature_names
