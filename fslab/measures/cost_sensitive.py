@@ -109,15 +109,18 @@ def parse_cost_matrix(text: str) -> tuple[tuple[float, ...], ...]:
 
 def _check(params: dict) -> None:
     c = params["c"]
-    if np.ndim(c) == 0:
-        if isinstance(c, bool) or not isinstance(c, (int, float, np.number)) or not 0.0 < float(c) < 1.0:
+    if isinstance(c, (int, float, np.number)) and not isinstance(c, bool):
+        if not 0.0 < float(c) < 1.0:
             raise ParameterError(f"the cost c must lie strictly between 0 and 1 (cost of a false positive), or be a "
                                  f"K x K cost matrix; got {c!r}")
         return
     try:
         C = np.asarray(c, dtype=np.float64)
     except (ValueError, TypeError):
-        raise ParameterError(f"a cost matrix must be K rows of K numbers; got {c!r}") from None
+        raise ParameterError(f"a cost matrix must be square, K rows of K numbers each; got {c!r}") from None
+    if C.ndim == 0 or isinstance(c, (str, bytes, bool)):
+        raise ParameterError(f"the cost c must be a number strictly between 0 and 1 (cost of a false positive) or a "
+                             f"K x K cost matrix; got {c!r}")
     if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 2:
         raise ParameterError(f"a cost matrix must be square, K x K with K >= 2 classes (row y = the true class, "
                              f"column k = the prediction); got shape {' x '.join(map(str, C.shape))}")
