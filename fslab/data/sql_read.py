@@ -28,7 +28,20 @@ from .parse_rules import BY_NAME
 from .plan import PlanOptions, TablePlan, decide
 from .sql_parse import read_value, stage
 from .sql_source import SqlError, SqlSource, code_column, fetch
-from .sql_stats import BIG, UNION, _count, aggregate, distinct_values, summarize_sql, target_pairs, target_value, whole
+from .sql_stats import (
+    BIG,
+    _count,
+    _to_sql,
+    aggregate,
+    aggregate_sql,
+    distinct_values,
+    number_fragments,
+    raw_rows,
+    summarize_sql,
+    target_pairs,
+    target_value,
+    union_query,
+)
 from .target import choose_classes
 
 _CSV_TYPES = ["BIGINT", "DOUBLE", "VARCHAR"]   # CSV columns typed as pandas.read_csv types them (no yes/no booleans)
@@ -122,36 +135,45 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.where(a == b, a, lerp)
 
 
-def _order_statistics(ibis, t, columns: list, ranks: list[np.ndarray]) -> list[dict[int, float]]:
-    """{rank: value} of the non-missing values of each column sorted (0-based ranks ``ranks[i]``), by
-    ``row_number()`` in the engine (Ibis numbers rows from 0): one UNION ALL per :data:`UNION` columns."""
+def _order_statistics(t, columns: list[str], ranks: list[np.ndarray]) -> list[dict[int, float]]:
+    """{rank: value} of the non-missing values of each column of ``t`` sorted (0-based ranks ``ranks[i]``), by
+    ``ROW_NUMBER()`` in the engine (:func:`fslab.data.sql_stats.union_query`)."""
     parts = []
-    for i, (v, r) in enumerate(zip(columns, ranks, strict=True)):
-        numbered = t.select(v=v).filter(ibis._.v.notnull())
-        numbered = numbered.mutate(r=ibis.row_number().over(order_by=numbered.v))
-        parts.append(numbered.filter(numbered.r.isin([int(x) for x in r])).select(
-            i=ibis.literal(i, type="int32"), r=numbered.r.cast("int64"), v=numbered.v))
+    for i, (name, r) in enumerate(zip(columns, ranks, strict=True)):
+        v = f'"{name}"'
+        wanted = ", ".join(str(int(x) + 1) for x in r)   # ROW_NUMBER() counts from 1
+        parts.append(f"SELECT {i} AS i, r - 1 AS r, v FROM (SELECT {v} AS v, ROW_NUMBER() OVER (ORDER BY {v}) AS r "
+                     f"FROM fslab_base WHERE {v} IS NOT NULL) AS q{i} WHERE r IN ({wanted})")
     out: list[dict[int, float]] = [{} for _ in columns]
-    for start in range(0, len(parts), UNION):
-        chunk = parts[start:start + UNION]
-        got = fetch(ibis.union(*chunk, distinct=False) if len(chunk) > 1 else chunk[0],
-                    "sort the columns for their quantiles").to_pydict()
-        for i, r, v in zip(got["i"], got["r"], got["v"], strict=True):
-            out[i][int(r)] = float(v)
+    if not parts:
+        return out
+    got = union_query(t, parts, {"i": "int64", "r": "int64", "v": "float64"}, "sort the columns for their quantiles")
+    for i, r, v in zip(got["i"], got["r"], got["v"], strict=True):
+        out[i][int(r)] = float(v)
     return out
 
 
-def _classes(ibis, value, pairs: list, key: str, positive, boolean: bool, numeric: bool):
+def _classes(pairs: list, key: str, positive, boolean: bool, numeric: bool):
     """The target's classes from its (value, rows) pairs by :func:`fslab.data.target.choose_classes` (the rule of
-    :func:`fslab.data.target.encode_target`), and the CASE giving each row's class index."""
+    :func:`fslab.data.target.encode_target`), and the SQL CASE of ``_y`` giving each row's class index."""
     if positive is not None and boolean and str(positive).strip().lower() in ("true", "false"):
         positive = "1" if str(positive).strip().lower() == "true" else "0"   # positive=True on a bool column
     keys = [v for v, _ in pairs]
     names = [value_name(v) for v in keys] if numeric else [str(v) for v in keys]
     counts = np.asarray([n for _, n in pairs], dtype=np.int64)
     chosen = choose_classes(key, names, counts, np.asarray(keys, dtype=np.float64) if numeric else None, positive)
-    y = value.cases(*[(v, int(c)) for v, c in zip(keys, chosen.index, strict=True)], else_=-1)
-    return chosen, y, np.bincount(chosen.index, weights=counts, minlength=len(chosen.class_names))
+    literal = _sql_float if numeric else _sql_text
+    whens = " ".join(f'WHEN "_y" = {literal(v)} THEN {int(c)}' for v, c in zip(keys, chosen.index, strict=True))
+    return chosen, f"CAST(CASE {whens} ELSE -1 END AS INTEGER)"
+
+
+def _sql_float(x) -> str:
+    """A float64 literal, exact in every engine (the shortest text that reads back as the same double)."""
+    return f"CAST({float(x)!r} AS DOUBLE PRECISION)"
+
+
+def _sql_text(x) -> str:
+    return "'" + str(x).replace("'", "''") + "'"
 
 
 def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bins: int = 3, positive=None,
@@ -274,22 +296,29 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
         if dropped:
             notes.append(f"{dropped} row(s) with a missing feature value were dropped (missing='drop'); {rows} "
                          "remain.")
-    chosen, y_expr, _ = _classes(ibis, t["_y"], pairs, key, positive, boolean, numeric_target)
-    coding = _coding(ibis, t, plan, typed, None if dropped_rows else summary, rows, method, bins)
+    chosen, y_sql = _classes(pairs, key, positive, boolean, numeric_target)
+    coding = _coding(t, plan, typed, None if dropped_rows else summary, rows, method, bins)
     kinds = [coding[c.name][0] for c in plan.kept]
     categories = [coding[c.name][1] for c in plan.kept]
     plan = plan.with_coding(kinds, categories, method, bins,
                             {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "binned"},
                             {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "discrete"})
     notes.extend(plan.describe())
-    exprs = {code_column(j): coding[c.name][3] for j, c in enumerate(plan.kept)}
+    columns = [f'{coding[c.name][3]} AS "{code_column(j)}"' for j, c in enumerate(plan.kept)]
     if row_id is not None:
-        exprs[row_id] = t[row_id]
-    codes = t.select(**exprs, y=y_expr.cast("int32"))
+        columns.append(f"{_quoted(t, row_id)} AS {_quoted(t, row_id)}")
+    query = (f"WITH fslab_base AS ({_to_sql(t)}) SELECT {', '.join(columns)}, {y_sql} AS \"y\" "
+             "FROM fslab_base")
     stored = None
-    if materialize:
+    if materialize:   # the query as it is (Ibis would parse a wide one again): then read as a table
         stored = f"fslab_codes_{uuid.uuid4().hex}"
-        codes = _store(codes, stored, "the codes")
+        raw_rows(t, f'CREATE TEMPORARY TABLE "{stored}" AS {query}', "store the codes in a temporary table",
+                 fetch=False)
+        codes = t.get_backend().table(stored)
+    else:
+        schema = {code_column(j): "int32" for j in range(len(plan.kept))} | \
+            ({row_id: t.schema()[row_id]} if row_id is not None else {}) | {"y": "int32"}
+        codes = t.get_backend().sql(query, schema=schema)
     source = SqlSource(codes, rows, [len(cats) for cats in categories], chosen.labels, [c.name for c in plan.kept],
                        class_names=chosen.class_names, task=chosen.task, target=key, categories=tuple(categories),
                        kinds=kinds, notes=notes, stored=stored, row_id=row_id)
@@ -353,86 +382,87 @@ def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, numeric: bool
     return t, left, pairs, rows - left
 
 
-def _coding(ibis, t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> dict:
-    """{column: (kind, code names, cut points or discrete values, code expression)} of the kept columns by
+def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> dict:
+    """{column: (kind, code names, cut points or discrete values, SQL of its codes)} of the kept columns by
     :func:`fslab.data.discretize.encode_frame`'s rules, from statistics counted in the engine (``summary``: the
-    plan's statistics when they hold for these rows, reused for the columns kept as numbers)."""
+    plan's statistics when they hold for these rows, reused for the columns kept as numbers). ``typed`` {column:
+    its column of ``t``, ``f{j}``}."""
+    names = {c.name: typed[c.name].get_name() for c in plan.kept}
     numbers = [c for c in plan.kept if c.type not in ("text", "category")]
     texts = [c for c in plan.kept if c.type in ("text", "category")]
     stats: dict[str, tuple] = {}
-    ask: dict = {}
-    for j, c in enumerate(numbers):
+    fragments: dict[str, str] = {}
+    for c in numbers:
         s = summary[c.name] if summary is not None and c.type == "numeric" else None
         if s is not None:
-            stats[c.name] = (s.n_present, s.n_distinct, s.integral, s.lo, s.hi)
-            continue
-        v = typed[c.name]
-        ask |= {f"n{j}": v.count(), f"u{j}": v.nunique(), f"i{j}": ibis.ifelse(whole(v), 1, 0).min(),
-                f"lo{j}": v.min(), f"hi{j}": v.max()}
-    got = aggregate(t, ask, "read the parsed columns' statistics") if ask else {}
-    for j, c in enumerate(numbers):
+            stats[c.name] = (s.n_present, s.n_distinct, s.integral, s.lo, s.hi, s.total, s.total_sq)
+        else:
+            fragments |= number_fragments(f'"{names[c.name]}"', names[c.name] + "_")
+    got = aggregate_sql(t, fragments, "read the parsed columns' statistics") if fragments else {}
+    for c in numbers:
         if c.name not in stats:
-            n = int(got[f"n{j}"])
-            stats[c.name] = (n, int(got[f"u{j}"]), bool(got[f"i{j}"]) if n else True,
-                             float(got[f"lo{j}"]) if n else math.nan, float(got[f"hi{j}"]) if n else math.nan)
+            p = names[c.name] + "_"
+            n = int(got[p + "n"] or 0)
+            stats[c.name] = (n, int(got[p + "u"] or 0), bool(got[p + "int"]) if n else True,
+                             *(float(got[p + k] or 0.0) if n else math.nan for k in ("lo", "hi", "s", "q")))
     discrete = [c for c in numbers if is_discrete(stats[c.name][1], stats[c.name][2], bins)]
     binned = [c for c in numbers if c not in discrete]
-    values = distinct_values(t, [typed[c.name] for c in discrete], "list the distinct values")
-    edges = _edges(ibis, t, binned, typed, stats, method, bins)
+    values = distinct_values(t, [names[c.name] for c in discrete], "list the distinct values")
+    edges = _edges(t, binned, names, stats, method, bins)
     strings = [c for c in texts if typed[c.name].type().is_string()]
-    found_text = distinct_values(t, [typed[c.name] for c in strings], "list the categories")
-    found_numbers = distinct_values(t, [typed[c.name] for c in texts if c not in strings], "list the categories")
+    found_text = distinct_values(t, [names[c.name] for c in strings], "list the categories")
+    found_numbers = distinct_values(t, [names[c.name] for c in texts if c not in strings], "list the categories")
     texts_found = [found_text.pop(0) if c in strings else found_numbers.pop(0) for c in texts]
     duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
     out: dict[str, tuple] = {}
     for c in numbers:
-        n, _, _, _, _ = stats[c.name]
-        missing = n < rows
+        missing = stats[c.name][0] < rows
         if c in discrete:
             cut = np.asarray(sorted(values[discrete.index(c)]), dtype=np.float64)
             kind = "discrete"
         else:
             cut, kind = edges[c.name], "binned"
-        expr, names = _code(ibis, None, typed[c.name], kind, cut, missing, duckdb)
-        out[c.name] = (kind, names, cut, expr)
+        sql, labels = _code(f'"{names[c.name]}"', kind, cut, missing, duckdb)
+        out[c.name] = (kind, labels, cut, sql)
     for c in texts:
         found = texts_found[texts.index(c)]
-        value = typed[c.name]
         missing = summary is not None and summary[c.name].n_missing > 0   # missing='drop' left none
-        if value.type().is_string():
+        if c in strings:
             levels = np.unique(np.asarray([str(v) for v in found], dtype=object))
-            expr, names = _code(ibis, value, None, "categorical", levels, missing, duckdb)
+            sql, labels = _code(f'"{names[c.name]}"', "categorical", levels, missing, duckdb)
         else:   # numbers kept as category, as asked: levels are their texts, sorted as text (read_column's rule)
-            expr, names = _numeric_category(ibis, value, np.asarray(sorted(found), dtype=np.float64), missing)
-        out[c.name] = ("categorical", names, (), expr)
+            sql, labels = _numeric_category(f'"{names[c.name]}"', np.asarray(sorted(found), dtype=np.float64),
+                                            missing)
+        out[c.name] = ("categorical", labels, (), sql)
     return out
 
 
-def _edges(ibis, t, binned: list, typed: dict, stats: dict, method: str, bins: int) -> dict[str, np.ndarray]:
+def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int) -> dict[str, np.ndarray]:
     """{column: sorted distinct inner cut points} of the binned columns by ``method`` (discretize's rules):
-    mean-std from exact sums for whole numbers (as memory's exact integer moments), else the engine's mean and
-    sample std; uniform from the range; quantile from exact order statistics."""
+    mean-std from the exact sums for whole numbers (memory's exact integer moments), else by two passes (the mean,
+    then the sum of squared deviations from it); uniform from the range; quantile from exact order statistics."""
     out: dict[str, np.ndarray] = {}
+    means: dict[str, float] = {}
     if method == "mean-std":
-        aggs: dict = {}
-        for j, c in enumerate(binned):
-            v = typed[c.name]
-            aggs |= {f"m{j}": v.mean(), f"d{j}": v.std(how="sample"), f"s{j}": v.sum(), f"q{j}": (v * v).sum()}
-        got = aggregate(t, aggs, "read the columns' means and deviations") if aggs else {}
+        inexact = [c for c in binned if not (stats[c.name][2] and abs(stats[c.name][6]) < BIG)]
+        means = {c.name: stats[c.name][5] / stats[c.name][0] for c in inexact}
+        got = aggregate_sql(t, {f"d{j}": f'SUM(("{names[c.name]}" - {means[c.name]!r}) * ("{names[c.name]}" - '
+                                      f'{means[c.name]!r}))' for j, c in enumerate(inexact)},
+                            "read the columns' deviations") if inexact else {}
+        deviations = {c.name: got[f"d{j}"] for j, c in enumerate(inexact)}
     elif method == "quantile":
         q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
         ranks = {c.name: _quantile_ranks(stats[c.name][0], q) for c in binned}
-        found = _order_statistics(ibis, t, [typed[c.name] for c in binned],
+        found = _order_statistics(t, [names[c.name] for c in binned],
                                   [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in binned])
     for j, c in enumerate(binned):
-        n, _, integral, lo, hi = stats[c.name]
+        n, _, integral, lo, hi, s1, s2 = stats[c.name]
         if method == "mean-std":
-            s1, s2 = float(got[f"s{j}"] or 0.0), float(got[f"q{j}"] or 0.0)
-            if integral and abs(s2) < BIG:   # exact integer sums: memory's exact moments
+            if c.name in means:
+                mu, sd = means[c.name], math.sqrt(max(float(deviations[c.name] or 0.0), 0.0) / max(n - 1, 1))
+            else:   # exact integer sums: memory's exact moments
                 a, b = int(s1), int(s2)
                 mu, sd = a / n, math.sqrt(max((n * b - a * a) / (n * max(n - 1, 1)), 0.0))
-            else:
-                mu, sd = float(got[f"m{j}"]), float(got[f"d{j}"] or 0.0)
             edges = np.array([mu - sd, mu + sd])
         elif method == "uniform":
             edges = uniform_edges(np.array([lo]), np.array([hi]), bins)[0]
@@ -447,17 +477,26 @@ def _edges(ibis, t, binned: list, typed: dict, stats: dict, method: str, bins: i
     return out
 
 
-def _numeric_category(ibis, value, found: np.ndarray, missing: bool):
-    """Codes of a number column kept as category (as asked): its levels are the texts of its values (whole
+def _numeric_category(v: str, found: np.ndarray, missing: bool) -> tuple[str, tuple[str, ...]]:
+    """SQL codes of a number column kept as category (as asked): its levels are the texts of its values (whole
     numbers without ".0"), sorted as text, as :func:`fslab.data.plan.read_column` reads them."""
     whole_numbers = bool(np.all(found % 1 == 0))
-    texts = [str(int(v)) if whole_numbers else str(float(v)) for v in found]
+    texts = [str(int(x)) if whole_numbers else str(float(x)) for x in found]
     levels, rank = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
-    expr = ibis.cases(*[(value == float(v), int(r)) for v, r in zip(found, rank.ravel(), strict=True)], else_=0) \
-        if found.size else ibis.literal(0)
     top = len(levels)
-    names = tuple(str(x) for x in levels) + ((MISSING,) if missing else ())
-    return ibis.ifelse(value.isnull(), top, expr).cast("int8" if top < 127 else "int16"), names
+    whens = " ".join(f"WHEN {v} = {_sql_float(x)} THEN {int(r)}" for x, r in zip(found, rank.ravel(), strict=True))
+    return _small(f"CASE WHEN {v} IS NULL THEN {top} {whens} ELSE 0 END", top), \
+        tuple(str(x) for x in levels) + ((MISSING,) if missing else ())
+
+
+def _small(case: str, top: int) -> str:
+    return f"CAST({case} AS {'SMALLINT' if top < 32767 else 'INTEGER'})"
+
+
+def _quoted(t, name: str) -> str:
+    import sqlglot as sg
+
+    return sg.to_identifier(name, quoted=True).sql(_backend_name(t))
 
 
 def _check_options(target, feature_names, materialize, near_unique, row_id=None) -> None:
@@ -515,31 +554,32 @@ def _backend_name(t) -> str:
         return "unknown engine"
 
 
-def _code(ibis, column, value, kind: str, cut, missing: bool, ordered_text: bool):
-    """The SQL expression of one feature's codes and the names of its codes (discretize's rules)."""
-    if kind == "binned":   # code(x) = #{edges e <= x}; missing last
-        expr = ibis.cases(*[(value < float(e), k) for k, e in enumerate(cut)], else_=len(cut))
-        names, top = bin_names(cut), len(cut) + 1
-    elif kind == "discrete":   # rank of the value
-        expr = ibis.cases(*[(value == float(x), k) for k, x in enumerate(cut)], else_=0) if len(cut) else 0
-        names, top = tuple(value_name(x) for x in cut), len(cut)
-    else:   # rank of the text among the sorted categories
+def _code(v: str, kind: str, cut, missing: bool, ordered_text: bool) -> tuple[str, tuple[str, ...]]:
+    """The SQL of one feature's codes (``v``: its quoted column) and the names of its codes (discretize's rules):
+    binned code(x) = #{edges e <= x}, discrete the rank of the value, categorical the rank of the text among the
+    sorted categories; a missing value the last code."""
+    if kind == "binned":
+        whens = " ".join(f"WHEN {v} < {_sql_float(e)} THEN {k}" for k, e in enumerate(cut))
+        body, names, top = f"{whens} ELSE {len(cut)}", bin_names(cut), len(cut) + 1
+    elif kind == "discrete":
+        whens = " ".join(f"WHEN {v} = {_sql_float(x)} THEN {k}" for k, x in enumerate(cut))
+        body, names, top = f"{whens} ELSE 0", tuple(value_name(x) for x in cut), len(cut)
+    else:
         texts = [str(x) for x in cut]
-        expr = _text_rank(ibis, column, texts, 0, len(texts), ordered_text) if texts else 0
+        body = f"ELSE {_text_rank(v, texts, 0, len(texts), ordered_text)}" if texts else "ELSE 0"
         names, top = tuple(texts), len(texts)
-    null = (value if value is not None else column).isnull()
-    dtype = "int8" if top < 127 else "int16"
-    return ibis.ifelse(null, top, expr).cast(dtype), names + ((MISSING,) if missing else ())
+    return _small(f"CASE WHEN {v} IS NULL THEN {top} {body} END", top), names + ((MISSING,) if missing else ())
 
 
-def _text_rank(ibis, column, texts: list[str], lo: int, hi: int, ordered: bool):
-    """Rank of ``column`` among ``texts[lo:hi]`` (sorted by code point): a balanced tree of ``<`` comparisons
-    (log2 of the levels per row) where the engine compares text by code point (DuckDB), else one ``=`` per level."""
+def _text_rank(v: str, texts: list[str], lo: int, hi: int, ordered: bool) -> str:
+    """SQL rank of ``v`` among ``texts[lo:hi]`` (sorted by code point): a balanced tree of ``<`` comparisons (log2
+    of the levels per row) where the engine compares text by code point (DuckDB), else one ``=`` per level."""
     if not ordered or hi - lo <= 8:
-        return ibis.cases(*[(column == texts[k], k) for k in range(lo, hi)], else_=lo)
+        whens = " ".join(f"WHEN {v} = {_sql_text(texts[k])} THEN {k}" for k in range(lo, hi))
+        return f"CASE {whens} ELSE {lo} END"
     mid = (lo + hi) // 2
-    return ibis.ifelse(column < texts[mid], _text_rank(ibis, column, texts, lo, mid, ordered),
-                       _text_rank(ibis, column, texts, mid, hi, ordered))
+    return (f"CASE WHEN {v} < {_sql_text(texts[mid])} THEN {_text_rank(v, texts, lo, mid, ordered)} "
+            f"ELSE {_text_rank(v, texts, mid, hi, ordered)} END")
 
 
 __all__ = ["SqlMissingError", "connect_duckdb", "from_sql", "require_ibis"]
