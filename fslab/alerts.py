@@ -79,12 +79,13 @@ def drop_fix(columns) -> str:
 
 def _codes(source):
     src = as_source(source)
-    if not src.is_sample or src.y is None or getattr(src, "task", "binary") == "regression":
+    X, y = getattr(src, "X", None), getattr(src, "y", None)
+    if not src.is_sample or X is None or y is None or getattr(src, "task", "binary") == "regression":
         return None
-    X = np.asarray(src.X)
+    X = np.asarray(X)
     if X.ndim != 2 or not np.issubdtype(X.dtype, np.integer):   # a sparse or row-less source: no code matrix here
         return None
-    return src, X, np.asarray(src.y)
+    return src, X, np.asarray(y)
 
 
 def _class_tables(X: np.ndarray, y: np.ndarray) -> np.ndarray:

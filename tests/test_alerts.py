@@ -142,3 +142,16 @@ def test_messy_tables_no_leak(name):
         warnings.simplefilter("ignore")
         ds = Dataset.from_frame(messy.TABLES[name](), messy.TARGETS[name])
     assert not kinds(alerts.data_alerts(ds))
+
+
+def test_selection_carries_code_alerts():
+    from fslab.selectors import select
+
+    ds = Dataset.from_frame(loan(), "approve")
+    sel = select(ds, 2, "bayes-greedy")
+    assert {a.columns[0] for a in sel.alerts} == set(sel.names) & {"action", "reject"} != set()
+    assert sel.to_dict()["alerts"][0]["fix"].startswith("leave it out")
+    full = alerts.selection_alerts(ds, sel)
+    assert {a.columns for a in full} >= {a.columns for a in sel.alerts}
+    clean = Dataset.from_frame(loan(), "approve", column_types={"action": "drop", "reject": "drop"})
+    assert select(clean, 2, "bayes-greedy").alerts == ()

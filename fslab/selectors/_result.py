@@ -31,6 +31,10 @@ class Selection:
     1e-12 * max(1, |best|) of the best at that step; the lowest index wins), tied (this candidate is one of
     them: :mod:`fslab.selectors.ties`, so plots need not recompute ties). Exhaustive search
     lists every subset it scored, with a ``subset`` column and ``candidate`` = -1.
+    ``alerts``: leak alerts on the chosen columns (:func:`fslab.alerts.code_alerts`, in-sample on the codes: a
+    chosen column that gives the class exactly, H(Y|X) = 0, or is a function of it, H(X|Y) = 0); the held-out
+    "near-perfect" and "filled in for one class only" checks need the raw table and held-out rows:
+    :func:`fslab.alerts.selection_alerts` (the command line prints both).
     ``estimate``: which estimate the scores and trace values are: ``"plug-in"`` (in-sample, the papers'),
     ``"cross-fitted"`` (held out over ``folds`` stratified folds split by ``split_seed``), or ``"in-sample"``
     for the Fisher score (a statistic of the raw values with no held-out version).
@@ -51,6 +55,7 @@ class Selection:
     estimate: str = "plug-in"
     folds: int | None = None
     split_seed: int | None = None
+    alerts: tuple = ()
 
     @property
     def estimate_label(self) -> str:
@@ -91,6 +96,7 @@ class Selection:
             "estimate": self.estimate,
             "folds": self.folds,
             "split_seed": json_ready(self.split_seed),
+            "alerts": [a.to_dict() for a in self.alerts],
         }
 
     def to_json(self) -> str:

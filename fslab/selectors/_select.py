@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..alerts import code_alerts
 from ..errors import ParameterError
 from ..measures import measure as get_measure
 from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate
@@ -110,7 +111,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
         best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
-                         used, notes=extra_notes, **record)
+                         used, notes=extra_notes, alerts=code_alerts(src, best), **record)
 
     backward = spec.kind == "backward"
     scorer = spec.scorer(Run(src, ev, s, backward, hooks))
@@ -128,7 +129,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
             f"the full set of {n} features.",))
         return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace,
                          spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
-                         notes=notes, **record)
+                         notes=notes, alerts=code_alerts(src, features), **record)
     features = tuple(log.order)
     return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace, spec.name,
-                     measure_name, k, s, used, notes=extra_notes, **record)
+                     measure_name, k, s, used, notes=extra_notes, alerts=code_alerts(src, features), **record)
