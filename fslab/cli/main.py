@@ -6,13 +6,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..cluster import SchedulerAddressError, connect, on_cluster, parse_address
 from ..data.dask_read import table_files
 from ..data.discretize import METHODS
-from ..errors import FslabError
+from ..errors import FslabError, ParameterError
 from ..export import fslab_version
 from ..measures import ESTIMATES, MEASURES, PARAMETERS
+from ..measures.cost_sensitive import parse_cost_matrix
 from ..npfs.result import RULES
 from ..pena_nilsson.toy import PRESETS
 from ..selectors import SELECTORS
@@ -62,6 +64,21 @@ def _measure_options(parser: argparse.ArgumentParser, default: str = "the page's
     for name, (param, takers) in PARAMETERS.items():  # one option per parameter of the measure records
         help_text = f"{param.help} ({', '.join(takers)}; default {param.default})".replace("%", "%%")
         parser.add_argument(f"--{name}", type=type(param.default), choices=param.choices, help=help_text)
+    parser.add_argument("--cost-matrix", dest="c", type=_cost_matrix, metavar="ROWS",
+                        help="cost-sensitive error on K classes: a K x K cost matrix, row y = the true class, column "
+                             "k = the prediction, rows split by ';' and entries by ',' (e.g. '0,1,2;1,0,1;4,1,0'), or "
+                             "a JSON file holding [[...], ...]; replaces --c (the binary c is '0,c;1-c,0')")
+
+
+def _cost_matrix(text: str):
+    """--cost-matrix: the text itself, or a JSON file's content (fslab.measures.cost_sensitive.parse_cost_matrix)."""
+    path = Path(text)
+    try:
+        if not text.lstrip().startswith("[") and ";" not in text and path.is_file():
+            text = path.read_text()
+        return parse_cost_matrix(text)
+    except (OSError, ParameterError) as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _estimate_options(parser: argparse.ArgumentParser) -> None:
