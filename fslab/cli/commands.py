@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..alerts import selection_alerts
 from ..compare import compare_selectors, overlap_matrix
 from ..cost import job_cost, preflight
 from ..data.distributed import DaskSource
@@ -77,6 +78,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
     if hold_out:
         check = holdout_check(src, result, folds=job.folds, frequency=job.loaded.own and spec.kind != "exhaustive")
     ties = step_ties(result)
+    # leaks among the chosen columns (fslab.alerts): a warning line each, with the one fix (--drop COL)
+    alerts = selection_alerts(src, result, folds=job.folds) if job.loaded.kind == "dataset" else result.alerts
     if job.as_json:
         record = {"data": job.loaded.describe(), **result.to_dict(), "measure_params": job.params,
                   "criterion_measure": job.measure, "ties": ties,
@@ -84,7 +87,8 @@ def run_select(job: Job, bar: ProgressBar) -> str:
                   "criteria_held_out": None if held is None else held.tolist(),
                   "verdict": None if check is None else {"level": check.level, "reasons": list(check.reasons),
                                                          "kept": check.kept, "held_out_folds": check.folds},
-                  "notes": [*job.notes, *job.loaded.notes, *result.notes]}
+                  "notes": [*job.notes, *job.loaded.notes, *result.notes],
+                  "alerts": [a.to_dict() for a in alerts]}
         return dumps(record)
     lines = [header(job), f"selector: {spec.label} ({job.selector}), measure: {_measure_label(job)}, k = {job.k}"
              + (f", s = {job.s}" if job.s is not None else "")]
@@ -115,6 +119,7 @@ def run_select(job: Job, bar: ProgressBar) -> str:
         lines.append(f"does this pick hold up? {check.level.upper()} (held out over {check.folds} folds against "
                      f"in-sample): " + " ".join(check.reasons))
     lines += [f"note: {note}" for note in (*job.loaded.notes, *result.notes)]
+    lines += [f"warning: {a.line}" for a in alerts]
     return "\n".join(lines)
 
 

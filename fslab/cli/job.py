@@ -124,8 +124,10 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
         return recipe_source(recipe, args, source)
     if args.data is None:
         raise ParameterError("give DATA (a CSV file, a JSON distribution or a sample name) or --recipe FILE")
+    # --drop COL (repeatable) is --column-type COL=drop: the fix every leak alert names
+    types = [*(getattr(args, "column_type", None) or ()), *(f"{c}=drop" for c in getattr(args, "drop", None) or ())]
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
-                     column_types=getattr(args, "column_type", None), missing=getattr(args, "missing", None),
+                     column_types=types or None, missing=getattr(args, "missing", None),
                      cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto",
                      sql=bool(getattr(args, "sql", False)), dayfirst=bool(getattr(args, "dayfirst", False)))
 
