@@ -21,6 +21,7 @@ from .errors import ParameterError
 
 # Selectors whose per-step scores are the criterion of the selected set, C(J_t) (greedy forward searches).
 STOPPABLE = ("bayes-greedy", "mi-greedy")
+NO_GAIN = 1e-12   # a gain within this relative tolerance of 0 is no gain (fslab.selectors.ties' tolerance)
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,11 @@ class StoppingResult:
 def steps_to_keep(values: Sequence[float], tol: float) -> tuple[int, int | None]:
     """(k, stopped_at) from the criterion ``values`` = C(J_0), C(J_1), ..., C(J_K) (greater is better).
 
-    stopped_at is the first t >= 1 with C(J_t) - C(J_{t-1}) < tol and k = t - 1; if there is none, k = K and
-    stopped_at is None. ``tol`` must be >= 0 (0 stops only at a step that loses; a tiny positive tol also stops
-    at one that gains nothing).
+    stopped_at is the first t >= 1 whose gain g_t = C(J_t) - C(J_{t-1}) is below ``tol`` or is no gain at all
+    (g_t <= 1e-12 * max(1, |C(J_{t-1})|), the selectors' tie tolerance), and k = t - 1; if there is none, k = K
+    and stopped_at is None. ``tol`` must be >= 0; with tol = 0 a step is kept only when it gains something: a
+    step with zero held-out gain (a constant column, a tie-break among useless columns) is never kept (issue 33.2;
+    before, tol = 0 kept zero gains and stopped only at a loss).
     """
     v = np.asarray(values, dtype=float)
     if v.ndim != 1 or v.size < 1 or not np.all(np.isfinite(v)):
@@ -58,7 +61,7 @@ def steps_to_keep(values: Sequence[float], tol: float) -> tuple[int, int | None]
     if not np.isfinite(tol) or tol < 0:
         raise ParameterError(f"tol must be a number >= 0 (the smallest gain worth a feature); got {tol}")
     gains = np.diff(v)
-    below = np.flatnonzero(gains < tol)
+    below = np.flatnonzero((gains < tol) | (gains <= NO_GAIN * np.maximum(1.0, np.abs(v[:-1]))))
     if below.size == 0:
         return int(gains.size), None
     t = int(below[0]) + 1
@@ -98,4 +101,4 @@ def select_until_gain_below(source, tol: float, k_max: int | None = None, select
                           stopped_at=stopped)
 
 
-__all__ = ["STOPPABLE", "StoppingResult", "select_until_gain_below", "steps_to_keep"]
+__all__ = ["NO_GAIN", "STOPPABLE", "StoppingResult", "select_until_gain_below", "steps_to_keep"]

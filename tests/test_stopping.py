@@ -16,7 +16,10 @@ def test_steps_to_keep_by_hand():
     assert steps_to_keep(values, 0.06) == (2, 3)   # step 3 gains 0.05 < 0.06
     assert steps_to_keep(values, 0.25) == (0, 1)   # even the first feature gains too little
     assert steps_to_keep(values, 0.0) == (4, None)  # every step gains something: keep all
-    assert steps_to_keep([-0.3, -0.2, -0.2], 0.0) == (2, None)  # "falls below": a zero gain is not below 0
+    # a step that gains nothing is never kept, even at tol = 0 (issue 33.2): step 2 gains 0 -> k = 1
+    assert steps_to_keep([-0.3, -0.2, -0.2], 0.0) == (1, 2)
+    assert steps_to_keep([-0.3, -0.2, -0.2 + 1e-15], 0.0) == (1, 2)   # float noise is no gain either
+    assert steps_to_keep([-0.3, -0.2, -0.1999], 0.0) == (2, None)      # 1e-4 is a gain
     assert steps_to_keep([-0.3, -0.2, -0.2], 1e-9) == (1, 2)  # ... but is below any positive tolerance
 
 
