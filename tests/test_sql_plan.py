@@ -163,3 +163,26 @@ def test_a_plan_that_cannot_be_applied_names_the_column(engine, frames):
         fslab.from_sql(table, "churned", column_types={"nope": "number"})
     with pytest.raises(fslab.DataError, match=r"\['nope'\] are not in the table"):
         fslab.from_sql(table, "churned", feature_names=["rate", "nope"])
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"], indirect=True)
+def test_a_wide_table_counted_in_batches(engine, monkeypatch):
+    """Issue 32.5: statistics in batches of columns. 260 columns (small integers, reals with NaN, text) with the
+    batches made small (40 aggregates a query, 7 parts a union) so every statistic crosses batch boundaries: the
+    codes still equal memory's row for row."""
+    from fslab.data import sql_stats
+
+    monkeypatch.setattr(sql_stats, "BATCH", 40)
+    monkeypatch.setattr(sql_stats, "UNION", 7)
+    rng = np.random.default_rng(3)
+    m = 120
+    columns = {f"i{j}": rng.integers(0, 4, size=m) for j in range(100)}
+    columns |= {f"r{j}": np.where(rng.random(m) < 0.1, np.nan, rng.normal(size=m)) for j in range(100)}
+    columns |= {f"t{j}": rng.choice(["a", "b", "c"], size=m) for j in range(60)}
+    frame = pd.DataFrame(columns | {"y": rng.choice(["no", "yes"], size=m)})
+    for method in ("mean-std", "quantile"):
+        enc = fslab.Dataset.from_frame(frame, "y").discretize(method, 3)
+        src = fslab.from_sql(load(engine, f"wide_{method[0]}", frame), "y", row_id=ROW_ID, method=method)
+        assert src.n_features == 260
+        assert_same_plan(src.plan, enc.plan)
+        assert_same_codes(src, enc)
