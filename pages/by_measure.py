@@ -10,7 +10,7 @@ from fslab.measures import MEASURES, describe_estimate
 from fslab.plots.by_measure import cross_figure
 from fslab.selectors import SELECTORS
 from ui import by_measure as ui
-from ui import guard, page_plan
+from ui import guard, page_plan, theme
 from ui.compare import token
 from ui.selection import PARAM_LABELS, estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
@@ -88,7 +88,7 @@ st.subheader("Each measure's choice, judged by every measure")
 step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step",
                                              persist_state="session"))
 values = view.table(step)
-st.plotly_chart(cross_figure(values, ui.regret(view, step), view.best(step), step), width="stretch",
+st.plotly_chart(theme.chart(cross_figure(values, ui.regret(view, step), view.best(step), step)), width="stretch",
                 key="bym.cross")
 st.caption("Row = the first t features a measure chose; column = the measure judging them (its Bayes value in its "
            "own terms). A star marks the best row of a column; colour = how far a row falls short of that best, "

@@ -8,7 +8,7 @@ from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
-from ui import guard, page_plan, provenance, state
+from ui import guard, page_plan, provenance, state, theme
 from ui import selection as ui
 from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
@@ -115,7 +115,7 @@ tie_note = ui.tie_note(result)
 if tie_note:
     st.info(tie_note)
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
-st.plotly_chart(ui.for_screen(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
+st.plotly_chart(theme.chart(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
                                                   title=f"Bayes {terms.label(measure_name, params)} after each step"
                                                   + (f" ({result.estimate_label})" if kind == "dataset" else ""))),
                 width="stretch", key="select.curves")
@@ -149,8 +149,8 @@ elif result.trace.empty:
 else:
     value_title = ("gain" if spec.kind == "forward" else "score") if not spec.uses_measure \
         else terms.label(result.measure, params)
-    projected = {"max_columns": 25, "tick_font": 13} if ui.presenting() else {}  # a projector: fewer, larger
-    st.plotly_chart(ui.for_screen(trace_heatmap_figure(
+    projected = {"max_columns": 25, "tick_font": 10} if theme.presenting() else {}  # theme.chart: 14 px
+    st.plotly_chart(theme.chart(trace_heatmap_figure(
         ui.own_trace(result), value_title=value_title,
         lower_is_better=spec.uses_measure and terms.lower_is_better(result.measure), **projected)),
         width="stretch", key="select.heatmap")

@@ -395,8 +395,8 @@ def test_a_second_session_finds_the_selection_instead_of_running_it(monkeypatch)
 
 def test_presentation_mode_draws_fewer_larger_heatmap_columns(at):
     """Mushroom, 116 candidates: 60 heatmap columns at 10 px labels on a screen; in presentation mode (a 1024 x 768
-    projector) 25 columns at 13 px, which all keep their labels in the ~420 px plot a 1024 px window leaves, and
-    every chart's text at 15 px."""
+    projector) 25 columns whose labels ui.theme.chart lifts to its 14 px floor (all keep their labels in the ~420 px
+    plot a 1024 px window leaves), and every chart's text at theme.CHART_FONT (16 px)."""
     from ui import theme
 
     def heatmap():
@@ -407,5 +407,5 @@ def test_presentation_mode_draws_fewer_larger_heatmap_columns(at):
     at.session_state[theme.CHOSEN] = at.session_state[theme.PRESENT] = True
     at.run()
     assert not at.exception
-    assert len(heatmap()["data"][0]["x"]) == 25 and heatmap()["layout"]["xaxis"]["tickfont"]["size"] == 13
-    assert all(json.loads(c.proto.spec)["layout"]["font"]["size"] == 15 for c in at.get("plotly_chart"))
+    assert len(heatmap()["data"][0]["x"]) == 25 and heatmap()["layout"]["xaxis"]["tickfont"]["size"] == 14
+    assert all(json.loads(c.proto.spec)["layout"]["font"]["size"] == theme.CHART_FONT for c in at.get("plotly_chart"))

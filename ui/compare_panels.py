@@ -26,8 +26,9 @@ from fslab.selectors import SELECTORS
 
 from . import compare as uc
 from . import guard, heavy
-from .selection import for_screen, keep_in_range, presenting
+from .selection import keep_in_range
 from .text import md
+from .theme import chart, presenting
 
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
@@ -59,11 +60,11 @@ def _overlap_charts(orders) -> None:
     pair = st.container(key="compare.overlaps") if presenting() else \
         st.grid(2, min_column_width=OVERLAP_MIN_WIDTH, key="compare.overlaps")
     with pair.container():
-        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(orders, "jaccard"))), width="stretch",
+        st.plotly_chart(chart(overlap_figure(overlap_matrix(orders, "jaccard"))), width="stretch",
                         key="compare.jaccard_chart")
         st.caption("Jaccard |A n B| / |A u B| of two selected sets: 1 = the same features, 0 = none shared.")
     with pair.container():
-        st.plotly_chart(for_screen(overlap_figure(overlap_matrix(orders, "rank_correlation"), "rank_correlation")),
+        st.plotly_chart(chart(overlap_figure(overlap_matrix(orders, "rank_correlation"), "rank_correlation")),
                         width="stretch", key="compare.tau_chart")
         st.caption("Kendall tau-b of the pick steps over the features of both sets (not picked = rank k + 1): "
                    "1 = the same features in the same order, negative = opposite orders.")
@@ -106,7 +107,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     elif cmp.note:
         st.info(cmp.note)
     grid = cmp.grid()
-    st.plotly_chart(for_screen(step_grid_figure(grid)), width="stretch", key="compare.grid_chart")
+    st.plotly_chart(chart(step_grid_figure(grid)), width="stretch", key="compare.grid_chart")
     st.caption("Each cell is the step (1 = first) at which a selector picked the feature; blank = not picked.")
     # the pairwise overlaps summarise the grid above: folded, and drawn only when opened (two charts less on every
     # visit); inside, side by side where each gets OVERLAP_MIN_WIDTH px, else (a 1024 px screen with the sidebar open)
@@ -122,7 +123,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     else:
         st.markdown("**Where they disagree, and why.** A feature with a better single-feature Bayes value but a "
                     "lower MI is one the measure wants and MI passes over, and the other way round.")
-        st.plotly_chart(for_screen(disagreement_figure(dis, m.label)), width="stretch", key="compare.disagree_chart")
+        st.plotly_chart(chart(disagreement_figure(dis, m.label)), width="stretch", key="compare.disagree_chart")
         better = "longer" if m.greater_is_better else "shorter"
         st.caption(f"{m.label} of the Bayes classifier on the feature alone (left; {better} is better) and "
                    "I(X_j; Y) in bits (right; longer is more informative), for each feature some but not all "
@@ -216,8 +217,8 @@ def curves_panel(kind: str, source_name: str, source, measure_name: str, params:
         return
     summary = result.summary()
     m = get_measure(measure_name, **params)
-    st.plotly_chart(learning_curve_figure(summary, m.label, LEARNERS[result.learner].label, result.greater_is_better),
-                    width="stretch", key="compare.curves_chart")
+    st.plotly_chart(chart(learning_curve_figure(summary, m.label, LEARNERS[result.learner].label,
+                                                result.greater_is_better)), width="stretch", key="compare.curves_chart")
     st.caption(f"Test {m.label} against the number of selected features, mean over {splits} split(s) with one "
                f"standard deviation, each split's features selected {result.estimate_label} on its training rows; "
                f"computed in {result.seconds:.1f} s (the paper's Figures 1, 2 and 4).")
@@ -262,14 +263,14 @@ def binning_panel(source_name: str, source, measure_name: str, params: dict, k: 
         st.markdown(f"{len(res.numeric)} real-valued column(s) change with the binning. Selected under every "
                     f"binning: **{md(', '.join(res.stable())) or 'none'}**.")
     grid = res.grid()
-    st.plotly_chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature"),
+    st.plotly_chart(chart(step_grid_figure(grid, "Step at which each binning's selection picked each feature")),
                     width="stretch", key="compare.bins_grid")
     st.caption(f"{selector_label(selector)}, k = {k}, every binning selected {res.estimate_label}: the step at "
                "which the feature "
                "was picked under each discretisation; a row filled across means the choice does not depend on the "
                "binning.")
     jac = res.jaccard_matrix()
-    st.plotly_chart(overlap_figure(jac), width="stretch", key="compare.bins_jaccard")
+    st.plotly_chart(chart(overlap_figure(jac)), width="stretch", key="compare.bins_jaccard")
     st.caption("Jaccard overlap of the selected sets of each pair of binnings.")
     _downloads([("Binning grid (CSV)", safe_csv(grid, index=True), "binning_grid.csv"),
                 ("Binning overlap (CSV)", safe_csv(res.overlap(), index=False), "binning_overlap.csv")],

@@ -20,7 +20,7 @@ from fslab.plots.npfs import k_test_figure
 from fslab.selectors import SELECTORS
 from fslab.tables import CodedSource
 
-from . import heavy
+from . import heavy, theme
 from .cache import result_key, shared_results
 from .compare import token
 from .memo import remember, session_memo
@@ -140,7 +140,7 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     if result is not None:
         m2.metric("NPFS k* (relevant features)", result.k_star,
                   help=f"{result.n_bootstraps} bootstraps, alpha = {result.alpha}, critical value {result.threshold}")
-    st.plotly_chart(k_test_figure(test.steps, alpha), width="stretch", key=f"{key_prefix}.ktest")
+    st.plotly_chart(theme.chart(k_test_figure(test.steps, alpha)), width="stretch", key=f"{key_prefix}.ktest")
     st.caption(f"p-value of each step under shuffling within the chosen features' cells ({test.n_permutations} "
                f"shuffles, criterion: {test.measure}); orange bars are below alpha = {alpha}; the test stops at the "
                "first grey bar.")

@@ -22,7 +22,7 @@ from fslab.measures import MEASURES, Param, supported_measures
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 from fslab.stopping import steps_to_keep
 
-from . import state, theme
+from . import state
 from .cache import result_key, shared_results
 from .compare import token
 from .memo import recall, remember, session_memo
@@ -30,18 +30,6 @@ from .text import md
 
 RESULTS = "fslab.select.results"
 _MEMO_SIZE = 12
-
-
-def presenting() -> bool:
-    """The sidebar's presentation mode is on (``ui.theme``: larger text for a 1024 x 768 projector)."""
-    return bool(st.session_state.get(theme.PRESENT, False))
-
-
-def for_screen(fig):
-    """The figure, its text at 15 px in presentation mode (plotly's 12 px is unreadable from a projector's back row)."""
-    if presenting():
-        fig.update_layout(font={"size": 15})
-    return fig
 
 
 def is_regression(source) -> bool:

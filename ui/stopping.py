@@ -17,6 +17,7 @@ from fslab.errors import FslabError
 from fslab.measures import describe_estimate
 from fslab.stopping import STOPPABLE, StoppingResult, select_until_gain_below
 
+from . import theme
 from .text import md
 
 STATE = "fslab.stopping.results"
@@ -79,7 +80,7 @@ def render_stopping_rule(source, selector: str, measure: str, params: dict, k: i
         st.caption(f"Gains of the criterion {describe_estimate(estimate)}, the page's estimate"
                    + (": a step that only fits the sample gains nothing held out." if estimate == "cross-fitted"
                       else "."))
-        st.plotly_chart(gains_figure(result, terms.label(measure, params)), key=f"{key}.stop_fig",
+        st.plotly_chart(theme.chart(gains_figure(result, terms.label(measure, params))), key=f"{key}.stop_fig",
                         config={"displayModeBar": False})
 
 

@@ -54,11 +54,12 @@ def step_grid_figure(grid: pd.DataFrame, title: str = "Step at which each select
         xgap=2, ygap=2, hovertemplate="%{y}<br>%{x}: step %{text}<extra></extra>",
     ))
     # the column labels sit on top, turned 45 degrees, in a top margin sized for them (about 5 px of height per
-    # character) under the title: plotly no longer widens the margin itself and centres the title over the labels
-    label_height = 5 * max((len(label) for label in labels), default=0)
+    # character at 16 px, presentation mode's chart text, since ui.theme.chart grows it) under the title: plotly no
+    # longer widens the margin itself and centres the title over the labels
+    label_height = 7 * max((len(label) for label in labels), default=0)
     fig.update_layout(title=title,
                       height=max(220, 28 * len(grid.index) + 100) + label_height,
-                      yaxis={"autorange": "reversed"}, margin={"l": 10, "r": 10, "t": 50 + label_height, "b": 10},
+                      yaxis={"autorange": "reversed"}, margin={"l": 10, "r": 10, "t": 60 + label_height, "b": 10},
                       xaxis={"side": "top", "tickangle": -45})
     return fig
 

@@ -170,6 +170,7 @@ def stability_figure(result, alpha: float = 0.05) -> go.Figure:
         width = 0.9 * K / (k * (K - k)) if 0 < k < K else None  # one overlap step on the index scale
         fig.add_trace(go.Bar(x=values, y=counts, width=width, marker_color="#7f7f7f", name="pairs of bootstraps",
                              hovertemplate="I_C %{x:.3f}: %{y} pairs<extra></extra>"))
+        fig.update_yaxes(range=[0, 1.5 * max(1, int(np.max(counts)))])  # the two labels above the tallest bar
         fig.add_vline(x=stab["kuncheva"], line_color="#1f77b4", line_dash="dash",
                       annotation_text=f"mean Kuncheva {stab['kuncheva']:.3f}", annotation_position="top left")
     nog = stab["nogueira"]
@@ -177,7 +178,7 @@ def stability_figure(result, alpha: float = 0.05) -> go.Figure:
         # the index lies in [-1, 1]; a normal-approximation interval can spill past 1, which would mislead
         fig.add_vrect(x0=max(nog.lower, -1.0), x1=min(nog.upper, 1.0), fillcolor=ORANGE, opacity=0.25, line_width=0)
         fig.add_vline(x=nog.value, line_color=ORANGE, annotation_text=f"Nogueira {nog}",
-                      annotation_position="top left", annotation_yshift=-18)  # a line below Kuncheva's label
+                      annotation_position="top left", annotation_yshift=-24)  # a line below Kuncheva's label (16 px)
     fig.update_layout(title="Stability of the selected sets across bootstraps",
                       xaxis_title="index (1 = identical sets)",
                       yaxis_title="pairs of bootstraps", height=340, margin=_MARGIN, showlegend=False,
