@@ -137,7 +137,7 @@ def current_choices(page: str) -> dict:
     selector = SELECTORS.get(choices.get("selector"))
     if selector is not None and selector.fixed_measure:
         choices["measure"] = selector.fixed_measure
-    if selector is not None and not selector.uses_measure:
+    if selector is not None and not selector.uses_measure and page != "select":  # Select judges any pick by it
         choices.pop("measure", None)
     if not choices.get("use_s"):
         choices.pop("s", None)
