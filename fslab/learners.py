@@ -150,13 +150,29 @@ def _logistic_rbf_threshold(c=0.5, beta=1.0, p=0.5, C=1.0, gamma=None):
     return ThresholdedClassifier(_logistic_rbf(C=C, gamma=gamma), beta=beta)
 
 
+def _cost_weights(c, p) -> dict:
+    """Class weights of the cost-sensitive SVM (Example 3): a false positive costs c, a false negative 1 - c; a K x K
+    cost matrix C: class y weighs its mean extra cost of a wrong prediction, mean_{k != y} (C[y, k] - C[y, y])
+    ([[0, c], [1 - c, 0]] gives the binary weights c, 1 - c)."""
+    if np.ndim(c) == 0:
+        return {1: 1 - c, 0: c}
+    C = np.asarray(c, dtype=np.float64)
+    K = C.shape[0]
+    return {y: float((C[y].sum() - K * C[y, y]) / (K - 1)) for y in range(K)}
+
+
+def _balanced_weights(c, p) -> dict:
+    """Class weights of the balanced SVM (Example 4): 1/p and 1/(1-p) for p = P(Y = 1); K classes (``p`` the K class
+    shares): 1/p_y."""
+    if np.ndim(p) == 0:
+        return {1: 1 / max(p, 1e-12), 0: 1 / max(1 - p, 1e-12)}
+    return {y: 1 / max(float(share), 1e-12) for y, share in enumerate(np.ravel(p))}
+
+
 LEARNERS: Mapping[str, LearnerSpec] = MappingProxyType({spec.name: spec for spec in (
     LearnerSpec("svm", "RBF SVM", _svm(lambda c, p: None), grid=_SVM_GRID),
-    # Example 3: a false positive costs c, a false negative 1 - c.
-    LearnerSpec("svm-cost", "cost-sensitive RBF SVM (weights 1-c, c)", _svm(lambda c, p: {1: 1 - c, 0: c}),
-                grid=_SVM_GRID),
-    LearnerSpec("svm-balanced", "balanced RBF SVM (weights 1/p, 1/(1-p))",
-                _svm(lambda c, p: {1: 1 / max(p, 1e-12), 0: 1 / max(1 - p, 1e-12)}), grid=_SVM_GRID),
+    LearnerSpec("svm-cost", "cost-sensitive RBF SVM (weights 1-c, c)", _svm(_cost_weights), grid=_SVM_GRID),
+    LearnerSpec("svm-balanced", "balanced RBF SVM (weights 1/p, 1/(1-p))", _svm(_balanced_weights), grid=_SVM_GRID),
     LearnerSpec("logistic", "logistic regression", _logistic, grid=_LR_GRID),
     LearnerSpec("logistic-threshold", "logistic regression + F-beta threshold", _logistic_threshold, grid=_LR_GRID),
     LearnerSpec("logistic-rbf", "RBF-kernel logistic regression (Nystroem approximation)", _logistic_rbf,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .measures import MEASURES
+from .measures.base import shown
 
 
 def lower_is_better(measure: str) -> bool:
@@ -30,8 +31,9 @@ def direction(measure: str) -> str:
 
 
 def label(measure: str, params: dict | None = None) -> str:
-    """The measure's name with its parameters, e.g. 'cost-sensitive error (c=0.25)'."""
-    extra = ", ".join(f"{k}={v}" for k, v in (params or {}).items())
+    """The measure's name with its parameters, e.g. 'cost-sensitive error (c=0.25)', 'cost-sensitive error
+    (c=0,1,2;1,0,1;4,1,0)' (a cost matrix, row y = the true class)."""
+    extra = ", ".join(f"{k}={shown(v)}" for k, v in (params or {}).items())
     return f"{MEASURES[measure].label} ({extra})" if extra else MEASURES[measure].label
 
 

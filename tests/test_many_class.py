@@ -252,3 +252,24 @@ def test_cost_matrix_text():
         parse_cost_matrix("0,1;x,0")
     with pytest.raises(ParameterError, match="square"):
         parse_cost_matrix("0,1,2;1,0")
+
+
+def test_scorers_learner_weights_and_labels_on_many_classes():
+    """Test-sample scorers: y = (0, 0, 1, 1, 1, 2), pred = (0, 1, 1, 1, 0, 0): per-class errors 1/2, 1/3, 1 ->
+    balanced (1/2 + 1/3 + 1) / 3 = 11/18; C3 costs 0 + 1 + 0 + 0 + 1 + 4 = 6 over 6 rows -> 1."""
+    from fslab.learners import LEARNERS, empirical_value
+    from fslab.terms import label
+
+    y, pred = np.array([0, 0, 1, 1, 1, 2]), np.array([0, 1, 1, 1, 0, 0])
+    assert empirical_value("balanced", y, pred) == pytest.approx(11 / 18, abs=1e-15)
+    assert empirical_value("cost-sensitive", y, pred, c=C3) == pytest.approx(1.0, abs=1e-15)
+    assert empirical_value("balanced", y[:4] % 2, pred[:4]) == pytest.approx((1 / 2 + 0 / 2) / 2)   # binary
+    # weights: class y's mean extra cost of a wrong prediction (C3: (1+2)/2, (1+1)/2, (4+1)/2); 1 / share
+    svm = LEARNERS["svm-cost"].build(c=C3)
+    assert svm[-1].class_weight == {0: 1.5, 1: 1.0, 2: 2.5}
+    assert LEARNERS["svm-cost"].build(c=((0, 0.25), (0.75, 0)))[-1].class_weight == {0: 0.25, 1: 0.75}
+    assert LEARNERS["svm-balanced"].build(p=[0.5, 0.25, 0.25])[-1].class_weight == {0: 2.0, 1: 4.0, 2: 4.0}
+    assert LEARNERS["svm-balanced"].build(p=0.2)[-1].class_weight == {1: 5.0, 0: 1.25}
+    assert measure("cost-sensitive", c=C3).label == "cost-sensitive error (c=0,1,2;1,0,1;4,1,0)"
+    assert label("cost-sensitive", {"c": C3}) == "cost-sensitive error (c=0,1,2;1,0,1;4,1,0)"
+    assert label("cost-sensitive", {"c": 0.25}) == "cost-sensitive error (c=0.25)"

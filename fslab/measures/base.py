@@ -144,7 +144,7 @@ class Measure:
 
     @property
     def label(self) -> str:
-        extra = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        extra = ", ".join(f"{k}={shown(v)}" for k, v in self.params.items())
         return f"{self.spec.label} ({extra})" if extra else self.spec.label
 
     def check_labels(self, labels) -> None:
@@ -200,6 +200,13 @@ class Measure:
             return make(self, source, engine, folds=folds, seed=seed)
         make = self.spec.evaluator or TableEvaluator
         return make(self, source, engine)
+
+
+def shown(value) -> str:
+    """A parameter value in a label: a matrix as its --cost-matrix text ('0,1,2;1,0,1;4,1,0'), anything else as is."""
+    if np.ndim(value) == 2:
+        return ";".join(",".join(f"{v:g}" for v in row) for row in np.asarray(value, dtype=np.float64))
+    return str(value)
 
 
 def require_rows(what: str, source) -> None:

@@ -25,20 +25,23 @@ def zero_one_rate(y, pred, proba=None) -> float:
     return float(np.mean(np.asarray(pred) != np.asarray(y)))
 
 
-def cost_sensitive_rate(y, pred, proba=None, *, c: float) -> float:
-    """Example 3: mean of c 1(y=0, pred=1) + (1-c) 1(y=1, pred=0)."""
+def cost_sensitive_rate(y, pred, proba=None, *, c) -> float:
+    """Example 3: mean of c 1(y=0, pred=1) + (1-c) 1(y=1, pred=0); a K x K cost matrix C: mean C[y, pred]."""
+    if np.ndim(c) == 2:
+        return float(np.mean(np.asarray(c, dtype=np.float64)[np.asarray(y), np.asarray(pred)]))
     pos, neg = _binary("cost-sensitive", np.asarray(y))
     pred = np.asarray(pred)
     return float(np.mean(c * (neg & (pred == 1)) + (1 - c) * (pos & (pred == 0))))
 
 
 def balanced_rate(y, pred, proba=None) -> float:
-    """Example 4 (DESIGN.md): (FNR + FPR) / 2."""
-    pos, neg = _binary("balanced", np.asarray(y))
-    pred = np.asarray(pred)
-    fnr = np.mean(pred[pos] == 0) if pos.any() else 0.0
-    fpr = np.mean(pred[neg] == 1) if neg.any() else 0.0
-    return float((fnr + fpr) / 2)
+    """Example 4 (DESIGN.md): (FNR + FPR) / 2; K classes: (1/K) sum_y P(pred != y | y), a class absent from the
+    sample adds 0. K: the columns of ``proba``, else the largest class index seen plus one (at least 2)."""
+    y, pred = np.asarray(y), np.asarray(pred)
+    K = max(2, int(max(y.max(initial=0), pred.max(initial=0))) + 1 if proba is None else np.shape(proba)[1])
+    n = np.bincount(y, minlength=K).astype(np.float64)
+    wrong = np.bincount(y[pred != y], minlength=K).astype(np.float64)
+    return float(np.divide(wrong, n, out=np.zeros(K), where=n > 0).sum() / K)
 
 
 def f_beta_rate(y, pred, proba=None, *, beta: float) -> float:
