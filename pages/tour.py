@@ -11,7 +11,10 @@ from ui.npfs import load_uniform
 from ui.source import current_distribution
 from ui.text import md
 
+if problem := tour.follow_link():
+    st.warning(md(problem), icon=":material/link_off:")
 t = tour.step()
+tour.write_link()
 head, prev, nxt = st.columns([3, 1, 1], vertical_alignment="bottom")
 head.caption(f"Example 1 tour · step {t + 1} of {len(tour.STEPS)}")
 head.header(tour.STEPS[t], anchor=False)
@@ -22,6 +25,9 @@ if t == len(tour.STEPS) - 1 and (back := tour.replaced()):  # the last step need
     tour.restore()
     st.info(f"Your toy distribution **{md(back)}** is back (the tour had replaced it with its examples).",
             icon=":material/undo:")
+elif t == len(tour.STEPS) - 1:
+    st.caption(f"The tour left **{md(current_distribution()[0])}** loaded as the toy distribution; the Toy and "
+               "Orderings pages show it.")
 
 if t == 0:
     tour.install_preset("bayes-example-1")

@@ -18,3 +18,17 @@ def test_a_select_link_with_mi_greedy_carries_its_measure(open_page):  # noqa: F
     at.selectbox(key="select.measure").set_value("cost-sensitive")
     rerun(at)
     assert at.query_params["measure"] == "cost-sensitive" and at.query_params["selector"] == "mi-greedy"
+
+
+def test_a_tour_step_is_linkable_and_the_tour_says_what_it_left_loaded(open_page):  # noqa: F811
+    at = open_page("pages/tour.py", {"step": "3"})
+    assert "step 3 of 4" in at.caption[0].value and at.query_params["step"] == "3"
+    assert at.session_state["fslab.distribution_name"] == "Greedy made bad (Theorem 1)"
+    at.button(key="tour.next").click()
+    rerun(at)
+    assert "step 4 of 4" in at.caption[0].value and at.query_params["step"] == "4"
+    # opened cold on step 3, the tour replaced the default Example 1 only by its own example: it says what stays
+    assert any("The tour left **Greedy made bad (Theorem 1)** loaded" in c.value for c in at.caption)
+    bad = open_page("pages/tour.py", {"step": "9"})
+    assert any("the tour has steps 1 to 4" in w.value for w in bad.warning)
+    assert "step 1 of 4" in bad.caption[0].value and bad.query_params["step"] == "1"

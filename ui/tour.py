@@ -63,6 +63,30 @@ def step() -> int:
     return int(st.session_state.get(STEP, 0))
 
 
+LINKED = "tour.linked"  # the ?step= value last read from or written to the address bar
+
+
+def follow_link() -> str | None:
+    """Before the page draws: a ``?step=N`` (1-based) the page has not written itself opens step N; returns a
+    message for a value that is not a step (the tour then stays where it is)."""
+    asked = st.query_params.get("step")
+    if asked is None or asked == st.session_state.get(LINKED):
+        return None
+    st.session_state[LINKED] = asked
+    if not (asked.isdigit() and 1 <= int(asked) <= len(STEPS)):
+        return f"This link asks for tour step {asked!r}; the tour has steps 1 to {len(STEPS)}."
+    st.session_state[STEP] = int(asked) - 1
+    return None
+
+
+def write_link() -> None:
+    """The address bar names the step shown (``?step=N``), so each step can be linked."""
+    shown = str(step() + 1)
+    st.session_state[LINKED] = shown
+    if st.query_params.to_dict() != {"step": shown}:
+        st.query_params.from_dict({"step": shown})
+
+
 def move(delta: int) -> None:
     """on_click of Previous / Next: the step changes before the page draws (one rerun, not two)."""
     st.session_state[STEP] = min(max(step() + delta, 0), len(STEPS) - 1)
