@@ -208,6 +208,8 @@ LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page 
              offers=lambda spec: spec.fixed_measure is None, scored=True),
     LinkPage("orderings", lambda: {"source": _SOURCE, "measure": _one_of(MEASURES),
                                    "tab": _one_of(TABS["orderings"])}, bounds=lambda n: {}),
+    LinkPage("scores", lambda: {"source": _SOURCE, "measures": _list_of(MEASURES), "ticked": _names},
+             default_source="dataset", bounds=lambda n: {}),
     LinkPage("toy", lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K},
              bounds=lambda n: {"pick_k": n, "conv_k": n}),
 )})

@@ -32,3 +32,12 @@ def test_a_tour_step_is_linkable_and_the_tour_says_what_it_left_loaded(open_page
     bad = open_page("pages/tour.py", {"step": "9"})
     assert any("the tour has steps 1 to 4" in w.value for w in bad.warning)
     assert "step 1 of 4" in bad.caption[0].value and bad.query_params["step"] == "1"
+
+
+def test_a_scores_link_opens_its_measures_and_ticked_features(open_page):  # noqa: F811
+    query = {"data": "mushroom", "measures": "balanced,mi", "ticked": "odor=none,spore-print-color=green"}
+    at = open_page("pages/scores.py", query)
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.multiselect(key="scores.measures").value == ["balanced", "mi"]
+    assert at.session_state["scores.ticked"] == ["odor=none", "spore-print-color=green"]
+    assert query.items() <= dict(at.query_params).items()  # the address bar writes the same view back

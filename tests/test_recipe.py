@@ -39,6 +39,7 @@ EXAMPLES = {
                 "c": 0.25, "beta": 2.0},
     "orderings": {"source": "distribution", "measure": "log-loss", "tab": "Theorem 1"},
     "toy": {"pick_k": 2, "conv_measure": "auc", "conv_k": 1},
+    "scores": {"source": "dataset", "measures": ["zero-one", "mi"], "ticked": ["age", "education"]},
     "by_measure": {"source": "dataset", "selector": "bayes-greedy", "k": 4, "measures": ["zero-one", "f-beta"],
                    "c": 0.25, "beta": 2.0},
 }

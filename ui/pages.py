@@ -57,7 +57,7 @@ PAGES = (
              recipe="compare"),
     PageInfo("pages/scores.py", "Scores", ":material/leaderboard:", "Select",
              "every feature under several measures, in-sample and held out, sortable; tick features, see them "
-             "together, export them."),
+             "together, export them.", recipe="scores"),
     PageInfo("pages/npfs.py", "NPFS", ":material/grid_on:", "Select",
              "run any selector on bootstrap resamples and keep the features chosen more often than chance.",
              recipe="npfs"),
