@@ -57,7 +57,8 @@ def test_many_class_refusals_say_what_to_do(capsys, three):
     cases = {("--measure", "cost-sensitive"): "3 x 3 cost matrix",
              ("--measure", "cost-sensitive", "--cost-matrix", "0,1;1,0"): "2 x 2 but the target has 3 classes",
              ("--measure", "cost-sensitive", "--cost-matrix", "0,1,2;1,0,-1;4,1,0"): "non-negative",
-             ("--measure", "f-beta"): "--positive"}
+             ("--measure", "f-beta"): "--positive",
+             ("--measure", "balanced", "--cost-matrix", "0,1,1;1,0,1;1,1,0"): "--cost-matrix does not apply"}
     for extra, message in cases.items():
         try:
             code = main(["select", str(path), "--target", "species", "--k", "1", *extra])

@@ -142,7 +142,8 @@ def _measure_params(args: argparse.Namespace, choices: dict, measure: str | None
     takes = set(MEASURES[measure].params) if measure is not None else set()
     for name in PARAM_DEFAULTS:
         if getattr(args, name, None) is not None and name not in takes:
-            raise ParameterError(f"--{name} does not apply to the measure {measure!r}; it is a parameter of the "
+            option = "cost-matrix" if isinstance(getattr(args, name), tuple) else name   # --cost-matrix fills c
+            raise ParameterError(f"--{option} does not apply to the measure {measure!r}; it is a parameter of the "
                                  + " and ".join(repr(m) for m, spec in MEASURES.items() if name in spec.params)
                                  + " measure")
     return {name: _pick(args, choices, name, PARAM_DEFAULTS[name]) for name in PARAM_DEFAULTS
