@@ -4,6 +4,7 @@ import streamlit as st
 
 from fslab import export, terms
 from fslab.cost import select_cost
+from fslab.convergence import tie_words
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
@@ -105,6 +106,8 @@ bar.empty()
 page_plan.record_select(kind, selector, measure_name, params, k, estimate, result.names)
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
+if ties := tie_words(result, source.feature_names):  # a pick among equals is said, with the rule that broke it
+    st.caption(f"Ties: {md(ties)} (the lowest index was taken).")
 if kind == "dataset":
     st.caption(f"Every value on this page is **{result.estimate_label}** unless it says otherwise. Is the pick "
                "robust? See **Does this pick hold up?** below, **NPFS** (bootstrap frequency, opens with this "

@@ -41,3 +41,12 @@ def test_a_scores_link_opens_its_measures_and_ticked_features(open_page):  # noq
     assert at.multiselect(key="scores.measures").value == ["balanced", "mi"]
     assert at.session_state["scores.ticked"] == ["odor=none", "spore-print-color=green"]
     assert query.items() <= dict(at.query_params).items()  # the address bar writes the same view back
+
+
+def test_select_says_the_ties_behind_its_pick(open_page):  # noqa: F811
+    """The XOR preset (Y = X1 xor X2, X3 noise): every single feature has Bayes 0-1 error 0.5, so BayesGreedy's
+    first pick X1 is one of three tied candidates, and the page says so."""
+    at = open_page("pages/selection.py", {"dist": "xor", "source": "distribution", "selector": "bayes-greedy",
+                                          "measure": "zero-one", "k": "1"})
+    assert any(c.value == "Ties: step 1: X1, X2, X3 tie (the lowest index was taken)." for c in at.caption), \
+        [c.value for c in at.caption]
