@@ -3,8 +3,8 @@
 import streamlit as st
 
 from fslab import export, terms
-from fslab.cost import select_cost
 from fslab.convergence import tie_words
+from fslab.cost import select_cost
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
