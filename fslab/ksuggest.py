@@ -22,6 +22,7 @@ import pandas as pd
 from .errors import ParameterError
 from .measures import Measure
 from .measures import measure as get_measure
+from .measures._folds import DEFAULT_FOLDS
 from .selectors.ties import ties_with
 from .tables import CodedSource, as_source
 
@@ -57,13 +58,16 @@ class PermutationKTest:
 
 def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "mi", n_permutations: int = 99,
                        alpha: float = 0.05, seed=None, measure_params: dict | None = None,
-                       stop_early: bool = True) -> PermutationKTest:
+                       stop_early: bool = True, *, estimate: str = "plug-in", folds: int = DEFAULT_FOLDS,
+                       split_seed: int = 0) -> PermutationKTest:
     """Test each step of the greedy ``order`` (feature indices in the order chosen) by within-cell permutation.
 
     ``measure`` gives the criterion C (its ``criterion`` = -error or +score, so improvements are positive when
     they help); ``stop_early`` skips the steps after the first non-significant one (their rows get NaN p-values).
     Returns the steps table (step, feature, name, criterion, improvement, null_mean, null_q95, p_value,
-    significant) and the suggested k.
+    significant) and the suggested k. ``estimate``: the criterion's estimate, as the page shows it: "plug-in"
+    (in-sample) or "cross-fitted" (held out over ``folds`` stratified folds split by ``split_seed``); each permuted
+    sample is evaluated the same way, so observed and null improvements are the same kind of number.
     """
     source = as_source(dataset)
     if not source.is_sample:
@@ -76,7 +80,8 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
     m = get_measure(measure, **(measure_params or {}))
-    ev = m.on(source)
+    how = {"estimate": estimate, "folds": folds, "seed": split_seed}
+    ev = m.on(source, **how)
     rng = np.random.default_rng(seed)
     rows, suggested, stopped = [], None, False
     crit_prev = ev.criterion([])
@@ -89,7 +94,7 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
                "significant": None}
         rest = [c for c in range(source.n_features) if c not in subset]
         if not stopped:
-            null = _null_improvements(source, subset, rest, m, crit_prev, int(n_permutations), rng)
+            null = _null_improvements(source, subset, rest, m, crit_prev, int(n_permutations), rng, how)
             p = (1 + np.count_nonzero(ties_with(null, observed))) / (1 + null.size)
             row.update(null_mean=float(null.mean()), null_q95=float(np.quantile(null, 0.95)), p_value=float(p),
                        significant=bool(p <= alpha))
@@ -105,8 +110,9 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
 
 
 def _null_improvements(source, subset: list[int], rest: list[int], m: Measure, crit_base: float, n_perm: int,
-                       rng: np.random.Generator) -> np.ndarray:
-    """Best improvement over ``rest`` after each of ``n_perm`` within-cell permutations of the rows."""
+                       rng: np.random.Generator, how: dict | None = None) -> np.ndarray:
+    """Best improvement over ``rest`` after each of ``n_perm`` within-cell permutations of the rows, each permuted
+    sample evaluated with the observed step's estimate (``how``: estimate, folds, seed of ``Measure.on``)."""
     cells, _ = source.cell_codes(subset)
     X, y = source.X, source.y
     out = np.empty(n_perm)
@@ -115,7 +121,7 @@ def _null_improvements(source, subset: list[int], rest: list[int], m: Measure, c
         # The subset's columns are constant inside a cell, so X[perm] leaves them unchanged; y is not permuted.
         permuted = CodedSource(X[perm], source.arities, source.labels, y=y)
         # the same evaluator class as the observed step (plain engine: one permuted source per draw)
-        out[b] = float(np.max(m.on(permuted, engine="plain").extensions(subset, rest))) - crit_base
+        out[b] = float(np.max(m.on(permuted, engine="plain", **(how or {})).extensions(subset, rest))) - crit_base
     return out
 
 
@@ -149,6 +155,8 @@ def suggest_k(dataset, selector: str = "bayes-greedy", measure: str = "zero-one"
     the MI family and Fisher); ``measure_params`` go to the selector and the test only when they use ``measure``.
     NPFS runs with k' = min(k, n - 1) (its p0 = k'/n must stay below 1), ``npfs_alpha`` and ``n_bootstraps``
     bootstraps; ``n_bootstraps=0`` or one feature skips it. ``progress(done, total)`` reports the bootstraps.
+    ``estimate`` (in ``selector_params``; default "plug-in"): the criterion estimate of the selection and of the
+    permutation test (held out when "cross-fitted", over the default folds split with seed 0).
     """
     from .npfs.procedure import npfs
     from .selectors import SELECTORS, select
@@ -157,13 +165,15 @@ def suggest_k(dataset, selector: str = "bayes-greedy", measure: str = "zero-one"
         raise ParameterError(f"unknown selector '{selector}'; choose one of: {', '.join(SELECTORS)}")
     source = as_source(dataset)
     extra = dict(measure_params or {}) if SELECTORS[selector].uses_measure else {}
-    order = select(dataset, k, selector, measure=measure, **extra, **selector_params).features
+    estimate = selector_params.pop("estimate", "plug-in")   # the page's estimate: the test follows it
+    order = select(dataset, k, selector, measure=measure, estimate=estimate, **extra, **selector_params).features
     criterion = test_measure(selector, measure)
     test = permutation_k_test(dataset, order, criterion, n_permutations, alpha, seed,
-                              extra if criterion == measure else None)
+                              extra if criterion == measure else None, estimate=estimate)
     result = None
     if n_bootstraps and source.n_features > 1:
         result = npfs(dataset, selector, min(int(k), source.n_features - 1), n_bootstraps=n_bootstraps,
                       alpha=npfs_alpha, seed=seed, n_jobs=n_jobs, progress=progress, measure=measure, **extra,
+                      estimate=estimate,
                       **selector_params)
     return KSuggestion(result, test, tuple(int(j) for j in order))

@@ -81,3 +81,32 @@ def test_errors():
 
     with pytest.raises(ParameterError, match="sample"):
         permutation_k_test(example1(), [0])
+
+
+@pytest.mark.slow
+def test_held_out_test_follows_the_page_estimate():
+    """estimate="cross-fitted": the observed criteria are the held-out ones (5 folds, split seed 0), and a noise
+    step's held-out improvement is not significant (held out, noise loses information instead of gaining it)."""
+    from fslab.measures import measure
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 600)
+    X = np.stack([np.where(rng.random(600) < 0.85, y, 1 - y), rng.integers(0, 3, 600)], axis=1)
+    data = EncodedDataset(X, y, labels=[0, 1])
+    test = permutation_k_test(data, [0, 1], "mi", n_permutations=19, seed=1, stop_early=False,
+                              estimate="cross-fitted")
+    held = measure("mi").on(data, estimate="cross-fitted", folds=5, seed=0)
+    assert test.steps["criterion"].tolist() == pytest.approx([held.criterion([0]), held.criterion([0, 1])])
+    plug = permutation_k_test(data, [0, 1], "mi", n_permutations=19, seed=1, stop_early=False)
+    assert plug.steps["criterion"].iloc[1] > test.steps["criterion"].iloc[1]   # in-sample MI is the larger
+    assert test.suggested_k == 1
+
+
+@pytest.mark.slow
+def test_suggest_k_passes_estimate_to_the_test():
+    result = suggest_k(_duni(), "jmi", k=3, measure="mi", n_permutations=9, n_bootstraps=0, seed=0,
+                       estimate="cross-fitted")
+    from fslab.measures import measure
+
+    held = measure("mi").on(_duni(), estimate="cross-fitted", folds=5, seed=0)
+    assert result.test.steps["criterion"].iloc[0] == pytest.approx(held.criterion([result.order[0]]))
