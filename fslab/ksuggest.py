@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,7 +81,7 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1); got {alpha}")
     m = get_measure(measure, **(measure_params or {}))
-    how = {"estimate": estimate, "folds": folds, "seed": split_seed}
+    how: dict[str, Any] = {"estimate": estimate, "folds": folds, "seed": split_seed}
     ev = m.on(source, **how)
     rng = np.random.default_rng(seed)
     rows, suggested, stopped = [], None, False
