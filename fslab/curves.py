@@ -213,7 +213,9 @@ def _run_split(data, blocks, spec, selectors, ks, measure, measure_params, train
     selection_rows = [] if selection_rows is None else selection_rows
     train, test = _split(data.y, train_size, split_seed)
     train_data = data.subsample(train)
-    params = {**measure_params, "p": float(np.mean(train_data.y == 1))}
+    # the learners' class shares: p = P(Y=1) for two classes, every class's share for more (svm-balanced weighs 1/p_y)
+    shares = np.bincount(train_data.y, minlength=len(data.labels)) / max(len(train_data.y), 1)
+    params = {**measure_params, "p": float(shares[1]) if len(shares) == 2 else shares}
     fitted: dict[frozenset, float] = {}  # learners ignore column order: shared subsets are fitted once
     for name in selectors:
         per_k = _selections(train_data, name, ks, measure, params, how)

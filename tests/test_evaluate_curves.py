@@ -108,7 +108,7 @@ def test_errors():
         learning_curves(_data(), ("bayes-greedy",), k_max=1, train_size=1.5)
     multi = EncodedDataset(np.random.default_rng(0).integers(0, 2, (90, 2)), np.tile([0, 1, 2], 30))
     with pytest.raises(FslabError):
-        learning_curves(multi, ("bayes-greedy",), "balanced", k_max=1, learner="tree")
+        learning_curves(multi, ("bayes-greedy",), "f-beta", k_max=1, learner="tree")
 
 
 def test_cost_sensitive_curves_with_mi_selectors():
@@ -199,3 +199,13 @@ def test_curves_select_inside_each_split_with_the_estimate_asked():
 def test_curves_refuse_an_unknown_estimate():
     with pytest.raises(ParameterError, match="estimate must be one of"):
         learning_curves(_id_and_signal(), ("bayes-greedy",), k_max=1, n_splits=1, estimate="held-out")
+
+
+def test_balanced_curves_on_three_classes_weigh_every_class():
+    """svm-balanced on a 3-class target gets every class's share (p_y), not only P(Y=1): the curve runs and its test
+    error is the mean per-class error, below chance (2/3) when X1 decides Y up to 20 % noise."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (300, 3))
+    y = (X[:, 0] + (rng.random(300) < 0.2)) % 3
+    res = learning_curves(EncodedDataset(X, y), ("bayes-greedy",), "balanced", k_max=1, n_splits=2)
+    assert res.learner == "svm-balanced" and (res.scores["value"] < 0.4).all()
