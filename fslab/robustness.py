@@ -123,20 +123,48 @@ class HoldoutCheck:
         return float(gain_out / gain_in) if gain_in > 1e-12 else (1.0 if gain_out >= -1e-12 else 0.0)
 
 
-def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,
-                 **params) -> np.ndarray:
-    """For every feature, the share of the ``n_folds`` training folds (all rows but one stratified fold, split by
-    ``split_seed``) on which ``select(training rows, k, selector, **params)`` picks it (Weka's cross-validation
-    attribute selection; ``params`` may ask for a cross-fitted estimate inside each training fold)."""
+def cv_selections(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,
+                  **params) -> np.ndarray:
+    """(folds x features) bools: feature j picked by ``select(training rows, k, selector, **params)`` on training
+    fold f (all rows but one stratified fold, split by ``split_seed``; Weka's cross-validation attribute selection;
+    ``params`` may ask for a cross-fitted estimate inside each training fold)."""
     src = cast(CodedSource | SparseDataset, as_source(source))  # require_sample refuses anything else
     require_sample(src, "selection across folds")
     assert src.y is not None  # a sample
     fold, used, _ = assign_folds(src.y, n_folds, split_seed, stratified=src.task != "regression")
-    hits = np.zeros(src.n_features)
+    hits = np.zeros((used, src.n_features), dtype=bool)
     for f in range(used):
         chosen = select(src.subsample(np.flatnonzero(fold != f)), k, selector, **params).features
-        hits[list(chosen)] += 1
-    return hits / used
+        hits[f, list(chosen)] = True
+    return hits
+
+
+def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,
+                 **params) -> np.ndarray:
+    """For every feature, the share of the training folds whose selection picks it (:func:`cv_selections`)."""
+    return cv_selections(source, selector, k, n_folds, split_seed, **params).mean(axis=0)
+
+
+def replacements(hits: np.ndarray, chosen: Sequence[int], names: Sequence[str]) -> dict[str, str]:
+    """For each chosen feature missing from some training folds' selections, a sentence naming the feature those
+    folds picked instead most often (outside the full-data selection): "tenure was picked on 3 of 5 folds;
+    signup_date took its place on the other 2". ``hits``: :func:`cv_selections`' matrix."""
+    chosen = [int(j) for j in chosen]
+    outside = np.ones(hits.shape[1], dtype=bool)
+    outside[chosen] = False
+    out = {}
+    for j in chosen:
+        missing = ~hits[:, j]
+        if not missing.any():
+            continue
+        per = (hits[missing] & outside).sum(axis=0)   # the other folds' picks outside the selection
+        text = f"{names[j]} was picked on {int((~missing).sum())} of {hits.shape[0]} folds"
+        if per.max() > 0:
+            r, other = int(np.argmax(per)), int(missing.sum())
+            where = f"the other {other}" if per[r] == other else f"{int(per[r])} of the other {other}"
+            text += f"; {names[r]} took its place on {where}"
+        out[names[j]] = text
+    return out
 
 
 def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
@@ -147,7 +175,9 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     in bits), in-sample (plug-in) and held out (cross-fitted over ``folds`` stratified folds split by ``seed``).
     The verdict is red when held out the chosen features do no better than no feature at all, or keep less than
     half of their in-sample gain over it; amber when they keep less than 80 %, when a step adds nothing held out, or
-    when a chosen feature comes back on fewer than 60 % of the training folds (``frequency=False`` skips that rerun).
+    when a chosen feature comes back on fewer than 60 % of the training folds (``frequency=False`` skips that rerun),
+    naming the feature those folds picked in its place. The reasons end with one next step (``NEXT_STEP``), after
+    a plain reading of a held-out MI below zero (``NEGATIVE_MI``) when one shows.
     """
     src = as_source(source)
     require_sample(src, "the held-out check")
@@ -170,6 +200,7 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     steps = pd.DataFrame({"step": np.arange(1, len(prefixes) + 1), "feature": names, "in-sample": ins,
                           "held-out": outs, "gap": sign * (ins - outs), "held-out gain": gains})
     freq = pd.Series(dtype=float)
+    swaps: dict[str, str] = {}
     skipped: tuple[str, ...] = ()
     if frequency and isinstance(src, CodedSource | SparseDataset):   # reruns on training rows: the rows are here
         extra = {"measure": selection.measure, **params} if spec.uses_measure else {}
@@ -178,19 +209,33 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
         if selection.estimate == "cross-fitted":   # the same estimate, nested inside each training fold
             extra |= {"estimate": "cross-fitted", "folds": selection.folds, "seed": selection.split_seed or 0}
         try:
-            shares = cv_frequency(src, selection.selector, selection.k, folds, seed, **extra)
-            freq = pd.Series(shares[feats], index=list(selection.names), name="share of training folds")
+            hits = cv_selections(src, selection.selector, selection.k, folds, seed, **extra)
+            freq = pd.Series(hits.mean(axis=0)[feats], index=list(selection.names), name="share of training folds")
+            swaps = replacements(hits, feats, src.feature_names)
         except TooFewRowsError as err:   # a training fold too small to hold out inside it
             skipped = (f"Selection across folds not run: inside a training fold, {err.reason}.",)
     used = cast(CrossFittedEvaluator, outside).n_folds   # fewer than ``folds`` on a small class (fold_count)
     check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
                          "green", ())
-    level, reasons = _verdict(check, spec.kind in ("forward", "ranking"))
+    level, reasons = _verdict(check, spec.kind in ("forward", "ranking"), swaps)
+    negative = name == "mi" and bool(np.any(outs < -1e-12))
+    words = (NEGATIVE_MI,) if negative else ()
     return HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
-                        level, reasons + skipped)
+                        level, reasons + skipped + words + (NEXT_STEP[level],))
 
 
-def _verdict(check: HoldoutCheck, stepwise: bool) -> tuple[str, tuple[str, ...]]:
+NEGATIVE_MI = ("A held-out mutual information below zero: the held-out rows disagree with the training rows; no "
+               "evidence of information.")
+# every verdict ends with one next step, in plain words
+NEXT_STEP = {
+    "red": "Next step: keep only the steps with a held-out gain (or fewer features), or get more rows.",
+    "amber": "Next step: keep the features up to the last step that improves the held-out value, and treat the "
+             "ones that come and go across folds as interchangeable.",
+    "green": "Next step: use these features; check the alerts for columns known only after the outcome.",
+}
+
+
+def _verdict(check: HoldoutCheck, stepwise: bool, swaps: dict[str, str] | None = None) -> tuple[str, tuple[str, ...]]:
     kept = check.kept
     red, amber = [], []
     sign = 1.0 if check.greater_is_better else -1.0
@@ -210,6 +255,7 @@ def _verdict(check: HoldoutCheck, stepwise: bool) -> tuple[str, tuple[str, ...]]
     if unstable:
         amber.append(f"Picked on fewer than {STABLE_SHARE:.0%} of the {check.folds} training folds: "
                      f"{', '.join(unstable)}.")
+        amber += [f"{swaps[f]}." for f in unstable if swaps and f in swaps]
     if red:
         return "red", tuple(red + amber)
     if amber:
@@ -219,4 +265,5 @@ def _verdict(check: HoldoutCheck, stepwise: bool) -> tuple[str, tuple[str, ...]]
                      f"Held out, the pick keeps {kept:.0%} of its in-sample gain.",)
 
 
-__all__ = ["COLUMNS", "HoldoutCheck", "cv_frequency", "holdout_check", "pick_robustness", "robustness_table"]
+__all__ = ["COLUMNS", "NEGATIVE_MI", "NEXT_STEP", "HoldoutCheck", "cv_frequency", "cv_selections", "holdout_check",
+           "pick_robustness", "replacements", "robustness_table"]

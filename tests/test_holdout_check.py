@@ -97,3 +97,28 @@ def test_a_small_class_checks_over_fewer_folds_and_says_when_folds_cannot_be_spl
         assert (len(check.frequency) == 2) == reran
         assert any(r.startswith("Selection across folds not run: inside a training fold, too few rows to hold out: "
                                 "the class '1' has a single row") for r in check.reasons) == (not reran)
+
+
+def test_replacements_name_the_column_that_took_the_place():
+    from fslab.robustness import replacements
+
+    # 5 training folds; the full-data pick is (0 tenure, 2 plan); tenure is missing on folds 3 and 4, where
+    # signup_date (1) was picked instead on both; plan is always there
+    hits = np.array([[1, 0, 1, 0], [1, 0, 1, 0], [1, 0, 1, 0], [0, 1, 1, 0], [0, 1, 1, 1]], dtype=bool)
+    names = ["tenure", "signup_date", "plan", "region"]
+    assert replacements(hits, [0, 2], names) == {
+        "tenure": "tenure was picked on 3 of 5 folds; signup_date took its place on the other 2"}
+    hits[3, 1], hits[3, 3], hits[4, 3] = False, True, False   # fold 3 picked region, fold 4 signup_date
+    assert replacements(hits, [0, 2], names)["tenure"].endswith("signup_date took its place on 1 of the other 2")
+
+
+def test_every_verdict_ends_with_a_next_step_and_negative_mi_is_explained():
+    from fslab.robustness import NEGATIVE_MI, NEXT_STEP
+
+    rng = np.random.default_rng(5)
+    noise = EncodedDataset(rng.integers(0, 3, (120, 4)), rng.integers(0, 2, 120), labels=[0, 1])
+    pick = fslab.select(noise, 2, "jmi")                       # MI family: the held-out value is an MI in bits
+    check = holdout_check(noise, pick, frequency=False)
+    assert check.reasons[-1] == NEXT_STEP[check.level]
+    assert (NEGATIVE_MI in check.reasons) == bool((check.steps["held-out"] < 0).any())
+    assert (check.steps["held-out"] < 0).any()               # noise: held out, the plug-in MI's bias turns negative
