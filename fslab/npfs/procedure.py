@@ -43,7 +43,18 @@ from ..measures.cross_fit import require_sample
 from ..selectors._registry import SelectorSet
 from ..tables import CodedSource, as_source
 from .partitioned import partitioned_bootstraps
-from .result import RULES, NPFSResult, check_rule, hoeffding_bound, hoeffding_n, npfs_p_values, npfs_threshold
+from .result import (
+    PICKED,
+    RULES,
+    TIED_PICK,
+    NPFSResult,
+    check_rule,
+    hoeffding_bound,
+    hoeffding_n,
+    npfs_p_values,
+    npfs_threshold,
+    split_picks,
+)
 from .weighted import CountedBootstraps, WeightedBootstraps, bootstrap_weights, engine, supports
 
 ProgressCallback = Callable[[int, int], "bool | None"]
@@ -126,14 +137,23 @@ def check_base_selector(source, selector) -> None:
         )
 
 
-def _select_features(boot, k: int, selector, params: dict) -> Sequence[int]:
+def _select_features(boot, k: int, selector, params: dict) -> tuple[Sequence[int], np.ndarray]:
+    """The features picked on ``boot`` and, per pick, whether the tie rule alone made it (a forward or ranking
+    step with several candidates tied for the best, Selection.trace's n_tied; never for a callable selector)."""
     if callable(selector):
         out = selector(boot, k, **params)
     else:
         from ..selectors import select  # late import: selectors is a sibling package built on the same tables
 
         out = select(boot, k, selector, **params)
-    return getattr(out, "features", out)
+    picked = getattr(out, "features", out)
+    trace = None if callable(selector) else out.trace
+    tied = np.zeros(len(picked), dtype=bool)
+    if trace is not None and "subset" not in trace.columns and not getattr(out, "eliminated", ()) and len(trace):
+        steps = trace.loc[trace["chosen"].to_numpy(), ["step", "n_tied"]].sort_values("step")
+        if len(steps) == len(picked):
+            tied = steps["n_tied"].to_numpy() > 1
+    return picked, tied
 
 
 def _lean(source, selector):
@@ -167,13 +187,13 @@ class Shared:
 
 def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: int, k: int, selector,
                params: dict) -> np.ndarray:
-    """Selection indicators (len(seeds) x K) of the bootstraps drawn from ``seeds``, one stream each."""
+    """Pick codes (len(seeds) x K: 0, PICKED or TIED_PICK) of the bootstraps drawn from ``seeds``, one stream each."""
     source = shared.data
     if isinstance(source, WeightedBootstraps | CountedBootstraps):  # row weights over the shared encoded rows
         step = source.batch_size()
         return np.concatenate([source.select(bootstrap_weights(seeds[i:i + step], source.m, n_draw), k, selector)
                                for i in range(0, len(seeds), step)], axis=0)
-    out = np.zeros((len(seeds), source.n_features), dtype=bool)
+    out = np.zeros((len(seeds), source.n_features), dtype=np.int8)   # pick codes (fslab.npfs.result.split_picks)
     for b, seq in enumerate(seeds):
         # Sorted rows: the same multiset (count-based selectors see the same tables), better memory locality.
         rows = np.sort(np.random.default_rng(seq).integers(0, source.n_rows, size=n_draw))
@@ -181,8 +201,8 @@ def _run_batch(shared: Shared, seeds: Sequence[np.random.SeedSequence], n_draw: 
         drawn = params if not isinstance(given, np.ndarray) else {**params, "folds": given[rows]}
         if isinstance(given, np.ndarray) and given[rows].min() == given[rows].max():   # a tiny sample's draw: 1 fold
             drawn = {**params, "estimate": "plug-in", "folds": DEFAULT_FOLDS}             # nothing to hold out
-        picked = _select_features(source.subsample(rows), k, selector, drawn)
-        out[b, np.asarray(picked, dtype=np.int64)] = True
+        picked, tied = _select_features(source.subsample(rows), k, selector, drawn)
+        out[b, np.asarray(picked, dtype=np.int64)] = np.where(tied, TIED_PICK, PICKED)
     return out
 
 
@@ -315,8 +335,8 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
                                          n)
     if not blocks:
         raise NPFSCancelled("NPFS was cancelled before any bootstrap finished")
-    matrix = np.concatenate(blocks, axis=0).T
-    sizes = matrix.sum(axis=0)
+    codes = np.concatenate(blocks, axis=0).T
+    sizes = (codes != 0).sum(axis=0)   # every pick, counted or not: the selector's set size
     if p0 is None:
         if np.any(sizes != int(k)):
             raise ParameterError(
@@ -324,8 +344,14 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
                 "give p0 explicitly (for example the mean set size divided by K)"
             )
         p0 = int(k) / K
+    # tied picks and picks of a column with one value on all rows count for no feature (split_picks)
+    X = getattr(source, "X", None)
+    constant = np.ptp(X, axis=0) == 0 if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[0] else None
+    reports_ties = codes.dtype != bool or constant is not None
+    matrix, tied = split_picks(codes, constant)
     return NPFSResult.from_matrix(
-        matrix, p0=float(p0), alpha=float(alpha), epsilon=float(epsilon), k=int(k),
+        matrix, tied_picks=tied if reports_ties else None, p0=float(p0), alpha=float(alpha),
+        epsilon=float(epsilon), k=int(k),
         feature_names=tuple(source.feature_names), selector=selector if isinstance(selector, str) else
         getattr(selector, "__name__", "custom"), seed=root.entropy, sample_fraction=float(sample_fraction),
         n_requested=n, cancelled=cancelled, rule=rule,

@@ -25,6 +25,27 @@ import pandas as pd
 from ..errors import ParameterError
 from .stability import StabilityEstimate, kuncheva_consistency, nogueira_stability, overlap_counts
 
+# A bootstrap's picks as int8 codes (the engines' blocks; a bool block is all PICKED): PICKED counts for the
+# feature; TIED_PICK is a pick the tie rule made among several candidates within 1e-12 * max(1, |best|) of the
+# best, and counts for no feature (issue 33.2): the lowest-index tie rule alone must not make a feature relevant.
+PICKED, TIED_PICK = 1, 2
+
+
+def split_picks(codes, constant=None) -> tuple[np.ndarray, np.ndarray]:
+    """(K x n counted picks, K tied picks not counted) from the K x n pick codes; a ``constant`` column (a mask:
+    one value on all rows, it cannot change any criterion) is never counted either: its picks join the tied ones.
+
+    p0 stays k/K (the null rate of a selector that always picks k), so dropping tied picks only lowers counts:
+    the test stays valid and becomes conservative on tie-heavy criteria (the 0-1 error's flat steps).
+    """
+    codes = np.asarray(codes)
+    counted = codes == PICKED
+    uncounted = codes == TIED_PICK
+    if constant is not None and np.any(constant):
+        uncounted[constant] |= counted[constant]
+        counted[constant] = False
+    return counted, uncounted.sum(axis=1)
+
 RULES = ("strict", "at-least")
 RULE_TEXT = {"strict": "z > zeta", "at-least": "z >= zeta"}
 
@@ -93,6 +114,9 @@ class NPFSResult:
     ``relevant`` the indices with z_i > zeta (``rule="strict"``) or z_i >= zeta (``rule="at-least"``), ascending;
     ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound
     2 exp(-2 n eps^2) of equation (5); ``relevant_path[l-1]`` the number relevant after l bootstraps.
+    ``tied_picks``: per feature, the picks NOT counted because the tie rule alone made them (several candidates
+    tied for the best at that step) or the column is constant on the rows (:func:`split_picks`); None when the
+    engine does not report ties (a callable selector, rows in Dask or SQL). ``tie_note`` says it in words.
     """
 
     matrix: np.ndarray
@@ -114,6 +138,7 @@ class NPFSResult:
     cancelled: bool = False
     selector_params: dict = field(default_factory=dict)
     rule: str = "strict"
+    tied_picks: np.ndarray | None = None
 
     @classmethod
     def from_matrix(cls, matrix, *, p0: float, alpha: float, epsilon: float = 0.1, k: int | None = None,
@@ -166,6 +191,16 @@ class NPFSResult:
         return RULE_TEXT[self.rule]
 
     @property
+    def tie_note(self) -> str | None:
+        """A sentence naming the features with picks left uncounted (tied steps, constant columns), else None."""
+        if self.tied_picks is None or not np.any(self.tied_picks):
+            return None
+        top = np.argsort(-self.tied_picks, kind="stable")[:5]
+        named = ", ".join(f"{self.feature_names[i]} {int(self.tied_picks[i])}" for i in top if self.tied_picks[i])
+        return (f"Picks made only by the tie rule (several features tied for the best at that step) or of a column "
+                f"with one value count for no feature: {named} of {self.n_bootstraps} bootstraps.")
+
+    @property
     def relevant_names(self) -> list[str]:
         return [self.feature_names[i] for i in self.relevant]
 
@@ -176,6 +211,8 @@ class NPFSResult:
             "frequency": self.counts / self.n_bootstraps, "p_value": self.p_values,
             "relevant": self.relevant_mask,
         })
+        if self.tied_picks is not None:
+            df["tied picks (not counted)"] = self.tied_picks
         return df.sort_values(["count", "feature"], ascending=[False, True], ignore_index=True)
 
     def stability(self, alpha: float = 0.05) -> dict[str, float | StabilityEstimate | None]:
@@ -221,6 +258,7 @@ class NPFSResult:
             "feature_names": list(self.feature_names), "counts": [int(c) for c in self.counts],
             "p_values": [float(p) for p in self.p_values], "epsilon": self.epsilon, "hoeffding": self.hoeffding,
             "relevant_path": [int(v) for v in self.relevant_path],
+            "tied_picks": None if self.tied_picks is None else [int(v) for v in self.tied_picks],
             "kuncheva": stab["kuncheva"],
             "nogueira": None if nog is None else {"value": nog.value, "lower": nog.lower, "upper": nog.upper},
             "selected_per_bootstrap": [np.flatnonzero(col).tolist() for col in self.matrix.T],
@@ -235,5 +273,5 @@ class NPFSResult:
         return pd.DataFrame(self.matrix.astype(np.int8), index=list(self.feature_names), columns=cols)
 
 
-__all__ = ["RULES", "NPFSResult", "check_rule", "hoeffding_bound", "hoeffding_n", "npfs_p_values",
-           "npfs_threshold", "relevant_mask", "relevant_path"]
+__all__ = ["PICKED", "RULES", "TIED_PICK", "NPFSResult", "check_rule", "hoeffding_bound", "hoeffding_n",
+           "npfs_p_values", "npfs_threshold", "relevant_mask", "relevant_path", "split_picks"]

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..measures._fast import nlogn_table
 from ..tables import CodedSource
+from .result import PICKED, TIED_PICK
 
 WEIGHTED_SELECTORS = frozenset({"jmi", "mrmr", "cmim", "mi-score"})
 MAX_ARITY = 16  # the product engine's bounds; the direct engine takes any arity and class count
@@ -276,9 +277,10 @@ def _sum_nlogn(table: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def _greedy(relevance: np.ndarray, pair_mi, k: int, selector: str) -> np.ndarray:
     """The selectors' greedy loop over a batch: ``relevance`` (B, K) is I(X_j;Y); ``pair_mi(f)`` gives (B, K)
-    I(X_j;X_f) for mrmr, I(X_j,X_f;Y) otherwise, f the feature each bootstrap picked last."""
+    I(X_j;X_f) for mrmr, I(X_j,X_f;Y) otherwise, f the feature each bootstrap picked last. Returns (B, K) int8
+    codes: PICKED, or TIED_PICK for a pick made by the tie rule among several tied candidates (not counted)."""
     B, K = relevance.shape
-    chosen = np.zeros((B, K), dtype=bool)
+    chosen = np.zeros((B, K), dtype=np.int8)   # 0 not picked, PICKED, TIED_PICK (see fslab.npfs.result)
     acc = relevance.copy() if selector == "cmim" else np.zeros((B, K))
     rows = np.arange(B)
     for step in range(int(k)):
@@ -288,8 +290,8 @@ def _greedy(relevance: np.ndarray, pair_mi, k: int, selector: str) -> np.ndarray
             values = relevance - acc / step
         else:
             values = acc
-        f = _pick(np.where(chosen, -np.inf, values))
-        chosen[rows, f] = True
+        f, tied = _pick(np.where(chosen > 0, -np.inf, values))
+        chosen[rows, f] = np.where(tied, TIED_PICK, PICKED)
         if step == k - 1 or selector == "mi-score":
             continue
         mi = pair_mi(f)
@@ -300,12 +302,13 @@ def _greedy(relevance: np.ndarray, pair_mi, k: int, selector: str) -> np.ndarray
     return chosen
 
 
-def _pick(values: np.ndarray) -> np.ndarray:
-    """Per row, the lowest index within 1e-12 * max(1, |best|) of the best (fslab.selectors' pick_best)."""
+def _pick(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the lowest index within 1e-12 * max(1, |best|) of the best (fslab.selectors' pick_best), and
+    whether other candidates tied with it (the pick then comes from the tie rule alone)."""
     v = np.where(np.isnan(values), -np.inf, values)
     best = v.max(axis=1, keepdims=True)
     tied = v >= best - _TIE * np.maximum(1.0, np.abs(best))
-    return np.argmax(tied, axis=1)
+    return np.argmax(tied, axis=1), tied.sum(axis=1) > 1
 
 
 def bootstrap_weights(seeds, n_rows: int, n_draw: int) -> np.ndarray:
