@@ -246,10 +246,12 @@ def test_precision_and_recall_greedy_are_the_greedy_loop_with_those_measures():
 
 
 def test_binary_only_measure_refuses_a_multiclass_target():
-    from fslab.errors import UnsupportedTargetError
+    from fslab.errors import ParameterError, UnsupportedTargetError
 
     rng = np.random.default_rng(2)
     ds = EncodedDataset(rng.integers(0, 2, (90, 3)), np.arange(90) % 3)
-    with pytest.raises(UnsupportedTargetError, match="binary target"):
+    with pytest.raises(UnsupportedTargetError, match="needs a positive class"):   # F-beta needs one (one-vs-rest)
+        select(ds, 1, "bayes-greedy", measure="f-beta")
+    with pytest.raises(ParameterError, match="Give a 3 x 3 cost matrix"):   # a scalar c is for two classes
         select(ds, 1, "bayes-greedy", measure="cost-sensitive", c=0.3)
     assert len(select(ds, 2, "bayes-greedy").features) == 2  # 0-1 error handles three classes
