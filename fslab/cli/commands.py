@@ -149,6 +149,8 @@ def run_npfs(job: Job, bar: ProgressBar) -> str:
              f"rule {result.rule})",
              table(shown.drop(columns="relevant") if not job.show_all else shown, 4),
              f"k* = {result.k_star} relevant: " + (", ".join(result.relevant_names) or "none")]
+    if result.tie_note:   # picks the tie rule alone made, or of a constant column: not counted (issue 33.2)
+        lines.append(f"note: {result.tie_note}")
     if not job.show_all and len(shown) < len(summary):
         rest = len(summary) - len(shown)
         lines.append(f"({rest} more feature{'s' if rest > 1 else ''}, not relevant; --all lists every feature)")
