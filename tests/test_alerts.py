@@ -93,6 +93,7 @@ def test_pair_alert_when_neither_column_alone():
     assert found[0].value == 0.0
 
 
+@pytest.mark.slow
 def test_data_alerts_cardinality_pairs_imbalance():
     rng = np.random.default_rng(3)
     n = 300
@@ -134,6 +135,7 @@ def test_no_leak_alert_on_clean_public_tables():
         assert not kinds(alerts.data_alerts(ds)), ds.target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["customers", "sensor_log", "loans"])
 def test_messy_tables_no_leak(name):
     from fslab.data import messy
