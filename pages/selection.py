@@ -63,6 +63,8 @@ if spec.supports_s:
 estimate = ui.estimate_choice(st, kind, "select")
 if kind == "dataset":
     st.caption(ui.estimate_note(estimate))
+    if ui.own_data() and ui.held_out_refusal():
+        st.info(f"In-sample values only: {ui.held_out_refusal()}. Add rows of that class to hold rows out.")
 if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
     st.caption(f"Started at k = {st.session_state['select.k']} for your data: {st.session_state['select.k_why']} "
                "(Ahmed et al., footnote 3's stopping rule, on held-out values)"

@@ -19,6 +19,8 @@ from fslab.cost import select_cost
 from fslab.criteria import criterion
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, Param, supported_measures
+from fslab.measures._folds import DEFAULT_FOLDS
+from fslab.measures.cross_fit import usable_folds
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 from fslab.stopping import steps_to_keep
 
@@ -129,7 +131,8 @@ def estimate_choice(container, kind: str, page: str) -> str:
     ``{page}.estimate_for``); the value travels in the page's link."""
     if kind != "dataset":
         return "plug-in"
-    default = "cross-fitted" if own_data() else "plug-in"
+    holds_out = own_data() and held_out_possible()
+    default = "cross-fitted" if holds_out else "plug-in"
     key, marker = f"{page}.estimate", f"{page}.estimate_for"
     if st.session_state.get(marker) != data_key():
         st.session_state[marker] = data_key()
@@ -142,6 +145,24 @@ def estimate_choice(container, kind: str, page: str) -> str:
         help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
              "column with a value per row scores perfectly). Held out: fitted on 4 of 5 stratified folds and "
              "scored on the fifth, averaged (a column that only fits the sample scores like no feature at all).")
+
+
+def held_out_possible() -> bool:
+    """Whether the current dataset's rows can be held out (every class has 2 rows or more): else a page on a tiny
+    upload opens on the in-sample estimate and says why (:func:`held_out_refusal`) instead of failing."""
+    return not held_out_refusal()
+
+
+def held_out_refusal() -> str:
+    """Why the current dataset cannot be held out, in words ("" when it can)."""
+    _, encoded = state.get_dataset()
+    if encoded is None:
+        return ""
+    try:
+        usable_folds(encoded, DEFAULT_FOLDS)
+    except FslabError as err:
+        return str(getattr(err, "reason", "") or err)
+    return ""
 
 
 OWN_DEFAULTS = "select.own_defaults_for"   # the data key the own-data defaults were last set for
@@ -178,7 +199,7 @@ def honest_k(key: tuple, source, selector: str, measure: str, params: dict) -> t
     spec = SELECTORS[selector]
     n = source.n_features
     k_max = min(HONEST_K_MAX, n)
-    if spec.kind != "forward" or k_max < 2:
+    if spec.kind != "forward" or k_max < 2 or not held_out_possible():
         return None
     if select_cost(source, k_max, selector, measure if spec.uses_measure else "zero-one", None).seconds \
             > HONEST_K_SECONDS:
