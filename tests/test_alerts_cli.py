@@ -44,3 +44,13 @@ def test_drop_option_leaves_columns_out(loan_csv):
     loaded = load_job_data(args, None, {})
     assert "action" not in loaded.source.feature_names and "reject" not in loaded.source.feature_names
     assert "income" in loaded.source.feature_names
+
+
+def test_drop_leaves_the_named_column_out(tmp_path, capsys):
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [0, 1] * 30, "b": [0, 0, 1] * 20, "y": [0, 1] * 30})
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    assert main(["select", str(path), "--target", "y", "--k", "1", "--drop", "a", "--json", "-q"]) == 0
+    assert json.loads(capsys.readouterr().out)["names"] == ["b"]

@@ -51,6 +51,8 @@ def _common() -> argparse.ArgumentParser:
                       "April); default month first (4 March), as the notes say")
     data.add_argument("--missing", choices=("level", "drop"), help="missing feature values of a CSV: a level of "
                       "their own (default) or drop those rows")
+    data.add_argument("--drop", action="append", metavar="COL", help="leave column COL out and rerun (repeatable; "
+                      "the fix every leak warning names): the same as --column-type COL=drop")
     out = common.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON document on stdout instead of text")
     out.add_argument("--progress", action="store_true", help="show the progress bar even when stderr is no TTY")
