@@ -36,7 +36,9 @@ def test_select_in_duckdb_equals_in_memory(parquet, capsys):
     assert out["scores"] == pytest.approx(list(expected.scores), abs=1e-12)
     assert not any("no rows to hold out" in n for n in out.get("notes", []))
     assert main(["select", str(folder), "--sql", "--target", "y", "--selector", "jmi", "--k", "3"]) == 0
-    assert "counted in the engine (duckdb)" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "counted in the engine (duckdb)" in shown and "held-out" in shown
+    assert "Estimate: in-sample" not in shown   # the source's notes no longer contradict the run's estimate
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -117,8 +117,9 @@ class SqlSource:
 
     def __init__(self, codes, n_rows: int, arities, labels, feature_names, *, class_names=(), task="binary",
                  target="y", categories=None, kinds=(), notes=(), stored: str | None = None,
-                 row_id: str | None = None):
+                 row_id: str | None = None, plan=None):
         self.codes = codes
+        self.plan = plan   # the fslab.data.plan.TablePlan the table was read by (from_sql)
         self.stored = stored
         self.row_id = row_id
         self._weighted = False       # a bootstrap view: its codes hold each row's weight w
