@@ -90,6 +90,12 @@ step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1
 values = view.table(step)
 st.plotly_chart(theme.chart(cross_figure(values, ui.regret(view, step), view.best(step), step)), width="stretch",
                 key="bym.cross")
+best = view.best(step)
+if beaten := [label for label in view.labels if not bool(best.loc[label, label])]:  # own pick not its column's best
+    its, s = ("its", "") if len(beaten) == 1 else ("their", "s")
+    st.markdown(f"**{md(', '.join(beaten))}**: {its} own first {step} feature(s) are not the best under {its} own "
+                f"measure{s} here. Greedy search adds one feature at a time, so it cannot promise the best t-subset "
+                "(Pena & Nilsson: only exhaustive search can).")
 st.caption("Row = the first t features a measure chose; column = the measure judging them (its Bayes value in its "
            "own terms). A star marks the best row of a column; colour = how far a row falls short of that best, "
            "relative to the column's worst row. Greedy search is not exhaustive, so a measure's own row is not "

@@ -50,3 +50,12 @@ def test_select_says_the_ties_behind_its_pick(open_page):  # noqa: F811
                                           "measure": "zero-one", "k": "1"})
     assert any(c.value == "Ties: step 1: X1, X2, X3 tie (the lowest index was taken)." for c in at.caption), \
         [c.value for c in at.caption]
+
+
+def test_by_measure_says_in_one_line_when_greedy_beats_a_measure_under_its_own_measure(open_page):  # noqa: F811
+    """Mushroom, k = 5, BayesGreedy: AUC's five features are best under every measure (issue 34), so the 0-1
+    error's own row is not its column's best, and the page says why greedy cannot promise it."""
+    at = open_page("pages/by_measure.py", {"data": "mushroom", "selector": "bayes-greedy", "k": "5",
+                                           "measures": "zero-one,auc"})
+    line = next(m.value for m in at.markdown if "cannot promise the best t-subset" in m.value)
+    assert line.startswith("**0-1 error**: its own first 5 feature(s)"), line
