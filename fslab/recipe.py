@@ -248,7 +248,8 @@ def _types(name: str, value):
 
 
 DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS),
-               "exclude": _names, "types": _types, "missing": _one_of(MISSING_RULES)}
+               "exclude": _names, "types": _types, "missing": _one_of(MISSING_RULES), "dayfirst": _bool,
+               "constant": _one_of(("drop", "keep"))}  # Dataset.from_frame's rules, passed on replay
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -367,7 +368,8 @@ class Recipe:
         data = self.data or {}
         if "sample" in data or "file" in data:  # a file by name and fingerprint: the link asks for the file
             query |= {"data": data["sample"]} if "sample" in data else {"file": data["file"], "sha256": data["sha256"]}
-            query |= {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in data.items()
+            query |= {k: ",".join(v) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else str(v)
+                      for k, v in data.items()
                       if k in DATA_FIELDS and not (k in ("exclude", "types") and _has_comma(v))}
         elif "toy_sample" in data and "json" not in (self.distribution or {}):  # rows of a preset only
             query |= {"toy_m": str(data["toy_sample"]["m"]), "toy_seed": str(data["toy_sample"]["seed"])}
@@ -540,7 +542,8 @@ def load_table(data: dict | None, path=None, limits: Limits | None = None) -> Da
         # shipped sample keeps the paper's columns, constant ones included (Mushroom's veil-type), as load_sample
         return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,
                                   missing=data.get("missing", "level"), near_unique="keep",
-                                  constant="keep" if "sample" in data else "drop")
+                                  dayfirst=data.get("dayfirst", False),
+                                  constant=data.get("constant", "keep" if "sample" in data else "drop"))
     except RecipeError:
         raise
     except FslabError as err:

@@ -414,3 +414,17 @@ def test_a_recipe_carries_the_column_types_and_missing_rule_of_the_data_page():
     assert encoded.n_rows == int(frame.drop(columns=["customer_id", "row", "churn"]).notna().all(axis=1).sum())
     with pytest.raises(RecipeError, match="column=type"):
         Recipe("select", data | {"types": ["plan=zipcode"]}, None, {})
+
+
+def test_a_recipe_records_the_constant_and_dayfirst_rules_and_replays_them():
+    """patients.csv's clinic column is 'north' in all 60 rows: an upload drops it (constant='drop', the default)
+    unless the recipe says constant='keep'; both rules survive the URL."""
+    raw = PATIENTS.read_bytes()
+    data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome"}
+    assert "clinic" not in load_table(data, raw).feature_names
+    kept = {**data, "constant": "keep", "dayfirst": True}
+    assert "clinic" in load_table(kept, raw).feature_names
+    recipe = Recipe("select", kept, None, {"k": 2})
+    assert Recipe.from_query("select", recipe.to_query()) == recipe
+    with pytest.raises(RecipeError, match="'constant' must be one of: drop, keep"):
+        load_table({**data, "constant": "maybe"}, raw)
