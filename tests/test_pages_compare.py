@@ -180,8 +180,9 @@ def test_toy_distribution_defaults_to_k_below_n_and_shows_example1(at):
 
 
 def test_measure_options_fit_the_target(at):
-    """supported_measures: binary -> every Compare measure; multiclass -> 0-1 and log-loss only (a stale f-beta
-    choice falls back to the first); real-valued target -> Compare refuses with a message, no widget."""
+    """supported_measures: binary -> every Compare measure; multiclass -> all but F-beta and AUC, which need a
+    positive class (a stale f-beta choice falls back to the first; balanced and cost-sensitive take K classes since
+    issue 33.5); real-valued target -> Compare refuses with a message, no widget."""
     names = ("zero-one", "cost-sensitive", "balanced", "log-loss", "f-beta", "auc")  # registry order
     assert at.selectbox(key="compare.measure").options == [MEASURES[n].label for n in names]
     at.selectbox(key="compare.measure").set_value("f-beta").run()
@@ -190,7 +191,8 @@ def test_measure_options_fit_the_target(at):
     at.run()
     assert not at.exception and not at.error
     box = at.selectbox(key="compare.measure")
-    assert [MEASURES[n].label for n in ("zero-one", "log-loss")] == box.options and box.value == "zero-one"
+    assert [MEASURES[n].label for n in ("zero-one", "cost-sensitive", "balanced", "log-loss")] == box.options
+    assert box.value == "zero-one"
     _use_csv(at, "regression.csv", _regression_csv(), "price")
     assert not at.exception and not at.selectbox
     assert "real-valued target" in at.error[0].value

@@ -276,13 +276,13 @@ def test_a_link_on_an_uploaded_file_can_be_opened_without_it(open_page):
 # --- what a link asks that this data cannot take: a visible note saying what is used instead (#18) -----------
 
 @pytest.mark.parametrize(("page_file", "query", "note", "key", "used"), [
-    ("pages/selection.py", {"data": "optdigits", "measure": "balanced"},
-     "measure balanced error does not fit this target with 10 classes: using 0-1 error", "select.measure", "zero-one"),
+    ("pages/selection.py", {"data": "optdigits", "measure": "auc"},  # balanced fits K classes since issue 33.5
+     "measure AUC does not fit this target with 10 classes: using 0-1 error", "select.measure", "zero-one"),
     ("pages/selection.py", {"data": "optdigits", "selector": "precision-greedy"},
      "selector Precision greedy is not offered here for this target with 10 classes: using BayesGreedy",
      "select.selector", "bayes-greedy"),
-    ("pages/npfs.py", {"data": "optdigits", "selector": "bayes-greedy", "measure": "balanced", "k": "2", "n": "5"},
-     "measure balanced error does not fit this target with 10 classes: using 0-1 error", "npfs.measure", "zero-one"),
+    ("pages/npfs.py", {"data": "optdigits", "selector": "bayes-greedy", "measure": "f-beta", "k": "2", "n": "5"},
+     "measure F-beta does not fit this target with 10 classes: using 0-1 error", "npfs.measure", "zero-one"),
 ])
 def test_a_link_asking_what_the_data_cannot_take_says_what_is_used_instead(open_page, page_file, query, note, key,
                                                                             used):
