@@ -31,8 +31,8 @@ from .data_checks import ID_MIN_ROWS, InfiniteValueError
 from .plan import TEXT_CAP, VALUES_CAP, ColumnSummary, TableSummary
 from .sql_source import SqlError, fetch
 
-BATCH = 1200    # aggregate expressions per query
-UNION = 400     # per-column GROUP BY queries per UNION ALL
+BATCH = 300     # aggregate expressions per query (DuckDB holds each one's state: 1,200 needed over 512 MB)
+UNION = 100     # per-column GROUP BY queries per UNION ALL
 TEXT_BATCH = 24   # text columns whose readings one staged query counts
 EXAMPLE_ROWS = 100   # rows read for each column's example value (its first non-missing one)
 BIG = 4503599627370496.0   # 2**52: every double at least this large is a whole number
