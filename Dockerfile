@@ -23,7 +23,9 @@ ENV FSLAB_MAX_UPLOAD_MB=50 \
     FSLAB_MAX_FIELD_CHARS=100000 \
     FSLAB_MAX_JSON_BYTES=2000000 \
     FSLAB_MAX_JSON_DEPTH=16 \
-    FSLAB_MAX_STATES=100000
+    FSLAB_MAX_STATES=100000 \
+    FSLAB_MAX_PARSE_MB=2000 \
+    FSLAB_MAX_PARSE_SECONDS=120
 # Work of one job: exhaustive subsets, lattice features (2^n subsets), NPFS bootstraps, learning-curve fits, the
 # cost model's row-tables and predicted peak memory (MB); jobs predicted longer than FSLAB_CONFIRM_SECONDS run only
 # on a click
