@@ -33,6 +33,7 @@ from ..data.distributions import Distribution
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
 from ..errors import DataError, FslabError, ParameterError
+from ..limited import run_limited
 from ..pena_nilsson.toy import PRESETS, preset
 
 _MB = _limits.MB  # the upload unit of the app and fslab.limits (1,000,000 bytes)
@@ -139,15 +140,26 @@ def parse_column_types(items) -> dict[str, str]:
     return out
 
 
-def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
-             column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
-    """An uploaded table: the last column is the target unless ``target`` names another."""
-    frame = read_table(read_bytes(path, "file"), limits=_limits.server_limits())
+def _read_and_type(path: str, target: str | None, positive: str | None, lim, column_types, missing: str,
+                   dayfirst: bool) -> Dataset:
+    """Read and type one file (in the capped child of :func:`load_csv`): the last column is the target unless
+    ``target`` names another."""
+    frame = read_table(read_bytes(path, "file"), limits=lim)
     target = target if target is not None else str(frame.columns[-1])
     with warnings.catch_warnings():   # the left-out columns are said in the notes (stderr), once
         warnings.simplefilter("ignore", UserWarning)
-        ds = Dataset.from_frame(frame, target, positive=positive, limits=_limits.server_limits(),
-                                column_types=column_types, missing=missing, dayfirst=dayfirst)
+        return Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
+                                  missing=missing, dayfirst=dayfirst)
+
+
+def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
+             column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
+    """An uploaded table, read and typed in a child process under the server's caps (FSLAB_MAX_PARSE_MB,
+    FSLAB_MAX_PARSE_SECONDS: :func:`fslab.limited.run_limited`), as the app reads an upload: a file that would
+    need more memory or time is a clean limit error, never this process's."""
+    lim = _limits.server_limits()
+    ds = run_limited(lim, _read_and_type, path, target, positive, lim, column_types, missing, dayfirst,
+                     what=f"reading {Path(path).name!r}")
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
 
