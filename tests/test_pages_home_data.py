@@ -96,14 +96,15 @@ def test_upload_then_target_and_positive_set_the_dataset(at):
     at.selectbox(key="data_positive").set_value("sick").run()
     at.selectbox(key="data_method").set_value("quantile").run()
     at.number_input(key="data_bins").set_value(4).run()
-    # the ID-like column is left out by default, with a note (it was only flagged before, and then selected)
-    assert at.multiselect(key="data_exclude").value == ["patient_id"]
+    # the ID-like column is left out by default, with a note (it was only flagged before, and then selected), and
+    # so is the constant clinic column (issue 33.2: it cannot help, yet it was picked at zero gain)
+    assert at.multiselect(key="data_exclude").value == ["patient_id", "clinic"]
     assert any("patient_id" in c.value and "like an ID" in c.value for c in at.caption)
     at.button(key="data_use").click().run()
     assert not at.exception
-    assert at.session_state[CURRENT].name == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id)"
+    assert at.session_state[CURRENT].name == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id, clinic)"
     encoded = at.session_state[CURRENT].encoded
-    assert encoded.shape == (58, 5) and "patient_id" not in encoded.feature_names
+    assert encoded.shape == (58, 4) and not {"patient_id", "clinic"} & set(encoded.feature_names)
     assert encoded.class_names == ("healthy", "sick")
     assert encoded.y.sum() == 21                                   # 21 sick rows in the fixture
     assert at.session_state[CURRENT].raw.target == "outcome"
@@ -128,9 +129,9 @@ def test_preview_shows_the_target_first_and_left_out_columns_last(at):
     assert any("The target **class** comes first, pinned at the left." in c.value for c in at.caption)
     upload(at, "patients.csv", (FIXTURES / "patients.csv").read_bytes())
     columns, config = _preview(at)
-    assert columns[0] == "outcome" and columns[-1] == "patient_id"
+    assert columns[0] == "outcome" and columns[-2:] == ["patient_id", "clinic"]
     assert config["patient_id"]["label"] == "patient_id (left out)" and config["outcome"]["pinned"]
-    assert any("the column left out of the features comes last" in c.value for c in at.caption)
+    assert any("the 2 columns left out of the features come last" in c.value for c in at.caption)
 
 
 def test_malformed_upload_shows_an_error_and_the_app_keeps_working(at):
