@@ -180,8 +180,9 @@ def test_bayes_value_every_measure_equals_in_memory(client):
             continue
         for subset in [[0], [3, 1], [0, 2, 5, 7]]:
             assert fslab.bayes_value(src, subset, name) == fslab.bayes_value(enc, subset, name)
-        if not fslab.MEASURES[name].binary_only:   # 0-1, log-loss, mi (and squared: numeric classes) on 3 classes
-            assert fslab.bayes_value(msrc, [2, 6], name) == fslab.bayes_value(menc, [2, 6], name)
+        if not fslab.MEASURES[name].binary_only:   # 0-1, balanced, log-loss, mi, squared and a cost matrix on 3
+            params = {"c": [[0, 1, 2], [1, 0, 1], [4, 1, 0]]} if name == "cost-sensitive" else {}   # classes
+            assert fslab.bayes_value(msrc, [2, 6], name, **params) == fslab.bayes_value(menc, [2, 6], name, **params)
 
 
 def test_array_pair_and_shipped_codes(client):

@@ -156,7 +156,7 @@ def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
     state.install(at.session_state, state.CurrentData(optdigits, "optdigits (sample)"))
     at.run()
     at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
-    assert at.selectbox(key="npfs.measure").options == ["0-1 error", "log-loss", "squared error",
+    assert at.selectbox(key="npfs.measure").options == ["0-1 error", "balanced error", "log-loss", "squared error",
                                                         "mutual information"]
     at.selectbox(key="npfs.selector").set_value("precision-greedy").run()
     assert not at.exception

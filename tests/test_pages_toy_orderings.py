@@ -267,11 +267,12 @@ def test_measures_offered_fit_the_target():
                                         "orderings.measure": "mi"})
     at.radio(key="orderings.source").set_value("dataset").run()
     assert at.selectbox(key="orderings.measure").options == ["squared error"] and not at.error
-    # three text classes: 0-1, log-loss and MI only; a stale binary-only choice falls back to the first
+    # three text classes: 0-1, balanced, log-loss and MI only; a stale binary-only choice falls back to the first
     three = Distribution(np.array([[0], [1]]), np.array([[0.2, 0.1, 0.1], [0.1, 0.2, 0.3]]), labels=["a", "b", "c"])
     at = _page("pages/toy.py", **{"fslab.distribution": three, DIST_NAME: "three", "toy.conv_measure": "auc"},
                **CONV_OPEN)
-    assert at.selectbox(key="toy.conv_measure").options == ["0-1 error", "log-loss", "mutual information"]
+    assert at.selectbox(key="toy.conv_measure").options == ["0-1 error", "balanced error", "log-loss",
+                                                            "mutual information"]
     assert at.selectbox(key="toy.conv_measure").value == "zero-one" and not at.exception
 
 

@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import FslabError, ParameterError
 from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
 from ._folds import DEFAULT_FOLDS, ESTIMATES, LOG_SMOOTHING, check_estimate, describe_estimate
 from .auc import auc_score
@@ -108,11 +108,14 @@ def measure(name: str | Measure, **params) -> Measure:
 
 
 def supported_measures(source) -> list[str]:
-    """Names of the measures that make sense for ``source``'s target, in registry order.
+    """Names of the measures that make sense for ``source``'s target with their default parameters, in registry
+    order.
 
     A binary target takes every measure; a real-valued target (``task == "regression"``) only the squared
     error (its values are not classes); a multiclass target the measures that allow several classes (0-1,
-    log-loss, MI) plus the squared error when its class values are numbers.
+    balanced, log-loss, MI) plus the squared error when its class values are numbers. A measure whose default
+    parameters do not fit the target is left out: the cost-sensitive error on K > 2 classes needs a K x K cost
+    matrix (``c=``; ``--cost-matrix``), which the caller gives explicitly.
     """
     labels = np.asarray(source.labels)
     if labels.shape[0] == 2:
@@ -121,7 +124,17 @@ def supported_measures(source) -> list[str]:
         return ["squared"]
     numeric = np.issubdtype(labels.dtype, np.number)
     return [name for name, spec in MEASURES.items()
-            if not spec.binary_only and (numeric or not spec.real_target)]
+            if not spec.binary_only and (numeric or not spec.real_target) and _defaults_fit(spec, labels)]
+
+
+def _defaults_fit(spec, labels: np.ndarray) -> bool:
+    if spec.check_target is None:
+        return True
+    try:
+        spec.check_target(labels, {name: p.default for name, p in spec.parameters.items()})
+    except FslabError:
+        return False
+    return True
 
 
 __all__ = [
