@@ -170,7 +170,7 @@ def test_step_grid_title_sits_above_the_turned_column_labels():
     long = step_grid_figure(step_grid({"mrmr": [0], "mi-score": [1]}, ["X0", "X1"]))
     assert short.layout.xaxis.side == "top" and short.layout.xaxis.tickangle == -45
     assert short.layout.title.text == "Step at which each selector picked each feature"
-    assert long.layout.margin.t - short.layout.margin.t == 5 * (len("MIScore (MIM)") - len("mRMR"))
+    assert long.layout.margin.t - short.layout.margin.t == 7 * (len("MIScore (MIM)") - len("mRMR"))   # 16 px text
     assert long.layout.height - short.layout.height == long.layout.margin.t - short.layout.margin.t
 
 

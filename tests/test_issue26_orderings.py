@@ -52,4 +52,4 @@ def test_presentation_mode_scales_chart_text(monkeypatch):
     monkeypatch.setattr(theme, "presenting", lambda: True)
     out = theme.chart(fig)
     assert out.layout.font.size == theme.CHART_FONT and out.data[0].textfont.size == 16
-    assert out.layout.annotations[0].font.size == 13
+    assert out.layout.annotations[0].font.size == theme.MIN_FONT   # 10 px x 16/12 = 13, floored at 14 (issue 34)

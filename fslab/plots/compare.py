@@ -54,7 +54,7 @@ def step_grid_figure(grid: pd.DataFrame, title: str = "Step at which each select
         xgap=2, ygap=2, hovertemplate="%{y}<br>%{x}: step %{text}<extra></extra>",
     ))
     # the column labels sit on top, turned 45 degrees, in a top margin sized for them (about 5 px of height per
-    # character at 16 px, presentation mode's chart text, since ui.theme.chart grows it) under the title: plotly no
+    # character at 12 px, about 7 at 16 px: presentation mode, since ui.theme.chart grows it) under the title: plotly no
     # longer widens the margin itself and centres the title over the labels
     label_height = 7 * max((len(label) for label in labels), default=0)
     fig.update_layout(title=title,
