@@ -153,7 +153,10 @@ def test_every_page_offers_them(app):
     at = _open(app, "pages/by_measure.py")
     assert SELECTOR_LABEL in _options(at.selectbox(key="bym.selector"))
     assert LABEL in _options(at.multiselect(key="bym.measures"))
-    assert at.slider(key="bym.w").disabled   # live only while the toy measure is chosen
+    # By measure opens on Select's choice (ui.page_plan: the toy measure chosen there), so its w is live; it is
+    # disabled only while no chosen measure takes w
+    chosen = at.multiselect(key="bym.measures").value
+    assert at.slider(key="bym.w").disabled == (MEASURE not in chosen)
 
     at = _open(app, "pages/compare.py")
     assert LABEL in _options(at.selectbox(key="compare.measure"))
