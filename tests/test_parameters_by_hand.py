@@ -130,7 +130,8 @@ def test_s_variate_mean_over_three_subsets():
 def test_npfs_bootstraps_draw_the_sample_fraction():
     """sample_fraction = 1/2 of 8 rows: every bootstrap has round(.5 * 8) = 4 rows. A selector that picks feature
     (rows - 1) therefore picks feature 3 in all 5 bootstraps (feature 7 if the fraction were ignored)."""
-    data = EncodedDataset(np.zeros((8, 8), dtype=int), np.array([0, 1] * 4), labels=[0, 1])
+    X = (np.arange(8)[:, None] // 2 + np.arange(8)) % 2   # no column constant (a constant one counts for nothing)
+    data = EncodedDataset(X, np.array([0, 1] * 4), labels=[0, 1])
     result = npfs(data, lambda boot, k: [boot.n_rows - 1], 1, n_bootstraps=5, sample_fraction=0.5, seed=0)
     assert result.counts.tolist() == [0, 0, 0, 5, 0, 0, 0, 0]
 
