@@ -102,7 +102,8 @@ def test_upload_then_target_and_positive_set_the_dataset(at):
     assert any("patient_id" in c.value and "like an ID" in c.value for c in at.caption)
     at.button(key="data_use").click().run()
     assert not at.exception
-    assert at.session_state[CURRENT].name == "patients.csv (outcome = sick; quantile, 4 bins; without patient_id, clinic)"
+    assert at.session_state[CURRENT].name == ("patients.csv (outcome = sick; quantile, 4 bins; "
+                                              "without patient_id, clinic)")
     encoded = at.session_state[CURRENT].encoded
     assert encoded.shape == (58, 4) and not {"patient_id", "clinic"} & set(encoded.feature_names)
     assert encoded.class_names == ("healthy", "sick")
