@@ -208,6 +208,13 @@ def check_pytest_markers(line: str) -> None:
         assert used <= registered, used - registered
 
 
+def check_mutate(line: str) -> None:
+    """tools/mutate.py runs (its --help) from the repository root; tests/test_mutations.py runs the check itself."""
+    done = subprocess.run([sys.executable, "tools/mutate.py", "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=scaled(120))
+    assert done.returncode == 0 and "mutation" in done.stdout.lower(), done.stderr[-2000:]
+
+
 # (pattern of a whole line, check, needs a process of its own: slow)
 BASH_RULES = [
     (r"python3 -m venv \.venv && \.venv/bin/pip install -c constraints\.txt -r requirements\.txt && "
@@ -220,6 +227,7 @@ BASH_RULES = [
     (r"docker (build|run) .*", check_docker, False),
     (r"\.venv/bin/python bench/\w+\.py --quick", check_bench, True),
     (r"\.venv/bin/python -m pytest.*", check_pytest_markers, False),
+    (r"\.venv/bin/python tools/mutate\.py", check_mutate, True),
 ]
 
 
