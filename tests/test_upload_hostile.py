@@ -163,5 +163,8 @@ def test_data_page_refuses_each_upload_and_keeps_the_current_dataset(bombs, monk
         assert time.perf_counter() - start < SECONDS + 10
         assert not at.exception, (file, [e.value for e in at.exception])
         assert len(at.error) == 1 and at.error[0].value.startswith(f"{file}: "), (file, [e.value for e in at.error])
-        assert fragment in at.error[0].value.replace("\\", ""), at.error[0].value   # (markdown escapes)
+        said = at.error[0].value.replace("\\", "")   # (markdown escapes)
+        # under this test's 40 MB cap a worker can meet the cap before fslab's own check on a loaded machine (seen
+        # once for view.parquet: "stopped without a result"): still one clean refusal, never the server's memory
+        assert fragment in said or "worker process of read_upload stopped" in said, said
         assert "is unchanged" in at.error[0].value and at.session_state[CURRENT].name == before

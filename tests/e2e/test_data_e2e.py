@@ -25,10 +25,10 @@ def test_upload_pick_target_and_positive(page):
     choose(page, "Positive class", "sick")
     page.get_by_role("button", name="Use this dataset").click()
     wait_idle(page)
-    # the ID-like patient_id is left out by default (the note above says so)
-    expect(main.get_by_text("patients.csv (outcome = sick; without patient_id) is the current dataset")
+    # the ID-like patient_id and the constant clinic are left out by default (the notes above say so)
+    expect(main.get_by_text("patients.csv (outcome = sick; without patient_id, clinic) is the current dataset")
            ).to_be_visible()
-    expect(page.locator('[data-testid="stSidebar"]').get_by_text("58 rows x 5 features")).to_be_visible()
+    expect(page.locator('[data-testid="stSidebar"]').get_by_text("58 rows x 4 features")).to_be_visible()
     chart = page.locator('[data-testid="stPlotlyChart"]').first
     chart.locator("g.trace.bars path").first.wait_for()
     expect(chart.locator(".gtitle")).to_have_text("Class balance of 'outcome'")
