@@ -266,6 +266,27 @@ def goto_page(page, title: str) -> None:
     wait_idle(page)
 
 
+def download_recipe(page, sidebar) -> Path:
+    """Click the share box's "Download recipe (JSON)" once the page's run is over and return the saved file.
+    A click that lands while Streamlit redraws the sidebar (the button replaced under the pointer) starts
+    no download: one more click after the next idle, never a silent pass."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+    from playwright.sync_api import expect
+
+    button = sidebar.get_by_role("button", name="Download recipe (JSON)")
+    for attempt in range(2):
+        wait_idle(page)
+        expect(button).to_be_visible()
+        try:
+            with page.expect_download(timeout=scaled(20_000)) as download:
+                button.click()
+            return Path(download.value.path())
+        except PlaywrightTimeoutError:
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -4,12 +4,11 @@ copyable link; a student opening that link gets the same settings (not the page'
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, goto_page, wait_idle
+from tests.conftest import ARTIFACTS, download_recipe, goto_page, wait_idle
 
 
 def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, streamlit_url):
@@ -18,9 +17,8 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text("Share this view").click()
-    with page.expect_download() as download:  # first draw: the recipe already holds the page's defaults
-        sidebar.get_by_role("button", name="Download recipe (JSON)").click()
-    first = json.loads(Path(download.value.path()).read_text())
+    # first draw: the recipe already holds the page's defaults
+    first = json.loads(download_recipe(page, sidebar).read_text())
     assert {"selector", "k", "n", "alpha", "seed"} <= set(first["choices"]), first
     k_box = main.locator('[data-testid="stNumberInput"]').filter(has_text="k (features").locator("input")
     k_box.fill("4")
@@ -39,9 +37,7 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     page.screenshot(path=str(ARTIFACTS / "issue26-npfs-link-before-run.png"))
     code.scroll_into_view_if_needed()
     sidebar.screenshot(path=str(ARTIFACTS / "issue26-share-box-link.png"))
-    with page.expect_download() as download:  # the recipe file holds the same settings as the link
-        sidebar.get_by_role("button", name="Download recipe (JSON)").click()
-    recipe = json.loads(Path(download.value.path()).read_text())
+    recipe = json.loads(download_recipe(page, sidebar).read_text())  # the same settings as the link
     assert recipe["page"] == "npfs" and recipe["choices"]["k"] == 4 and "selector" in recipe["choices"]
 
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
