@@ -17,7 +17,7 @@ its own. Values are each measure's own terms (an error positive, lower is better
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,48 @@ DEFAULT_MEASURES: tuple[tuple[str, dict], ...] = tuple(
 _TOL = 1e-12
 
 
+@dataclass(frozen=True)
+class Tie:
+    """Candidates a selector found equally good at one step of its path (the selectors' tie rule, DESIGN.md: the
+    lowest index wins). ``names``: the tied features, the pick first (exhaustive search: the tied k-subsets, the
+    pick first; backward search: the features whose removal tied); ``value``: their common value in the measure's
+    own terms (an error positive)."""
+
+    step: int
+    names: tuple[str, ...]
+    value: float
+    kind: str = "forward"   # the selector's kind: "forward", "ranking", "backward" or "exhaustive"
+
+    def words(self) -> str:
+        """'step 1: X1, X2 and X3 tie at 0.5' (exhaustive: 'the 2-subsets {X1, X2} and {X1, X3} tie at 0')."""
+        value = f"{self.value:.4g}"
+        if self.kind == "exhaustive":
+            return f"the {self.step}-subsets {_and([f'{{{s}}}' for s in self.names])} tie at {value}"
+        what = "removing " + _and(list(self.names), "or") + " ties" if self.kind == "backward" \
+            else f"{_and(list(self.names))} tie"
+        return f"step {self.step}: {what} at {value}"
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _ties(trace: pd.DataFrame, kind: str, lower: bool) -> tuple[Tie, ...]:
+    """The steps of one selection's trace at which more than one candidate tied with the pick (its ``tied`` rows;
+    the chosen one first), with their value in the measure's own terms."""
+    if trace.empty or "tied" not in trace:
+        return ()
+    tied = trace[trace["tied"].astype(bool)]
+    out = []
+    for step, rows in tied.groupby("step", sort=True):
+        if len(rows) > 1:
+            rows = rows.sort_values("chosen", ascending=False, kind="stable")
+            value = float(rows["value"].iloc[0])
+            out.append(Tie(int(step) if kind != "exhaustive" else len(rows["subset"].iloc[0]),
+                           tuple(str(n) for n in rows["name"]), -value if lower else value, kind))
+    return tuple(out)
+
+
 @dataclass(frozen=True, eq=False)
 class ByMeasure:
     """The paths of one selector under several measures.
@@ -47,6 +89,8 @@ class ByMeasure:
     the first t features ``chosen_by`` picked (own terms), ``best`` = no other measure's prefix of that step does
     better under ``evaluated_by``, ``regret`` = how much worse than the best prefix of that step (>= 0).
     ``measures``: label -> (name, params); ``skipped``: label -> why a measure was left out.
+    ``ties``: label -> the :class:`Tie` s along that measure's path (an empty tuple when every pick was alone), from
+    each selection's trace: a pick among equals is said, never hidden (XOR: every single feature errs 0.5).
     """
 
     selector: str
@@ -57,10 +101,18 @@ class ByMeasure:
     measures: dict[str, tuple[str, dict]]
     skipped: dict[str, str]
     estimate: str = "plug-in"   # of every value: "plug-in" (in-sample) or "cross-fitted" (held out)
+    ties: dict[str, tuple[Tie, ...]] = field(default_factory=dict)
 
     @property
     def labels(self) -> list[str]:
         return list(self.picks.columns)
+
+    def tie_words(self, step: int | None = None) -> str:
+        """Every measure's ties in words, '0-1 error: step 1: X1, X2 and X3 tie at 0.5; ...' (only ``step``'s when
+        given), "" when no pick was tied."""
+        said = [f"{lab}: {'; '.join(t.words() for t in ties if step is None or t.step == step)}"
+                for lab, ties in self.ties.items() if any(step is None or t.step == step for t in ties)]
+        return "; ".join(said)
 
     def agree(self) -> pd.Series:
         """Per step: True when every measure added the same feature."""
@@ -121,6 +173,7 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
     chosen: dict[str, tuple[str, dict]] = {}
     skipped: dict[str, str] = {}
     paths: dict[str, list[int]] = {}
+    ties: dict[str, tuple[Tie, ...]] = {}
     for name, params in _measure_list(measures):
         lab = measure_label(name, params)
         if name not in fitting:
@@ -133,6 +186,7 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
             continue
         chosen[lab] = (name, params)
         paths[lab] = [int(j) for j in sel.features]
+        ties[lab] = _ties(sel.trace, spec.kind, lower_is_better(name))
     if not chosen:
         raise ParameterError("none of the chosen measures fits this target: " + "; ".join(
             f"{lab}: {why}" for lab, why in skipped.items()))
@@ -152,4 +206,4 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
                              "best": bool(c >= top - _TOL * max(1.0, abs(top))), "regret": float(top - c)})
     cross = pd.DataFrame(rows, columns=["chosen_by", "step", "feature", "evaluated_by", "value", "best", "regret"])
     return ByMeasure(selector=selector, k=k, picks=picks, features=features, cross=cross, measures=chosen,
-                     skipped=skipped, estimate=estimate)
+                     skipped=skipped, estimate=estimate, ties=ties)
