@@ -1,6 +1,5 @@
 """NPFS: the bootstrap Neyman-Pearson test of which features a selector picks more often than chance."""
 
-import math
 import os
 
 import streamlit as st
@@ -9,7 +8,7 @@ from fslab.cluster import SCHEDULER_ENV, cluster_note
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, describe_estimate, supported_measures
-from fslab.npfs import check_base_selector, hoeffding_n
+from fslab.npfs import check_base_selector, hoeffding_n, min_bootstraps
 from fslab.plots.npfs import (
     counts_figure,
     matrix_label_note,
@@ -123,9 +122,8 @@ elif unreachable:   # for the operator (also in the server log); the student's r
                "runs on this server (details in the server log).")
 
 p0 = k / K
-# P(Z = n | H0) = p0^n: under equation (3) not even a feature chosen every time can be declared relevant
-if p0**n > alpha and st.session_state.get("npfs.rule", "strict") == "strict":
-    need = math.ceil(math.log(alpha) / math.log(p0))
+need = min_bootstraps(p0, alpha)   # P(Z = n | H0) = p0^n: below this n not even a feature chosen every time is relevant
+if n < need and st.session_state.get("npfs.rule", "strict") == "strict":
     st.warning(f"With p0 = k/K = {p0:.3f} and n = {n}, a feature chosen in every bootstrap still has p-value "
                f"p0^n = {p0**n:.3g} > alpha = {alpha}: under the strict rule no feature can be relevant. Use "
                f"n >= {need} or a smaller k (the at-least rule would keep the features chosen every time).")

@@ -51,6 +51,7 @@ from .result import (
     check_rule,
     hoeffding_bound,
     hoeffding_n,
+    min_bootstraps,
     npfs_p_values,
     npfs_threshold,
     split_picks,
@@ -360,4 +361,4 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
 
 
 __all__ = ["CLASS_SELECTORS", "RULES", "NPFSCancelled", "NPFSResult", "check_base_selector", "hoeffding_bound",
-           "hoeffding_n", "npfs", "npfs_p_values", "npfs_threshold"]
+           "hoeffding_n", "min_bootstraps", "npfs", "npfs_p_values", "npfs_threshold"]

@@ -106,29 +106,44 @@ def relevant_path(matrix: np.ndarray, p0: float, alpha: float, rule: str = "stri
     return np.asarray(binom.sf(running - shift, np.arange(1, n + 1)[None, :], p0) <= alpha).sum(axis=0)
 
 
+def min_bootstraps(p0: float, alpha: float) -> int:
+    """The fewest bootstraps n with which the strict test of equation (3) can declare any feature relevant.
+
+    A feature's smallest possible p-value is that of a feature chosen in all n bootstraps, P(Z = n | H0) = p0^n for
+    Z ~ Binomial(n, p0); the strict rule (z > zeta, i.e. P(Z >= z | H0) <= alpha) can reject only if p0^n <= alpha,
+    that is n >= ln(alpha) / ln(p0). E.g. k = 10 of K = 50 (p0 = 0.2) at alpha = 0.01: 0.2^2 = 0.04 > 0.01 and
+    0.2^3 = 0.008, so n >= 3; the paper's Fig. 1(d), p0 = 24/25: n >= 113, so n = 100 declares nothing.
+    """
+    if not 0 < p0 < 1 or not 0 < alpha < 1:
+        raise ParameterError(f"min_bootstraps needs 0 < p0 = k/K < 1 and 0 < alpha < 1; got p0 = {p0}, alpha = {alpha}")
+    n = max(1, math.ceil(math.log(alpha) / math.log(p0)))
+    # the quotient can round either way at an exact power (0.1**2 vs 0.01): decide by p0**n itself, the page's test
+    if p0**n > alpha:
+        n += 1
+    elif n > 1 and p0 ** (n - 1) <= alpha:
+        n -= 1
+    return n
+
+
 @dataclass(frozen=True, eq=False)
 class NPFSResult:
-    """Outcome of :func:`fslab.npfs.npfs`.
+    """Outcome of :func:`fslab.npfs.npfs`: the selection matrix, the test's parameters and every derived view.
 
-    ``matrix`` (K x n bool) is the paper's X; ``counts`` its row sums z_i; ``threshold`` the critical value zeta;
+    Fields hold what the matrix cannot give: ``matrix`` (K x n bool, the paper's X), ``p0``, ``alpha``, ``epsilon``,
+    ``rule``, names and the run's metadata. ``tied_picks``: per feature, the picks NOT counted because the tie rule
+    alone made them (several candidates tied for the best at that step) or the column is constant on the rows
+    (:func:`split_picks`); None when the engine does not report ties (a callable selector, rows in Dask or SQL).
+
+    Derived, computed once on first use: ``counts`` the row sums z_i; ``threshold`` the critical value zeta;
     ``relevant`` the indices with z_i > zeta (``rule="strict"``) or z_i >= zeta (``rule="at-least"``), ascending;
-    ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound
-    2 exp(-2 n eps^2) of equation (5); ``relevant_path[l-1]`` the number relevant after l bootstraps.
-    ``tied_picks``: per feature, the picks NOT counted because the tie rule alone made them (several candidates
-    tied for the best at that step) or the column is constant on the rows (:func:`split_picks`); None when the
-    engine does not report ties (a callable selector, rows in Dask or SQL). ``tie_note`` says it in words.
+    ``p_values`` P(Z >= z_i | H0); ``hoeffding`` the bound 2 exp(-2 n eps^2) of equation (5);
+    ``relevant_path[l-1]`` the number relevant after l bootstraps; ``tie_note`` the ties in words.
     """
 
     matrix: np.ndarray
-    counts: np.ndarray
-    threshold: int
-    relevant: np.ndarray
     p0: float
     alpha: float
-    p_values: np.ndarray
-    hoeffding: float
     epsilon: float
-    relevant_path: np.ndarray
     feature_names: tuple[str, ...]
     k: int
     selector: str = "custom"
@@ -147,25 +162,16 @@ class NPFSResult:
         check_rule(rule)
         matrix = np.asarray(matrix, dtype=bool)
         K, n = matrix.shape
-        counts = matrix.sum(axis=1)
-        threshold = npfs_threshold(n, p0, alpha)
         names = tuple(feature_names) if feature_names is not None else tuple(f"X{i + 1}" for i in range(K))
         meta.setdefault("n_requested", n)
-        return cls(
-            matrix=matrix, counts=counts, threshold=threshold,
-            relevant=np.flatnonzero(relevant_mask(counts, threshold, rule)),
-            p0=p0, alpha=alpha, p_values=npfs_p_values(counts, n, p0), hoeffding=hoeffding_bound(n, epsilon),
-            epsilon=epsilon, relevant_path=relevant_path(matrix, p0, alpha, rule), feature_names=names,
-            k=int(k) if k is not None else round(p0 * K), rule=rule, **meta,
-        )
+        return cls(matrix=matrix, p0=p0, alpha=alpha, epsilon=epsilon, feature_names=names,
+                   k=int(k) if k is not None else round(p0 * K), rule=rule, **meta)
 
     def with_rule(self, rule: str) -> NPFSResult:
         """The same bootstraps decided by another rule (the matrix, counts, zeta and p-values do not change)."""
         if check_rule(rule) == self.rule:
             return self
-        return dataclasses.replace(
-            self, rule=rule, relevant=np.flatnonzero(relevant_mask(self.counts, self.threshold, rule)),
-            relevant_path=relevant_path(self.matrix, self.p0, self.alpha, rule))
+        return dataclasses.replace(self, rule=rule)
 
     @property
     def n_bootstraps(self) -> int:
@@ -174,6 +180,36 @@ class NPFSResult:
     @property
     def n_features(self) -> int:
         return self.matrix.shape[0]
+
+    @functools.cached_property
+    def counts(self) -> np.ndarray:
+        """z_i: how many bootstraps picked feature i (the matrix's row sums)."""
+        return self.matrix.sum(axis=1)
+
+    @functools.cached_property
+    def threshold(self) -> int:
+        """The critical count zeta of equation (3) for n bootstraps (:func:`npfs_threshold`)."""
+        return npfs_threshold(self.n_bootstraps, self.p0, self.alpha)
+
+    @functools.cached_property
+    def relevant(self) -> np.ndarray:
+        """Indices of the relevant features under ``self.rule``, ascending."""
+        return np.flatnonzero(self.relevant_mask)
+
+    @functools.cached_property
+    def p_values(self) -> np.ndarray:
+        """P(Z >= z_i | H0), Z ~ Binomial(n, p0), for each feature."""
+        return npfs_p_values(self.counts, self.n_bootstraps, self.p0)
+
+    @property
+    def hoeffding(self) -> float:
+        """Equation (5)'s bound 2 exp(-2 n eps^2) on P(|p_hat - p| >= eps), capped at 1."""
+        return hoeffding_bound(self.n_bootstraps, self.epsilon)
+
+    @functools.cached_property
+    def relevant_path(self) -> np.ndarray:
+        """The number of relevant features after the first l = 1..n bootstraps (:func:`relevant_path`)."""
+        return relevant_path(self.matrix, self.p0, self.alpha, self.rule)
 
     @property
     def k_star(self) -> int:
@@ -274,4 +310,4 @@ class NPFSResult:
 
 
 __all__ = ["PICKED", "RULES", "TIED_PICK", "NPFSResult", "check_rule", "hoeffding_bound", "hoeffding_n",
-           "npfs_p_values", "npfs_threshold", "relevant_mask", "relevant_path", "split_picks"]
+           "min_bootstraps", "npfs_p_values", "npfs_threshold", "relevant_mask", "relevant_path", "split_picks"]
