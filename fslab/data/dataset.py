@@ -55,7 +55,15 @@ from .data_checks import (
 from .discretize import check_method, encode_frame, value_name
 from .encoded import EncodedDataset
 from .plan import PlanOptions, TablePlan, TableSummary, apply, decide, left_out_message, summarize, summarize_numbers
-from .target import POSITIVE_WORDS, REGRESSION_MIN_DISTINCT, TASKS, Target, _listed, encode_target  # noqa: F401
+from .target import (  # noqa: F401
+    POSITIVE_WORDS,
+    REGRESSION_MIN_DISTINCT,
+    TASKS,
+    Target,
+    _listed,
+    encode_target,
+    split_target,
+)
 
 if TYPE_CHECKING:
     from .sparse import SparseDataset
@@ -94,7 +102,8 @@ class Dataset:
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
                    column_types: dict[str, str] | None = None, missing: str = "level",
-                   near_unique: str = "drop", dayfirst: bool = False, constant: str | None = None) -> Dataset:
+                   near_unique: str = "drop", dayfirst: bool = False, constant: str | None = None,
+                   target_split=None) -> Dataset:
         """Validate ``df`` and encode its ``target`` column; every other column is a feature, read as a person
         reads it by the table's plan (see the module docstring and :mod:`fslab.data.plan`; ``.plan`` holds it).
 
@@ -109,7 +118,11 @@ class Dataset:
         ``dayfirst``: read dates whose day and month fit both orders (03/04/2021) day-first (the default reads
         them month-first, and says so). ``constant``: "drop" (the default: a column with one value in every row,
         missing aside, or none at all, is left out with a warning) or "keep" (the default for a frame made by
-        :meth:`to_frame` of a dataset that kept them, such as a sample).
+        :meth:`to_frame` of a dataset that kept them, such as a sample). ``target_split``: None (the default: a
+        numeric target with many values is real-valued, task "regression") or how to cut a numeric target into
+        classes (:func:`fslab.data.target.split_target`): "median" (``target > median`` is the positive class; a
+        value equal to the median goes below), a number t (``target > t``), or ("quantiles", q) for q = 2..5
+        quantile classes; a note says the threshold or cut points, and the split target is ``target_values``.
         """
         df = as_pandas(df)
         constant = constant or str(df.attrs.get("fslab_constant", "drop"))
@@ -139,6 +152,12 @@ class Dataset:
             target_column = frame[key]
             notes.append(f"{int(target_missing.sum())} row(s) with a missing target were dropped; "
                          f"{len(frame)} remain.")
+        if target_split is not None:   # a numeric target cut into classes, before the plan reads the target
+            cut = split_target(target_column, key, target_split)
+            frame = frame.assign(**{key: cut.labels})
+            target_column = frame[key]
+            notes.append(cut.note)
+            positive = cut.positive if positive is None else positive
         raw = frame.drop(columns=[key])
         raw.attrs = {}
         stats = column_stats(raw)
@@ -494,15 +513,15 @@ def single_block(frame: pd.DataFrame) -> np.ndarray | None:
 
 def read_csv(path_or_buffer, target: str, positive=None, limits: Limits | None = None, *,
              column_types: dict[str, str] | None = None, missing: str = "level", near_unique: str = "drop",
-             dayfirst: bool = False, constant: str | None = None) -> Dataset:
+             dayfirst: bool = False, constant: str | None = None, target_split=None) -> Dataset:
     """Read a delimited text file (path, bytes or upload) and validate it as a Dataset.
 
     ``limits``: None (the library's default) applies no size caps; the app passes ``server_limits()``.
-    ``column_types``, ``missing``, ``near_unique``, ``dayfirst`` and ``constant`` as in
+    ``column_types``, ``missing``, ``near_unique``, ``dayfirst``, ``constant`` and ``target_split`` as in
     :meth:`Dataset.from_frame`."""
     return Dataset.from_frame(read_table(path_or_buffer, limits=limits), target, positive=positive, limits=limits,
                               column_types=column_types, missing=missing, near_unique=near_unique,
-                              dayfirst=dayfirst, constant=constant)
+                              dayfirst=dayfirst, constant=constant, target_split=target_split)
 
 
 __all__ = [

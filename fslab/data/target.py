@@ -4,7 +4,8 @@ Conventions (DESIGN.md): a binary target becomes y in {0, 1} with 1 the positive
 ``positive`` the default is a value that reads as "yes" (1, true, yes, +1, positive) or else the less frequent
 class, and a note says which. A multiclass target keeps its classes unless ``positive`` is given (then
 one-vs-rest). A numeric target with more than ``REGRESSION_MIN_DISTINCT`` distinct values is real-valued (task
-"regression", for the squared error).
+"regression", for the squared error), unless it is split into classes (:func:`split_target`: at a threshold, the
+median by default, or into quantile classes).
 
 Below every reader of rows (``dataset``, ``sparse``, ``distributed``), so each encodes its target the same way
 without importing another (issue 25: the data layer's imports flow one way).
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..errors import ParameterError
 from .data_checks import TargetClassError, check_finite
 from .discretize import distinct_values, numeric_values, value_name
 
@@ -109,6 +111,86 @@ def choose_classes(name: str, names: list[str], counts: np.ndarray, uniques: np.
             f"class ({names[1 - p]!r}) if that is the one you care about.")
     return Classes("binary", (names[1 - p], names[p]), names[p], (note,), (np.arange(2) == p).astype(np.int64),
                    np.array([0, 1]))
+
+
+SPLIT_QUANTILES = (2, 5)   # quantile classes: at least 2, at most 5
+
+
+@dataclass(frozen=True)
+class TargetSplit:
+    """A numeric target cut into classes: ``labels`` (one text label per row), the ``positive`` class (the upper
+    one of a threshold split; None for quantile classes), the cut points ``cuts`` and the ``note`` that says them."""
+
+    labels: pd.Series
+    positive: str | None
+    cuts: tuple[float, ...]
+    note: str
+
+
+def check_split(how):
+    """``how`` as :func:`split_target` takes it: "median", a finite number, or ("quantiles", q) with q in 2..5;
+    anything else is a ParameterError saying what is accepted."""
+    if isinstance(how, str) and how.strip().lower() == "median":
+        return "median"
+    if isinstance(how, int | float | np.number) and not isinstance(how, bool) and np.isfinite(float(how)):
+        return float(how)
+    if isinstance(how, tuple | list) and len(how) == 2 and how[0] == "quantiles" and \
+            isinstance(how[1], int | np.integer) and SPLIT_QUANTILES[0] <= int(how[1]) <= SPLIT_QUANTILES[1]:
+        return ("quantiles", int(how[1]))
+    raise ParameterError(f"target_split must be 'median', a finite number (the threshold) or ('quantiles', q) with q "
+                         f"from {SPLIT_QUANTILES[0]} to {SPLIT_QUANTILES[1]}; got {how!r}")
+
+
+def split_target(column: pd.Series, name: str, how="median") -> TargetSplit:
+    """A numeric target (no missing values) cut into classes, ``how``:
+
+    - "median" or a number t: two classes, ``name > t`` (the positive class) and ``name <= t``; t = the median
+      (numpy's, the mean of the two middle values for an even count) by default. A value equal to t goes below.
+    - ("quantiles", q), q = 2..5: cut points c_k = the k/q quantiles (numpy's linear rule), k = 1..q-1, repeated
+      ones merged; class of y = #{k : c_k < y} (a value equal to a cut point goes to the lower class), labelled
+      "q1 (y <= c_1)", "q2 (c_1 < y <= c_2)", ..., so the labels sort in class order.
+
+    The note says the threshold or cut points. A non-numeric target is a TargetClassError; a threshold (or cut
+    points) leaving every row in one class is a TargetClassError naming the range of the values."""
+    how = check_split(how)
+    values = numeric_values(column)
+    if values is None:
+        raise TargetClassError(f"target {name!r} is not numeric, so it cannot be split at a threshold; choose a "
+                               "numeric target or use its classes as they are")
+    values = np.asarray(values, dtype=np.float64)
+    check_finite(name, values)
+    lo, hi = float(values.min()), float(values.max())
+    if isinstance(how, tuple):
+        q = how[1]
+        cuts = np.unique(np.quantile(values, np.arange(1, q) / q))
+        cuts = cuts[cuts < hi]   # a cut at the maximum would leave its upper class empty
+        if cuts.size == 0:
+            raise TargetClassError(f"target {name!r}: its {q}-quantiles are all {value_name(hi)}, its largest value, "
+                                   "so quantile classes leave every row in one class; split at a threshold instead")
+        cls = np.searchsorted(cuts, values, side="left")
+        edges = [value_name(c) for c in cuts]
+        texts = [f"{name} <= {edges[0]}"] + [f"{a} < {name} <= {b}" for a, b in zip(edges, edges[1:], strict=False)] \
+            + [f"{name} > {edges[-1]}"]
+        names = np.array([f"q{k + 1} ({t})" for k, t in enumerate(texts)], dtype=object)
+        counts = np.bincount(cls, minlength=len(names))
+        note = (f"Target {name!r} split into {len(names)} quantile classes at {', '.join(edges)} (its "
+                f"{', '.join(f'{k}/{q}' for k in range(1, q))} quantiles"
+                + (", repeated ones merged" if len(cuts) < q - 1 else "") + "); a value equal to a cut point goes "
+                "to the lower class: " + ", ".join(f"{n} {c:,}" for n, c in zip(names, counts, strict=True)) + ".")
+        return TargetSplit(pd.Series(names[cls], name=column.name, index=column.index), None,
+                           tuple(float(c) for c in cuts), note)
+    t = float(np.median(values)) if how == "median" else how
+    if not lo <= t < hi:
+        raise TargetClassError(f"target {name!r}: the threshold {value_name(t)} leaves every row in one class (its "
+                               f"values run from {value_name(lo)} to {value_name(hi)}); choose a threshold from "
+                               f"{value_name(lo)} up to, but not including, {value_name(hi)}")
+    above = values > t
+    up, down = f"{name} > {value_name(t)}", f"{name} <= {value_name(t)}"
+    said = f"{value_name(t)} (the median)" if how == "median" else value_name(t)
+    note = (f"Target {name!r} split at {said}: '{up}' is the positive class ({int(above.sum()):,} rows, "
+            f"{above.mean():.1%}), '{down}' the other ({int((~above).sum()):,} rows); a value equal to the threshold "
+            "goes below.")
+    return TargetSplit(pd.Series(np.where(above, up, down), name=column.name, index=column.index), up, (t,), note)
 
 
 def encode_target(column: pd.Series, name: str, positive=None) -> Target:
