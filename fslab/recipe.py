@@ -35,14 +35,14 @@ from .limits import DESCRIPTIONS, Limits, limits_or_server, server_limits, setti
 from .measures import ESTIMATES, MEASURES, PARAMETERS, SCORABLE, Param
 from .npfs.result import RULES
 from .pena_nilsson.toy import PRESETS, preset
-from .selectors import SELECTORS, SelectorSpec
+from .selectors import SELECTORS
 
 RECIPE_VERSION = 1
 ALL_CLASSES = "(all classes)"
 MAX_SEED = 2**32 - 1
 ALPHAS = (0.001, 0.005, 0.01, 0.05, 0.1)
 CUSTOM_DIST = "custom"  # dist= of a link made on a toy distribution a URL cannot carry: the receiver is told
-# the tabs a link can open (the labels of st.tabs(..., key="<page>.tab") on pages/orderings.py and pages/compare.py)
+# the tabs a link may name: the format's vocabulary of tab= (the pages draw st.tabs(..., key="<page>.tab") with them)
 TABS = {"orderings": ("Hasse diagram", "Theorem 1", "Minimal S* (BS, OS)", "Sample (FBS, FOS)"),
         "compare": ("Side by side", "Learning curves", "Binning sensitivity")}
 
@@ -174,59 +174,33 @@ def _by_measure_choices() -> dict[str, Callable]:
             **_measure_params(), "estimate": _one_of(ESTIMATES)}
 
 
-@dataclass(frozen=True)
-class LinkPage:
-    """One page a share link or recipe opens, declared once: ``choices()`` its widget values by short name with
-    their checks (built from the registries on each call, so a registered selector or measure is offered at
-    once), ``prefix`` the start of its widget keys (``<prefix>.<choice>``), ``default_source`` what it reads
-    when a link names none, ``bounds(n)`` the largest value of each of its counts of features (k) it offers on
-    n features (a link's larger value is lowered, with a note), ``offers(spec)`` which
-    selectors it offers (a link's other selector is replaced, with a note) and ``scored``: its measures are
-    those a test sample can be scored on (learning curves)."""
-
-    name: str
-    choices: Callable[[], dict[str, Callable]]
-    key_prefix: str | None = None
-    default_source: str = "distribution"
-    bounds: Callable[[int], dict[str, int]] = field(default=lambda n: {"k": n})
-    offers: Callable[[SelectorSpec], bool] = field(default=lambda spec: True)
-    scored: bool = False
-
-    @property
-    def prefix(self) -> str:
-        return self.key_prefix or self.name
-
-
-COMPARE_MAX_K = 15
-LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page in (
-    LinkPage("select", _select_choices, default_source="dataset"),
-    LinkPage("by_measure", _by_measure_choices, key_prefix="bym", default_source="dataset",
-             offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
-    LinkPage("npfs", _npfs_choices, default_source="dataset", bounds=lambda n: {"k": n - 1},
-             offers=lambda spec: spec.cost_class != "heavy"),
-    LinkPage("compare", _compare_choices, default_source="dataset", bounds=lambda n: {"k": min(COMPARE_MAX_K, n)},
-             offers=lambda spec: spec.fixed_measure is None, scored=True),
-    LinkPage("orderings", lambda: {"source": _SOURCE, "measure": _one_of(MEASURES),
-                                   "tab": _one_of(TABS["orderings"])}, bounds=lambda n: {}),
-    LinkPage("scores", lambda: {"source": _SOURCE, "measures": _list_of(MEASURES), "ticked": _names},
-             default_source="dataset", bounds=lambda n: {}),
-    LinkPage("toy", lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K},
-             bounds=lambda n: {"pick_k": n, "conv_k": n}),
-)})
-PAGES = tuple(LINK_PAGES)
+COMPARE_MAX_K = 15   # Compare's k: its step grid and learning curves stay readable (ui.link_pages refers to it)
+# The pages a recipe or link can open and the checks of their widget values by short name, built on each call from
+# the registries (a registered selector or measure is accepted at once). The app's side of each page (widget-key
+# prefix, bounds on the data at hand, selectors offered) is ui.link_pages.LINK_PAGES.
+PAGE_CHOICES: Mapping[str, Callable[[], dict[str, Callable]]] = MappingProxyType({
+    "select": _select_choices,
+    "by_measure": _by_measure_choices,
+    "npfs": _npfs_choices,
+    "compare": _compare_choices,
+    "orderings": lambda: {"source": _SOURCE, "measure": _one_of(MEASURES), "tab": _one_of(TABS["orderings"])},
+    "scores": lambda: {"source": _SOURCE, "measures": _list_of(MEASURES), "ticked": _names},
+    "toy": lambda: {"pick_k": _K, "conv_measure": _one_of(MEASURES), "conv_k": _K},
+})
+PAGES = tuple(PAGE_CHOICES)
 
 
 class _Choices(Mapping):
-    """page -> its choices' checks (:attr:`LinkPage.choices`), built when read."""
+    """page -> its choices' checks (:data:`PAGE_CHOICES`), built when read."""
 
     def __getitem__(self, page: str) -> dict[str, Callable]:
-        return LINK_PAGES[page].choices()
+        return PAGE_CHOICES[page]()
 
     def __iter__(self):
-        return iter(LINK_PAGES)
+        return iter(PAGE_CHOICES)
 
     def __len__(self) -> int:
-        return len(LINK_PAGES)
+        return len(PAGE_CHOICES)
 
 
 CHOICES: Mapping[str, Mapping[str, Callable]] = _Choices()

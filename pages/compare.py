@@ -3,9 +3,9 @@
 import streamlit as st
 
 from fslab.measures import MEASURES, SCORABLE, supported_measures
-from fslab.recipe import LINK_PAGES
 from ui import compare_panels as panels
 from ui import page_plan
+from ui.link_pages import LINK_PAGES
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
 

@@ -83,3 +83,21 @@ def test_the_tabs_a_link_names_are_the_pages_tabs():
     compare = (ROOT / "pages" / "compare.py").read_text()
     labels = re.search(r'st\.tabs\(\[([^\]]*)\],\s*key="compare\.tab"', compare).group(1)
     assert tuple(re.findall(r'"([^"]+)"', labels)) == TABS["compare"]
+
+
+def test_the_recipe_keeps_the_format_and_the_app_keeps_its_page_schema():
+    """Issue 36.2: fslab.recipe holds what a recipe may say (pages, checks, tabs, Compare's largest k) and nothing
+    of the app's pages; ui.link_pages holds each page's widget prefix, default source, bounds and offers, one record
+    per page of the format, and refers to the format's numbers instead of repeating them."""
+    import fslab.recipe as recipe
+    from fslab.selectors import SELECTORS
+    from ui.link_pages import LINK_PAGES
+    from ui.pages import RECIPE_PAGES
+
+    assert not hasattr(recipe, "LINK_PAGES") and not hasattr(recipe, "LinkPage")
+    assert tuple(LINK_PAGES) == recipe.PAGES and set(RECIPE_PAGES) == set(recipe.PAGES)
+    assert LINK_PAGES["by_measure"].prefix == "bym" and LINK_PAGES["npfs"].prefix == "npfs"
+    assert LINK_PAGES["compare"].bounds(40) == {"k": recipe.COMPARE_MAX_K} and LINK_PAGES["compare"].bounds(6)["k"] == 6
+    assert LINK_PAGES["npfs"].bounds(25) == {"k": 24} and LINK_PAGES["orderings"].tabs == recipe.TABS["orderings"]
+    assert set(LINK_PAGES["compare"].choices) == set(recipe.CHOICES["compare"])
+    assert not LINK_PAGES["npfs"].offers(SELECTORS["exhaustive"]) and LINK_PAGES["npfs"].offers(SELECTORS["jmi"])

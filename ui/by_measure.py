@@ -6,13 +6,13 @@ import pandas as pd
 import streamlit as st
 
 from fslab import export, terms
-from fslab.by_measure import ByMeasure, by_measure
+from fslab.by_measure import DEFAULT_MEASURES, ByMeasure, by_measure
 from fslab.measures import MEASURES, PARAMETERS, supported_measures
-from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from .cache import BOUNDED
 from .compare import token
+from .link_pages import LINK_PAGES
 from .text import md
 
 _HIGHLIGHT = "background-color: #fde0c5; font-weight: 600"
@@ -20,7 +20,7 @@ _HIGHLIGHT = "background-color: #fde0c5; font-weight: 600"
 
 def selector_options() -> list[str]:
     """Selectors whose criterion is a measure's (an MI-family selector would give one path for every measure): the
-    page's link record's rule (fslab.recipe.LINK_PAGES), so a link and the page offer the same."""
+    page's link record's rule (ui.link_pages.LINK_PAGES), so a link and the page offer the same."""
     offers = LINK_PAGES["by_measure"].offers
     return [name for name, spec in SELECTORS.items() if offers(spec)]
 
@@ -28,6 +28,12 @@ def selector_options() -> list[str]:
 def default_k(kind: str) -> int:
     """A toy distribution has a handful of features (Example 1: 2); a data set shows 5 steps."""
     return 3 if kind == "distribution" else 5
+
+
+def default_measures(offered: list[str]) -> list[str]:
+    """The page's opening measures: the paper's seven (:data:`fslab.by_measure.DEFAULT_MEASURES`) that fit the
+    target, else every offered one (a real-valued target: the squared error), so the page always shows a result."""
+    return [m for m, _ in DEFAULT_MEASURES if m in offered] or list(offered)
 
 
 def measure_options(source) -> list[str]:

@@ -21,11 +21,11 @@ from fslab.plots.compare import (
     selector_label,
     step_grid_figure,
 )
-from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from . import compare as uc
 from . import guard, heavy
+from .link_pages import LINK_PAGES
 from .selection import keep_in_range
 from .text import md
 from .theme import chart, presenting
@@ -37,7 +37,7 @@ OVERLAP_MIN_WIDTH = 400  # px: 7 selectors' cells still hold "-0.33" legibly
 
 
 def offered_selectors() -> list[str]:
-    """The selectors Compare offers: its page record's rule (fslab.recipe.LINK_PAGES; one criterion for all, so not
+    """The selectors Compare offers: its page record's rule (ui.link_pages.LINK_PAGES; one criterion for all, so not
     the selectors with a fixed measure of their own), read from the registry on every run."""
     offers = LINK_PAGES["compare"].offers
     return [name for name, spec in SELECTORS.items() if offers(spec)]

@@ -21,12 +21,12 @@ from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.export import safe_csv
 from fslab.npfs.result import NPFSResult
-from fslab.recipe import LINK_PAGES
 from fslab.selectors import SELECTORS
 
 from . import guard, heavy, state
 from .cache import result_key, sample_encoded, shared_results
 from .compare import token
+from .link_pages import LINK_PAGES
 from .memo import remember, session_memo
 from .names import UNIFORM_NAME
 from .text import md

@@ -1,7 +1,8 @@
 """The app's pages, declared once: app.py's navigation, the Home page's list of pages and the pages a share link
 or recipe can open are all derived from :data:`PAGES`. A page a link opens names its link record
-(``recipe``: a key of :data:`fslab.recipe.LINK_PAGES`, which holds its link schema, widget-key prefix, bounds and
-default source), so a link's page is declared in one place and checked when this module loads."""
+(``recipe``: a key of :data:`ui.link_pages.LINK_PAGES`, which holds its widget-key prefix, bounds, offers and
+default source; the checks of its values are the recipe format's, :mod:`fslab.recipe`), so a link's page is declared
+in one place and checked when this module loads."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from fslab.recipe import LINK_PAGES, LinkPage
+from .link_pages import LINK_PAGES, LinkPage
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class PageInfo:
 
     def __post_init__(self) -> None:
         if self.recipe is not None and self.recipe not in LINK_PAGES:
-            raise ValueError(f"page {self.file}: no link record {self.recipe!r} in fslab.recipe.LINK_PAGES")
+            raise ValueError(f"page {self.file}: no link record {self.recipe!r} in ui.link_pages.LINK_PAGES")
 
     @property
     def link(self) -> LinkPage | None:
@@ -70,7 +71,7 @@ PAGES = (
     PageInfo("pages/papers.py", "Papers", ":material/menu_book:", "Theory",
              "every figure, table and numbered claim of the papers, the paper's statement beside fslab's number."),
 )
-RECIPE_PAGES = tuple(p.recipe for p in PAGES if p.recipe is not None)  # every key of fslab.recipe.LINK_PAGES (tested)
+RECIPE_PAGES = tuple(p.recipe for p in PAGES if p.recipe is not None)  # every key of ui.link_pages.LINK_PAGES
 
 
 def navigation() -> tuple[dict[str, list], dict[str, object]]:

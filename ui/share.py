@@ -19,7 +19,6 @@ from fslab.pena_nilsson.toy import PRESETS
 from fslab.recipe import (
     ALL_CLASSES,
     CHOICES,
-    LINK_PAGES,
     Recipe,
     RecipeError,
     load_dataset,
@@ -32,6 +31,7 @@ from fslab.selectors import SELECTORS
 
 from . import page_plan, state
 from .cache import sample_encoded
+from .link_pages import LINK_PAGES
 from .names import UNIFORM_NAME
 from .pages import PAGES
 from .selection import OWN_DEFAULTS, data_key, own_data_key, selector_options
@@ -51,7 +51,7 @@ DATA_FILE_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]  # what the Data page t
 
 
 def prefix(page: str) -> str:
-    """The start of the page's widget keys: ``<prefix>.<choice name>`` (its fslab.recipe.LINK_PAGES record)."""
+    """The start of the page's widget keys: ``<prefix>.<choice name>`` (its ui.link_pages.LINK_PAGES record)."""
     return LINK_PAGES[page].prefix
 
 
