@@ -3,7 +3,6 @@
 import streamlit as st
 
 from fslab import terms
-from fslab.by_measure import DEFAULT_MEASURES
 from fslab.cost import by_measure_cost
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, describe_estimate
@@ -14,53 +13,43 @@ from ui import guard, page_plan, theme
 from ui.compare import token
 from ui.selection import PARAM_LABELS, estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
-from ui.text import md
+from ui.text import md, read_aloud
 
 st.title("The best features depend on the measure")
-st.markdown(
-    "Ahmed, Narasimhan & Agarwal's headline claim: which features are best depends on **how the classifier will "
-    "be judged**. Here one selector runs once per measure on the same data; the table shows the feature each "
-    "measure adds at each step and where they part, and the chart judges every measure's choice by every other "
-    "measure, so a disagreement has a price you can read."
-)
-st.latex(r"j^{\ell}_t=\arg\max_{j\notin J^{\ell}_{t-1}} C^{\ell}\big(J^{\ell}_{t-1}\cup\{j\}\big),\qquad "
-         r"C^{\ell}(J)=-\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error)}\ \text{or}\ +\mathrm{score}^{\ell,*}_{D_J}")
-st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equation (3), Section 3). Example 1 "
-           "(Section 4): the 0-1 error picks X1 (error 0.25 < 0.30) while mutual information picks X2 "
-           "(0.17 > 0.08 bit). The sign C = -error is only the selector's convention: values below are each "
-           "measure's own (errors: lower is better; scores: higher is better).")
+read_aloud("by_measure")
 
-kind, source_name, source = pick_source("bym.source")
+# result first on a 1024 x 768 projector: compact controls, the picks table, then how it is computed (below)
+where, how = st.columns([3, 2])
+with where:
+    kind, source_name, source = pick_source("bym.source")
 n = source.n_features
 selectors = ui.selector_options()
 offered = ui.measure_options(source)
+defaults = ui.default_measures(offered)  # the paper's seven; a real-valued target's squared error
 # the measure (first among the measures), k, selector and estimate Select chose on this data (or a link, or an
 # upload's defaults), once per choice
 inherited = page_plan.inherit("bym", kind, source_name, source, measures=offered, k_top=n, selectors=selectors,
-                              measure_list=[m for m, _ in DEFAULT_MEASURES if m in offered])
+                              measure_list=defaults)
 if st.session_state.get("bym.selector") not in selectors:
     st.session_state["bym.selector"] = "bayes-greedy"
-left, right = st.columns([3, 1])
+estimate = estimate_choice(how, kind, "bym")
+left, mid, right = st.columns([2, 1, 2], vertical_alignment="bottom")
 selector = left.selectbox("Selector", selectors, key="bym.selector", format_func=lambda s: SELECTORS[s].label,
                           help="Only selectors that take a measure: MI-family selectors would give one path.",
                           persist_state="session")
 if st.session_state.get("bym.k", n + 1) > n:
     st.session_state["bym.k"] = min(ui.default_k(kind), n)
-k = int(right.number_input("k (steps)", 1, n, key="bym.k", persist_state="session"))
+k = int(mid.number_input("k (steps)", 1, n, key="bym.k", persist_state="session"))
 if "bym.measures" not in st.session_state or not set(st.session_state["bym.measures"]) <= set(offered):
-    st.session_state["bym.measures"] = [m for m, _ in DEFAULT_MEASURES if m in offered]
-names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label,
-                       persist_state="session")
-estimate = estimate_choice(st, kind, "bym")
-if kind == "dataset":
-    st.caption(estimate_note(estimate, beside=False))
-    if note := page_plan.inherited_note(inherited):
-        st.caption(note)
-params = {}  # one widget per parameter of the offered measures (their records' ranges), live while one is chosen
-options = ui.param_options(offered)
-for column, (name, (param, takers)) in zip(st.columns(max(len(options), 1)), options.items(), strict=False):
-    label = f"{PARAM_LABELS.get(name, name)} ({', '.join(MEASURES[m].label for m in takers)})"
-    params[name] = param_widget(column, name, param, f"bym.{name}", label, disabled=not set(takers) & set(names))
+    st.session_state["bym.measures"] = defaults
+chosen_now = st.session_state["bym.measures"]
+with right.popover(f"Measures ({len(chosen_now)} of {len(offered)})", width="stretch"):
+    names = st.multiselect("Measures", offered, key="bym.measures", format_func=lambda m: MEASURES[m].label,
+                           persist_state="session")
+    params = {}  # one widget per parameter of the offered measures (their records' ranges), live while one is chosen
+    for name, (param, takers) in ui.param_options(offered).items():
+        label = f"{PARAM_LABELS.get(name, name)} ({', '.join(MEASURES[m].label for m in takers)})"
+        params[name] = param_widget(st, name, param, f"bym.{name}", label, disabled=not set(takers) & set(names))
 
 if not names:
     st.info("Choose at least one measure.")
@@ -73,13 +62,17 @@ try:
 except FslabError as err:
     st.error(md(err))
     st.stop()
-for lab, why in view.skipped.items():
-    st.caption(f"{md(lab)} left out: {md(why)}")
-
 exact = "exact values of the distribution" if kind == "distribution" else f"{describe_estimate(estimate)} values"
 st.subheader("Which feature each measure adds at each step")
 st.markdown(ui.verdict(view))
 st.dataframe(ui.picks_styled(view), width="stretch", hide_index=True, key="bym.picks")
+if ties := view.tie_words():  # a pick among equals is said, with the rule that broke it
+    st.caption(f"Ties: {md(ties)} (the lowest index was taken).")
+for lab, why in view.skipped.items():
+    st.caption(f"{md(lab)} left out: {md(why)}")
+if kind == "dataset":
+    st.caption(estimate_note(estimate, beside=False)
+               + (f" {note}" if (note := page_plan.inherited_note(inherited)) else ""))
 st.caption(f"{SELECTORS[selector].label}, k = {k}, on *{md(source_name)}* ({exact}). A highlighted cell is a pick "
            "that differs from the most common pick of its step; the last row says whether every measure added "
            "the same feature, or at least holds the same set of features so far.")
@@ -104,7 +97,18 @@ st.dataframe(ui.titled_table(view, values), width="stretch", hide_index=True, ke
 st.caption("The same values as a table; each column header says whether lower or higher is better.")
 st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
                    "text/csv", key="bym.download", on_click="ignore")
-with st.expander("How to read this, and the paper's words"):
+with st.expander("How this is computed, and the paper's words", key="bym.how"):
+    st.markdown(
+        "Ahmed, Narasimhan & Agarwal's headline claim: which features are best depends on **how the classifier "
+        "will be judged**. Here one selector runs once per measure on the same data; the table shows the feature "
+        "each measure adds at each step and where they part, and the chart judges every measure's choice by every "
+        "other measure, so a disagreement has a price you can read.")
+    st.latex(r"j^{\ell}_t=\arg\max_{j\notin J^{\ell}_{t-1}} C^{\ell}\big(J^{\ell}_{t-1}\cup\{j\}\big),\qquad "
+             r"C^{\ell}(J)=-\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error)}\ \text{or}\ +\mathrm{score}^{\ell,*}_{D_J}")
+    st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equation (3), Section 3). Example "
+               "1 (Section 4): the 0-1 error picks X1 (error 0.25 < 0.30) while mutual information picks X2 "
+               "(0.17 > 0.08 bit). The sign C = -error is only the selector's convention: values below are each "
+               "measure's own (errors: lower is better; scores: higher is better).")
     st.markdown(
         "- **0-1 and cost-sensitive errors** reward features that move P(Y=1|x) across the decision threshold "
         "(1/2, or c); a feature can carry much information and still not change a single decision.\n"

@@ -9,23 +9,14 @@ from fslab.scores import DEFAULT_SCORE_MEASURES, HELD_OUT, IN_SAMPLE, feature_sc
 from ui import page_plan
 from ui import scores as ui
 from ui.source import pick_source
-from ui.text import md
+from ui.text import md, read_aloud
 
 st.title("Feature scores")
-st.markdown(
-    "Every feature on its own, under several performance measures at once: the value of the **Bayes-optimal "
-    "predictor** that sees only that feature (Ahmed, Narasimhan & Agarwal, Section 3), beside its **mutual "
-    "information** with the target. Each comes **in-sample** (the papers' plug-in: fitted and scored on the same "
-    "rows) and **held out** (fitted on 4 of 5 folds, scored on the fifth), so a column that only fits this sample "
-    "stands out: a large in-sample score and a held-out one no better than no feature. Sort by any column, tick "
-    "features to see what they achieve together, and export them."
-)
-st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an error) or}\ "
-         r"\mathrm{score}^{*}_{D_{\{j\}}}\ \text{(a score)},\qquad I(X_j;Y)\ \text{in bits}")
+read_aloud("scores")
 
 kind, source_name, source = pick_source("scores.source")
 offered = [m for m in supported_measures(source) if m not in ("precision", "recall")]
-default = [m for m in DEFAULT_SCORE_MEASURES if m in offered]
+default = ui.default_measures(offered, DEFAULT_SCORE_MEASURES)  # a real-valued target: the squared error
 # Select's measure (or a link's, or an upload's default) first, and its pick ticked, once per choice
 inherited = page_plan.inherit("scores", kind, source_name, source, measures=offered, measure_list=default,
                               estimate=False, ticks=True)
@@ -56,6 +47,17 @@ edited = st.data_editor(ui.with_picks(table), hide_index=True, width="stretch", 
                         disabled=[c for c in table.columns], column_config=ui.column_config(table, chosen))
 st.caption("One row per feature. Click a column header to sort. Errors: lower is better; AUC and mutual "
            "information: higher is better. Tick **pick** to build a subset below.")
+
+with st.expander("How these are computed", key="scores.how"):
+    st.markdown(
+        "Every feature on its own, under several performance measures at once: the value of the **Bayes-optimal "
+        "predictor** that sees only that feature (Ahmed, Narasimhan & Agarwal, Section 3), beside its **mutual "
+        "information** with the target. Each comes **in-sample** (the papers' plug-in: fitted and scored on the "
+        "same rows) and **held out** (fitted on 4 of 5 folds, scored on the fifth), so a column that only fits "
+        "this sample stands out: a large in-sample score and a held-out one no better than no feature. Sort by any "
+        "column, tick features to see what they achieve together, and export them.")
+    st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an error) or}\ "
+             r"\mathrm{score}^{*}_{D_{\{j\}}}\ \text{(a score)},\qquad I(X_j;Y)\ \text{in bits}")
 
 picked = ui.picked(edited)
 st.subheader("Your picked features together")

@@ -16,18 +16,15 @@ from ui.paper_text import paper_says
 from ui.robustness import render_robustness
 from ui.source import pick_source
 from ui.stopping import render_stopping_rule
-from ui.text import md
+from ui.text import md, read_aloud
 
 st.title("Select features")
-st.markdown(
-    "Pick a **performance measure** and a **selector**. BayesGreedy (Ahmed, Narasimhan & Agarwal, Algorithm 1) "
-    "adds, one at a time, the feature that makes the **Bayes-optimal** predictor best for *that* measure; "
-    "MIGreedy, mRMR, JMI and CMIM use mutual information instead, and the score-based selectors rank single "
-    "features. Below you see the criterion after each step, every candidate's value at every step, and the "
-    "selected features."
-)
+read_aloud("select")
 
-kind, source_name, source = pick_source("select.source")
+# result first on a 1024 x 768 projector: compact controls, the pick and its curve, then how it is computed
+where, how = st.columns([3, 2])
+with where:
+    kind, source_name, source = pick_source("select.source")
 n = source.n_features
 key = ui.source_key(kind, source_name, source)
 own_first = ui.first_visit_of_own_data(kind)
@@ -60,28 +57,9 @@ if spec.supports_s:
                       help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)",
                       persist_state="session"):
         s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s", persist_state="session"))
-estimate = ui.estimate_choice(st, kind, "select")
-if kind == "dataset":
-    st.caption(ui.estimate_note(estimate))
-    if ui.own_data() and ui.held_out_refusal():
-        st.info(f"In-sample values only: {ui.held_out_refusal()}. Add rows of that class to hold rows out.")
-if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
-    st.caption(f"Started at k = {st.session_state['select.k']} for your data: {st.session_state['select.k_why']} "
-               "(Ahmed et al., footnote 3's stopping rule, on held-out values)"
-               + (", with the balanced error (the 0-1 error of an imbalanced target often stays at the base rate "
-                  "whatever the features)" if len(source.labels) == 2 else "") + ". Change k or the measure freely.")
-
-st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
-         r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
-st.latex(spec.formula)
-if s is not None:
-    st.latex(r"C(J) \approx \binom{|J|}{s}^{-1} \sum_{A \subset J,\ |A| = s} C(A),\qquad s = " + str(s))
-st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
-           + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used for "
-              "the curves, so every selection is judged the same way."))
-says_title, says_text = paper_says(selector)
-with st.expander(f"What the paper says: {says_title}"):
-    st.markdown(says_text)
+estimate = ui.estimate_choice(how, kind, "select")
+if kind == "dataset" and ui.own_data() and ui.held_out_refusal():
+    st.info(f"In-sample values only: {ui.held_out_refusal()}. Add rows of that class to hold rows out.")
 
 if ui.is_regression(source):
     st.caption(f"The target has {len(source.labels):,} distinct real values, so it is treated as real-valued: only "
@@ -135,6 +113,33 @@ st.caption(("Criterion of the remaining set after each elimination, starting fro
            + f"{overlays} first t features under the same measure."
            + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
               else ""))
+
+with st.expander("How this is computed", key="select.how"):
+    st.markdown(
+        "Pick a **performance measure** and a **selector**. BayesGreedy (Ahmed, Narasimhan & Agarwal, Algorithm 1) "
+        "adds, one at a time, the feature that makes the **Bayes-optimal** predictor best for *that* measure; "
+        "MIGreedy, mRMR, JMI and CMIM use mutual information instead, and the score-based selectors rank single "
+        "features. Below you see the criterion after each step, every candidate's value at every step, and the "
+        "selected features.")
+    if kind == "dataset":
+        st.caption(ui.estimate_note(estimate))
+    if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
+        st.caption(f"Started at k = {st.session_state['select.k']} for your data: {st.session_state['select.k_why']} "
+                   "(Ahmed et al., footnote 3's stopping rule, on held-out values)"
+                   + (", with the balanced error (the 0-1 error of an imbalanced target often stays at the base "
+                      "rate whatever the features)" if len(source.labels) == 2 else "")
+                   + ". Change k or the measure freely.")
+    st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
+             r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
+    st.latex(spec.formula)
+    if s is not None:
+        st.latex(r"C(J) \approx \binom{|J|}{s}^{-1} \sum_{A \subset J,\ |A| = s} C(A),\qquad s = " + str(s))
+    st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
+               + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used "
+                  "for the curves, so every selection is judged the same way."))
+says_title, says_text = paper_says(selector)
+with st.expander(f"What the paper says: {says_title}"):
+    st.markdown(says_text)
 
 render_k_suggestion(kind, source, selector, measure_name, params, k, "select", estimate=result.estimate
                     if result.estimate in ("plug-in", "cross-fitted") else "plug-in")

@@ -21,10 +21,18 @@ HISTORY_SIZE = 10
 PICK = "pick"
 
 
+def default_measures(offered: list[str], wanted) -> list[str]:
+    """The measures the page opens on: ``wanted`` (fslab.scores.DEFAULT_SCORE_MEASURES) that the target takes, else
+    every offered one (a real-valued target takes only the squared error), so the page opens on a table."""
+    return [m for m in wanted if m in offered] or list(offered)
+
+
 def keep_measures(offered: list[str], default: list[str]) -> None:
-    """The measures box starts at ``default`` and drops remembered measures the current target does not take."""
+    """The measures box starts at ``default`` and drops remembered measures the current target does not take; when
+    none of them is left (a real-valued target after a class target), it starts at ``default`` again."""
     kept = st.session_state.get("scores.measures")
-    st.session_state["scores.measures"] = default if kept is None else [m for m in kept if m in offered]
+    left = None if kept is None else [m for m in kept if m in offered]
+    st.session_state["scores.measures"] = default if kept is None or (kept and not left) else left
 
 
 WHO = {"select": "the Select page", "link": "the link", "defaults": "your data's defaults"}

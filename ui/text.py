@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+import streamlit as st
+
 # \ ` * [ ] # $ ~ | always; _ unless inside a word (snake_case is never emphasis); : before a non-space
 # (":red[", ":smile:", "javascript:"), so "file.csv: text" keeps its colon; < where it could open a tag or an
 # autolink ("<script", "</", "<http"), not in "k <= 2"; > at the start (a quote); & where it could start an entity.
@@ -32,3 +34,25 @@ def md(text) -> str:
     see the module docstring) and newlines as spaces."""
     text = _AUTOLINK.sub(JOINER, str(text).replace("\r", " ").replace("\n", " "))
     return _SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+
+
+# each page's first line: one sentence a student can read aloud, saying what the page shows (issue 34.4)
+READ_ALOUD = {
+    "home": "This page says what fslab is for: choosing features by the measure your classifier will be judged on.",
+    "tour": "This tour shows in four steps why the best features depend on how the classifier is judged.",
+    "select": "This page picks k features for one performance measure and shows how good the pick is after each "
+              "step.",
+    "by_measure": "This page runs one selector once per performance measure and shows where their picks part and "
+                  "what each choice costs.",
+    "compare": "This page runs several selectors on the same data and shows where their features differ and which "
+               "ones a classifier does better with.",
+    "scores": "This page scores every feature on its own under several measures, in-sample and held out.",
+    "toy": "This page shows a small exact distribution and which features each criterion picks on it.",
+    "orderings": "This page shows every subset's Bayes risk and why the best k features need exhaustive search.",
+    "papers": "This page sets each claim of the papers beside the number fslab computes for it.",
+}
+
+
+def read_aloud(page: str) -> None:
+    """The page's first line (:data:`READ_ALOUD`), written as the first Markdown of the page, under its title."""
+    st.markdown(READ_ALOUD[page])
