@@ -17,8 +17,9 @@ except FslabError as err:
              "fixes the environment variable and restarts the app.", icon=":material/error:")
     st.stop()
 
-from ui import share, state, theme, warm  # noqa: E402
+from ui import alerts_view, glossary, share, state, theme, warm  # noqa: E402
 from ui.cache import ensure_default_dataset  # noqa: E402
+from ui.data import unused_upload, use_pending  # noqa: E402
 from ui.pages import navigation, page_bar  # noqa: E402
 from ui.source import current_distribution  # noqa: E402
 from ui.text import md  # noqa: E402
@@ -29,6 +30,21 @@ except FslabError as err:  # a damaged shipped sample: say which file, and let t
     st.error(f"The default data set could not be loaded: {md(err)}. Pick another sample or upload a file on the "
              "Data page; the toy distribution pages work as usual.", icon=":material/error:")
 current_distribution()
+
+def pending_line() -> None:
+    """An upload kept from the Data page but not in use: one line, with a button that applies it."""
+    kept = unused_upload()
+    if kept is None:
+        return
+    c1, c2 = st.columns([4, 1], vertical_alignment="center")
+    c1.info(f"**{md(kept.name)}** is loaded but not in use: the pages use **{md(state.get_dataset()[0])}**.",
+            icon=":material/upload_file:")
+    if c2.button(f"Use {kept.name}", key="pending_use"):
+        err = use_pending()
+        if err:
+            st.session_state[alerts_view.LEAVE_OUT_ERROR] = err
+        st.rerun()
+
 
 sections, recipe_pages = navigation()  # ui.pages.PAGES: every page, declared once
 nav = st.navigation(sections)
@@ -42,6 +58,7 @@ with st.sidebar:
     if encoded is not None:
         st.caption(f"**Dataset:** {md(ds_name)}  \n{encoded.n_rows:,} rows x {encoded.n_features} features")
     st.caption(f"**Toy distribution:** {md(dist_name)}")
+    glossary.show()
 theme.style()  # formulas scroll instead of being clipped; the sidebar's presentation-mode toggle
 link_box = share.publish(shared_page, recipe_pages)  # the link and the share box, before a page that may stop
 warm.warm_elements()  # the browser loads the renderers the pages use once this page has settled
@@ -49,5 +66,8 @@ warm.warm_elements()  # the browser loads the renderers the pages use once this 
 if waiting:
     st.stop()
 page_bar(sections, nav)  # presentation mode: previous / next page in the main column
+if nav.title != "Data":
+    pending_line()
+alerts_view.above_page(nav.title)  # a page that selects: the current dataset's leaks, with the leave-out button
 nav.run()  # a page that stops early (NPFS before Run) writes its link itself first: ui.share.stop
 share.write_link(shared_page, link_box)  # values the page set on this run (first visit defaults)

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from fslab.data.column_types import ColumnTypeError
-from fslab.data.discretize import METHODS
+from fslab.data.discretize import METHODS, value_name
 from fslab.data.samples import SAMPLES
 from fslab.data.upload import Upload
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
-from fslab.plots.data import bins_figure, class_balance_figure
+from fslab.plots.data import bins_figure, class_balance_figure, target_histogram
 from ui import data_guess, state
+from ui.alerts_view import alerts_for, current_alerts, leave_out, show_data_alerts, show_error, show_leaks
 from ui.data import (
     ALL_CLASSES,
     APP_SAMPLES,
@@ -26,23 +29,27 @@ from ui.data import (
     TYPE_LABELS,
     WIDE,
     Applied,
+    Choice,
     applied_current,
     apply,
     binned_columns,
-    codes,
+    build,
     coding_table,
     column_edges,
     find_rows,
     inspect,
     is_applied,
+    pending_upload,
     positive_options,
-    prepared,
     preview_columns,
     preview_frame,
+    remember_choice,
+    remember_upload,
     rows_with_missing,
     sample_default_target,
     sample_frame,
     set_type_override,
+    split_frame,
     type_overrides,
     types_key,
 )
@@ -77,18 +84,26 @@ def choose_frame(kind: str):
         upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row; also gzip "
                                   ".csv.gz or parquet)", type=UPLOAD_TYPES, key="data_upload",
                                   max_upload_size=LIMITS.max_upload_mb)
-        if upload is None:
+        kept = pending_upload()
+        if upload is None and kept is None:
             st.info("Upload a table with one row per example and one column per feature, plus the column "
                     "you want to predict (the target). Or switch to a sample data set.")
             return None
-        data = upload.getvalue()
+        if upload is None:   # uploaded on an earlier visit to this page: kept in the session (ui.data.PENDING)
+            data, file_name, sha = kept.data, kept.name, kept.sha256
+            st.caption(f"**{md(file_name)}**, uploaded earlier in this session. Upload another file above to "
+                       "replace it.")
+        else:
+            data, file_name = upload.getvalue(), upload.name
+            sha = hashlib.sha256(data).hexdigest()
         try:
             read = read_upload(data)
         except FslabError as err:
-            st.error(f"{md(upload.name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is "
+            st.error(f"{md(file_name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is "
                      "unchanged.")
             return None
-        return Chosen(read.frame, "upload:" + hashlib.sha256(data).hexdigest(), upload.name, None, read)
+        remember_upload(file_name, data, sha)
+        return Chosen(read.frame, "upload:" + sha, file_name, None, read)
     current = (state.get_dataset()[0] or "").removesuffix(" (sample)")
     reset_if_invalid("data_sample", APP_SAMPLES, current if current in APP_SAMPLES else state.DEFAULT_SAMPLE)
     name = st.selectbox("Sample data set", APP_SAMPLES, key="data_sample", format_func=lambda n: SAMPLES[n].title,
@@ -124,12 +139,19 @@ def choose_options(chosen: Chosen):
         for key in ("data_target", "data_positive", "data_exclude", "data_exclude_for"):
             st.session_state.pop(key, None)
     guess = None if sample else chosen.upload.guess if chosen.upload else data_guess.target(frame, frame_key)
-    default_target = sample_default_target(sample, columns) if sample else guess.column
-    reset_if_invalid("data_target", columns, default_target)
+    sure = guess is None or guess.sure
+    default_target = sample_default_target(sample, columns) if sample else guess.column if sure else None
+    reset_if_invalid("data_target", [*columns, None] if not sure else columns, default_target)
     c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
-    target = c1.selectbox("Target column (what to predict)", columns, key="data_target")
+    target = c1.selectbox("Target column (what to predict)", columns, key="data_target",
+                          placeholder="Choose the column to predict")
     if guess is not None and target == guess.column:
-        c1.caption(f"Guessed: {md(guess.reason)}.")
+        c1.caption(f"Guessed: {md(guess.reason)}." if guess.sure else
+                   f"You chose fslab's best guess ({md(guess.reason)}).")
+    if target is None:   # not sure which column is the target: ask, and compute nothing until it is chosen
+        st.info(f"**Choose the column to predict** in the box above. fslab is not sure which column is the target: "
+                f"{md(guess.reason)}. Its best guess is **{md(guess.column)}**.", icon=":material/help:")
+        return None
     overrides = {c: t for c, t in type_overrides(frame_key).items() if c != target}
     try:
         base = inspect(frame, frame_key, target, types_key(overrides), chosen.upload and chosen.upload.base)
@@ -147,6 +169,7 @@ def choose_options(chosen: Chosen):
     else:
         c2.text_input("Positive class", value="real-valued target", disabled=True, key="data_positive_none")
         positive = None
+    split = choose_split(frame, target) if base.task == "regression" else None
     method = c3.selectbox("Discretisation of numeric columns", METHODS, key="data_method",
                           help="; ".join(f"{m}: {h}" for m, h in METHOD_HELP.items()))
     bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
@@ -156,8 +179,50 @@ def choose_options(chosen: Chosen):
     if not sample:   # a sample's columns carry the paper's encoding
         overrides = choose_column_types(frame_key, features, base, overrides)
     missing = choose_missing(base)
-    return target, positive, method, int(bins), base, exclude, {c: overrides[c] for c in overrides if c in features}, \
-        missing
+    return Options(target, positive, method, int(bins), base, exclude,
+                   {c: overrides[c] for c in overrides if c in features}, missing, split)
+
+
+class Options(NamedTuple):
+    target: str
+    positive: str | None
+    method: str
+    bins: int
+    base: object
+    exclude: list
+    types: dict
+    missing: str
+    split: object
+
+
+SPLITS = {"numeric": "keep it numeric (squared error)", "threshold": "two classes at a threshold",
+          "quantiles": "quantile classes"}
+
+
+def choose_split(frame, target: str):
+    """A real-valued target: keep it numeric, split it at a threshold (the median by default, said), or cut it into
+    2-5 quantile classes (fslab.data.target.split_target); returns Dataset.from_frame's ``target_split``."""
+    values = pd.to_numeric(frame[target], errors="coerce").dropna()
+    median = float(values.median()) if len(values) else 0.0
+    kind = st.radio(f"**{md(target)}** is a real-valued target", list(SPLITS), key="data_split", horizontal=True,
+                    format_func=SPLITS.get,
+                    help="Numeric: the squared-error measure only. Two classes or quantile classes: every "
+                         "classification measure (0-1, balanced, F-beta, ...) applies.")
+    if kind == "threshold":
+        if st.session_state.get("data_split_for") != (target, median):   # the median of this target by default
+            st.session_state["data_split_for"] = (target, median)
+            st.session_state["data_threshold"] = median
+        t = st.number_input("Threshold: rows above it are the positive class", key="data_threshold",
+                            format="%.6g", help="A value equal to the threshold goes below.")
+        said = f"{value_name(t)} (the median)" if t == median else value_name(t)
+        st.caption(f"Positive class: **{md(target)} > {md(said)}**; a value equal to the threshold goes below.")
+        return "median" if t == median else float(t)
+    if kind == "quantiles":
+        q = st.slider("Quantile classes", 2, 5, 3, key="data_quantiles",
+                      help="Cut at the k/q quantiles: classes of about the same size; a value equal to a cut goes "
+                           "below.")
+        return ("quantiles", int(q))
+    return None
 
 
 def choose_exclusions(frame_key: str, columns: list[str], target: str, base) -> list[str]:
@@ -267,7 +332,8 @@ def show_preview(frame, ds, listed, exclude) -> None:
     st.caption(f"First 50 rows of {what}. The target **{md(ds.target)}** comes first, pinned at the left{last}.")
 
 
-def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=()) -> None:
+def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=(), alerts=(), on_leave_out=None,
+                 split=None) -> None:
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Rows", f"{ds.n_rows:,}")
     m2.metric("Features", f"{ds.n_features:,}")
@@ -277,13 +343,27 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
     else:
         m4.metric("Classes" if ds.task == "multiclass" else "Distinct values", f"{len(ds.encoded_target.labels):,}")
     show_messages(ds)
+    if on_leave_out is not None:
+        show_leaks(alerts, on_leave_out, "data_alerts")
     summary = ds.summary()
     query = find_box(len(summary))
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(class_balance_figure(ds.class_balance(), ds.target), width="stretch", key="data_balance")
-        st.caption("Rows per class of the target. A rare positive class makes the 0-1 error a poor guide "
-                   "(always answering 'negative' already scores well); see the balanced and F-measures.")
+        if ds.task == "regression":
+            values = ds.target_values.to_numpy(dtype=float)
+            st.plotly_chart(target_histogram(values, ds.target), width="stretch", key="data_balance")
+            st.caption(f"Histogram of the target's {len(np.unique(values)):,} distinct values. A real-valued target "
+                       "takes the squared error; split it above (at the median, or into quantile classes) for the "
+                       "classification measures.")
+        else:
+            st.plotly_chart(class_balance_figure(ds.class_balance(), ds.target), width="stretch", key="data_balance")
+            st.caption("Rows per class of the target. A rare positive class makes the 0-1 error a poor guide "
+                       "(always answering 'negative' already scores well); see the balanced and F-measures.")
+        if split is not None:
+            cut = split_frame(frame, ds.target, split)[1]
+            st.caption(md(cut.note))
+    with right:
+        show_data_alerts(alerts)
     with right:
         st.markdown("**Columns** (how each was read, distinct and missing counts, an example; flags mark columns to "
                     "look at)")
@@ -325,25 +405,32 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
 
 
 def apply_button(name: str, ds, encoded, signature: Applied, exclude: list[str], types=(),
-                 missing: str = "level") -> None:
+                 missing: str = "level", split=None) -> None:
     if is_applied(name, signature):
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
         return
     st.warning(f"The pages use **{md(state.get_dataset()[0])}**. Press the button to use this data instead.")
     if st.button("Use this dataset", key="data_use", type="primary"):
-        apply(name, ds, encoded, signature, exclude, types, missing)
+        apply(name, ds, encoded, signature, exclude, types, missing, split)
         st.rerun()
 
 
 def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int,
-                  exclude=(), types=None, missing: str = "level") -> str:
+                  exclude=(), types=None, missing: str = "level", split=None) -> str:
     """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins;
-    without id)"."""
+    without id)"; columns whose type is "drop" (an alert's leave-out) count as left out."""
     details = []
-    if not sample or target != sample_default_target(sample, columns) or str(positive) != str(SAMPLES[sample].positive):
+    if split is not None:
+        details.append(f"{target} split at the median" if split == "median" else
+                       f"{target} in {split[1]} quantile classes" if isinstance(split, tuple) else
+                       f"{target} > {value_name(split)}")
+    elif not sample or target != sample_default_target(sample, columns) or \
+            str(positive) != str(SAMPLES[sample].positive):
         details.append(target + (f" = {positive}" if positive is not None else ""))
     if method != "mean-std":
         details.append(f"{method}, {bins} bins")
+    exclude = [*exclude, *(c for c, t in dict(types or {}).items() if t == "drop")]
+    types = {c: t for c, t in dict(types or {}).items() if t != "drop"}
     if exclude:
         details.append("without " + (", ".join(exclude) if len(exclude) <= 3 else f"{len(exclude)} columns"))
     if types:
@@ -372,28 +459,51 @@ def main() -> None:
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
     if kind == "current":
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")
+        show_error()
         raw = state.get_dataset_raw()
-        show_dataset(raw.to_frame(), raw, encoded, name, applied.method, applied.bins)
+        show_dataset(raw.to_frame(), raw, encoded, name, applied.method, applied.bins,
+                     alerts=current_alerts(), on_leave_out=leave_out)
         return
     chosen = choose_frame(kind)
     if chosen is None:
         return
     frame, frame_key, name, sample = chosen.frame, chosen.key, chosen.name, chosen.sample
     try:
-        target, positive, method, bins, base, exclude, types, missing = choose_options(chosen)
+        options = choose_options(chosen)
+        if options is None:   # no target chosen yet
+            return
+        target, positive, method, bins, base, exclude, types, missing, split = options
+        choice = Choice(target, positive, method, bins, tuple(exclude), types_key(types), missing, split)
         # typed once for these choices (the inspected Dataset itself when they are its own); bins only rebin it
-        ds = prepared(frame, frame_key, base, positive, exclude, types_key(types), missing)
-        encoded = codes(ds, (frame_key, target, positive, tuple(sorted(exclude)), types_key(types), missing),
-                        method, bins)
+        ds, encoded = build(frame, frame_key, base, choice)
     except ColumnTypeError:
         return   # said above, with the column types to change
     except FslabError as err:
         st.error(md(err))
         return
-    label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude, types, missing)
-    apply_button(label, ds, encoded, Applied(frame_key, target, positive, method, bins, label), exclude, types,
-                 missing)
-    show_dataset(frame, ds, encoded, name, method, bins, exclude)
+    label = dataset_label(name, sample, frame.columns, target, positive, method, bins, exclude, types, missing, split)
+    signature = Applied(frame_key, target, positive, method, bins, label)
+    if chosen.upload is not None:
+        remember_choice(frame_key.removeprefix("upload:"), choice._replace(label=label))
+    if st.session_state.pop(APPLY_NOW, False):   # "Leave out <col> and rerun" on the data in use: use the result
+        apply(label, ds, encoded, signature, exclude, types, missing, split)
+    apply_button(label, ds, encoded, signature, exclude, types, missing, split)
+    key = "|".join(map(str, (frame_key, *choice[:-1])))
+    show_dataset(frame, ds, encoded, name, method, bins, exclude,
+                 alerts=alerts_for(encoded, ds, key),
+                 on_leave_out=partial(leave_out_here, where=(frame_key, is_applied(label, signature))), split=split)
+
+
+APPLY_NOW = "data_apply_now"
+
+
+def leave_out_here(columns, *, where) -> None:
+    """An alert's button on this page: the column's type becomes "drop" (the page's own override, so the type
+    table says *left out*), and the data in use follows at once if it was this data."""
+    frame_key, in_use = where
+    for c in columns:
+        set_type_override(frame_key, c, "drop")
+    st.session_state[APPLY_NOW] = in_use
 
 
 main()

@@ -17,7 +17,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from fslab.data import COLUMN_TYPES, Dataset
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
+from fslab.data.target import TargetSplit, split_target
 from fslab.data.upload import Upload, read_upload, typed_dataset
+from fslab.errors import FslabError
 from fslab.limits import LIMITS
 
 from . import state
@@ -137,17 +139,30 @@ def inspect(frame: pd.DataFrame, frame_key: str, target: str, types: tuple = (),
     return _cached(frame_key, _typed_sample, _typed_upload, _plain_typed)(frame, frame_key, target, types)
 
 
+def split_frame(frame: pd.DataFrame, target: str, split) -> tuple[pd.DataFrame, TargetSplit]:
+    """``frame`` with its numeric ``target`` cut into classes (:func:`fslab.data.target.split_target`, the rule of
+    ``Dataset.from_frame(target_split=...)``), and the split (its positive class and note)."""
+    cut = split_target(frame[target].dropna(), target, split)
+    labels = pd.Series(pd.NA, index=frame.index, dtype=object)
+    labels.loc[cut.labels.index] = cut.labels.to_numpy()
+    return frame.assign(**{target: labels}), cut
+
+
 def prepared(frame: pd.DataFrame, frame_key: str, base: Dataset, positive, exclude=(), types: tuple = (),
-             missing: str = "level") -> Dataset:
+             missing: str = "level", split=None) -> Dataset:
     """The Dataset of the page's choices: ``base`` (:func:`inspect`'s) itself when the choices are its own (the
-    default positive class, the near-unique columns left out and nothing else, missing values as a level), else
-    ``frame`` without ``exclude`` typed again with those choices (near-unique columns kept: the page left out what
-    it meant to)."""
+    default positive class, the near-unique columns left out and nothing else, missing values as a level, the
+    target as it is), else ``frame`` without ``exclude`` typed again with those choices (near-unique columns kept:
+    the page left out what it meant to); ``split``: a numeric target cut into classes (:func:`split_frame`)."""
     default = positive is None or str(positive) == str(base.positive)
-    if default and missing == "level" and set(exclude) == set(base.left_out):
+    if default and missing == "level" and set(exclude) == set(base.left_out) and split is None:
         return base
     kept = frame.drop(columns=list(exclude)) if exclude else frame
     key = frame_key + (f"|without:{sorted(exclude)}" if exclude else "")
+    if split is not None:
+        kept, cut = split_frame(kept, base.target, split)
+        key += f"|split:{split!r}"
+        positive = cut.positive if positive is None else positive
     return _cached(frame_key, _typed_sample, _typed_upload, _plain_typed)(kept, key, base.target, types, positive,
                                                                          missing, "keep")
 
@@ -161,11 +176,12 @@ def codes(ds: Dataset, ds_key: tuple, method: str, bins: int):
 
 
 # The Data page's column-type overrides: {frame_key: {column: type}} in the session (a plain key, so it outlives a
-# visit to another page). "drop" is not offered: the page's "Columns to leave out" box does that.
+# visit to another page). "drop" is what an alert's "Leave out <col> and rerun" sets (ui.alerts_view).
 TYPE_OVERRIDES = "fslab.data.column_types"
-PAGE_TYPES = [t for t in COLUMN_TYPES if t != "drop"]
+PAGE_TYPES = list(COLUMN_TYPES)
 TYPE_LABELS = {"auto": "as read (automatic)", "number": "number", "date": "date or timestamp",
-               "percent": "percentage", "boolean": "yes/no", "category": "categories (text levels)"}
+               "percent": "percentage", "boolean": "yes/no", "category": "categories (text levels)",
+               "drop": "left out (not a feature)"}
 MISSING_LABELS = {"level": "a level of its own ('missing')", "drop": "drop those rows"}
 
 
@@ -224,10 +240,17 @@ def is_applied(name: str, signature: Applied) -> bool:
 
 
 def apply(name: str, ds: Dataset, encoded, signature: Applied, exclude: list[str], types=None,
-          missing: str = "level") -> None:
+          missing: str = "level", split=None) -> None:
     """Make the Data page's choice the current dataset, with the descriptor a link or recipe names it by, and
-    remember the choices that built it (APPLIED)."""
+    remember the choices that built it (APPLIED). ``split``: how a numeric target was cut into classes, recorded as
+    the descriptor's ``target_split`` ("median", a number, or ["quantiles", q])."""
     spec = data_page_spec(signature, ds.task)
+    pending = pending_upload()
+    if spec is not None and "file" in spec and pending is not None and spec.get("sha256") == pending.sha256:
+        spec = spec | {"file": pending.name}   # the uploader is empty when the upload was kept from an earlier visit
+        st.session_state[PENDING] = pending._replace(used=True)
+    if split is not None and spec is not None:
+        spec = spec | {"target_split": list(split) if isinstance(split, tuple) else split}
     if exclude and spec is not None:  # links and recipes carry the exclusions, the column types and the missing rule
         spec = spec | {"exclude": list(exclude)}
     kept_types = [f"{c}={t}" for c, t in dict(types or {}).items() if c not in (exclude or ())]
@@ -247,6 +270,139 @@ def applied_current() -> Applied | None:
     if current is None or current.raw is None or getattr(applied, "label", None) != current.name:
         return None
     return applied
+
+
+def without_label(name: str, columns) -> str:
+    """The sidebar's name of a dataset with ``columns`` left out: "loan.csv (approve = 1; without action)"."""
+    gone = ", ".join(columns)
+    return f"{name[:-1]}; without {gone})" if name.endswith(")") else f"{name} (without {gone})"
+
+
+def leave_out_current(columns) -> str | None:
+    """Rebuild the current dataset without ``columns`` (column type "drop", so its descriptor, and so a link or
+    recipe, carries them as ``types``) and make it current; the Data page's overrides for the same data learn the
+    drop too. Built from the current raw Dataset (what the page typed: its target, positive class, missing-value
+    rule and split are kept) or, for a plain sample, from the sample. Returns why it could not, or None."""
+    data = state.current_data()
+    spec = dict(data.spec or {}) if data is not None else {}
+    if data is None or not spec or "toy_sample" in spec or ("sample" not in spec and data.raw is None):
+        return ("This data cannot be rebuilt here (rows drawn from a toy distribution, or data without its table); "
+                "leave the column out on the Data page.")
+    types = dict(item.rsplit("=", 1) for item in spec.get("types", ()))
+    types |= {c: "drop" for c in columns}
+    raw = data.raw if data.raw is not None else load_sample(spec["sample"])
+    frame = raw.to_frame()
+    missing_cols = [c for c in columns if c not in frame.columns]
+    if missing_cols:
+        return f"{', '.join(missing_cols)} is not a column of the current data."
+    kept = {c: t for c, t in types.items() if c in frame.columns and c != raw.target}
+    try:
+        ds = Dataset.from_frame(frame, raw.target, positive=raw.positive if raw.task == "binary" else None,
+                                limits=frame_limits(frame, "sample:" if "sample" in spec else "upload:"),
+                                column_types=kept, near_unique="keep",
+                                constant=frame.attrs.get("fslab_constant", "drop"))
+        encoded = ds.discretize(spec.get("method", "mean-std"), spec.get("bins", 3))
+    except FslabError as err:
+        return f"Could not leave out {', '.join(columns)}: {err}"
+    new = spec | {"types": [f"{c}={t}" for c, t in types.items()]}
+    name = without_label(data.name, columns)
+    state.set_dataset(name, encoded, ds, spec=new)
+    frame_key = f"sample:{spec['sample']}" if "sample" in spec else f"upload:{spec.get('sha256', '')}"
+    for c in columns:
+        set_type_override(frame_key, c, "drop")
+    applied = st.session_state.get(APPLIED)
+    if applied is not None and applied.label == data.name:
+        st.session_state[APPLIED] = applied._replace(label=name)
+    return None
+
+
+# An upload kept in the session (its bytes, name and hash) until another replaces it, so it survives a visit to
+# another page before "Use this dataset" (a file_uploader forgets its file when its page is left); ``used`` once
+# it was applied; ``choices``: the Data page's last choices for it (a Choice), which "Use it" on another page applies.
+PENDING = "fslab.data.pending_upload"
+
+
+class Choice(NamedTuple):
+    """The Data page's choices for one table: what :func:`build` needs to make its Dataset and codes again."""
+
+    target: str
+    positive: str | None
+    method: str
+    bins: int
+    exclude: tuple[str, ...] = ()
+    types: tuple = ()        # (column, type) pairs
+    missing: str = "level"
+    split: object = None     # None, "median", a number or ("quantiles", q)
+    label: str = ""
+
+
+class Pending(NamedTuple):
+    name: str
+    data: bytes
+    sha256: str
+    used: bool = False
+    choice: Choice | None = None
+
+
+def remember_upload(name: str, data: bytes, sha256: str) -> None:
+    """Keep this upload in the session (a new file replaces the one kept before)."""
+    old = pending_upload()
+    if old is None or old.sha256 != sha256:
+        st.session_state[PENDING] = Pending(name, data, sha256)
+
+
+def pending_upload() -> Pending | None:
+    return st.session_state.get(PENDING)
+
+
+def remember_choice(sha256: str, choice: Choice) -> None:
+    old = pending_upload()
+    if old is not None and old.sha256 == sha256 and old.choice != choice:
+        st.session_state[PENDING] = old._replace(choice=choice)
+
+
+def unused_upload() -> Pending | None:
+    """The kept upload when it is not the current dataset and was never applied (app.py says so on every page)."""
+    pending = pending_upload()
+    spec = state.get_dataset_spec() or {}
+    if pending is None or pending.used or spec.get("sha256") == pending.sha256:
+        return None
+    return pending
+
+
+def build(frame: pd.DataFrame, frame_key: str, base: Dataset, choice: Choice):
+    """(Dataset, codes) of ``choice`` on ``frame`` (the Data page's pipeline: typed once for these choices, then
+    binned)."""
+    types = tuple(choice.types)
+    ds = prepared(frame, frame_key, base, choice.positive, list(choice.exclude), types, choice.missing, choice.split)
+    key = (frame_key, choice.target, choice.positive, tuple(sorted(choice.exclude)), types, choice.missing,
+           repr(choice.split))
+    return ds, codes(ds, key, choice.method, choice.bins)
+
+
+def use_pending() -> str | None:
+    """Apply the kept upload with the Data page's last choices for it (or, never opened there, its target guess
+    when sure and the defaults); returns why it could not, or None."""
+    pending = pending_upload()
+    if pending is None:
+        return "No upload is kept in this session."
+    read = upload(pending.data)
+    frame_key = "upload:" + pending.sha256
+    choice = pending.choice
+    if choice is None:
+        if not read.guess.sure:
+            return f"{pending.name}: choose the column to predict on the Data page first."
+        choice = Choice(read.guess.column, None, "mean-std", 3, tuple(read.base.left_out),
+                        label=f"{pending.name} ({read.guess.column})")
+    try:
+        base = inspect(read.frame, frame_key, choice.target, tuple(choice.types), read.base)
+        ds, encoded = build(read.frame, frame_key, base, choice)
+    except FslabError as err:
+        return f"{pending.name}: {err}"
+    apply(choice.label, ds, encoded, Applied(frame_key, choice.target, choice.positive, choice.method, choice.bins,
+                                             choice.label), list(choice.exclude), dict(choice.types), choice.missing,
+          choice.split)
+    return None
 
 
 def use_sample(name: str) -> None:

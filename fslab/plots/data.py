@@ -54,3 +54,18 @@ def bins_figure(values: np.ndarray, edges: np.ndarray, column: str, method: str)
                       yaxis_title="rows", showlegend=False,
                       margin={"t": 70, "b": 40, "l": 50, "r": 20}, height=330, bargap=0.02)
     return fig
+
+
+def target_histogram(values: np.ndarray, target: str, cuts=()) -> go.Figure:
+    """Histogram of a real-valued target (one bar per value would be hundreds of bars), with ``cuts`` (a split's
+    threshold or quantile cut points) as dashed lines."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    name = plain(repr(target))
+    fig = go.Figure(go.Histogram(x=x, nbinsx=min(60, max(10, int(np.sqrt(x.size)))), marker_color=OTHER_COLOUR,
+                                 hovertemplate="%{x}: %{y} rows<extra></extra>"))
+    for c in cuts:
+        fig.add_vline(x=float(c), line_dash="dash", line_color=POSITIVE_COLOUR)
+    fig.update_layout(title=f"Distribution of {name} (real-valued)", xaxis_title=plain(target), yaxis_title="rows",
+                      showlegend=False, margin={"t": 50, "b": 40, "l": 50, "r": 20}, height=330, bargap=0.02)
+    return fig
