@@ -141,13 +141,46 @@ def _param(param: Param) -> Callable:
     return _float(param.low, param.high)
 
 
+MAX_COST_CLASSES = 100   # rows of a cost matrix a recipe or link may carry
+MATRIX_PARAMS = ("c",)   # parameters that may be a K x K matrix: cost-sensitive's c (fslab.measures.cost_sensitive)
+
+
+def _cost_entry(v) -> bool:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return False
+    try:
+        return math.isfinite(float(v)) and v >= 0
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _cost(param: Param) -> Callable:
+    """The check of cost-sensitive's c: a number in its record's range, or a K x K cost matrix C[y][k] (row y = the
+    true class, column k = the prediction; 2 <= K <= MAX_COST_CLASSES; finite, non-negative), kept as floats."""
+    number = _param(param)
+
+    @_kind("cost")
+    def check(name: str, value):
+        if not isinstance(value, list):
+            return number(name, value)
+        K = len(value)
+        if (not 2 <= K <= MAX_COST_CLASSES or not all(isinstance(row, list) and len(row) == K for row in value)
+                or not all(_cost_entry(v) for row in value for v in row)):
+            raise RecipeError(f"'{name}' must be a number between {param.low} and {param.high}, or a K x K cost "
+                              f"matrix: 2 to {MAX_COST_CLASSES} rows of K finite, non-negative numbers (row y = the "
+                              f"true class, column k = the prediction); got {value!r:.200}")
+        return [[float(v) for v in row] for row in value]
+    return check
+
+
 _SOURCE = _one_of(("dataset", "distribution"))
 _K = _int(1, "max_columns")
 
 
 def _measure_params(measures=None) -> dict[str, Callable]:
     """The checks of the parameters of ``measures`` (None: every measure), from their records' ranges or choices."""
-    return {name: _param(param) for name, (param, takers) in PARAMETERS.items()
+    return {name: _cost(param) if name in MATRIX_PARAMS else _param(param)
+            for name, (param, takers) in PARAMETERS.items()
             if measures is None or set(takers) & set(measures)}
 
 
@@ -352,7 +385,8 @@ class Recipe:
         elif self.distribution:  # a custom law: the receiver learns that the link could not bring it
             query["dist"] = CUSTOM_DIST
         for name, value in self.choices.items():
-            query[name] = (",".join(value) if isinstance(value, list) else
+            query[name] = (";".join(",".join(map(str, row)) for row in value) if _is_matrix(value) else
+                           ",".join(value) if isinstance(value, list) else
                            ("true" if value else "false") if isinstance(value, bool) else str(value))
         return query
 
@@ -385,6 +419,11 @@ class Recipe:
         return cls(page, data, distribution, choices, missing)
 
 
+def _is_matrix(value) -> bool:
+    """A cost matrix (a list of rows): a link writes it "0.0,1.0;1.0,0.0", rows split by ';', entries by ','."""
+    return isinstance(value, list) and bool(value) and isinstance(value[0], list)
+
+
 def _has_comma(names) -> bool:
     """A list of names that a comma-separated link parameter cannot carry."""
     return any("," in name for name in names)
@@ -405,16 +444,24 @@ def _parse(check: Any, text: str):  # Any: a check marked by _kind (its .kind at
         raise RecipeError(f"a link parameter must be text; got {text!r}")
     if check.kind == "list":
         return text.split(",")
+    if check.kind == "cost" and ";" in text:  # a cost matrix: "0,1,2;1,0,1;4,1,0"
+        return [[_number(v) for v in row.split(",")] for row in text.split(";")]
     if check.kind == "bool":
         return {"true": True, "false": False}.get(text, text)
-    if check.kind == "number":
-        if _INT_TEXT.fullmatch(text):
-            return int(text)
-        if not _FLOAT_TEXT.fullmatch(text):
-            return text  # the check names it: "'k' must be a whole number; got '５'"
-        value = float(text)
-        return value if math.isfinite(value) else text
+    if check.kind in ("number", "cost"):
+        return _number(text)
     return text
+
+
+def _number(text: str):
+    """A URL's number (int or finite float); anything else stays text, and the check names it: "'k' must be a whole
+    number; got '５'"."""
+    if _INT_TEXT.fullmatch(text):
+        return int(text)
+    if not _FLOAT_TEXT.fullmatch(text):
+        return text
+    value = float(text)
+    return value if math.isfinite(value) else text
 
 
 def load_distribution(spec: dict) -> Distribution:

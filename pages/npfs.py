@@ -7,7 +7,7 @@ import streamlit as st
 from fslab.cluster import SCHEDULER_ENV, cluster_note
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
-from fslab.measures import MEASURES, describe_estimate, supported_measures
+from fslab.measures import MEASURES, describe_estimate
 from fslab.npfs import check_base_selector, hoeffding_n, min_bootstraps
 from fslab.plots.npfs import (
     counts_figure,
@@ -21,6 +21,7 @@ from fslab.selectors import SELECTORS
 from ui import npfs as ui
 from ui import page_plan, state, theme
 from ui.cache import ensure_default_dataset
+from ui.cost_matrix import offered_measures
 from ui.selection import estimate_choice, measure_params
 from ui.text import md
 
@@ -55,7 +56,7 @@ if K < 2:
 c1, c2, c3, c4 = st.columns(4)
 selectors = ui.base_selectors()
 # the selector, measure, k and estimate Select chose on this data (or a link, or an upload's defaults), once
-inherited = page_plan.inherit("npfs", "dataset", name, data, measures=supported_measures(data), k_top=K - 1,
+inherited = page_plan.inherit("npfs", "dataset", name, data, measures=offered_measures(data), k_top=K - 1,
                               selectors=selectors)
 ui.keep_choices(selectors)  # "is my pick robust?" is one click: the Select page's selector, measure, k
 selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
@@ -66,13 +67,13 @@ selector = c1.selectbox("Base selector", selectors, key="npfs.selector",
 spec = SELECTORS[selector]
 measure, params = None, {}
 if spec.uses_measure:
-    fitting = supported_measures(data)
+    fitting = offered_measures(data)   # with cost-sensitive on many classes: its c is then a cost matrix
     options = [spec.fixed_measure] if spec.fixed_measure else fitting
     measure_key = "npfs.measure" + (".fixed" if spec.fixed_measure else "")
     ui.keep_choices(selectors, measure_key, options)
     measure = c1.selectbox("Its measure", options, key=measure_key, format_func=lambda m: MEASURES[m].label,
                            help="Only the measures that fit this target are offered.", persist_state="session")
-    params = measure_params(c1, measure, "npfs")
+    params = measure_params(c1, measure, "npfs", classes=data.labels)
     if measure not in fitting:
         st.error(f"{spec.label} always uses the {MEASURES[measure].label} measure, which does not fit this "
                  f"{data.task} target: pick another base selector.")

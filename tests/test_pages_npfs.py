@@ -149,15 +149,16 @@ def test_image_data_shows_relevant_pixels():
 
 
 def test_bad_settings_show_an_error_not_a_traceback(npfs_page):
-    """optdigits has ten classes: binary-only measures are not offered, and Precision greedy (whose measure is
-    fixed to the binary precision) is refused with a message instead of a traceback."""
+    """optdigits has ten classes: binary-only measures are not offered (the cost-sensitive error is, with a 10 x 10
+    cost matrix), and Precision greedy (whose measure is fixed to the binary precision) is refused with a message
+    instead of a traceback."""
     at = npfs_page
     optdigits = load_sample("optdigits").discretize().subsample(list(range(300)))
     state.install(at.session_state, state.CurrentData(optdigits, "optdigits (sample)"))
     at.run()
     at.selectbox(key="npfs.selector").set_value("bayes-greedy").run()
-    assert at.selectbox(key="npfs.measure").options == ["0-1 error", "balanced error", "log-loss", "squared error",
-                                                        "mutual information"]
+    assert at.selectbox(key="npfs.measure").options == ["0-1 error", "cost-sensitive error", "balanced error",
+                                                        "log-loss", "squared error", "mutual information"]
     at.selectbox(key="npfs.selector").set_value("precision-greedy").run()
     assert not at.exception
     assert at.error and "does not fit this multiclass target" in at.error[0].value

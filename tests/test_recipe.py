@@ -428,3 +428,31 @@ def test_a_recipe_records_the_constant_and_dayfirst_rules_and_replays_them():
     assert Recipe.from_query("select", recipe.to_query()) == recipe
     with pytest.raises(RecipeError, match="'constant' must be one of: drop, keep"):
         load_table({**data, "constant": "maybe"}, raw)
+
+
+def test_a_cost_matrix_travels_in_recipes_and_links():
+    """Issue 33.5: cost-sensitive's c may be a K x K matrix (row y = the true class, column k = the prediction): a
+    recipe holds it as a JSON list of rows, a link as "0.0,1.0,2.0;1.0,0.0,1.0;4.0,1.0,0.0"; both read back equal."""
+    matrix = [[0, 1, 2], [1, 0, 1], [4, 1, 0.5]]
+    recipe = Recipe("npfs", {"sample": "waveform", "positive": "(all classes)"},
+                    choices={"measure": "cost-sensitive", "c": matrix, "k": 3})
+    assert recipe.choices["c"] == [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.5]]
+    assert json.loads(recipe.to_json())["choices"]["c"] == recipe.choices["c"]
+    assert Recipe.from_json(recipe.to_json()) == recipe
+    assert recipe.to_query()["c"] == "0.0,1.0,2.0;1.0,0.0,1.0;4.0,1.0,0.5"
+    assert Recipe.from_query("npfs", recipe.to_query()) == recipe
+    assert Recipe.from_query("select", {"c": "0,1;1,0"}).choices["c"] == [[0.0, 1.0], [1.0, 0.0]]
+    assert Recipe("select", choices={"c": 0.3}).to_query()["c"] == "0.3"   # the binary c is unchanged
+
+
+@pytest.mark.parametrize("bad", [[[0, 1], [1]], [[0, -1], [1, 0]], [[True, 1], [1, 0]], [[0, 10**400], [1, 0]],
+                                 [[0]], [[0, "1"], [1, 0]], [[0.0] * 101] * 101])
+def test_a_cost_matrix_that_is_not_one_is_refused(bad):
+    with pytest.raises(RecipeError, match="K x K cost matrix: 2 to 100 rows of K finite, non-negative numbers"):
+        Recipe("select", choices={"c": bad})
+
+
+@pytest.mark.parametrize("text", ["0,1;1,x", "0,1;1", "0,-1;1,0", "0,1;1,inf"])
+def test_a_cost_matrix_link_that_is_not_one_is_refused(text):
+    with pytest.raises(RecipeError, match="'c' must be a number between"):
+        Recipe.from_query("select", {"c": text})

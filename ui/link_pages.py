@@ -23,7 +23,8 @@ class LinkPage:
     ``default_source``: what it reads when a link names none; ``bounds(n)``: the largest value of each of its
     counts of features it offers on n features (a link's larger value is lowered, with a note); ``offers(spec)``:
     which selectors it offers (a link's other selector is replaced, with a note); ``scored``: its measures are
-    those a test sample can be scored on (learning curves)."""
+    those a test sample can be scored on (learning curves); ``cost_matrix``: on a target with more than two classes
+    it offers the cost-sensitive error and asks for its K x K cost matrix (:mod:`ui.cost_matrix`)."""
 
     name: str
     key_prefix: str | None = None
@@ -31,6 +32,7 @@ class LinkPage:
     bounds: Callable[[int], dict[str, int]] = field(default=lambda n: {"k": n})
     offers: Callable[[SelectorSpec], bool] = field(default=lambda spec: True)
     scored: bool = False
+    cost_matrix: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in PAGES:
@@ -56,7 +58,7 @@ LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page 
     LinkPage("by_measure", key_prefix="bym", default_source="dataset",
              offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
     LinkPage("npfs", default_source="dataset", bounds=lambda n: {"k": n - 1},
-             offers=lambda spec: spec.cost_class != "heavy"),
+             offers=lambda spec: spec.cost_class != "heavy", cost_matrix=True),
     LinkPage("compare", default_source="dataset", bounds=lambda n: {"k": min(COMPARE_MAX_K, n)},
              offers=lambda spec: spec.fixed_measure is None, scored=True),
     LinkPage("orderings", bounds=lambda n: {}),

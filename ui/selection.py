@@ -82,6 +82,8 @@ def param_widget(container, name: str, param: Param, key: str, label: str | None
     at ``param.default``, or a horizontal radio over ``param.choices``; ``param.help`` as its help text."""
     label = label or PARAM_LABELS.get(name, name)
     kwargs.setdefault("help", param.help)
+    if isinstance(st.session_state.get(key), list | tuple):   # a cost matrix left from a many-class target
+        del st.session_state[key]
     if param.choices is not None:
         names = CHOICE_LABELS.get(name, {})
         return container.radio(label, param.choices, index=param.choices.index(param.default), key=key,
@@ -91,10 +93,14 @@ def param_widget(container, name: str, param: Param, key: str, label: str | None
                             **kwargs)
 
 
-def measure_params(container, measure_name: str, key: str) -> dict:
+def measure_params(container, measure_name: str, key: str, classes=None) -> dict:
     """Widgets for the parameters of ``measure_name`` (cost c, beta, precision/recall approach), one per
-    :class:`~fslab.measures.Param` of its record; widget keys are ``{key}.{parameter}``."""
-    return {name: param_widget(container, name, param, f"{key}.{name}")
+    :class:`~fslab.measures.Param` of its record; widget keys are ``{key}.{parameter}``. ``classes``: the target's
+    classes; on more than two, the cost c is a K x K cost matrix (:func:`ui.cost_matrix.cost_matrix_input`)."""
+    from .cost_matrix import cost_matrix_input, takes_matrix  # here: the rest of this module is another helper's
+
+    return {name: cost_matrix_input(container, classes, f"{key}.{name}") if takes_matrix(name, classes)
+            else param_widget(container, name, param, f"{key}.{name}")
             for name, param in MEASURES[measure_name].parameters.items()}
 
 
@@ -335,6 +341,20 @@ def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, 
         if other is not None and len(other) == len(table):
             table[f"first t features, {'in-sample' if own == 'held-out' else 'held-out'}"] = other["value"].to_numpy()
     return table
+
+
+def selected_columns(table: pd.DataFrame) -> dict:
+    """Short headers for :func:`selected_table` (the full header as the tooltip), so its columns fit a 1024 px
+    screen without scrolling sideways (issue 34: 1,288 px of columns in 965)."""
+    short = {"step value": "step value", "selector score": "step score", "tied at its step": "tied",
+             "first t features, held-out": "first t, held out", "first t features, in-sample": "first t, in-sample"}
+    config: dict = {"rank": st.column_config.NumberColumn("rank", width="small"),
+                    "feature": st.column_config.NumberColumn("index", width="small", help="the feature's column index")}
+    for column in table.columns:
+        label = next((v for k, v in short.items() if column.startswith(k)), None)
+        if label is not None:
+            config[column] = st.column_config.Column(label, help=column)
+    return config
 
 
 def tie_note(result: Selection) -> str | None:

@@ -31,6 +31,7 @@ from fslab.selectors import SELECTORS
 
 from . import page_plan, state
 from .cache import sample_encoded
+from .cost_matrix import GRID, offered_measures
 from .link_pages import LINK_PAGES
 from .names import UNIFORM_NAME
 from .pages import PAGES
@@ -234,7 +235,7 @@ def _offered_measures(page: str, source, selector: str | None) -> list[str]:
     spec = SELECTORS.get(selector)
     if _fixes_measure(page, spec):
         return [spec.fixed_measure]
-    fitting = supported_measures(source)
+    fitting = offered_measures(source) if LINK_PAGES[page].cost_matrix else supported_measures(source)
     return [m for m in fitting if m in SCORABLE] if LINK_PAGES[page].scored else fitting
 
 
@@ -306,6 +307,8 @@ def apply(recipe: Recipe, file_bytes: bytes | None = None) -> list[str]:
                                                                      # first-visit defaults for an upload
     values, dropped = _widget_values(recipe)
     st.session_state.update(values)
+    for name in values:   # a link's cost matrix replaces the grid's edits made on another one
+        st.session_state.pop(name + GRID, None)
     pre = prefix(recipe.page)
     if f"{pre}.estimate" in values:   # the link's estimate stands on its data, not the default
         st.session_state[f"{pre}.estimate_for"] = data_key()

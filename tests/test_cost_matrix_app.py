@@ -1,0 +1,67 @@
+"""The cost-sensitive error's K x K cost matrix in the app (issue 33.5): on a 3-class target the NPFS page offers
+the cost-sensitive error and asks for C[y, k] in a grid (0 on the diagonal, 1 off it by default), a link carries the
+matrix and restores it, and the run uses it (the same counts as the library with that c)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fslab.data.samples import load_sample
+from fslab.measures import MEASURES, supported_measures
+from fslab.npfs import npfs
+from fslab.recipe import ALL_CLASSES, load_table
+from tests.test_share_app import open_page, rerun  # noqa: F401  (the fixture and the helper)
+from ui.cost_matrix import check_matrix, default_matrix, offered_measures, takes_matrix
+
+WAVEFORM_3 = {"data": "waveform", "positive": "(all classes)", "selector": "bayes-greedy",
+              "measure": "cost-sensitive", "k": "3", "n": "5"}
+MATRIX = [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]]
+
+
+def test_the_default_matrix_is_the_zero_one_loss_and_bad_cells_are_named():
+    assert default_matrix(3) == [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
+    frame = pd.DataFrame(MATRIX, index=["a", "b", "c"], columns=["a", "b", "c"])
+    assert check_matrix(frame, 3) == (MATRIX, None)
+    frame.iloc[2, 0], frame.iloc[0, 1] = np.nan, -1.0
+    matrix, problem = check_matrix(frame, 3)
+    assert matrix is None and "true a / predicted b" in problem and "true c / predicted a" in problem
+    assert check_matrix(pd.DataFrame(MATRIX).iloc[:2, :2], 3)[1].startswith("The cost matrix must be 3 x 3")
+    assert takes_matrix("c", ["a", "b", "c"]) and not takes_matrix("c", [0, 1]) and not takes_matrix("beta", "abc")
+
+
+def test_many_classes_offer_the_cost_sensitive_error_binary_targets_are_unchanged():
+    binary = load_sample("waveform").discretize("mean-std", 3)   # one-vs-rest on class 2 by default
+    assert len(binary.labels) == 2 and offered_measures(binary) == supported_measures(binary)
+    three = load_table({"sample": "waveform", "positive": ALL_CLASSES}).discretize("mean-std", 3)
+    assert len(three.labels) == 3 and "cost-sensitive" not in supported_measures(three)
+    assert offered_measures(three) == [m for m in MEASURES if m in supported_measures(three) or m == "cost-sensitive"]
+
+
+@pytest.mark.slow  # an AppTest session: about 1 s
+def test_a_link_carries_the_matrix_and_the_run_uses_it(open_page):  # noqa: F811
+    at = open_page("pages/npfs.py", WAVEFORM_3 | {"c": "0,1,2;1,0,1;4,1,0"})
+    assert at.session_state["npfs.c"] == MATRIX
+    assert dict(at.query_params)["c"] == "0.0,1.0,2.0;1.0,0.0,1.0;4.0,1.0,0.0"   # the link is written back
+    grid, data = at.dataframe[0].value, at.session_state["fslab.current_data"].encoded
+    assert grid.to_numpy().tolist() == MATRIX and list(grid.columns) == [str(c) for c in data.labels]
+    at.button(key="npfs.run").click()
+    rerun(at)
+    assert not at.exception, [e.value for e in at.exception]
+    memo, key = at.session_state["fslab.npfs.results"], at.session_state["fslab.npfs.last"]
+    shown = memo[key]
+    ref = npfs(data, "bayes-greedy", 3, n_bootstraps=5, alpha=0.01, seed=0, measure="cost-sensitive", c=MATRIX)
+    assert shown.counts.tolist() == ref.counts.tolist()
+    zero_one = npfs(data, "bayes-greedy", 3, n_bootstraps=5, alpha=0.01, seed=0, measure="zero-one")
+    assert ref.matrix.tolist() != zero_one.matrix.tolist()   # the matrix changed the picks: it was used
+
+
+@pytest.mark.slow  # an AppTest session: about 1 s
+def test_the_grid_starts_at_zero_one_and_a_wrong_sized_link_matrix_is_said(open_page):  # noqa: F811
+    at = open_page("pages/npfs.py", WAVEFORM_3)
+    assert at.session_state["npfs.c"] == default_matrix(3)
+    assert any("0 on the diagonal and 1 elsewhere is the 0-1 error" in c.value for c in at.caption)
+    at = open_page("pages/npfs.py", WAVEFORM_3 | {"c": "0,1;1,0"})
+    assert any("given is 2 x 2, but this target has 3 classes" in i.value for i in at.info)
+    assert at.session_state["npfs.c"] == default_matrix(3)
