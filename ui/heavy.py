@@ -30,7 +30,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.limited import breach_error, run_capped
+from fslab.limited import breach_error, memory_error, packed, receive_value, run_capped, send_packed
 
 WAIT_MESSAGE = "Waiting for another user's heavy job to finish..."
 SAME_JOB_MESSAGE = "Another session is computing this same result; it appears here when done..."
@@ -175,14 +175,23 @@ def _batch_policy() -> None:
     os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def _work(results, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None) -> None:
+def _work(results, answer, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None) -> None:
+    """The worker: ``progress`` calls and an error go to ``results`` (a queue); the result goes to the pipe
+    ``answer`` (:func:`fslab.limited.send_packed`: its arrays out of band, each memory region once), announced by a
+    ``("piped", None)`` message on ``results``."""
     lower_priority()
     if with_progress:
         kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
     try:
-        results.put(("done", fn(*args, **kwargs) if caps is None else run_capped(caps, fn, *args, **kwargs)))
+        message = packed(fn(*args, **kwargs) if caps is None else run_capped(caps, fn, *args, **kwargs))
+    except MemoryError as err:   # packing the answer did not fit (under caps, fn's own is run_capped's error)
+        results.put(("error", err if caps is None else memory_error(caps)))
+        return
     except Exception as err:  # sent back and re-raised in the caller's thread
         results.put(("error", err))
+        return
+    results.put(("piped", None))
+    send_packed(answer.fileno(), *message)
 
 
 _MAIN_LOCK = threading.Lock()
@@ -210,12 +219,13 @@ START_ATTEMPTS = 2  # a forkserver killed while a worker starts is restarted by 
 IDLE_SECONDS = 1.0  # ``idle()`` is called this often while the worker sends nothing
 
 
-def _start(ctx, results, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None):
+def _start(ctx, results, answer, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None):
     """Start the worker; a start that fails (the forkserver was killed: BrokenPipeError, EOFError) is retried
     once, then reported as a WorkerError saying what happened, never as the raw OSError."""
     failure: BaseException | None = None
     for _ in range(START_ATTEMPTS):
-        worker = ctx.Process(target=_work, args=(results, fn, args, kwargs, with_progress, caps), daemon=True)
+        worker = ctx.Process(target=_work, args=(results, answer, fn, args, kwargs, with_progress, caps),
+                             daemon=True)
         try:
             with plain_main():
                 worker.start()
@@ -236,10 +246,16 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
     dies without an answer raises :class:`WorkerError`. ``caps``: a :class:`fslab.Limits` whose ``max_parse_mb``
     and ``max_parse_seconds`` cap the worker's memory and CPU time (:mod:`fslab.limited`: an upload's reading); a
     breach, or a capped worker killed by the system, is a :class:`fslab.limited.ParseLimitError` naming the limit.
+    The result comes back through a pipe with its arrays out of band (:func:`fslab.limited.receive_value`): this
+    process holds it once, not also its pickle.
     """
     ctx = context or _context()
     results = ctx.Queue()
-    worker = _start(ctx, results, fn, args, kwargs, progress is not None, caps)
+    receive, answer = ctx.Pipe(duplex=False)
+    try:
+        worker = _start(ctx, results, answer, fn, args, kwargs, progress is not None, caps)
+    finally:
+        answer.close()   # the worker holds its own end: a worker that dies is an end of file here
     quiet_since = time.monotonic()
     try:
         while True:
@@ -247,11 +263,7 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
                 kind, payload = results.get(timeout=_POLL_SECONDS)
             except queue.Empty:
                 if not worker.is_alive() and results.empty():
-                    breach = None if caps is None else breach_error(worker.exitcode, caps)
-                    if breach is not None:
-                        raise breach from None
-                    raise WorkerError(f"the worker process of {getattr(fn, '__name__', 'the job')} stopped "
-                                      f"without a result (exit code {worker.exitcode})") from None
+                    raise _stopped(worker, fn, caps) from None
                 if idle is not None and time.monotonic() - quiet_since >= IDLE_SECONDS:
                     idle()
                     quiet_since = time.monotonic()
@@ -264,10 +276,23 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
                 progress(*payload)
             elif kind == "error":
                 raise payload
-            else:
-                return payload
+            else:   # "piped": the result follows on the pipe
+                try:
+                    return receive_value(receive.fileno())
+                except (OSError, EOFError):   # the worker stopped while sending it
+                    worker.join(timeout=10)
+                    raise _stopped(worker, fn, caps) from None
     finally:
         if worker.is_alive():
             worker.terminate()
         worker.join(timeout=10)
         results.close()
+        receive.close()
+
+
+def _stopped(worker, fn, caps) -> Exception:
+    """The error for a worker that ended without a result: the limit it hit (``caps``), else a WorkerError."""
+    breach = None if caps is None else breach_error(worker.exitcode, caps)
+    return breach if breach is not None else WorkerError(
+        f"the worker process of {getattr(fn, '__name__', 'the job')} stopped without a result (exit code "
+        f"{worker.exitcode})")
