@@ -65,7 +65,7 @@ except FslabError as err:
 exact = "exact values of the distribution" if kind == "distribution" else f"{describe_estimate(estimate)} values"
 st.subheader("Which feature each measure adds at each step")
 st.markdown(ui.verdict(view))
-st.dataframe(ui.picks_styled(view), width="stretch", hide_index=True, key="bym.picks")
+theme.table(ui.picks_styled(view))  # static: long feature names wrap instead of being cut
 if ties := view.tie_words():  # a pick among equals is said, with the rule that broke it
     st.caption(f"Ties: {md(ties)} (the lowest index was taken).")
 for lab, why in view.skipped.items():
@@ -93,7 +93,7 @@ st.caption("Row = the first t features a measure chose; column = the measure jud
            "own terms). A star marks the best row of a column; colour = how far a row falls short of that best, "
            "relative to the column's worst row. Greedy search is not exhaustive, so a measure's own row is not "
            "always its column's best.")
-st.dataframe(ui.titled_table(view, values), width="stretch", hide_index=True, key="bym.cross_table")
+theme.table(ui.titled_table(view, values))
 st.caption("The same values as a table; each column header says whether lower or higher is better.")
 st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
                    "text/csv", key="bym.download", on_click="ignore")

@@ -8,17 +8,15 @@ from ui import page_plan
 from ui.link_pages import LINK_PAGES
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
+from ui.text import read_aloud
 
 st.title("Compare selectors")
-st.markdown(
-    "For the measure you care about, do the features chosen by its **Bayes criterion** differ from those chosen "
-    "by **mutual information**, **mRMR** or the **Fisher score**, and do they give a better learner? "
-    "This page runs several selectors for the same k, shows where they disagree and why, and then trains a "
-    "learner on each selector's first k features over repeated train/test splits, as in Section 4 of "
-    "Ahmed, Narasimhan & Agarwal (Figures 1, 2 and 4)."
-)
+read_aloud("compare")
 
-kind, source_name, source = pick_source("compare.source")
+# result first on a 1024 x 768 projector: compact controls, the selections side by side, then how it is computed
+where, how = st.columns([3, 2])
+with where:
+    kind, source_name, source = pick_source("compare.source")
 # the measures both halves handle: a Bayes criterion and a test-sample scorer (MeasureSpec.empirical)
 options = [name for name in supported_measures(source) if name in SCORABLE]
 if not options:  # a real-valued target: only the squared error fits it, and the learners here are classifiers
@@ -45,21 +43,7 @@ else:
     k = 1
     right.caption("One feature: k = 1.")
 
-estimate = estimate_choice(st, kind, "compare")
-if kind == "dataset":
-    st.caption(estimate_note(estimate, beside=False) + " Every panel below (side by side, each learning-curve "
-               "split's selection, every binning) selects with this estimate.")
-    if note := page_plan.inherited_note(inherited):
-        st.caption(note)
-
-st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
-         r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
-st.latex(MEASURES[measure_name].formula)
-st.latex(r"C^{\mathrm{MI}}(J) = I(X_J;Y),\quad \mathrm{mRMR}: I(X_j;Y)-\tfrac{1}{|J|}\sum_{i\in J} I(X_j;X_i),"
-         r"\quad F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}")
-st.caption("BayesGreedy adds the feature that maximises the Bayes criterion of the chosen measure (Algorithm 1); "
-           "BayesScore and MIScore rank single features; MIGreedy maximises I(X_J; Y), the Bayes criterion of the "
-           "log-loss (Example 5), so it is not the right target for the 0-1 error (Example 1).")
+estimate = estimate_choice(how, kind, "compare")
 
 tab_side, tab_curves, tab_bins = st.tabs(["Side by side", "Learning curves", "Binning sensitivity"],
                                          key="compare.tab", on_change="rerun")  # only the open tab runs
@@ -73,3 +57,23 @@ if tab_curves.open is not False:
 if tab_bins.open is not False:
     with tab_bins:
         panels.binning_panel(source_name, source, measure_name, params, k, estimate)
+
+if kind == "dataset":
+    st.caption(estimate_note(estimate, beside=False) + " Every panel above (side by side, each learning-curve "
+               "split's selection, every binning) selects with this estimate."
+               + (f" {note}" if (note := page_plan.inherited_note(inherited)) else ""))
+with st.expander("How this is computed", key="compare.how"):
+    st.markdown(
+        "For the measure you care about, do the features chosen by its **Bayes criterion** differ from those "
+        "chosen by **mutual information**, **mRMR** or the **Fisher score**, and do they give a better learner? "
+        "This page runs several selectors for the same k, shows where they disagree and why, and then trains a "
+        "learner on each selector's first k features over repeated train/test splits, as in Section 4 of "
+        "Ahmed, Narasimhan & Agarwal (Figures 1, 2 and 4).")
+    st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
+             r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
+    st.latex(MEASURES[measure_name].formula)
+    st.latex(r"C^{\mathrm{MI}}(J) = I(X_J;Y),\quad \mathrm{mRMR}: I(X_j;Y)-\tfrac{1}{|J|}\sum_{i\in J} I(X_j;X_i),"
+             r"\quad F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}")
+    st.caption("BayesGreedy adds the feature that maximises the Bayes criterion of the chosen measure (Algorithm 1); "
+               "BayesScore and MIScore rank single features; MIGreedy maximises I(X_J; Y), the Bayes criterion of the "
+               "log-loss (Example 5), so it is not the right target for the 0-1 error (Example 1).")

@@ -10,7 +10,7 @@ from fslab.limits import limits_table
 from ui import state
 from ui.data import APP_SAMPLES, HIDDEN_NOTE, use_sample
 from ui.pages import home_links
-from ui.text import md
+from ui.text import md, read_aloud
 from ui.tour import start as start_tour
 
 PAPERS = [
@@ -43,15 +43,9 @@ def sample_picker() -> None:
         st.session_state["home_sample"] = guess if guess in names else state.DEFAULT_SAMPLE
     name = st.selectbox("Sample data set", names, key="home_sample", on_change=_apply_sample,
                         format_func=lambda n: f"{n}: {SAMPLES[n].title}", persist_state="session")
-    st.caption(HIDDEN_NOTE)
     error = st.session_state.pop("home_sample_error", None)
     if error:
         st.error(md(error))
-    rec = SAMPLES[name]
-    rate = f", positive rate {rec.positive_rate:.3f}" if rec.positive_rate is not None else ""
-    st.markdown(f"**{rec.title}**: {rec.n_rows:,} rows x {rec.n_features} features, {rec.task}{rate}.  \n"
-                f"{rec.encoding}")
-    st.caption(f"{rec.citation}. Licence: {rec.licence}. Used in: {rec.paper}.")
     if current == f"{name} (sample)":
         st.success(f"Current dataset: **{md(current)}** ({encoded.n_rows:,} rows x {encoded.n_features} features). "
                    "Every page uses it; change the target, positive class or binning on the Data page.")
@@ -64,14 +58,26 @@ def sample_picker() -> None:
                 st.error(md(err))
             else:
                 st.rerun()
+    rec = SAMPLES[name]
+    rate = f", positive rate {rec.positive_rate:.3f}" if rec.positive_rate is not None else ""
+    st.markdown(f"**{rec.title}**: {rec.n_rows:,} rows x {rec.n_features} features, {rec.task}{rate}.  \n"
+                f"{rec.encoding}")
+    st.caption(f"{rec.citation}. Licence: {rec.licence}. Used in: {rec.paper}.")
+    st.caption(HIDDEN_NOTE)
 
 
 st.title("fslab: which features, for which measure?")
+read_aloud("home")
 if st.button("Start the Example 1 tour", key="home.tour", type="primary", icon=":material/school:"):
     start_tour()
     st.switch_page("pages/tour.py")
 st.caption("Four steps, one click each: **X1 or X2?** (the same two features judged by the 0-1 error and by mutual "
            "information), the subset lattice, Theorem 1's *make greedy bad*, and NPFS on D_uni.")
+
+st.subheader("Data set")
+sample_picker()
+
+st.subheader("What fslab does")
 st.markdown(
     "fslab is a workbench for **feature selection by the criterion you will be judged on**. Most filters rank "
     "features by mutual information; Ahmed, Narasimhan and Agarwal show that the best features depend on the "
@@ -83,7 +89,7 @@ st.markdown(
 st.markdown(
     "It is for students and practitioners of machine learning who want to *see* why the selected features change "
     "with the measure, and for anyone checking the papers' examples by hand. Everything runs on the dataset chosen "
-    "below or on the Data page."
+    "above or on the Data page."
 )
 st.markdown("The **Bayes criterion** of a subset S is the performance of the best possible classifier that sees only "
             "the features in S (Ahmed et al., Section 3); fslab picks the k features whose criterion is best.")
@@ -97,9 +103,6 @@ with st.expander("The formula: the best k-subset by the Bayes criterion", key="h
         st.latex(r"\eta_S(x)=P(Y=1\mid X_S=x)")  # its own line: a 1024 px screen shows each whole
         st.caption("h*_S is the Bayes-optimal classifier on X_S and P the performance measure (Ahmed et al., eq. (3)); "
                    "for an error such as the 0-1 error, P = -er, so the best subset has the smallest Bayes error.")
-
-st.subheader("Data set")
-sample_picker()
 
 st.subheader("Pages")
 for page in home_links():

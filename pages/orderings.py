@@ -17,17 +17,11 @@ from fslab.plots.orderings import decisions_figure, gap_figure, hasse_figure, or
 from ui import orderings as ui
 from ui import theme
 from ui.source import current_distribution, pick_source
-from ui.text import md
+from ui.text import md, read_aloud
 from ui.toy import install
 
 st.title("Bayes-risk orderings")
-st.markdown(
-    "Peña & Nilsson, *On the Complexity of Discrete Feature Selection for Optimal Classification*: the only "
-    "rule every distribution obeys is **monotonicity** (a superset never has a larger Bayes risk); beyond that, "
-    "**any** ordering of the subsets is possible (Theorem 1), so the best k-subset needs exhaustive search. "
-    "The smallest subset with the lowest risk, S*, is different: backward search or a one-shot test finds it."
-)
-st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")
+read_aloud("orderings")
 
 kind, source_name, source = pick_source("orderings.source", default="distribution")
 max_features = max_lattice_features()  # the server's limit, read once per run
@@ -275,3 +269,12 @@ with tab_finite:
                            "the dashed line is the threshold risk-with + τ.")
                 st.dataframe(ui.steps_table(r.steps), hide_index=True, width="stretch",
                              key=f"orderings.fin_tab_{r.method}")
+
+with st.expander("What Peña & Nilsson prove", key="orderings.how"):
+    st.markdown(
+        "Peña & Nilsson, *On the Complexity of Discrete Feature Selection for Optimal Classification*: the only "
+        "rule every distribution obeys is **monotonicity** (a superset never has a larger Bayes risk); beyond that, "
+        "**any** ordering of the subsets is possible (Theorem 1), so the best k-subset needs exhaustive search. "
+        "The smallest subset with the lowest risk, S*, is different: backward search or a one-shot test finds it."
+    )
+    st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")

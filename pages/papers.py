@@ -4,21 +4,10 @@ import streamlit as st
 
 from fslab.reproduction import ALL_VERDICTS, PAPERS, PROFILES, VERDICT_LABELS
 from ui import papers as ui
+from ui.text import read_aloud
 
 st.title("Papers: what the papers claim, and what we measured")
-st.markdown(
-    "fslab is built from three papers. This page is their **ledger**: one entry per figure, table or numbered "
-    "claim, with the paper's statement, the number fslab computes for it, and a verdict: **agree**, **partly** "
-    "(most parts of the claim hold, not all) or **disagree**; **cannot test** when the paper's data set could not "
-    "be obtained and only a synthetic stand-in ran (those entries are not counted among the three). Each verdict "
-    "comes from a rule written next to it, applied to the numbers, never by hand, and each rule is tested to fail "
-    "on numbers that contradict its claim. "
-    "The figures come from results files made by `bench/reproduce.py` and shipped with the app, so the page opens "
-    "at once; the link under each entry recreates the experiment live on a shipped sample."
-)
-st.caption("Three result sets are shipped: the papers' scale wherever this machine affords it now (each entry says "
-           "the scale it ran at), a larger reduced run and a quick CI-sized run. The papers' scale comes first; the "
-           "reduced runs' verdicts are shown beside each entry.")
+read_aloud("papers")
 
 shipped = [p for p in PROFILES if ui.ledger_path(p).is_file()]
 profile = st.radio("Results", shipped, format_func=lambda p: ui.PROFILE_LABELS[p], horizontal=True,
@@ -45,6 +34,22 @@ with st.expander("What this run reduced"):
     for line in ui.protocol_lines(ledger):
         st.markdown(f"- {line}")
     st.caption("bench/REPRODUCE.md describes the papers' protocol and every deviation.")
+
+with st.expander("How this ledger is made", key="papers.how"):
+    st.markdown(
+        "fslab is built from three papers. This page is their **ledger**: one entry per figure, table or numbered "
+        "claim, with the paper's statement, the number fslab computes for it, and a verdict: **agree**, **partly** "
+        "(most parts of the claim hold, not all) or **disagree**; **cannot test** when the paper's data set could not "
+        "be obtained and only a synthetic stand-in ran (those entries are not counted among the three). Each verdict "
+        "comes from a rule written next to it, applied to the numbers, never by hand, and each rule is tested to fail "
+        "on numbers that contradict its claim. "
+        "The figures come from results files made by `bench/reproduce.py` and shipped with the app, so the page opens "
+        "at once; the link under each entry recreates the experiment live on a shipped sample."
+    )
+    st.caption("Three result sets are shipped: the papers' scale wherever this machine affords it now (each entry "
+               "says the scale it ran at), a larger reduced run and a quick CI-sized run. The papers' scale comes "
+               "first; the reduced runs' verdicts are shown beside each entry.")
+
 
 TEACH = {
     "ahmed": (

@@ -174,8 +174,8 @@ own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
 # the run's other estimate, when it could be computed (a real-valued target's values are no classes to fold)
 other_curve = next((c for label, c in list(curves.items())[1:2] if "(this run" in label), None) \
     if spec.kind != "backward" and kind == "dataset" else None
-st.dataframe(ui.selected_table(result, own_curve, measure_name, params, other_curve), hide_index=True,
-             width="stretch", key="select.table")
+ranking = ui.selected_table(result, own_curve, measure_name, params, other_curve)
+st.dataframe(ranking, hide_index=True, width="stretch", key="select.table", column_config=ui.selected_columns(ranking))
 st.caption("Step value = the value of the subset the selector chose at that step (for mRMR, JMI and CMIM the gain "
            "they maximised, for ranking selectors the feature's own score); the last columns are the Bayes value of "
            "the first t features under the chosen measure, held out and in-sample. Errors are shown as errors "

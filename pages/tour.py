@@ -9,8 +9,9 @@ from ui import orderings as uo
 from ui import theme, tour
 from ui.npfs import load_uniform
 from ui.source import current_distribution
-from ui.text import md
+from ui.text import md, read_aloud
 
+read_aloud("tour")
 if problem := tour.follow_link():
     st.warning(md(problem), icon=":material/link_off:")
 t = tour.step()

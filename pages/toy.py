@@ -11,9 +11,52 @@ from fslab.plots.toy import convergence_figure, joint_figure
 from fslab.selectors import SELECTORS
 from ui import theme, toy
 from ui.source import current_distribution
-from ui.text import md
+from ui.text import md, read_aloud
 
 st.title("Toy distribution")
+read_aloud("toy")
+name, dist = current_distribution()
+
+# result first on a 1024 x 768 projector: the preset and k in one row, then what each criterion picks; the law,
+# its chart and the builders below
+pick_preset, load, pick_k = st.columns([3, 1, 1], vertical_alignment="bottom")
+with pick_preset:
+    preset = toy.preset_picker(name)
+if load.button("Load preset", key="toy.load_preset", type="primary", width="stretch"):
+    toy.install_preset(preset)
+    st.rerun()
+k_pick = toy.k_box(pick_k, "k (features to pick)", "toy.pick_k", dist.n_features)
+
+st.subheader(f"Current distribution: {md(name)}")
+preset_key = toy.preset_of(name)
+dist_json = dist.to_json()
+try:
+    picks = toy.picks(dist_json, int(k_pick))
+except FslabError as err:
+    st.error(md(err))
+else:
+    by_measure = picks.set_index("measure")
+    zero_one, mi = MEASURES["zero-one"].label, MEASURES["mi"].label
+    if zero_one in by_measure.index and mi in by_measure.index:
+        row = by_measure.loc[zero_one]
+        st.markdown(toy.pick_verdict(int(k_pick), row["best k-subset (exhaustive)"], row["tied optimal subsets"],
+                                     float(row["its Bayes value"]), by_measure.at[mi, "BayesGreedy picks"]))
+    theme.table(picks)  # static: subsets and ties wrap instead of being cut
+    st.caption("One row per measure: the k features BayesGreedy adds and the best k-subset by exhaustive search on "
+               "the exact law, with that subset's Bayes value in the measure's own terms (errors are positive, lower "
+               "is better; scores such as AUC and mutual information, higher is better). Ties are said, never hidden: "
+               "'tied optimal subsets' lists every k-subset as good as the one shown, and 'BayesGreedy ties' each "
+               "step at which several candidates were equally good (the lowest index is taken).")
+st.markdown(
+    "Each **Bayes criterion** scores a subset J by the best achievable value of a performance measure using "
+    "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features. "
+    + (f"**{md(name)}** ({PRESETS[preset_key].reference}): {PRESETS[preset_key].teaches}" if preset_key else
+       f"The table above shows what each criterion picks on **{md(name)}**. (For a worked case, load the Bayes "
+       "paper's Example 1 preset above: mutual information prefers X2 there, the 0-1 error X1.)")
+)
+st.latex(r"C^{0\text{-}1}(J) = -\sum_{x_J}\min_y p(x_J, y),\qquad C^{\mathrm{MI}}(J) = I(X_J; Y)")
+
+st.header("The distribution")
 st.markdown(
     "A distribution small enough to see whole: a few discrete features X and a class Y with **exact** "
     "probabilities p(x, y). On it every criterion is exact, so you can see *why* the choice of criterion "
@@ -21,20 +64,6 @@ st.markdown(
     "The distribution you build here is used by the **Orderings** page and by every page's "
     "'Toy distribution' option."
 )
-name, dist = current_distribution()
-
-with st.expander("Build or change the distribution", expanded=True):
-    tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"],
-                   key="toy.builder", on_change="rerun")  # only the open tab runs: the editors are costly to draw
-    builders = (lambda: toy.preset_builder(name), lambda: toy.naive_bayes_builder(dist),
-                lambda: toy.joint_builder(dist), lambda: toy.generator_builder(dist),
-                lambda: toy.json_builder(name, dist))
-    for tab, build in zip(tabs, builders, strict=True):
-        if tab.open is not False:
-            with tab:
-                build()
-
-st.header(f"Current distribution: {md(name)}")
 law_words, law_latex = law_formula(dist)
 st.markdown(law_words)
 st.latex(law_latex)
@@ -47,36 +76,16 @@ st.caption("Each bar is one state x of the features; its height is p(x) and the 
            "States are labelled by their feature values in order.")
 toy.assumptions_box(dist)
 
-st.header("Which features does each criterion pick?")
-preset_key = toy.preset_of(name)
-st.markdown(
-    "Each **Bayes criterion** scores a subset J by the best achievable value of a performance measure using "
-    "only X_J (Ahmed, Narasimhan & Agarwal, eq. (3)). Different measures can prefer different features. "
-    + (f"**{md(name)}** ({PRESETS[preset_key].reference}): {PRESETS[preset_key].teaches}" if preset_key else
-       f"The table below shows what each criterion picks on **{md(name)}**. (For a worked case, load the Bayes "
-       "paper's Example 1 preset above: mutual information prefers X2 there, the 0-1 error X1.)")
-)
-st.latex(r"C^{0\text{-}1}(J) = -\sum_{x_J}\min_y p(x_J, y),\qquad C^{\mathrm{MI}}(J) = I(X_J; Y)")
-k_pick = toy.k_box(st, "k (features to pick)", "toy.pick_k", dist.n_features)
-dist_json = dist.to_json()
-try:
-    picks = toy.picks(dist_json, int(k_pick))
-except FslabError as err:
-    st.error(md(err))
-else:
-    st.dataframe(picks, hide_index=True, width="stretch", key="toy.picks_table",
-                 column_config={"its Bayes value": st.column_config.NumberColumn(format="%.4f")})
-    st.caption("One row per measure: the k features BayesGreedy adds and the best k-subset by exhaustive search on "
-               "the exact law, with that subset's Bayes value in the measure's own terms (errors are positive, lower "
-               "is better; scores such as AUC and mutual information, higher is better). Ties are said, never hidden: "
-               "'tied optimal subsets' lists every k-subset as good as the one shown, and 'BayesGreedy ties' each "
-               "step at which several candidates were equally good (the lowest index is taken).")
-    by_measure = picks.set_index("measure")
-    zero_one, mi = MEASURES["zero-one"].label, MEASURES["mi"].label
-    if zero_one in by_measure.index and mi in by_measure.index:
-        row = by_measure.loc[zero_one]
-        st.markdown(toy.pick_verdict(int(k_pick), row["best k-subset (exhaustive)"], row["tied optimal subsets"],
-                                     float(row["its Bayes value"]), by_measure.at[mi, "BayesGreedy picks"]))
+with st.expander("Build your own distribution"):
+    tabs = st.tabs(["Presets", "Class-conditional tables", "Full joint table", "Generators", "JSON import/export"],
+                   key="toy.builder", on_change="rerun")  # only the open tab runs: the editors are costly to draw
+    builders = (lambda: toy.preset_note(preset), lambda: toy.naive_bayes_builder(dist),
+                lambda: toy.joint_builder(dist), lambda: toy.generator_builder(dist),
+                lambda: toy.json_builder(name, dist))
+    for tab, build in zip(tabs, builders, strict=True):
+        if tab.open is not False:
+            with tab:
+                build()
 
 st.header("Sample from it")
 st.markdown("Draw m rows (X, Y) from the distribution and make them the current dataset, so the Select, "

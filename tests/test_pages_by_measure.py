@@ -20,7 +20,7 @@ def at():
 
 
 def test_default_mushroom_seven_measures_five_steps(at):
-    picks = at.dataframe[0].value.set_index("measure")
+    picks = at.table[0].value.set_index("measure")
     assert list(picks.columns) == ["step 1", "step 2", "step 3", "step 4", "step 5"]
     assert {"0-1 error", "AUC", "mutual information", "all measures"} <= set(picks.index)
     assert picks.loc["all measures", "step 1"] == "same feature"  # odor=none first for every measure
@@ -28,7 +28,7 @@ def test_default_mushroom_seven_measures_five_steps(at):
     assert any("**disagree**" in m.value for m in at.markdown)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert spec["layout"]["yaxis"]["title"]["text"] == "chosen by"
-    table = at.dataframe[1].value
+    table = at.table[1].value
     assert "0-1 error (lower is better)" in table.columns and "AUC (higher is better)" in table.columns
     assert (table["0-1 error (lower is better)"] >= 0).all()
     assert len(at.latex) >= 1 and at.get("download_button")
@@ -42,7 +42,7 @@ def test_example1_verdict_names_x1_and_x2(at):
     assert "0-1 error adds **X1**" in verdict and "**X2**" in verdict
     assert "same set, in different orders" in verdict
     at.select_slider(key="bym.step").set_value(1).run()
-    table = at.dataframe[1].value.set_index("chosen by")
+    table = at.table[1].value.set_index("chosen by")
     assert table.loc["0-1 error", "0-1 error (lower is better)"] == pytest.approx(0.25)
     assert table.loc["mutual information", "0-1 error (lower is better)"] == pytest.approx(0.30)
 
@@ -52,7 +52,7 @@ def test_cost_parameter_and_measure_subset(at):
     at.multiselect(key="bym.measures").set_value(["zero-one", "cost-sensitive"]).run()
     at.slider(key="bym.c").set_value(0.5).run()
     assert not at.exception
-    picks = at.dataframe[0].value.set_index("measure")
+    picks = at.table[0].value.set_index("measure")
     assert list(picks.index) == ["0-1 error", "cost-sensitive error (c=0.5)", "all measures"]
     assert picks.loc["all measures"].tolist() == ["same feature", "same feature"]
     assert any("same feature at every step" in m.value for m in at.markdown)

@@ -34,7 +34,7 @@ def test_page_opens_on_the_paper_scale_with_the_reduced_runs_beside_it(papers_pa
     for row in ledger.rows:
         assert row.item.split(" (")[0] in text, row.id
     # one figure or table per row, plus the counts-per-scale table; formulas teach each paper
-    drawn = len(at.get("plotly_chart")) + len(at.dataframe)
+    drawn = len(at.get("plotly_chart")) + len(at.dataframe) + len(at.table)
     assert drawn == len(ledger.rows) + 1
     assert len(at.latex) == len(PAPERS)
     counts_table = at.dataframe[0].value

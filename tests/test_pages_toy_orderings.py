@@ -89,7 +89,7 @@ def test_toy_page_defaults_show_example1_criteria_disagree(toy):
 
 def test_toy_picks_table_says_which_way_each_value_is_better(toy):
     """Errors (positive) read 'lower is better', scores 'higher is better'; Example 1: 0-1 error 0.25 for X1."""
-    table = next(d.value for d in toy.dataframe if "its Bayes value" in d.value.columns).set_index("measure")
+    table = next(d.value for d in toy.table if "its Bayes value" in d.value.columns).set_index("measure")
     assert table.at["0-1 error", "better"] == "lower is better"
     assert table.at["0-1 error", "its Bayes value"] == pytest.approx(0.25)
     assert table.at["AUC", "better"] == table.at["mutual information", "better"] == "higher is better"

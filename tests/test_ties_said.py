@@ -75,5 +75,5 @@ def test_toy_page_says_the_tie_and_opens_xor_at_its_order():
     at.number_input(key="toy.pick_k").set_value(1).run()
     text = " ".join(m.value for m in at.markdown)
     assert "best 1-subsets tie: **X1, X2, X3 and X4** all reach 0.5" in text and "one of them" in text
-    table = next(d.value for d in at.dataframe if "its Bayes value" in d.value.columns).set_index("measure")
+    table = next(d.value for d in at.table if "its Bayes value" in d.value.columns).set_index("measure")
     assert table.at["0-1 error", "tied optimal subsets"] == "X1 / X2 / X3 / X4"

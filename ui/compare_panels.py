@@ -75,8 +75,11 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     """Selections of several selectors for the same k: grid, overlaps, disagreements (Bayes value vs MI), every
     criterion and value in ``estimate``."""
     m = get_measure(measure_name, **params)
-    chosen = st.multiselect("Selectors", offered_selectors(), default=list(DEFAULT_SELECTORS), key="compare.selectors",
-                            format_func=selector_label, persist_state="session")
+    if "compare.selectors" not in st.session_state:
+        st.session_state["compare.selectors"] = list(DEFAULT_SELECTORS)
+    with st.popover(f"Selectors ({len(st.session_state['compare.selectors'])})"):  # compact: the result first
+        chosen = st.multiselect("Selectors", offered_selectors(), key="compare.selectors",
+                                format_func=selector_label, persist_state="session")
     try:
         if not chosen:
             raise FslabError("choose at least one selector")
@@ -96,8 +99,8 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     subsets = cmp.subsets.rename(columns={"bayes_value": f"{m.label} of the set ({better} is better)",
                                           "mi_bits": "MI of the set (bits)"})
     subsets["selector"] = subsets["selector"].map(selector_label)
-    st.dataframe(subsets, hide_index=True, key="compare.subsets", width="stretch",  # whole feature lists
-                 column_config={"features": st.column_config.TextColumn("features", width="large")})
+    # a static table wraps the feature lists, so none is cut on a 1024 px screen (a data grid cut "spore-print-")
+    st.table(subsets.style.format({c: "{:.4f}" for c in subsets.columns[2:]}), hide_index=True)
     if cmp.optimal is not None:
         names = ", ".join(cmp.feature_names[j] for j in cmp.optimal)
         found = [selector_label(n) for n, ok in zip(cmp.subsets["selector"], cmp.subsets["optimal"], strict=True)

@@ -101,7 +101,8 @@ def draw_row(row: Row, others: list[tuple[str, Row]]) -> None:
         if fig is not None:
             right.plotly_chart(theme.chart(fig), key=f"papers.fig.{row.id}", config={"displayModeBar": False})
         elif table is not None:
-            right.dataframe(table, hide_index=True)
+            with right:
+                theme.table(table)
         right.caption(f"{md(row.item)} as reproduced here from the shipped results (`{row.id}`, "
                       f"{row.seconds:.1f} s to compute); the paper's statement and our verdict are on the left.")
 

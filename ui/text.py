@@ -44,8 +44,8 @@ READ_ALOUD = {
               "step.",
     "by_measure": "This page runs one selector once per performance measure and shows where their picks part and "
                   "what each choice costs.",
-    "compare": "This page runs several selectors on the same data and shows where their features differ and which "
-               "ones a classifier does better with.",
+    "compare": "This page runs several selectors on the same data and shows where their picks differ and which pick "
+               "trains the better classifier.",
     "scores": "This page scores every feature on its own under several measures, in-sample and held out.",
     "toy": "This page shows a small exact distribution and which features each criterion picks on it.",
     "orderings": "This page shows every subset's Bayes risk and why the best k features need exhaustive search.",

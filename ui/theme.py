@@ -4,6 +4,7 @@ projector (the renderers are loaded ahead by ui/warm.py)."""
 from __future__ import annotations
 
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 PRESENT = "fslab.present"
 CHOSEN = "fslab.present_on"
@@ -64,6 +65,14 @@ def chart(fig):
         if bar is not None:
             grow(bar.tickfont)
     return fig
+
+
+def table(data, digits: int = 4) -> None:
+    """A static table (``st.table``) for a projector: long cells (feature lists, headers) wrap instead of being cut
+    or scrolling sideways as a data grid's columns do at 1024 px; floats shown with ``digits`` decimals. ``data``: a
+    DataFrame (its index hidden) or a pandas Styler (highlighted cells kept)."""
+    styler = data if isinstance(data, Styler) else data.style
+    st.table(styler.format(precision=digits).hide(axis="index"))
 
 
 def style() -> None:

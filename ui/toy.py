@@ -41,6 +41,7 @@ def install(name: str, dist: Distribution) -> None:
 # the k that shows what a preset teaches (XOR: the pair; a redundant copy: the second pick skips the copy)
 INSTRUCTIVE_K = {"xor": 2, "redundant-copies": 2, "greedy-bad": 2, "s-star-vs-markov": 2}
 K_KEYS = ("toy.pick_k", "toy.conv_k")
+K_NEXT = "toy.k_next"  # a k set by a builder below the k box: applied before the box is drawn on the next run
 
 
 def install_preset(key: str) -> None:
@@ -59,6 +60,9 @@ def preset_of(name: str | None) -> str | None:
 
 def k_box(container, label: str, key: str, n_features: int) -> int:
     """A k number box whose value lives in the session state (so a preset can set it), kept within 1..n."""
+    if (k_next := st.session_state.pop(K_NEXT, None)) is not None:
+        for k_key in K_KEYS:
+            st.session_state[k_key] = k_next
     if not 1 <= st.session_state.get(key, 1) <= max(1, n_features):
         st.session_state[key] = 1
     st.session_state.setdefault(key, 1)
@@ -119,16 +123,19 @@ def assumptions_box(dist: Distribution) -> None:
 
 # --- builders: each returns nothing and installs a distribution when its button is pressed ---------
 
-def preset_builder(current: str | None = None) -> None:
-    """The preset picker, opened on the loaded preset (``current``: the distribution's name) when it is one."""
+def preset_picker(current: str | None = None) -> str:
+    """The preset picker, opened on the loaded preset (``current``: the distribution's name) when it is one; the
+    page's "Load preset" button installs the choice."""
     if "toy.preset" not in st.session_state and preset_of(current) is not None:
         st.session_state["toy.preset"] = preset_of(current)  # e.g. a cold /toy?dist=xor link
-    name = st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label,
+    return st.selectbox("Preset", list(PRESETS), key="toy.preset", format_func=lambda n: PRESETS[n].label,
                         persist_state="session")
-    st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches}")
-    if st.button("Load preset", key="toy.load_preset", type="primary"):
-        install_preset(name)
-        st.rerun()
+
+
+def preset_note(name: str) -> None:
+    """The builder's first tab: what the preset chosen at the top of the page teaches."""
+    st.info(f"**{PRESETS[name].label}** ({PRESETS[name].reference}). {PRESETS[name].teaches} Choose a preset and "
+            "press **Load preset** at the top of the page, or build your own law in the other tabs.")
 
 
 def naive_bayes_builder(current: Distribution) -> None:
@@ -218,8 +225,7 @@ def generator_builder(current: Distribution) -> None:
             name, dist = make()
             install(name, dist)
             if kind == "XOR interaction":   # an XOR of order r shows itself only once r features are picked
-                for k_key in K_KEYS:
-                    st.session_state[k_key] = int(order)
+                st.session_state[K_NEXT] = int(order)  # the k boxes are drawn above: set on the next run
             st.rerun()
     except FslabError as err:
         st.error(md(err))
