@@ -52,6 +52,7 @@ from ui.data import (
     split_frame,
     type_overrides,
     types_key,
+    unused_upload,
 )
 from ui.data import upload as read_upload
 from ui.text import md
@@ -141,9 +142,12 @@ def choose_options(chosen: Chosen):
     guess = None if sample else chosen.upload.guess if chosen.upload else data_guess.target(frame, frame_key)
     sure = guess is None or guess.sure
     default_target = sample_default_target(sample, columns) if sample else guess.column if sure else None
-    reset_if_invalid("data_target", [*columns, None] if not sure else columns, default_target)
+    if sure:
+        reset_if_invalid("data_target", columns, default_target)
+    elif st.session_state.get("data_target") not in columns:   # the box starts empty: the user chooses
+        st.session_state.pop("data_target", None)
     c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
-    target = c1.selectbox("Target column (what to predict)", columns, key="data_target",
+    target = c1.selectbox("Target column (what to predict)", columns, key="data_target", index=0 if sure else None,
                           placeholder="Choose the column to predict")
     if guess is not None and target == guess.column:
         c1.caption(f"Guessed: {md(guess.reason)}." if guess.sure else
@@ -455,7 +459,8 @@ def main() -> None:
     sources = {"sample": "Sample data set", "upload": "Upload a CSV"}
     if applied is not None:
         sources = {"current": f"Current: {md(name)}"} | sources
-    reset_if_invalid("data_source", list(sources), next(iter(sources)))
+    # an upload kept from an earlier visit and not in use opens again (ui.data.PENDING)
+    reset_if_invalid("data_source", list(sources), "upload" if unused_upload() else next(iter(sources)))
     kind = st.radio("Data", list(sources), key="data_source", horizontal=True, format_func=sources.get)
     if kind == "current":
         st.success(f"**{md(name)}** is the current dataset: the other pages use it.")

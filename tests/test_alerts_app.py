@@ -92,6 +92,8 @@ def test_leak_named_on_data_and_select_then_left_out(app):
     app.run()
     at = app.go("pages/selection.py")
     assert any("**action**" in e.value for e in at.error), "the leak is said above Select"
+    glossary = " ".join(m.value for m in at.sidebar.markdown)
+    assert "**plug-in**" in glossary and "**NPFS**" in glossary   # the glossary, one click away on every page
     assert "action" in at.session_state[CURRENT].encoded.feature_names
     leak_buttons(at)[0].click()
     at = app.run()
