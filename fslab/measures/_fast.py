@@ -37,6 +37,13 @@ BLOCK_BYTES = 64 << 20
 MIN_BLOCK_BYTES = 4 << 20
 _EXACT_ROWS = 1 << 24
 _TILE_ROWS, _TILE_COLS = 2048, 512  # value-bit packing tiles (rows a multiple of 8: whole bytes per tile)
+# Many values (issue 35.1): one np.bincount over keys (j A + X[r, j]) G + g[r] counts every (feature, value, group)
+# in one pass over the codes, where the indicator product pays a float32 column per value. Keys are made per block
+# of columns of at most _KEY_BLOCK keys (512 KiB of int64: the block and the histogram of one column stay in cache).
+# The keys pay from _KEY_MIN_VALUES values on (measured in bench/README.md, issue 35).
+_KEY_BLOCK = 1 << 16
+_KEY_MIN_VALUES = 4
+_KEY_COST = 2.0
 
 
 def nlogn_table(m: int) -> np.ndarray:
@@ -48,11 +55,12 @@ def nlogn_table(m: int) -> np.ndarray:
 class _State:
     """Rows of the mixed cells of a subset: ``rows`` (active row indices), ``cell`` (their mixed-cell id)."""
 
-    __slots__ = ("cell", "class_counts", "groups", "n_cells", "nbytes", "rows")
+    __slots__ = ("cell", "class_counts", "groups", "keys", "n_cells", "nbytes", "rows")
 
     def __init__(self, rows: np.ndarray, cell: np.ndarray, n_cells: int, class_counts: np.ndarray):
         self.rows, self.cell, self.n_cells, self.class_counts = rows, cell, n_cells, class_counts
         self.groups: tuple | None = None  # the counted groups and their packed bits (FastCounter._groups), on use
+        self.keys: tuple | None = None  # the counted rows and groups of the key path (FastCounter._key_groups)
         self.nbytes = rows.nbytes + cell.nbytes
 
 
@@ -87,6 +95,10 @@ class FastCounter:
     @property
     def marginal(self) -> np.ndarray:
         """Counts n(Y = l, X_j = v): (L, n, A), from the same group counts (groups = classes)."""
+        if self._marginal is None and self._keys_pay(self.L, self.m):
+            counts = self._value_group_counts(None, self.y, self.L)  # (n, L, A)
+            self._marginal_by_value = counts.transpose(1, 2, 0).astype(np.float64)
+            self._marginal = counts.transpose(1, 0, 2).astype(np.float64)
         if self._marginal is None:
             rows = np.arange(self.m)
             upper = self._group_value_counts(rows, self.y, self.L).reshape(self.L, self.A - 1, self.n)
@@ -128,6 +140,76 @@ class FastCounter:
     def _bits_pay(self, n_groups: int, n_rows: int) -> bool:
         """Popcounts of packed group bits beat the float product for few groups of many rows."""
         return n_groups * -(-self.m // 64) * _BITS_COST < n_rows
+
+    def _keys_pay(self, n_groups: int, n_rows: int) -> bool:
+        """One bincount over (feature, value, group) keys (about _KEY_COST word operations a row) beats a float32
+        indicator column per value from _KEY_MIN_VALUES values on, and popcounts (one word operation per 64 rows,
+        group and value >= 1) unless the groups are few."""
+        words = -(-self.m // 64)
+        return self.A >= _KEY_MIN_VALUES and n_groups * (self.A - 1) * words >= _KEY_COST * n_rows
+
+    def _value_group_counts(self, rows: np.ndarray | None, group: np.ndarray, n_groups: int,
+                            features: np.ndarray | None = None) -> np.ndarray:
+        """n(group g, X_j = v) for every feature (or only ``features``) and every value v = 0 .. A-1, counted over
+        ``rows`` (None: every row) with ``group`` their group ids: (width, n_groups, A) int64.
+
+        One ``np.bincount`` per block of columns over the keys (b G + g[r]) A + X[r, j_b] (b: the column's place in
+        the block): the part before the code is the same for every block, so each key is one addition, and one
+        column's keys come one after another, so its histogram (G x A counts) stays in cache."""
+        A, G = self.A, n_groups
+        width = self.n if features is None else features.size
+        size = self.m if rows is None else rows.size
+        out = np.empty((width, G, A), dtype=np.int64)
+        if width == 0:
+            return out
+        step = min(width, max(1, _KEY_BLOCK // max(size, 1)))
+        base = (np.arange(step, dtype=np.int64)[:, None] * G + group.astype(np.int64)) * A  # (step, size)
+        keys = np.empty((step, size), dtype=np.int64)
+        for c0 in range(0, width, step):
+            c1 = min(width, c0 + step)
+            if features is None:
+                codes = self.X[:, c0:c1] if rows is None else self.X[rows, c0:c1]
+            else:
+                cols = features[c0:c1]
+                codes = self.X[:, cols] if rows is None else self.X[rows[:, None], cols[None, :]]
+            block = keys[:c1 - c0]
+            np.add(base[:c1 - c0], codes.T, out=block)
+            out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
+        return out
+
+    def _key_groups(self, rows: np.ndarray, cell: np.ndarray, C: int, class_counts: np.ndarray, whole: bool,
+                    cache: _State | None) -> tuple:
+        """The key path's rows to count, their groups (cell, class) = cell * L + y and, when every row is here, the
+        group of each class's largest cell (counted as the class's marginal minus the other cells: never read)."""
+        if cache is not None and cache.keys is not None:
+            return cache.keys
+        L = self.L
+        group = cell * L + self.y[rows]
+        skip = None
+        if C > 1 and whole:
+            skip = class_counts.argmax(axis=0) * L + np.arange(L)
+            keep = np.ones(C * L, dtype=bool)
+            keep[skip] = False
+            read = keep[group]
+            rows, group = rows[read], group[read]
+        out = (rows, group, skip)
+        if cache is not None:
+            cache.keys = out
+            cache.nbytes += rows.nbytes + group.nbytes
+        return out
+
+    def _key_counts(self, rows: np.ndarray, cell: np.ndarray, C: int, class_counts: np.ndarray, whole: bool,
+                    features: np.ndarray | None, cache: _State | None) -> np.ndarray:
+        """:meth:`_counts` by the key path: a (C, L, A, width) view of (width, C, L, A) int64 counts."""
+        L = self.L
+        rows, group, skip = self._key_groups(rows, cell, C, class_counts, whole, cache)
+        counts = self._value_group_counts(None if rows.size == self.m else rows, group, C * L, features)
+        by_class = counts.reshape(counts.shape[0], C, L, self.A)
+        if skip is not None:  # the skipped groups' bins are 0: each is its class's marginal minus the other cells
+            rest = np.einsum("wcla->wla", by_class)
+            margin = self._marginal.transpose(1, 0, 2)  # (n, L, A)
+            by_class[:, skip // L, np.arange(L)] = (margin if features is None else margin[features]) - rest
+        return by_class.transpose(1, 2, 3, 0)
 
     def _group_bits(self, rows: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
         member = np.zeros((n_groups, -(-self.m // 64) * 64), dtype=bool)
@@ -267,6 +349,9 @@ class FastCounter:
                 whole: bool, features: np.ndarray | None = None, cache: _State | None = None) -> np.ndarray:
         A, L = self.A, self.L
         n = self.n if features is None else features.size
+        if self._keys_pay(C * L, rows.size):
+            _ = self.marginal
+            return self._key_counts(rows, cell, C, class_counts, whole, features, cache)
         g_rows, group, n_groups, skip, keep_group, gbits = self._groups(rows, cell, C, class_counts, whole, cache)
         upper = np.empty((C, L, A - 1, n))
         if skip is not None:
@@ -327,6 +412,9 @@ class FastCounter:
     def pair_counts(self, f: int, candidates: np.ndarray) -> np.ndarray:
         """n(X_j = v, X_f = u) for every candidate j: (B, A, a_f) (the feature-feature tables of mRMR)."""
         a_f = int(self.arities[f])
+        cand = np.asarray(candidates, dtype=np.int64)
+        if self._keys_pay(a_f, self.m):
+            return self._value_group_counts(None, self.X[:, f], a_f, cand).transpose(0, 2, 1)
         rows = np.arange(self.m)
         group = self.X[:, f]
         upper = self._group_value_counts(rows, group, a_f).reshape(a_f, self.A - 1, self.n)
@@ -334,5 +422,4 @@ class FastCounter:
         counts = np.empty((a_f, self.A, self.n))
         counts[:, 1:, :] = upper
         counts[:, 0, :] = sizes[:, None] - upper.sum(axis=1)
-        cand = np.asarray(candidates, dtype=np.int64)
         return counts[..., cand].transpose(2, 1, 0)

@@ -13,7 +13,7 @@ bring their own through ``MeasureSpec.evaluator``. Selectors, ``bayes_value``, `
 lattice, convergence, compare and ksuggest all call these methods, so they report one number per J.
 
 Engines. ``engine="auto"`` uses the fast counting engine (``_fast.py``) on samples with small arities
-(at most 16 values per feature, 16 classes), the measure's mixed-cell reducer when it declares one, and
+(at most 16 values per feature, 128 classes), the measure's mixed-cell reducer when it declares one, and
 the one-pass removal step (``_removal.py``) on sources with row codes. ``engine="plain"`` counts every
 subset's table from scratch with ``source.table`` / ``source.extension_tables``: the oracle that the
 differential test holds the fast engine to.
@@ -37,7 +37,10 @@ ENGINES = ("auto", "plain")
 MAX_FAST_ARITY = 16     # always fast up to this many values per feature; beyond it (up to WIDE_FAST_ARITY) only
 WIDE_FAST_ARITY = 64    # while the engine's value indicators (rows x features x (values-1) float32) fit in
 INDICATOR_BYTES = 256 << 20
-MAX_FAST_CLASSES = 16  # its count arrays grow with L^2: a real-valued target with 1,000s of values takes plain tables
+MAX_FAST_CLASSES = 16  # the Dask kernels' limit (fslab.data.distributed)
+# The in-memory engine's: its count arrays grow with L^2 (a real-valued target with 1,000s of values takes plain
+# tables); 128 holds 20 classes x 5 folds held out (class index fold * L + y; issue 35.2).
+MAX_ENGINE_CLASSES = 128
 # Byte budget of one batch of plain extension tables (with the few float copies a measure makes of them):
 # memory stays bounded by this, never proportional to the number of candidates.
 BATCH_BYTES = 64 << 20
@@ -121,7 +124,7 @@ class TableEvaluator(Evaluator):
         self.has_rows = isinstance(source, CodedSource)
         self.sparse = isinstance(source, SparseDataset)  # counted from its non-zeros (fslab.measures._sparse)
         self.fast = (self.engine == "auto" and (self.has_rows or self.sparse) and source.is_sample
-                     and source.n_features > 0 and len(source.labels) <= MAX_FAST_CLASSES
+                     and source.n_features > 0 and len(source.labels) <= MAX_ENGINE_CLASSES
                      and (self.sparse or _fits_fast(source)))
 
     @property
