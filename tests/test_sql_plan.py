@@ -168,12 +168,11 @@ def test_a_plan_that_cannot_be_applied_names_the_column(engine, frames):
 @pytest.mark.parametrize("engine", ["duckdb", "sqlite"], indirect=True)
 def test_a_wide_table_counted_in_batches(engine, monkeypatch):
     """Issue 32.5: statistics in batches of columns. 260 columns (small integers, reals with NaN, text) with the
-    batches made small (40 aggregates a query, 7 parts a union) so every statistic crosses batch boundaries: the
-    codes still equal memory's row for row."""
+    batches made small (7 columns a long-form query) so every statistic crosses batch boundaries: the codes still
+    equal memory's row for row."""
     from fslab.data import sql_stats
 
-    monkeypatch.setattr(sql_stats, "BATCH", 40)
-    monkeypatch.setattr(sql_stats, "UNION", 7)
+    monkeypatch.setattr(sql_stats, "LONG_COLUMNS", 7)
     rng = np.random.default_rng(3)
     m = 120
     columns = {f"i{j}": rng.integers(0, 4, size=m) for j in range(100)}

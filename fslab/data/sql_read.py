@@ -33,14 +33,13 @@ from .sql_stats import (
     _count,
     _to_sql,
     aggregate,
-    aggregate_sql,
     distinct_values,
-    number_fragments,
+    number_stats,
+    over_long,
     raw_rows,
     summarize_sql,
     target_pairs,
     target_value,
-    union_query,
 )
 from .target import choose_classes
 
@@ -140,21 +139,22 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.where(a == b, a, lerp)
 
 
-def _order_statistics(t, columns: list[str], ranks: list[np.ndarray]) -> list[dict[int, float]]:
+def _order_statistics(t, columns: list[str], ranks: list[np.ndarray], rows: int) -> list[dict[int, float]]:
     """{rank: value} of the non-missing values of each column of ``t`` sorted (0-based ranks ``ranks[i]``), by
-    ``ROW_NUMBER()`` in the engine (:func:`fslab.data.sql_stats.union_query`)."""
-    parts = []
-    for i, (name, r) in enumerate(zip(columns, ranks, strict=True)):
-        v = f'"{name}"'
-        wanted = ", ".join(str(int(x) + 1) for x in r)   # ROW_NUMBER() counts from 1
-        parts.append(f"SELECT {i} AS i, r - 1 AS r, v FROM (SELECT {v} AS v, ROW_NUMBER() OVER (ORDER BY {v}) AS r "
-                     f"FROM fslab_base WHERE {v} IS NOT NULL) AS q{i} WHERE r IN ({wanted})")
+    ``ROW_NUMBER()`` over each column of the long table (:func:`fslab.data.sql_stats.over_long`)."""
     out: list[dict[int, float]] = [{} for _ in columns]
-    if not parts:
+    if not columns:
         return out
-    got = union_query(t, parts, {"i": "int64", "r": "int64", "v": "float64"}, "sort the columns for their quantiles")
-    for i, r, v in zip(got["i"], got["r"], got["v"], strict=True):
-        out[i][int(r)] = float(v)
+
+    def query(start: int, stop: int) -> str:   # the ranks wanted in this batch, as i * 2**32 + rank
+        wanted = ", ".join(str((i << 32) + int(r) + 1) for i in range(start, stop) for r in ranks[i])
+        return ('SELECT "i", "r" - 1 AS "r", "v" FROM (SELECT "i", "v", ROW_NUMBER() OVER (PARTITION BY "i" '
+                'ORDER BY "v") AS "r" FROM fslab_long WHERE "v" IS NOT NULL) AS "q" WHERE CAST("i" AS BIGINT) * '
+                f'4294967296 + "r" IN ({wanted})')
+
+    got = over_long(t, _to_sql(t), [f'"{c}"' for c in columns], query, rows, "sort the columns for their quantiles")
+    for i, r, v in zip(got.get("i", []), got.get("r", []), got.get("v", []), strict=True):
+        out[int(i)][int(r)] = float(v)
     return out
 
 
@@ -255,17 +255,14 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         raise DataError("every feature column was left out (near-unique, constant, empty or dropped as asked); keep "
                         "one with column_types={name: 'category'}, near_unique='keep' or constant='keep'")
     numeric_target, value = target_value(t, key, schema, nan)
-    t = _typed_table(t, plan, vals, value, row_id)
-    parsed = None
-    if materialize and any(c.rule for c in plan.kept):   # parse once: every later query reads the stored values
-        parsed = f"fslab_parsed_{uuid.uuid4().hex}"
-        t = _store(t, parsed, "the parsed values")
+    stored: list[str] = []   # parse once: every later query reads the stored values
     try:
+        t = _typed_table(t, plan, vals, value, row_id, stored if materialize else None)
         return _code_table(ibis, t, plan, summary, pairs, key, positive, numeric_target, tdtype.is_boolean(), rows,
                            total, method, bins, missing, row_id, materialize)
     finally:
-        if parsed is not None:
-            _drop(t, parsed)
+        for name in stored:
+            _drop(t, name)
 
 
 def _store(expr, name: str, what: str):
@@ -330,11 +327,13 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
     return source
 
 
-def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None):
+def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None, stored: list[str] | None):
     """The rows read by the plan: ``f{j}`` the j-th kept column (float64 for numbers, dates in days or seconds
     since 1970-01-01; the stripped text for text and categories), ``_y`` the target's value, ``row_id``, and for a
     type the user set the raw value ``x{j}``. Parsed columns go through :func:`fslab.data.sql_parse.stage`, so
-    each rule's regex runs once per row."""
+    each rule's regex runs once per row. ``stored``: store the capture groups, then the rows read, as temporary
+    tables (their names are appended; SQLite and PostgreSQL would otherwise inline the groups and run a regex once
+    per use of a group)."""
     keep = {"_y": target} | ({row_id: t[row_id]} if row_id is not None else {})
     texts, rules, parsed = {}, {}, {}
     for j, c in enumerate(plan.kept):
@@ -349,11 +348,21 @@ def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None):
     if not parsed:
         return t.select(**keep)
     staged, group = stage(t, texts, rules, keep)
+    if stored is not None:
+        stored.append(f"fslab_groups_{uuid.uuid4().hex}")
+        groups = {(j, BY_NAME[c.rule].name): [g.get_name() for g in group(j, BY_NAME[c.rule])]
+                  for j, c in parsed.items()}
+        staged = _store(staged, stored[-1], "the parsed values")
+        group = lambda j, rule: [staged[n] for n in groups[j, rule.name]]   # noqa: E731
     values = {}
     for j, c in parsed.items():
         v = read_value(c.reading, group(j, BY_NAME[c.rule]))
         values[f"f{j}"] = v / 86400.0 if c.type == "date" and c.unit != "seconds" else v
-    return staged.select(*keep, **values)
+    typed = staged.select(*keep, **values)
+    if stored is None:
+        return typed
+    stored.append(f"fslab_parsed_{uuid.uuid4().hex}")
+    return _store(typed, stored[-1], "the parsed values")
 
 
 def _check_forced(t, plan: TablePlan, typed: dict) -> None:
@@ -395,27 +404,27 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
     numbers = [c for c in plan.kept if c.type not in ("text", "category")]
     texts = [c for c in plan.kept if c.type in ("text", "category")]
     stats: dict[str, tuple] = {}
-    fragments: dict[str, str] = {}
+    counted = []
     for c in numbers:
         s = summary[c.name] if summary is not None and c.type == "numeric" else None
         if s is not None:
             stats[c.name] = (s.n_present, s.n_distinct, s.integral, s.lo, s.hi, s.total, s.total_sq)
         else:
-            fragments |= number_fragments(f'"{names[c.name]}"', names[c.name] + "_")
-    got = aggregate_sql(t, fragments, "read the parsed columns' statistics") if fragments else {}
-    for c in numbers:
-        if c.name not in stats:
-            p = names[c.name] + "_"
-            n = int(got[p + "n"] or 0)
-            stats[c.name] = (n, int(got[p + "u"] or 0), bool(got[p + "int"]) if n else True,
-                             *(float(got[p + k] or 0.0) if n else math.nan for k in ("lo", "hi", "s", "q")))
+            counted.append(c)
+    got = number_stats(t, _to_sql(t), [f'"{names[c.name]}"' for c in counted], rows,
+                       "read the parsed columns' statistics") if counted else []
+    for c, g in zip(counted, got, strict=True):
+        n = int(g["n"] or 0)
+        stats[c.name] = (n, int(g["u"] or 0), bool(g["int"]) if n else True,
+                         *(float(g[k] or 0.0) if n else math.nan for k in ("lo", "hi", "s", "q")))
     discrete = [c for c in numbers if is_discrete(stats[c.name][1], stats[c.name][2], bins)]
     binned = [c for c in numbers if c not in discrete]
-    values = distinct_values(t, [names[c.name] for c in discrete], "list the distinct values")
-    edges = _edges(t, binned, names, stats, method, bins)
+    values = distinct_values(t, [names[c.name] for c in discrete], rows, "list the distinct values")
+    edges = _edges(t, binned, names, stats, method, bins, rows)
     strings = [c for c in texts if typed[c.name].type().is_string()]
-    found_text = distinct_values(t, [names[c.name] for c in strings], "list the categories")
-    found_numbers = distinct_values(t, [names[c.name] for c in texts if c not in strings], "list the categories")
+    found_text = distinct_values(t, [names[c.name] for c in strings], rows, "list the categories")
+    found_numbers = distinct_values(t, [names[c.name] for c in texts if c not in strings], rows,
+                                    "list the categories")
     texts_found = [found_text.pop(0) if c in strings else found_numbers.pop(0) for c in texts]
     duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
     out: dict[str, tuple] = {}
@@ -441,7 +450,7 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
     return out
 
 
-def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int) -> dict[str, np.ndarray]:
+def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, rows: int) -> dict[str, np.ndarray]:
     """{column: sorted distinct inner cut points} of the binned columns by ``method`` (discretize's rules):
     mean-std from the exact sums for whole numbers (memory's exact integer moments), else by two passes (the mean,
     then the sum of squared deviations from it); uniform from the range; quantile from exact order statistics."""
@@ -450,20 +459,20 @@ def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int) ->
     if method == "mean-std":
         inexact = [c for c in binned if not (stats[c.name][2] and abs(stats[c.name][6]) < BIG)]
         means = {c.name: stats[c.name][5] / stats[c.name][0] for c in inexact}
-        got = aggregate_sql(t, {f"d{j}": f'SUM(("{names[c.name]}" - {means[c.name]!r}) * ("{names[c.name]}" - '
-                                      f'{means[c.name]!r}))' for j, c in enumerate(inexact)},
-                            "read the columns' deviations") if inexact else {}
-        deviations = {c.name: got[f"d{j}"] for j, c in enumerate(inexact)}
+        got = over_long(t, _to_sql(t), [f'("{names[c.name]}" - {means[c.name]!r})' for c in inexact],
+                        'SELECT "i", SUM("v" * "v") AS "d" FROM fslab_long GROUP BY "i"', rows,
+                        "read the columns' deviations") if inexact else {}
+        deviations = {inexact[int(i)].name: d for i, d in zip(got.get("i", []), got.get("d", []), strict=True)}
     elif method == "quantile":
         q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
         ranks = {c.name: _quantile_ranks(stats[c.name][0], q) for c in binned}
         found = _order_statistics(t, [names[c.name] for c in binned],
-                                  [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in binned])
+                                  [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in binned], rows)
     for j, c in enumerate(binned):
         n, _, integral, lo, hi, s1, s2 = stats[c.name]
         if method == "mean-std":
             if c.name in means:
-                mu, sd = means[c.name], math.sqrt(max(float(deviations[c.name] or 0.0), 0.0) / max(n - 1, 1))
+                mu, sd = means[c.name], math.sqrt(max(float(deviations.get(c.name) or 0.0), 0.0) / max(n - 1, 1))
             else:   # exact integer sums: memory's exact moments
                 a, b = int(s1), int(s2)
                 mu, sd = a / n, math.sqrt(max((n * b - a * a) / (n * max(n - 1, 1)), 0.0))

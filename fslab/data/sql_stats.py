@@ -9,18 +9,23 @@ memory, counted by the engine over its own rows (only the numbers leave it):
 * text (stripped): present values, distinct values (exact), and for every parse rule of
   :mod:`fslab.data.parse_rules` the rows it matches; then, for the rules some value matches, the rows each reading
   reads with the range of its values (:mod:`fslab.data.sql_parse`), the decimal commas seen, the timestamps, and
-  the rows per unit of the number rule (one ``GROUP BY`` unit per column);
+  the rows per unit of the number rule;
 * the target: rows per distinct value (stripped text, or the number).
 
-Wide tables cost what their columns cost: the aggregates go to the engine in batches of :data:`BATCH` expressions
-(one query each) and the per-column ``GROUP BY`` queries in unions of :data:`UNION` columns, never one statement per
-table, so compiling and planning stay linear in the number of columns.
+**Wide tables: one long table, one GROUP BY.** Every per-column statistic is asked of the table in long form, one
+row ``(i, v)`` per (row, column) pair (:func:`long_sql`: ``UNNEST`` of two arrays on DuckDB and PostgreSQL, a
+``UNION ALL`` of one ``SELECT`` per column elsewhere), grouped by the column index ``i``: one query per batch of
+columns (at most :data:`LONG_COLUMNS`, and :data:`LONG_CELLS` pairs), whose text is one expression per column
+plus the statistics written once (:func:`over_long`). A parse rule's SQL is compiled by Ibis once, over a
+two-column table, not once per column. 3,000 columns of 300 rows: 82 s of CPU before (hundreds of small GROUP BYs
+and wide Ibis projections), a few seconds now (bench/README.md).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -31,16 +36,22 @@ from .data_checks import ID_MIN_ROWS, InfiniteValueError
 from .plan import TEXT_CAP, VALUES_CAP, ColumnSummary, TableSummary
 from .sql_source import SqlError, fetch
 
-BATCH = 300     # aggregate expressions per query (DuckDB holds each one's state: 1,200 needed over 512 MB)
-UNION = 100     # per-column GROUP BY queries per UNION ALL
-TEXT_BATCH = 24   # text columns whose readings one staged query counts
+BATCH = 300     # Ibis aggregate expressions per query (a type set by hand: few columns)
+LONG_COLUMNS = 1_000   # columns per long-form query at most
+LONG_CELLS = 4_000_000   # (row, column) pairs per long-form query at most (at least one column a query)
+COMPOUND = 250   # SELECTs per UNION ALL where the engine has no UNNEST (SQLite allows 500)
+UNNEST = ("duckdb", "postgres")   # engines that unnest two arrays in step: SELECT UNNEST(ARRAY[..]), UNNEST(..)
+MATERIALIZED = ("duckdb", "postgres", "sqlite")   # engines that take WITH x AS MATERIALIZED (...)
 EXAMPLE_ROWS = 100   # rows read for each column's example value (its first non-missing one)
 BIG = 4503599627370496.0   # 2**52: every double at least this large is a whole number
+NUMBER_STATS = ('COUNT("v") AS "n", COUNT(DISTINCT "v") AS "u", MIN("v") AS "lo", MAX("v") AS "hi", '
+                f'MIN(CASE WHEN "v" IS NULL OR ABS("v") >= {BIG!r} THEN 1 WHEN CAST(CAST("v" AS BIGINT) AS DOUBLE '
+                'PRECISION) = "v" THEN 1 ELSE 0 END) AS "int", SUM("v") AS "s", SUM("v" * "v") AS "q"')
 
 
 def aggregate(t, aggs: dict, what: str) -> dict:
-    """The values of the aggregate expressions ``aggs`` {name: expression} over ``t``: one query per
-    :data:`BATCH` of them."""
+    """The values of the Ibis aggregate expressions ``aggs`` {name: expression} over ``t``: one query per
+    :data:`BATCH` of them (for a few columns; a statistic of every column goes through :func:`over_long`)."""
     out: dict = {}
     items = list(aggs.items())
     for start in range(0, len(items), BATCH):
@@ -55,13 +66,6 @@ def _count(cond):
     return ibis.ifelse(cond, 1, 0).sum()
 
 
-def whole(v):
-    """Whether a float64 value is a whole number (a round trip through int64 below 2**52; above, always)."""
-    import ibis
-
-    return ibis.ifelse(v.abs() < BIG, v.cast("int64").cast("float64") == v, True)
-
-
 def numeric_value(column, dtype, nan: bool):
     """A number column as float64 with NaN read as missing (NULL), as pandas reads a float column (``nan``: the
     engine has NaN; SQLite stores it as NULL)."""
@@ -71,14 +75,107 @@ def numeric_value(column, dtype, nan: bool):
     return ibis.ifelse(v.isnan(), ibis.null("float64"), v) if nan and dtype.is_floating() else v
 
 
+def dialect(t) -> str:
+    """The name of ``t``'s engine (Ibis's backend name: "duckdb", "postgres", "sqlite", ...)."""
+    return t.get_backend().name
+
+
+def long_sql(engine: str, items: list[str], start: int) -> str:
+    """SQL of the long form of ``fslab_b``: for each of its rows and each k, the row ``(i, v)`` = ``(start + k,
+    items[k])`` (``items``: SQL expressions of one type over its columns; NULL values kept). DuckDB and PostgreSQL
+    unnest two arrays in step (one scan); other engines get a ``UNION ALL`` of one ``SELECT`` per item."""
+    if engine in UNNEST:
+        keys = ", ".join(str(start + k) for k in range(len(items)))
+        return f'SELECT UNNEST(ARRAY[{keys}]) AS "i", UNNEST(ARRAY[{", ".join(items)}]) AS "v" FROM fslab_b'
+    return " UNION ALL ".join(f'SELECT {start + k} AS "i", {x} AS "v" FROM fslab_b' for k, x in enumerate(items))
+
+
+def over_long(t, base: str, items: list[str], query: str | Callable[[int, int], str], rows: int, what: str,
+              staged: str | None = None) -> dict[str, list]:
+    """The rows of ``query`` (SQL over ``fslab_long``, the long form of ``items`` over the rows of the SQL ``base``:
+    :func:`long_sql`), one query per batch of items, as {column: values}: at most :data:`LONG_COLUMNS` items
+    and :data:`LONG_CELLS` (row, item) pairs a query (``rows``: the rows of ``base``), :data:`COMPOUND` where the
+    long form is a UNION ALL. ``query`` may depend on the batch's items ``[start, stop)``. ``staged``: SQL over
+    ``fslab_long`` that ``query`` reads as ``fslab_staged``, computed once (``MATERIALIZED``: SQLite and
+    PostgreSQL would otherwise inline it and run a capture group's regex once per use, 30 times per row)."""
+    engine = dialect(t)
+    step = max(1, min(LONG_COLUMNS, LONG_CELLS // max(rows, 1), COMPOUND if engine not in UNNEST else LONG_COLUMNS))
+    out: dict[str, list] = {}
+    for start in range(0, len(items), step):
+        stop = min(start + step, len(items))
+        sql = query(start, stop) if callable(query) else query
+        tables = f"fslab_b AS ({base}), fslab_long AS ({long_sql(engine, items[start:stop], start)})"
+        if staged is not None:
+            tables += f", fslab_staged AS {'MATERIALIZED ' if engine in MATERIALIZED else ''}({staged})"
+        if sql.lstrip()[:5].upper() == "WITH ":   # Ibis's own CTEs join ours (a subquery would nest deeper than
+            sql = ", " + sql.lstrip()[5:]         # SQLite's parser allows for the month-name date rules)
+        got = raw_rows(t, f"WITH {tables} {sql}", what)
+        for k, v in got.items():
+            out.setdefault(k, []).extend(v)
+    return out
+
+
+def long_template(engine: str, vtype: str, build, name: str = "fslab_long", schema: dict | None = None) -> str:
+    """The SQL, in ``engine``'s dialect, of the Ibis expression ``build(long)`` over the unbound table ``name``
+    (``fslab_long``: ``i`` int64, ``v`` of type ``vtype``; else of ``schema``): a statistic written once for every
+    column of a batch."""
+    import ibis
+
+    table = ibis.table(schema or {"i": "int64", "v": vtype}, name=name)
+    return str(ibis.to_sql(build(table), dialect=engine, pretty=False))
+
+
+@functools.lru_cache(maxsize=64)
+def rule_templates(engine: str, name: str) -> tuple[str, str, tuple, str]:
+    """The SQL of a parse rule's statistics over the long table of stripped texts, in ``engine``'s dialect (compiled
+    once per process): the staged rows (``i`` and the capture groups, :func:`fslab.data.sql_parse.stage`), the
+    readings per column over them (``fslab_staged``, :func:`_reading_query`) with their (value column, key, kind),
+    and for the number rule the rows per (column, unit) (:func:`_units_query`; else "")."""
+    rule = pr.BY_NAME[name]
+    out: dict = {}
+
+    def build(long):
+        staged, group = sp.stage(long, {0: long.v}, {0: [rule]}, {"i": long.i})
+        out["names"] = [g.get_name() for g in group(0, rule)]
+        out["table"] = staged.select("i", *out["names"])
+        return out["table"]
+
+    staged = long_template(engine, "string", build)
+    names, schema = out["names"], dict(out["table"].schema().items())
+    plan: list[tuple[str, str, str]] = []
+    readings = long_template(engine, "", lambda g: _reading_query(g, [g[n] for n in names], rule, plan),
+                             "fslab_staged", schema)
+    units = long_template(engine, "", lambda g: _units_query(g, [g[n] for n in names]), "fslab_staged",
+                          schema) if name == "number" else ""
+    return staged, readings, tuple(plan), units
+
+
+def number_stats(t, base: str, items: list[str], rows: int, what: str) -> list[dict]:
+    """For each float64 expression ``items[k]`` over ``base``: present values ``n``, distinct values ``u``, ``lo``,
+    ``hi``, whole-number test ``int`` (a round trip through BIGINT below 2**52), sum ``s`` and sum of squares
+    ``q`` (None where nothing is present)."""
+    got = over_long(t, base, items, f'SELECT "i", {NUMBER_STATS} FROM fslab_long GROUP BY "i"', rows, what)
+    return _by_index(got, len(items), {"n": 0, "u": 0, "lo": None, "hi": None, "int": None, "s": None, "q": None})
+
+
+def _by_index(got: dict[str, list], n: int, empty: dict) -> list[dict]:
+    """Rows of a long-form GROUP BY "i" as one dict per item 0..n-1 (``empty`` for an item with no row)."""
+    out = [dict(empty) for _ in range(n)]
+    names = [k for k in got if k != "i"]
+    for r, i in enumerate(got.get("i", [])):
+        out[int(i)] = {k: got[k][r] for k in names}
+    return out
+
+
 def _examples(t, names: list[str]) -> dict[str, str]:
     """The first non-missing value of each column among the first :data:`EXAMPLE_ROWS` rows, as text."""
     if not names:
         return {}
-    got = fetch(t.select(*names).limit(EXAMPLE_ROWS), "read the first rows").to_pydict()
+    columns = ", ".join(_quote(t, c) for c in names)
+    got = raw_rows(t, f'SELECT {columns} FROM ({_to_sql(t)}) AS "t0" LIMIT {EXAMPLE_ROWS}', "read the first rows")
     out = {}
-    for name in names:
-        first = next((v for v in got[name] if v is not None and v == v), None)   # v == v: NaN is missing
+    for name, values in zip(names, got.values(), strict=True):
+        first = next((v for v in values if v is not None and v == v), None)   # v == v: NaN is missing
         out[name] = "" if first is None else str(first)
     return out
 
@@ -88,49 +185,38 @@ def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total:
     """(the plan's TableSummary, {column: float64 expression of a number column}, the target's (value, rows)
     pairs) of the rows of ``t`` (those whose target is present) of a table of ``total`` rows, counted in the
     engine."""
-
     numeric = [c for c in features if _is_number(schema[c])]
     text = [c for c in features if c not in numeric]
     vals = {c: numeric_value(t[c], schema[c], nan) for c in numeric}
-    strip = {c: t[c].cast("string").strip() for c in text}
-    aggs: dict = {"rows": t.count()}
-    fragments: dict[str, str] = {}
-    for i in range(len(numeric)):
-        fragments |= {f"{k}{i}": sql for k, sql in number_fragments(f'"v{i}"', "").items()}
-    for i, c in enumerate(text):
-        s = strip[c]
-        aggs |= {f"tn{i}": t[c].count(), f"tu{i}": s.nunique(), f"tm{i}": s.min()}
-        short = sp.short_text(s)
-        for k, rule in enumerate(pr.RULES):
-            aggs[f"r{i}_{k}"] = _count(sp.matches(rule, short))
-    got = aggregate(t, aggs, "read the columns' statistics")
-    numbers = number_projection(t, numeric, schema, nan) if numeric else ""
-    if fragments:
-        got |= aggregate_sql(t, fragments, "read the number columns' statistics", numbers)
-    rows = int(got["rows"])
+    target_summary, pairs = _target(t, target, schema, nan)
+    rows = target_summary.n_rows
+    base = projection(t, {f"v{i}": c for i, c in enumerate(numeric)} | {f"s{i}": c for i, c in enumerate(text)},
+                      schema, nan)
+    stats = number_stats(t, base, [f'"v{i}"' for i in range(len(numeric))], rows,
+                         "read the number columns' statistics") if numeric else []
     examples = _examples(t, features)
     summaries: dict[str, ColumnSummary] = {}
-    for i, c in enumerate(numeric):
-        n = int(got[f"n{i}"])
-        lo, hi = (float(got[f"{k}{i}"]) if n else math.nan for k in ("lo", "hi"))
+    for c, got in zip(numeric, stats, strict=True):
+        n = int(got["n"])
+        lo, hi = (float(got[k]) if n else math.nan for k in ("lo", "hi"))
         if n and (math.isinf(lo) or math.isinf(hi)):
             raise InfiniteValueError(f"column {c!r} holds an infinite value; replace it (or leave the column out "
                                      "with feature_names=)")
-        nd = int(got[f"u{i}"])
+        nd = int(got["u"])
         summaries[c] = ColumnSummary(
             c, "numeric", rows, rows - n, levels=(lo,) if nd == 1 else None, n_distinct=nd, distinct_exact=True,
-            lo=lo, hi=hi, integral=bool(got[f"int{i}"]) if n else True, total=float(got[f"s{i}"] or 0.0),
-            total_sq=float(got[f"q{i}"] or 0.0), example=examples.get(c, ""))
-    _evenly_spaced(t, {c: f"v{i}" for i, c in enumerate(numeric)}, summaries, rows, numbers)
-    readings = _text_readings(t, text, strip, got)
+            lo=lo, hi=hi, integral=bool(got["int"]) if n else True, total=float(got["s"] or 0.0),
+            total_sq=float(got["q"] or 0.0), example=examples.get(c, ""))
+    _evenly_spaced(t, {c: f"v{i}" for i, c in enumerate(numeric)}, summaries, rows, base)
+    matched = _text_stats(t, base, len(text), rows)
+    readings = _text_readings(t, base, text, matched, rows)
     for i, c in enumerate(text):
-        n = int(got[f"tn{i}"])
-        nd = int(got[f"tu{i}"])
-        counts, lows, highs = readings.get(c, ({}, {}, {}))
+        got = matched[i]
+        n, nd = int(got["tn"]), int(got["tu"])
+        counts, lows, highs = readings[c]
         summaries[c] = ColumnSummary(c, "text", rows, rows - n, counts, lows, highs,
-                                     levels=(str(got[f"tm{i}"]),) if nd == 1 else None, n_distinct=nd,
+                                     levels=(str(got["tm"]),) if nd == 1 else None, n_distinct=nd,
                                      distinct_exact=True, example=examples.get(c, ""))
-    target_summary, pairs = _target(t, target, schema, nan, rows)
     summaries[target] = target_summary
     return (TableSummary(tuple(summaries[c] for c in [*features, target]), target, total, total - rows), vals,
             pairs)
@@ -140,21 +226,47 @@ def _is_number(dtype) -> bool:
     return dtype.is_numeric() or dtype.is_boolean()
 
 
+def _text_stats(t, base: str, n: int, rows: int) -> list[dict]:
+    """For each stripped text column ``s{i}`` of ``base``: present values ``tn``, distinct values ``tu``, the least
+    value ``tm``, and ``r{k}`` the rows rule k of :data:`fslab.data.parse_rules.RULES` matches
+    (:func:`text_template`)."""
+    if not n:
+        return []
+    got = over_long(t, base, [f'"s{i}"' for i in range(n)], text_template(dialect(t)), rows,
+                    "read the text columns' statistics")
+    return _by_index(got, n, {"tn": 0, "tu": 0, "tm": None} | {f"r{k}": 0 for k in range(len(pr.RULES))})
+
+
+@functools.lru_cache(maxsize=8)
+def text_template(engine: str) -> str:
+    """The SQL of the text statistics per column of the long table (:func:`_text_stats`), compiled once."""
+
+    def build(long):
+        short = sp.short_text(long.v)
+        return long.group_by("i").aggregate(
+            tn=long.v.count(), tu=long.v.nunique(), tm=long.v.min(),
+            **{f"r{k}": _count(sp.matches(rule, short)) for k, rule in enumerate(pr.RULES)})
+
+    return long_template(engine, "string", build)
+
+
 def _evenly_spaced(t, names: dict[str, str], summaries: dict, rows: int, base: str) -> None:
     """Set ``evenly_spaced`` of the unique real columns with no missing value (what the ID rule asks):
     max |r - round(r)| <= 1e-6 with r = (x - lo) / step (:func:`fslab.data.column_types.evenly_spaced`); ``names``
     {column: its name in ``base``, the SQL projection of the number columns}."""
     ask = [c for c, s in summaries.items() if rows >= max(ID_MIN_ROWS, 3) and s.n_distinct == rows
            and not s.n_missing and not s.integral and (s.hi - s.lo) / (rows - 1) > 0]
-    fragments = {}
-    for j, c in enumerate(ask):
+    if not ask:
+        return
+    items = []
+    for c in ask:
         s = summaries[c]
-        r = f'(("{names[c]}" - {s.lo!r}) / {(s.hi - s.lo) / (rows - 1)!r})'
-        fragments[f"e{j}"] = f"MAX(ABS({r} - ROUND({r})))"
-    got = aggregate_sql(t, fragments, "test evenly spaced values", base) if ask else {}
-    for j, c in enumerate(ask):
-        off = got.get(f"e{j}")
-        summaries[c] = _replace(summaries[c], evenly_spaced=off is not None and float(off) <= 1e-6)
+        items.append(f'(("{names[c]}" - {s.lo!r}) / {(s.hi - s.lo) / (rows - 1)!r})')
+    got = _by_index(over_long(t, base, items, 'SELECT "i", MAX(ABS("v" - ROUND("v"))) AS "e" FROM fslab_long '
+                                              'GROUP BY "i"', rows, "test evenly spaced values"),
+                    len(ask), {"e": None})
+    for c, g in zip(ask, got, strict=True):
+        summaries[c] = _replace(summaries[c], evenly_spaced=g["e"] is not None and float(g["e"]) <= 1e-6)
 
 
 def _replace(s: ColumnSummary, **changes) -> ColumnSummary:
@@ -163,57 +275,62 @@ def _replace(s: ColumnSummary, **changes) -> ColumnSummary:
     return replace(s, **changes)
 
 
-def _text_readings(t, text: list[str], strip: dict, matched: dict) -> dict[str, tuple[dict, dict, dict]]:
+def _text_readings(t, base: str, text: list[str], matched: list[dict], rows: int
+                   ) -> dict[str, tuple[dict, dict, dict]]:
     """{column: (counts, lows, highs)} of the text columns by every reading of the rules some value matches
-    (the keys of :class:`fslab.data.plan.ColumnSummary`), :data:`TEXT_BATCH` columns per staged query."""
+    (the keys of :class:`fslab.data.plan.ColumnSummary`): per rule, one query over the columns it matches, its
+    capture groups staged once per row (:func:`over_long`)."""
     out: dict[str, tuple[dict, dict, dict]] = {c: ({}, {}, {}) for c in text}
-    todo = [(i, c, [r for k, r in enumerate(pr.RULES) if matched.get(f"r{i}_{k}")]) for i, c in enumerate(text)]
-    todo = [item for item in todo if item[2]]
-    for start in range(0, len(todo), TEXT_BATCH):
-        batch = todo[start:start + TEXT_BATCH]
-        staged, group = sp.stage(t, {i: strip[c] for i, c, _ in batch}, {i: rules for i, _, rules in batch})
-        values: dict = {}
-        plan: list[tuple[str, str, str, str]] = []   # (column, value column, key, "count" or "range")
-        numbers = []
-        for i, c, rules in batch:
-            for k, rule in ((pr.RULES.index(r), r) for r in rules):
-                g = group(i, rule)
-                if rule.kind == "boolean":
-                    _reading(values, plan, c, f"b{i}", pr.Reading(rule.name), sp.boolean_value(g))
-                elif rule.kind == "date":
-                    for o, order in enumerate(rule.orders):
-                        reading = pr.Reading(rule.name, order)
-                        v = sp.date_value(rule, g, order)
-                        _reading(values, plan, c, f"d{i}_{k}_{o}", reading, v)
-                        values[f"d{i}_{k}_{o}t"] = _flag(v.notnull() & (v != (v / 86400.0).floor().cast("float64")
-                                                                         * 86400.0))
-                        plan.append((c, f"d{i}_{k}_{o}t", "time|" + reading.key(), "count"))
-                else:
-                    num = g[0] if rule.kind == "percent" else g[1]
-                    values[f"c{i}_{k}"] = _flag(num.notnull() & sp.comma_decimal(num))
-                    plan.append((c, f"c{i}_{k}", "comma|" + rule.name, "count"))
-                    if rule.kind == "percent":
-                        for mark in (".", ","):
-                            _reading(values, plan, c, f"p{i}_{k}_{mark == ','}", pr.Reading(rule.name, "", mark),
-                                     sp.number_value(num, mark == ","))
-                    else:
-                        numbers.append((i, c))
-        third = staged.select(**values)
-        aggs: dict = {}
-        for _, name, _, kind in plan:
-            v = third[name]
-            aggs |= {name + "n": v.sum()} if kind == "count" else \
-                {name + "n": v.count(), name + "lo": v.min(), name + "hi": v.max()}
-        got = aggregate(third, aggs, "read the text columns' readings") if aggs else {}
-        for c, name, key, kind in plan:
+    for k, rule in enumerate(pr.RULES):
+        columns = [(i, c) for i, c in enumerate(text) if matched[i][f"r{k}"]]
+        if not columns:
+            continue
+        staged, query, plan, units = rule_templates(dialect(t), rule.name)
+        items = [f'"s{i}"' for i, _ in columns]
+        got = _by_index(over_long(t, base, items, query, rows, "read the text columns' readings", staged),
+                        len(items), {})
+        for (_, c), g in zip(columns, got, strict=True):
             counts, lows, highs = out[c]
-            n = int(got[name + "n"] or 0)
-            if n:
-                counts[key] = n
-                if kind == "range":
-                    lows[key], highs[key] = float(got[name + "lo"]), float(got[name + "hi"])
-        _units(staged, group, numbers, out)
+            for name, key, kind in plan:
+                n = int(g.get(name + "n") or 0)
+                if n:
+                    counts[key] = n
+                    if kind == "range":
+                        lows[key], highs[key] = float(g[name + "lo"]), float(g[name + "hi"])
+        if units:
+            _units(t, base, columns, rows, out, units, staged)
     return out
+
+
+def _reading_query(staged, g: list, rule, plan: list):
+    """Per column ``i`` of the staged long table (capture groups ``g`` of ``rule``): the rows each reading of the
+    rule reads with their range, the decimal commas, the timestamps (``plan`` receives (value column, key, kind)
+    for each)."""
+    values: dict = {}
+    if rule.kind == "boolean":
+        _reading(values, plan, "b", pr.Reading(rule.name), sp.boolean_value(g))
+    elif rule.kind == "date":
+        for o, order in enumerate(rule.orders):
+            reading = pr.Reading(rule.name, order)
+            v = sp.date_value(rule, g, order)
+            _reading(values, plan, f"d{o}", reading, v)
+            values[f"d{o}t"] = _flag(v.notnull() & (v != (v / 86400.0).floor().cast("float64") * 86400.0))
+            plan.append((f"d{o}t", "time|" + reading.key(), "count"))
+    else:
+        num = g[0] if rule.kind == "percent" else g[1]
+        values["c"] = _flag(num.notnull() & sp.comma_decimal(num))
+        plan.append(("c", "comma|" + rule.name, "count"))
+        if rule.kind == "percent":
+            for mark in (".", ","):
+                _reading(values, plan, f"p{mark == ','}", pr.Reading(rule.name, "", mark),
+                         sp.number_value(num, mark == ","))
+    third = staged.select("i", **values)
+    aggs: dict = {}
+    for name, _, kind in plan:
+        v = third[name]
+        aggs |= {name + "n": v.sum()} if kind == "count" else \
+            {name + "n": v.count(), name + "lo": v.min(), name + "hi": v.max()}
+    return third.group_by("i").aggregate(**aggs)
 
 
 def _flag(cond):
@@ -223,41 +340,34 @@ def _flag(cond):
     return ibis.ifelse(cond, 1, 0)
 
 
-def _reading(values: dict, plan: list, column: str, name: str, reading, v) -> None:
+def _reading(values: dict, plan: list, name: str, reading, v) -> None:
     values[name] = v
-    plan.append((column, name, "read|" + reading.key(), "range"))
+    plan.append((name, "read|" + reading.key(), "range"))
 
 
-def _units(staged, group, columns: list[tuple[int, str]], out: dict) -> None:
-    """Rows per unit of the number rule and each (mark, unit) reading's rows and range: a ``GROUP BY`` unit per
-    column (:func:`union_query`)."""
-    rule = pr.BY_NAME["number"]
-    exprs: dict = {}
-    parts = []
-    for i, _ in columns:
-        g = group(i, rule)
-        exprs |= {f"u{i}": sp.number_unit(g), f"p{i}": sp.number_value(g[1], False),
-                  f"c{i}": sp.number_value(g[1], True)}
-        u, p, c = f'"u{i}"', f'"p{i}"', f'"c{i}"'
-        parts.append(f"SELECT {i} AS i, {u} AS u, COUNT(*) AS n, COUNT({p}) AS n0, MIN({p}) AS lo0, MAX({p}) AS hi0, "
-                     f"COUNT({c}) AS n1, MIN({c}) AS lo1, MAX({c}) AS hi1 FROM fslab_base WHERE {u} IS NOT NULL "
-                     f"GROUP BY {u}")
-    if not parts:
-        return
-    schema = {"i": "int64", "u": "string", "n": "int64", "n0": "int64", "lo0": "float64", "hi0": "float64",
-              "n1": "int64", "lo1": "float64", "hi1": "float64"}
-    got = union_query(staged.select(**exprs), parts, schema, "count the units of numbers")
-    name_of = dict(columns)
-    for r in (dict(zip(got, row, strict=True)) for row in zip(*got.values(), strict=True)):
-        counts, lows, highs = out[name_of[r["i"]]]
-        unit = str(r["u"])
-        counts["unit|" + unit] = counts.get("unit|" + unit, 0) + int(r["n"])
+def _units_query(staged, g: list):
+    """Rows per (column, unit) of the number rule's matches (capture groups ``g``), with each decimal mark's rows
+    and range."""
+    x = staged.select("i", u=sp.number_unit(g), p=sp.number_value(g[1], False), c=sp.number_value(g[1], True))
+    x = x.filter(x.u.notnull())
+    return x.group_by(["i", "u"]).aggregate(n=x.count(), n0=x.p.count(), lo0=x.p.min(), hi0=x.p.max(),
+                                            n1=x.c.count(), lo1=x.c.min(), hi1=x.c.max())
+
+
+def _units(t, base: str, columns: list[tuple[int, str]], rows: int, out: dict, query: str, staged: str) -> None:
+    """Rows per unit of the number rule and each (mark, unit) reading's rows and range (:func:`_units_query`) of the
+    text ``columns`` (index in ``base``, name) the rule matches."""
+    got = over_long(t, base, [f'"s{i}"' for i, _ in columns], query, rows, "count the units of numbers", staged)
+    for r in range(len(got.get("i", []))):
+        counts, lows, highs = out[columns[int(got["i"][r])][1]]
+        unit = str(got["u"][r])
+        counts["unit|" + unit] = counts.get("unit|" + unit, 0) + int(got["n"][r])
         for m, mark in enumerate((".", ",")):
-            n = int(r[f"n{m}"] or 0)
+            n = int(got[f"n{m}"][r] or 0)
             if n:
                 key = "read|" + pr.Reading("number", "", mark, unit).key()
                 counts[key] = n
-                lows[key], highs[key] = float(r[f"lo{m}"]), float(r[f"hi{m}"])
+                lows[key], highs[key] = float(got[f"lo{m}"][r]), float(got[f"hi{m}"][r])
 
 
 def target_pairs(t, value, numeric: bool, target: str) -> list:
@@ -282,47 +392,6 @@ def target_value(t, target: str, schema, nan: bool):
     return numeric, numeric_value(t[target], dtype, nan) if numeric else t[target].cast("string").strip()
 
 
-def union_query(t, parts: list[str], schema: dict[str, str], what: str) -> dict[str, list]:
-    """The rows of the SQL ``parts`` (SELECTs over ``fslab_base``, ``t`` compiled once by Ibis, each part reading a
-    few of its columns by their quoted names) UNION ALL'd, :data:`UNION` of them per query, as {column: values}
-    (``schema``'s columns). The parts are plain portable SQL: Ibis compiles a union at ~25 ms a part (3,000
-    columns' worth took over a minute)."""
-    out: dict[str, list] = {k: [] for k in schema}
-    base = _to_sql(t)
-    for start in range(0, len(parts), UNION):
-        query = f"WITH fslab_base AS ({base}) " + " UNION ALL ".join(parts[start:start + UNION])
-        got = raw_rows(t, query, what)
-        for k in schema:
-            out[k].extend(got[k])
-    return out
-
-
-def aggregate_sql(t, fragments: dict[str, str], what: str, base: str | None = None) -> dict[str, float | None]:
-    """The values (as floats; None for NULL) of plain-SQL aggregate ``fragments`` {alias: SQL over quoted column
-    names of ``t``} over ``t``: :data:`BATCH` of them per query. Ibis compiles ``t`` once (its projection: one
-    expression per column; ``base``: the SQL of the rows to read instead); a wide table's aggregates cost their
-    text, not an Ibis graph each."""
-    out: dict[str, float | None] = {}
-    items = list(fragments.items())
-    base = (_to_sql(t) if items else "") if base is None else base
-    for start in range(0, len(items), BATCH):
-        chunk = items[start:start + BATCH]
-        select = ", ".join(f'CAST({sql} AS DOUBLE PRECISION) AS "{alias}"' for alias, sql in chunk)
-        got = raw_rows(t, f"WITH fslab_base AS ({base}) SELECT {select} FROM fslab_base", what)
-        out |= {alias: (float(v[0]) if v and v[0] is not None else None) for alias, v in got.items()}
-    return out
-
-
-def number_fragments(v: str, prefix: str) -> dict[str, str]:
-    """Plain-SQL aggregates of the float column ``v`` (quoted): present values, distinct values, range, whole-number
-    test (a round trip through BIGINT below 2**52), sum and sum of squares."""
-    return {f"{prefix}n": f"COUNT({v})", f"{prefix}u": f"COUNT(DISTINCT {v})", f"{prefix}lo": f"MIN({v})",
-            f"{prefix}hi": f"MAX({v})",
-            f"{prefix}int": f"MIN(CASE WHEN {v} IS NULL OR ABS({v}) >= {BIG!r} THEN 1 WHEN CAST(CAST({v} AS BIGINT) "
-                            f"AS DOUBLE PRECISION) = {v} THEN 1 ELSE 0 END)",
-            f"{prefix}s": f"SUM({v})", f"{prefix}q": f"SUM({v} * {v})"}
-
-
 def raw_rows(t, query: str, what: str, fetch: bool = True) -> dict[str, list]:
     """The result of the plain-SQL ``query`` on ``t``'s engine as {column: values}: run as it is (Ibis's
     ``Backend.sql`` would parse it again with sqlglot, seconds for a wide table's query); the engine's errors become
@@ -344,29 +413,36 @@ def raw_rows(t, query: str, what: str, fetch: bool = True) -> dict[str, list]:
     return {name: [row[k] for row in rows] for k, name in enumerate(names)}
 
 
-def number_projection(t, columns: list[str], schema, nan: bool) -> str:
-    """The SQL of ``t`` projected to its number columns as float64 with NaN read as missing, ``v0``, ``v1``, ...:
-    each column's expression is :func:`numeric_value` compiled by Ibis once per dtype (on a one-column table) and
-    written for every column of that dtype, so a table of 3,000 columns costs one compile, not 3,000."""
+def projection(t, columns: dict[str, str], schema, nan: bool) -> str:
+    """The SQL of ``t`` projected to ``columns`` {new name: column}: a name starting with ``v`` the number column as
+    float64 with NaN read as missing (:func:`numeric_value`), any other the stripped text. Each expression is
+    compiled by Ibis once per (kind, dtype), on a one-column table, and written for every column of that dtype, so
+    a table of 3,000 columns costs a few compiles, not 3,000."""
     import ibis
-    import sqlglot as sg
 
-    dialect = t.get_backend().name
+    engine = dialect(t)
     templates: dict = {}
     parts = []
-    for i, c in enumerate(columns):
-        dtype = schema[c]
-        if dtype not in templates:
+    for name, c in columns.items():
+        dtype, number = schema[c], name.startswith("v")
+        if (number, dtype) not in templates:
             dummy = ibis.table({"fslab_x": dtype}, name="fslab_dummy")
-            sql = str(ibis.to_sql(dummy.select(fslab_v=numeric_value(dummy.fslab_x, dtype, nan)), dialect=dialect))
+            x = dummy.fslab_x
+            value = numeric_value(x, dtype, nan) if number else x.cast("string").strip()
+            sql = str(ibis.to_sql(dummy.select(fslab_v=value), dialect=engine))
             head, _, tail = sql.partition("SELECT")
             expression, _, rest = tail.rpartition('AS "fslab_v"')
             if head.strip() or '"fslab_x"' not in expression or "fslab_dummy" not in rest:
-                raise SqlError(f"could not write the number columns' SQL for {dialect}")   # never seen: Ibis's
-            templates[dtype] = expression.strip()                                          # shape changed
-        quoted = sg.to_identifier(c, quoted=True).sql(dialect)
-        parts.append(f'{templates[dtype].replace(chr(34) + "fslab_x" + chr(34), quoted)} AS "v{i}"')
-    return f'SELECT {", ".join(parts)} FROM ({_to_sql(t)}) AS "t0"'
+                raise SqlError(f"could not write the columns' SQL for {engine}")   # never seen: Ibis's shape changed
+            templates[number, dtype] = expression.strip()
+        parts.append(f'{templates[number, dtype].replace(chr(34) + "fslab_x" + chr(34), _quote(t, c))} AS "{name}"')
+    return f'SELECT {", ".join(parts) or "1 AS fslab_none"} FROM ({_to_sql(t)}) AS "t0"'
+
+
+def _quote(t, name: str) -> str:
+    import sqlglot as sg
+
+    return sg.to_identifier(name, quoted=True).sql(dialect(t))
 
 
 @functools.lru_cache(maxsize=16)
@@ -377,27 +453,27 @@ def _to_sql(expr) -> str:
     return str(ibis.to_sql(expr))
 
 
-def distinct_values(t, names: list[str], what: str) -> list[list]:
-    """The distinct non-missing values of each column ``names`` of ``t`` (of one type; few each: the caller knows),
-    one ``GROUP BY`` per column (:func:`union_query`)."""
+def distinct_values(t, names: list[str], rows: int, what: str) -> list[list]:
+    """The distinct non-missing values of each column ``names`` of ``t`` (of one type), one ``GROUP BY`` (column,
+    value) over the long table (:func:`over_long`)."""
     out: list[list] = [[] for _ in names]
     if not names:
         return out
-    kind = "string" if t[names[0]].type().is_string() else "float64"
-    parts = [f'SELECT {k} AS i, "{n}" AS v FROM fslab_base WHERE "{n}" IS NOT NULL GROUP BY "{n}"'
-             for k, n in enumerate(names)]
-    got = union_query(t, parts, {"i": "int64", "v": kind}, what)
-    for i, v in zip(got["i"], got["v"], strict=True):
-        out[i].append(v)
+    got = over_long(t, _to_sql(t), [f'"{n}"' for n in names],
+                    'SELECT "i", "v" FROM fslab_long WHERE "v" IS NOT NULL GROUP BY "i", "v"', rows, what)
+    for i, v in zip(got.get("i", []), got.get("v", []), strict=True):
+        out[int(i)].append(v)
     return out
 
 
-def _target(t, target: str, schema, nan: bool, rows: int) -> tuple[ColumnSummary, list]:
-    """The target's summary (class counts while under the cap) and its (value, rows) pairs."""
+def _target(t, target: str, schema, nan: bool) -> tuple[ColumnSummary, list]:
+    """The target's summary (class counts while under the cap; ``n_rows``: the rows of ``t``) and its (value, rows)
+    pairs."""
     numeric, value = target_value(t, target, schema, nan)
     pairs = target_pairs(t, value, numeric, target)
     keys = np.asarray([k for k, _ in pairs], dtype=np.float64 if numeric else object)
     n = np.asarray([c for _, c in pairs], dtype=np.int64)
+    rows = int(n.sum())
     cap = VALUES_CAP if numeric else TEXT_CAP
     levels = tuple(keys.tolist()) if keys.size <= cap else None
     summary = ColumnSummary(target, "numeric" if numeric else "text", rows, 0, levels=levels,
@@ -408,5 +484,6 @@ def _target(t, target: str, schema, nan: bool, rows: int) -> tuple[ColumnSummary
     return summary, pairs
 
 
-__all__ = ["BATCH", "aggregate", "aggregate_sql", "distinct_values", "number_fragments", "numeric_value",
-           "raw_rows", "summarize_sql", "target_pairs", "target_value", "union_query", "whole"]
+__all__ = ["BATCH", "LONG_CELLS", "LONG_COLUMNS", "aggregate", "distinct_values", "long_sql", "long_template",
+           "number_stats", "numeric_value", "over_long", "projection", "raw_rows", "rule_templates", "summarize_sql",
+           "target_pairs", "target_value", "text_template"]
