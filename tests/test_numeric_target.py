@@ -9,7 +9,7 @@ import pytest
 
 from fslab.data import Dataset
 from fslab.data.discretize import value_name
-from fslab.data.target import split_target
+from fslab.data.target import parse_split, split_target
 from fslab.errors import FslabError, ParameterError
 
 # 10 values, median (5 + 6)/2 = 5.5 ... and one with ties at the median
@@ -79,3 +79,10 @@ def test_dataset_option_binary_and_quantiles():
     three = Dataset.from_frame(frame, "y", target_split=("quantiles", 3))
     assert three.task == "multiclass" and len(three.encoded_target.class_names) == 3
     assert np.bincount(three.y).tolist() == [67, 66, 67]   # 200 rows: ranks 1-67, 68-133, 134-200 (no ties)
+
+
+def test_parse_split_as_a_command_line_writes_it():
+    assert parse_split("median") == "median" and parse_split(" 12.5 ") == 12.5 and parse_split("q3") == ("quantiles", 3)
+    for bad in ("q9", "half", "inf", ""):
+        with pytest.raises(ParameterError):
+            parse_split(bad)

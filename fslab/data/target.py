@@ -141,6 +141,19 @@ def check_split(how):
                          f"from {SPLIT_QUANTILES[0]} to {SPLIT_QUANTILES[1]}; got {how!r}")
 
 
+def parse_split(text: str):
+    """A split as a command line or a link writes it: "median", a number ("12.5": the threshold) or "q<q>" ("q3":
+    3 quantile classes); returns what ``target_split=`` takes (a ParameterError for anything else)."""
+    word = str(text).strip().lower()
+    if word.startswith("q") and word[1:].isdigit():
+        return check_split(("quantiles", int(word[1:])))
+    try:
+        return check_split(word if word == "median" else float(word))
+    except ValueError:
+        raise ParameterError(f"a target split is 'median', a number (the threshold) or q2..q5 (quantile classes); "
+                             f"got {text!r}") from None
+
+
 def split_target(column: pd.Series, name: str, how="median") -> TargetSplit:
     """A numeric target (no missing values) cut into classes, ``how``:
 
