@@ -363,9 +363,11 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
             st.plotly_chart(class_balance_figure(ds.class_balance(), ds.target), width="stretch", key="data_balance")
             st.caption("Rows per class of the target. A rare positive class makes the 0-1 error a poor guide "
                        "(always answering 'negative' already scores well); see the balanced and F-measures.")
-        if split is not None:
+        if split is not None and ds.target in frame.columns:   # the values and where they were cut
             cut = split_frame(frame, ds.target, split)[1]
-            st.caption(md(cut.note))
+            values = pd.to_numeric(frame[ds.target], errors="coerce").to_numpy(dtype=float)
+            st.plotly_chart(target_histogram(values, ds.target, cut.cuts), width="stretch", key="data_split_chart")
+            st.caption(md(cut.note) + " Dashed: where the values were cut.")
     with right:
         show_data_alerts(alerts)
     with right:

@@ -51,8 +51,12 @@ def test_numeric_target_split_at_the_median_then_select(app):
     at = app.run()
     assert at.radio(key="data_split").value == "numeric"
     assert any("Histogram of the target" in c.value for c in at.caption)
+    at.radio(key="data_split").set_value("quantiles")
+    at = app.run()
+    assert any("split into 3 quantile classes" in c.value for c in at.caption)
     at.radio(key="data_split").set_value("threshold")
     at = app.run()
+    assert any("Dashed: where the values were cut" in c.value for c in at.caption)
     median = float(np.median(pd.read_csv(__import__("io").BytesIO(numeric_csv()))["progression"]))
     assert at.number_input(key="data_threshold").value == pytest.approx(median)
     assert any("(the median)" in c.value for c in at.caption)
