@@ -1,6 +1,7 @@
 """Issue 18, "upload memory stays after the session": an upload's parsed table, Dataset and codes are cached in its
 session only (``scope="session"``, dropped when the session disconnects), at most two entries per function, while
-the shipped samples stay in the shared, server-wide cache."""
+the shipped samples stay in the shared, server-wide cache. The worker's answer (table, guess, Dataset) is a session
+resource, kept as it arrived: never pickled into the cache nor copied out of it on a rerun (issue 32.1)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def counted(monkeypatch):
 def _disconnect() -> None:
     """What Streamlit's AppSession.shutdown does when a tab closes (AppTest's session id is fixed)."""
     caching.clear_session_data_cache("test session id")
+    caching.clear_session_resource_cache("test session id")
 
 
 def _run(script: str, **state) -> AppTest:
@@ -68,7 +70,8 @@ def _run(script: str, **state) -> AppTest:
 
 
 def test_upload_caches_are_per_session_and_hold_two_entries():
-    for cached in (ud._upload, ud._typed_upload, ud._codes_upload):
+    assert ud._upload._info.scope == "session" and ud._upload._info.max_entries == ud.UPLOAD_ENTRIES == 2
+    for cached in (ud._typed_upload, ud._codes_upload):
         assert cached._info.scope == "session" and cached._info.max_entries == ud.UPLOAD_ENTRIES == 2
         assert cached._info.max_size_bytes is not None and cached._info.max_size_bytes <= LIMITS.cache_mb * 2**20
     for cached in (ud._typed_sample, ud._codes_sample):
@@ -96,6 +99,23 @@ def test_samples_stay_shared_uploads_do_not(counted):
     _run(INSPECT, frame=frame, keys=["sample:test-shared", "upload:test-private"])
     # the sample key built its Dataset once for both sessions; the upload key again after the disconnect
     assert counted == [("frame", "y"), ("frame", "y"), ("frame", "y")]
+
+
+SAME = """
+import streamlit as st
+from ui.data import upload
+st.session_state["got"] = [id(upload(data)) for data in st.session_state["feed"]]
+"""
+
+
+def test_a_rerun_gets_the_upload_it_read_not_a_copy(counted):
+    _disconnect()
+    a = _csv(40)
+    at = _run(SAME, feed=[a, a])
+    first = at.session_state["got"]
+    at.run()
+    assert first[0] == first[1] == at.session_state["got"][0]   # one object, across calls and reruns
+    assert [d for kind, d in counted if kind == "read"] == [a]
 
 
 def test_outside_a_session_the_upload_functions_just_compute():

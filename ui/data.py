@@ -72,13 +72,15 @@ def _read(data: bytes) -> Upload:
     return isolated(read_upload, data, LIMITS)
 
 
-_upload = st.cache_data(show_spinner="Reading the file...", **UPLOAD_CACHE)(_read)
+# The worker's answer is kept as it arrived (a resource: st.cache_data would pickle it into the cache and unpickle a
+# copy on every rerun, 120 MB each for a 45 MB upload), in this session only, at most UPLOAD_ENTRIES of them.
+_upload = st.cache_resource(show_spinner="Reading the file...", scope="session", max_entries=UPLOAD_ENTRIES)(_read)
 
 
 def upload(data: bytes) -> Upload:
     """The uploaded bytes read (fslab.read_table: delimiter sniffing, checks) within the server's LIMITS (the library
     applies none by default), their target guessed and the Dataset typed for it, all in a capped worker process
-    (:func:`isolated`); cached in this session only."""
+    (:func:`isolated`); cached in this session only, not copied (:data:`_upload`)."""
     return _upload(data) if _in_session() else read_upload(data, LIMITS)
 
 
