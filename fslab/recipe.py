@@ -25,7 +25,7 @@ from typing import Any
 from .data.column_types import TYPES as COLUMN_TYPES
 from .data.csv_io import read_table
 from .data.dataset import MISSING_RULES, Dataset
-from .data.discretize import MAX_BINS, METHODS
+from .data.discretize import MAX_BINS, MEMORY_METHODS
 from .data.distributions import Distribution
 from .data.encoded import EncodedDataset
 from .data.safe_json import loads
@@ -254,7 +254,7 @@ def _types(name: str, value):
     return [f"{c}={t}" for c, t in out.items()]
 
 
-DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(METHODS), "bins": _int(2, MAX_BINS),
+DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(MEMORY_METHODS), "bins": _int(2, MAX_BINS),
                "exclude": _names, "types": _types, "missing": _one_of(MISSING_RULES), "dayfirst": _bool,
                "constant": _one_of(("drop", "keep"))}  # Dataset.from_frame's rules, passed on replay
 _SHA256 = re.compile(r"[0-9a-f]{64}")

@@ -6,7 +6,11 @@ Numeric columns are binned by one of ``METHODS``:
   [mu+sigma, inf) with the sample standard deviation (ddof=1, as MATLAB's ``std``);
 * ``quantile``: ``bins`` bins holding about equal numbers of rows (edges at the empirical quantiles;
   tied edges merge, so a column with many ties may get fewer bins);
-* ``uniform``: ``bins`` equal-width bins between the column's minimum and maximum.
+* ``uniform``: ``bins`` equal-width bins between the column's minimum and maximum;
+* ``auto`` (robust bins, for a user's table): mean-std, except for a column whose outliers crowd at least
+  ``ROBUST_SHARE`` (90 %) of its rows into one mean-std bin, which gets ``bins`` quantile bins when they crowd
+  fewer rows into their largest bin (said in the notes: "income: quantile bins, because mean-std bins put 94 % of
+  the rows in one bin (outliers)"). The papers' samples keep mean-std.
 
 Every bin is left-closed, [a, b), so a value equal to an edge goes up: code(x) = #{edges e : e <= x}. A column
 that is already discrete is kept as is (code = rank of the value): at most two distinct values, or integers
@@ -20,6 +24,7 @@ that holds them (:func:`code_dtype`: uint8 up to 256 levels).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -30,7 +35,9 @@ import pandas as pd
 from ..errors import DataError, ParameterError
 from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, missing_mask, scan
 
-METHODS = ("mean-std", "quantile", "uniform")
+METHODS = ("mean-std", "quantile", "uniform")   # every engine's (in memory, SQL, Dask)
+MEMORY_METHODS = (*METHODS, "auto")   # in memory also robust bins (encode_frame; SQL and Dask compute their own)
+ROBUST_SHARE = 0.9   # auto: a column with at least this share of its rows in one mean-std bin gets quantile bins
 DISCRETE_MAX = 17   # integer columns with at most this many distinct values are kept as they are (optdigits: 0..16)
 MAX_BINS = 100
 MISSING = "missing"
@@ -45,10 +52,13 @@ class ColumnCodes:
     kind: str   # "binned", "discrete" (kept as is) or "categorical"
 
 
-def check_method(method: str, bins: int) -> tuple[str, int]:
-    """Validate a discretisation request; returns (method, bins)."""
-    if method not in METHODS:
-        raise ParameterError(f"unknown discretisation method {method!r}; choose one of {', '.join(METHODS)}")
+def check_method(method: str, bins: int, memory: bool = False) -> tuple[str, int]:
+    """Validate a discretisation request; returns (method, bins). ``auto`` (robust bins) only with ``memory``: the
+    SQL and Dask paths compute their own cut points, and take :data:`METHODS`."""
+    allowed = MEMORY_METHODS if memory else METHODS
+    if method not in allowed:
+        where = "" if memory or method not in MEMORY_METHODS else " (robust bins are computed in memory only)"
+        raise ParameterError(f"unknown discretisation method {method!r}{where}; choose one of {', '.join(allowed)}")
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or not 2 <= bins <= MAX_BINS:
         raise ParameterError(f"bins must be an integer from 2 to {MAX_BINS}; got {bins!r}")
     return method, int(bins)
@@ -130,6 +140,14 @@ def mark_ties(E: np.ndarray) -> np.ndarray:
 
 def bin_edges(x: np.ndarray, method: str, bins: int) -> np.ndarray:
     """Inner edges of the bins of the finite values ``x`` (the outer bins are open to +-inf)."""
+    if method == "auto":
+        x = np.asarray(x, dtype=np.float64)
+        E = mean_std_edges(x)
+        q = mark_ties(block_edges(x[:, None], None, "quantile", bins))
+        ms, qs = largest_share(x[:, None], E[None, :], x.size), largest_share(x[:, None], q, x.size)
+        if not (ms[0] >= ROBUST_SHARE and qs[0] < ms[0]):
+            return E
+        return q[0][np.isfinite(q[0])]
     if method == "mean-std":
         return mean_std_edges(x)
     E = mark_ties(block_edges(np.asarray(x, dtype=np.float64)[:, None], None, method, bins))[0]
@@ -267,6 +285,8 @@ class EncodedFrame:
     kinds: tuple[str, ...] = ()
     edges: dict[int, np.ndarray] | None = None    # {column: inner cut points} of the binned columns (code = #{e <= x})
     levels: dict[int, np.ndarray] | None = None   # {column: values kept as codes, in order} of the discrete columns
+    # method="auto": {column: (mean-std's largest bin share, quantile's)} of the columns given quantile bins
+    robust: dict[int, tuple[float, float]] | None = None
 
     @property
     def values(self) -> np.ndarray | None:
@@ -278,6 +298,7 @@ _DESCRIBE = {
                 "(Ahmed et al., footnote 6)",
     "quantile": "{bins} bins of about equal counts (quantiles)",
     "uniform": "{bins} equal-width bins",
+    "auto": "three mean-std bins, or {bins} quantile bins where outliers crowd 90 % of the rows into one",
 }
 
 
@@ -357,6 +378,55 @@ def _edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, method: 
     return np.sort(E, axis=1)
 
 
+def largest_share(F: np.ndarray, E: np.ndarray, n) -> np.ndarray:
+    """Per column of the block ``F`` (rows x columns), the share of its ``n`` non-missing rows in its fullest bin
+    under the sorted inner edges ``E`` (columns x edges; +inf marks a merged tie): with g_k = #{x >= e_k}, bin b
+    holds g_b - g_{b+1} (g_0 = n, past the last edge 0). One comparison per edge, no sort."""
+    with np.errstate(invalid="ignore"):
+        ge = np.stack([(F >= E[:, k][None, :]).sum(axis=0) for k in range(E.shape[1])], axis=1)
+    n = np.asarray(n, dtype=np.int64).reshape(-1)
+    bounds = np.concatenate([np.broadcast_to(n, (F.shape[1],))[:, None], ge, np.zeros((F.shape[1], 1), np.int64)],
+                            axis=1)
+    return (-np.diff(bounds, axis=1)).max(axis=1) / np.maximum(n, 1)
+
+
+def _robust_edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, bins: int, names
+                  ) -> tuple[np.ndarray, dict[int, tuple[float, float]]]:
+    """``auto``'s sorted inner edges of the binned columns ``cols`` (columns x max(2, bins - 1), +inf padded) and
+    {position in cols: (mean-std's largest share, quantile's)} of the columns given quantile bins instead of
+    mean-std: those with at least ROBUST_SHARE of their rows in one mean-std bin whose quantile bins crowd fewer.
+    One pass over the binned columns for the occupancy, a sort only of the crowded ones."""
+    M = np.sort(_mean_std_blocks(source, cols, stats), axis=1)
+    _check_edges(M, cols, source, stats, names)
+    present = source.n_rows - stats.n_missing[cols]
+    share = np.zeros(cols.size)
+    for idx, block in source.column_blocks(cols):
+        share[idx] = largest_share(block, M[idx], present[idx])
+    E = np.full((cols.size, max(2, bins - 1)), np.inf)
+    E[:, :2] = M
+    crowded = np.flatnonzero(share >= ROBUST_SHARE)
+    robust: dict[int, tuple[float, float]] = {}
+    if crowded.size:
+        Q = mark_ties(_edges(source, cols[crowded], stats, "quantile", bins))
+        _check_edges(np.where(np.isinf(Q), 0.0, Q), cols[crowded], source, stats, names)
+        q_share = np.zeros(crowded.size)
+        for idx, block in source.column_blocks(cols[crowded]):
+            q_share[idx] = largest_share(block, Q[idx], present[crowded[idx]])
+        better = q_share < share[crowded]
+        E[crowded[better], :] = np.inf
+        E[crowded[better], :Q.shape[1]] = Q[better]
+        robust = {int(c): (float(share[c]), float(q)) for c, q in zip(crowded[better], q_share[better], strict=True)}
+    return E, robust
+
+
+def robust_note(name: str, mean_std_share: float, quantile_share: float) -> str:
+    """The plan's words for a column ``auto`` gave quantile bins."""
+    def pct(share: float) -> str:   # rounded down: 99.5 % is not "100 %" of the rows
+        return f"{math.floor(share * 100 + 1e-9)}%"
+    return (f"{name}: quantile bins, because mean-std bins put {pct(mean_std_share)} of the rows in one bin "
+            f"(outliers); quantile bins put at most {pct(quantile_share)} in one.")
+
+
 def _check_edges(E: np.ndarray, cols: np.ndarray, source: NumericSource, stats: ColumnStats, names) -> None:
     bad = ~np.isfinite(E).all(axis=1)
     if bad.any():   # e.g. values near 1e308 whose mean + std overflows
@@ -377,7 +447,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     ``factorized``: {column: (code per row, -1 missing; distinct texts)} of text columns already hashed (the
     column typing's, :attr:`fslab.data.column_types.TypedFrame.text_codes`), rows as in ``frame``.
     """
-    method, bins = check_method(method, bins)
+    method, bins = check_method(method, bins, memory=True)
     m, n = frame.shape
     names = [str(c) for c in frame.columns]
     source = NumericSource.of(frame, array)
@@ -392,9 +462,13 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
         text_codes[j], categories[j] = enc.codes, enc.categories
     discrete = is_discrete(stats.n_distinct, stats.integral, bins)
     binned = np.flatnonzero(~discrete)
-    E = _edges(source, binned, stats, method, bins) if binned.size else np.zeros((0, 1))
-    _check_edges(E, binned, source, stats, names)
-    E = mark_ties(E)
+    robust: dict[int, tuple[float, float]] = {}
+    if method == "auto" and binned.size:
+        E, robust = _robust_edges(source, binned, stats, bins, names)   # checked, ties marked
+    else:
+        E = _edges(source, binned, stats, method, bins) if binned.size else np.zeros((0, 1))
+        _check_edges(E, binned, source, stats, names)
+        E = mark_ties(E)
     # names of every numeric column's codes
     small_rank = np.cumsum(stats.small) - 1
     sizes = []
@@ -433,8 +507,9 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
         span = stats.hi - stats.lo + 1
     exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
     raw = None if exact.all() else (array if array is not None else frame)
-    return EncodedFrame(X, arities, tuple(filled), raw, kind_notes(kinds, filled, method, bins), tuple(kinds), cut,
-                        kept)
+    quantile = {int(positions[binned[c]]): shares for c, shares in robust.items()}
+    notes = kind_notes(kinds, filled, method, bins) + tuple(robust_note(names[j], *quantile[j]) for j in quantile)
+    return EncodedFrame(X, arities, tuple(filled), raw, notes, tuple(kinds), cut, kept, quantile)
 
 
 def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:
@@ -538,7 +613,7 @@ def kind_notes(kinds, categories, method: str, bins: int, where: str = "") -> tu
     categories; one rule for the in-memory, Dask and SQL paths."""
     count = {k: kinds.count(k) for k in ("binned", "discrete", "categorical")}
     short = sum(1 for k, c in zip(kinds, categories, strict=True)
-                if k == "binned" and method != "mean-std" and len(c) - (MISSING in c) < bins)
+                if k == "binned" and method not in ("mean-std", "auto") and len(c) - (MISSING in c) < bins)
     notes = []
     if count["binned"]:
         notes.append(f"{count['binned']} numeric column(s) binned into " + _DESCRIBE[method].format(bins=bins)

@@ -472,7 +472,8 @@ class ColumnPlan:
     (:mod:`fslab.data.parse_rules`; for dates ``unit`` is "days" or "seconds" since 1970-01-01). ``left_out``: ""
     (kept) or one of :data:`LEFT_OUT`, ``why`` its detail. The coding, once known: ``coding`` ("binned",
     "discrete", "categorical"), ``levels`` (the codes' names in order, "missing" last when any), ``values``
-    (discrete numbers kept as codes, in order) or ``edges`` (inner cut points: code = #{e <= x})."""
+    (discrete numbers kept as codes, in order) or ``edges`` (inner cut points: code = #{e <= x}); ``binning``: why a
+    column of a robust coding (method "auto") got quantile bins instead of mean-std, in words ("" otherwise)."""
 
     name: str
     type: str
@@ -491,6 +492,7 @@ class ColumnPlan:
     levels: tuple[str, ...] = ()
     values: tuple[float, ...] = ()
     edges: tuple[float, ...] = ()
+    binning: str = ""
 
     @property
     def reading(self) -> pr.Reading | None:
@@ -563,6 +565,7 @@ class TablePlan:
             kept = self.kept
             said.extend(kind_notes([c.coding for c in kept], [c.levels for c in kept], self.options.method,
                                    self.options.bins))
+            said.extend(c.binning for c in kept if c.binning)
         o = self.options
         if estimate:
             est = describe_estimate(o.estimate, o.folds)
@@ -611,18 +614,23 @@ class TablePlan:
         s = check_seed(o.seed if seed is None else seed)
         return replace(self, options=replace(o, estimate=est, folds=int(k), seed=s))
 
-    def with_coding(self, kinds, categories, method: str, bins: int, edges=None, values=None) -> TablePlan:
+    def with_coding(self, kinds, categories, method: str, bins: int, edges=None, values=None, robust=None
+                    ) -> TablePlan:
         """The plan with the coding of its kept columns recorded: ``kinds[j]``/``categories[j]`` of kept column j
-        (:class:`fslab.data.discretize.EncodedFrame`), ``edges`` {j: cut points}, ``values`` {j: discrete values}."""
+        (:class:`fslab.data.discretize.EncodedFrame`), ``edges`` {j: cut points}, ``values`` {j: discrete values},
+        ``robust`` {j: (mean-std's largest bin share, quantile's)} of the columns method "auto" gave quantile bins
+        (:attr:`EncodedFrame.robust`; said in :meth:`describe`)."""
+        from .discretize import robust_note
         kept = [i for i, c in enumerate(self.columns) if not c.left_out]
         if len(kept) != len(kinds):
             raise PlanError(f"the coding has {len(kinds)} columns; the plan keeps {len(kept)}")
         cols = list(self.columns)
-        edges, values = edges or {}, values or {}
+        edges, values, robust = edges or {}, values or {}, robust or {}
         for j, i in enumerate(kept):
             cols[i] = _with(cols[i], coding=kinds[j], levels=tuple(map(str, categories[j])),
                             edges=tuple(np.asarray(edges.get(j, ()), dtype=np.float64).tolist()),
-                            values=tuple(np.asarray(values.get(j, ()), dtype=np.float64).tolist()))
+                            values=tuple(np.asarray(values.get(j, ()), dtype=np.float64).tolist()),
+                            binning=robust_note(cols[i].name, *robust[j]) if j in robust else "")
         return replace(self, columns=tuple(cols), coded=True,
                        options=replace(self.options, method=method, bins=int(bins)))
 
