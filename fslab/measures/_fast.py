@@ -81,6 +81,7 @@ class FastCounter:
         self.merge_pure = merge_pure
         self.m, self.n = self.X.shape
         self._bits: np.ndarray | None = None
+        self._columns: np.ndarray | None = None
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
@@ -176,6 +177,38 @@ class FastCounter:
             np.add(base[:c1 - c0], codes.T, out=block)
             out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
         return out
+
+    @property
+    def columns(self) -> np.ndarray:
+        """The codes column by column (n, m), made on first use (one byte a cell): a few columns are then rows
+        read in one piece, where the row-major codes give a byte of every row per column."""
+        if self._columns is None:
+            self._columns = np.ascontiguousarray(self.X.T)
+        return self._columns
+
+    def pair_key_counts(self, firsts: np.ndarray, seconds: np.ndarray, classes: bool = True) -> np.ndarray:
+        """n(X_f = u, Y = l, X_j = v) for each pair (f, j) = (firsts[p], seconds[p]) over every row: (P, a, L, A)
+        int64 with a the widest first feature (without ``classes``: n(X_f = u, X_j = v), (P, a, A)). One bincount
+        per block of pairs over the keys ((p a + X_f) L + y) A + X_j: any pairs at once, so a lazy search counts the
+        few pairs it needs in one pass (issue 35.1)."""
+        firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
+        P, A = firsts.size, self.A
+        a = int(self.arities[firsts].max()) if P else 1
+        L = self.L if classes else 1
+        out = np.empty((P, a * L, A), dtype=np.int64)
+        step = min(P, max(1, _KEY_BLOCK // max(self.m, 1)))
+        # (p a L + y) A, the same for every block: each key is then two operations on the pair's columns
+        base = np.arange(step, dtype=np.int64)[:, None] * (a * L * A) + (self.y.astype(np.int64) * A if classes
+                                                                          else np.zeros(self.m, dtype=np.int64))
+        keys = np.empty((step, self.m), dtype=np.int64)  # C order: one pair's keys after another
+        for p0 in range(0, P, step):
+            p1 = min(P, p0 + step)
+            block = keys[:p1 - p0]
+            np.multiply(self.columns[firsts[p0:p1]], L * A, out=block, dtype=np.int64)
+            block += base[:p1 - p0]
+            np.add(block, self.columns[seconds[p0:p1]], out=block)
+            out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
+        return out.reshape((P, a, L, A) if classes else (P, a, A))
 
     def _key_groups(self, rows: np.ndarray, cell: np.ndarray, C: int, class_counts: np.ndarray, whole: bool,
                     cache: _State | None) -> tuple:

@@ -41,12 +41,40 @@ def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     return by_f.extension_tables([], candidates).counts
 
 
+def plugin_reducer(ev):
+    """The plug-in mixed-cell reducer of ``ev`` when its dense fast engine can count a few columns or pairs, else
+    None (a held-out evaluator's engine counts fold-classes: its values come from ``ev.extensions``)."""
+    counter, reducer = ev.counter, ev.measure.spec.mixed_cells
+    if ev.estimate != "plug-in" or not isinstance(counter, FastCounter) or reducer is None or not counter.merge_pure:
+        return None
+    return reducer
+
+
+def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+    """C({f_p, j_p}) for each pair p, as ``ev.extensions([f_p], [j_p])``: on a dense fast engine with the measure's
+    plug-in reducer one count of every pair (``FastCounter.pair_key_counts``: the reducer's sum over the cells of
+    (X_f, X_j), where pure cells add 0); otherwise the candidates of each first feature together."""
+    firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
+    reducer = plugin_reducer(ev)
+    if reducer is None:
+        out = np.empty(firsts.size)
+        for f in np.unique(firsts):
+            mine = firsts == f
+            out[mine] = few_extensions(ev, int(f), seconds[mine])
+        return out
+    counter, params = ev.counter, dict(ev.measure.params)
+    counts = counter.pair_key_counts(firsts, seconds)  # (P, a, L, A): the cells (u, v) of each pair, by class
+    sums = np.asarray(reducer.cell_sums(counts.transpose(1, 2, 3, 0), params, counter.nlogn), dtype=np.float64)
+    class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
+    return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))
+
+
 def few_extensions(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     """C({f, j}) for candidates j, as ``ev.extensions([f], candidates)``; a dense fast engine with the measure's
-    mixed-cell reducer counts only these candidates' columns (lazy CMIM brings a few candidates up to date at a
-    time, where the evaluator would count every feature or fall back to per-candidate tables)."""
-    counter, reducer = ev.counter, ev.measure.spec.mixed_cells
-    if not isinstance(counter, FastCounter) or reducer is None or not counter.merge_pure:
+    plug-in mixed-cell reducer counts only these candidates' columns (lazy CMIM brings a few candidates up to date
+    at a time, where the evaluator would count every feature or fall back to per-candidate tables)."""
+    counter, reducer = ev.counter, plugin_reducer(ev)
+    if reducer is None:
         return ev.extensions([f], candidates)
     params = dict(ev.measure.params)
     sums = counter.cell_sums([int(f)], reducer, params, features=np.asarray(candidates, dtype=np.int64))

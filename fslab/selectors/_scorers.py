@@ -15,17 +15,16 @@ import numpy as np
 from ..errors import ParameterError
 from ..information import mutual_information
 from ..measures import Evaluator
+from ..measures._fast import FastCounter
 from ..tables import JointTable
-from ._counting import feature_pair_counts, few_extensions
+from ._counting import feature_pair_counts, pair_extensions, plugin_reducer
 from ._loop import Hooks
 from .ties import ties_with
 
 _LAZY_BATCH = 8  # lazy CMIM: candidates brought up to date together at first (doubling while more are open)
-# Lazy CMIM: one count of a few candidates costs about as much as counting _CALL_COST more candidates in one pass
-# over all of them (fixed cost per call: ~0.12 ms vs ~1-3 us per candidate, Adult and Gisette-shaped); a feature
-# of J whose few-candidate counts add up to a pass over every candidate is then counted for all of them at once.
-_CALL_COST = 64
-_LAZY_MIN_FEATURES = 4 * _CALL_COST
+_LAZY_DEPTH = 16  # lazy CMIM: features of J folded into a candidate per round (its bound is checked between rounds)
+_LAZY_MIN_FEATURES = 256
+_LAZY_MIN_KEYS = 16
 
 
 class SubsetScorer:
@@ -111,6 +110,16 @@ class SVariateScorer:
         self.members[f] = True
 
 
+def _lazy_pays(ev: Evaluator, n: int) -> bool:
+    """Lazy bounds pay where a pass over every candidate is dear: many values (the dense engine's bincount keys:
+    one count of the few pairs needed, from _LAZY_MIN_KEYS features on) or no pair count (beyond
+    _LAZY_MIN_FEATURES); on few values its popcounts count every candidate for less."""
+    counter = ev.counter
+    if plugin_reducer(ev) is not None and isinstance(counter, FastCounter):
+        return n >= _LAZY_MIN_KEYS and counter._keys_pay(counter.A * counter.L, counter.m)
+    return n > _LAZY_MIN_FEATURES
+
+
 class PairGainScorer:
     """MI-family gains over two-way tables (Brown et al.'s unification; FEAST's criteria), one subclass per
     criterion: ``_gain(candidates)`` once J is non-empty (every gain is I(Xj;Y) while J is empty) and ``_fold(f,
@@ -181,18 +190,16 @@ class CMIMScorer(PairGainScorer):
     best exact gain (``ties.ties_with``): the winner and the number tied are then those of the full evaluation, ties
     included. The trace shows the exact gain of every candidate brought up to date and the bound (the partial
     minimum, at least the gain) of the others. ``lazy=False`` counts every pair every step; the default (None) is
-    lazy beyond _LAZY_MIN_FEATURES features (below, a pass over every candidate costs about as little as bringing a
-    few up to date: Adult's 123 features).
+    lazy where that pays (``_lazy_pays``: many values, where a pass over every candidate is dear; on Adult's binary
+    columns the popcounts of a full pass cost less than the pairs).
     """
 
     def __init__(self, ev: Evaluator, lazy: bool | None = None):
         super().__init__(ev)
         n = self.members.size
         self.acc = self.relevance.copy()
-        self.lazy = n > _LAZY_MIN_FEATURES if lazy is None else bool(lazy)
+        self.lazy = _lazy_pays(ev, n) if lazy is None else bool(lazy)
         self.seen = np.zeros(n, dtype=np.int64)  # lazy: features of J folded into acc[j] (the first seen[j])
-        self.calls: dict[int, int] = {}  # lazy: cost of the few-candidate counts per feature of J
-        self.full: dict[int, np.ndarray] = {}  # lazy: I(X_j; Y | X_f) of every candidate, once asked often
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
         if self.lazy:
@@ -204,8 +211,11 @@ class CMIMScorer(PairGainScorer):
             self.acc[others] = np.minimum(self.acc[others], self.ev.extensions([f], others) - self.relevance[f])
 
     def _bring_up_to_date(self, candidates: np.ndarray) -> None:
-        """Fold the missing features of J into the candidates whose bound may still reach the best exact gain."""
+        """Fold the missing features of J into the candidates whose bound may still reach the best exact gain: the
+        highest bounds first, a batch at a time (doubling), up to _LAZY_DEPTH features of J each per round, every
+        pair of a round in one count (``pair_extensions``)."""
         t = len(self.chosen)
+        chosen = np.asarray(self.chosen, dtype=np.int64)
         batch = _LAZY_BATCH
         while True:
             exact = self.seen[candidates] == t
@@ -216,28 +226,14 @@ class CMIMScorer(PairGainScorer):
             if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds)
                 open_ = np.sort(open_[np.lexsort((open_, -self.acc[open_]))[:batch]])
             batch *= 2
-            for i in range(int(self.seen[open_].min()), t):
-                due = open_[(self.seen[open_] == i) & ties_with(self.acc[open_], best)]
-                if due.size:
-                    self.acc[due] = np.minimum(self.acc[due], self._conditional(i, due))
-                    self.seen[due] = i + 1
-
-    def _conditional(self, i: int, due: np.ndarray) -> np.ndarray:
-        """I(X_j; Y | X_f) = I(X_j, X_f; Y) - I(X_f; Y) for f the i-th feature of J: for the few candidates asked,
-        until the counts of this feature would cost a pass over every candidate (_CALL_COST); then for every
-        candidate at once (the full evaluation's pass), kept for the rest of the run."""
-        f = self.chosen[i]
-        full = self.full.get(i)
-        spent = self.calls.get(i, 0) + _CALL_COST + due.size  # in candidates' worth of counting
-        if full is None and spent >= self.members.size - self.size:
-            others = np.flatnonzero(~self.members)
-            full = np.full(self.members.size, np.nan)
-            full[others] = self.ev.extensions([f], others) - self.relevance[f]
-            self.full[i] = full
-        if full is not None:
-            return full[due]
-        self.calls[i] = spent
-        return few_extensions(self.ev, f, due) - self.relevance[f]
+            start = self.seen[open_]
+            stop = np.minimum(start + _LAZY_DEPTH, t)
+            size = stop - start
+            js = np.repeat(open_, size)
+            places = np.repeat(start - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))
+            fs = chosen[places]
+            np.minimum.at(self.acc, js, pair_extensions(self.ev, fs, js) - self.relevance[fs])
+            self.seen[open_] = stop
 
 
 MI_GAINS = {"mrmr": MRMRScorer, "jmi": JMIScorer, "cmim": CMIMScorer}
