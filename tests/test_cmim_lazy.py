@@ -77,3 +77,14 @@ def test_select_cmim_ties_by_hand():
     ds = EncodedDataset(np.column_stack([x, rng.integers(0, 2, 400), x, rng.integers(0, 2, 400)]), y)
     sel = select(ds, 3, "cmim")
     assert sel.features[0] == 0 and int(sel.trace.query("step == 1")["n_tied"].iloc[0]) == 2
+
+
+def test_lazy_held_out_equals_full():
+    """Held out, the engine counts fold-classes: the lazy few-pair counts must come from the held-out evaluator,
+    not from the plug-in reducer over fold-classes (which gave other gains before issue 35)."""
+    source = data(6, m=500, n=40, arity=3, classes=3)
+    ev = measure("mi").on(source, estimate="cross-fitted", folds=3)
+    lazy, full = (run_search(source.n_features, 8, MIGainScorer(ev, "cmim", lazy=flag)) for flag in (True, False))
+    assert lazy.order == full.order
+    for lv, fv, lt in zip(lazy.values, full.values, lazy.tied, strict=True):
+        np.testing.assert_allclose(lv[lt], fv[lt], rtol=1e-12, atol=1e-15)
