@@ -88,3 +88,18 @@ def test_lazy_held_out_equals_full():
     assert lazy.order == full.order
     for lv, fv, lt in zip(lazy.values, full.values, lazy.tied, strict=True):
         np.testing.assert_allclose(lv[lt], fv[lt], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed, arity, classes", [(0, 2, 2), (3, 5, 4), (8, 9, 6)])
+@pytest.mark.parametrize("engine", ["auto", "plain"])
+def test_lazy_mrmr_picks_and_ties_equal_full(seed, arity, classes, engine):
+    """mRMR's bound (relevance minus the redundancy folded so far over |J|): the picks, ties and exact gains of the
+    full evaluation."""
+    source = data(seed, arity=arity, classes=classes)
+    ev = measure("mi").on(source, engine)
+    lazy, full = (run_search(source.n_features, 20, MIGainScorer(ev, "mrmr", lazy=flag)) for flag in (True, False))
+    assert lazy.order == full.order
+    assert lazy.n_tied == full.n_tied
+    for step, (lv, fv, lt) in enumerate(zip(lazy.values, full.values, lazy.tied, strict=True)):
+        np.testing.assert_allclose(lv[lt], fv[lt], rtol=1e-12, atol=1e-15, err_msg=f"step {step + 1}")
+        assert np.all(lv >= fv - 1e-12)

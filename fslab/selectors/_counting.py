@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
+from ..information import mutual_information
 from ..measures._fast import FastCounter
-from ..tables import CodedSource
+from ..tables import CodedSource, JointTable
 
 
 def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
@@ -67,6 +68,22 @@ def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     sums = np.asarray(reducer.cell_sums(counts.transpose(1, 2, 3, 0), params, counter.nlogn), dtype=np.float64)
     class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
     return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))
+
+
+def pair_information(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+    """I(X_j; X_f) in bits for each pair (f, j) = (firsts[p], seconds[p]) (mRMR's redundancy terms): one count of
+    every pair on a dense fast engine (``FastCounter.pair_key_counts`` without the class), otherwise the candidates
+    of each first feature together (:func:`feature_pair_counts`)."""
+    firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
+    if isinstance(ev.counter, FastCounter):
+        pairs = ev.counter.pair_key_counts(firsts, seconds, classes=False).transpose(0, 2, 1)  # (P, X_j, X_f)
+        return np.atleast_1d(mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits"))
+    out = np.empty(firsts.size)
+    for f in np.unique(firsts):
+        mine = firsts == f
+        pairs = feature_pair_counts(ev, int(f), seconds[mine])
+        out[mine] = mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
+    return out
 
 
 def few_extensions(ev, f: int, candidates: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from ..information import mutual_information
 from ..measures import Evaluator
 from ..measures._fast import FastCounter
 from ..tables import JointTable
-from ._counting import feature_pair_counts, pair_extensions, plugin_reducer
+from ._counting import feature_pair_counts, pair_extensions, pair_information, plugin_reducer
 from ._loop import Hooks
 from .ties import ties_with
 
@@ -123,25 +123,41 @@ def _lazy_pays(ev: Evaluator, n: int) -> bool:
 class PairGainScorer:
     """MI-family gains over two-way tables (Brown et al.'s unification; FEAST's criteria), one subclass per
     criterion: ``_gain(candidates)`` once J is non-empty (every gain is I(Xj;Y) while J is empty) and ``_fold(f,
-    others)``, which counts only the new feature f's pairs with the remaining candidates after each pick."""
+    others)``, which counts only the new feature f's pairs with the remaining candidates after each pick.
 
-    def __init__(self, ev: Evaluator):
+    Lazy evaluation (Fleuret's fast CMIM; the same bound serves mRMR): where a criterion's partial value over the
+    first features of J only falls as more are folded in, it bounds the gain from above (``_bound``). Each step then
+    brings candidates up to date in order of their bound, a batch at a time (doubling), up to _LAZY_DEPTH features
+    of J each per round and every pair of a round in one count (``_fold_pairs``), until every candidate not up to
+    date has a bound below the tie threshold of the best exact gain (``ties.ties_with``): the winner and the number
+    tied are those of the full evaluation, ties included. The trace shows the exact gain of every candidate brought
+    up to date and the bound (at least the gain) of the others. ``lazy=False`` counts every pair every step; the
+    default (None) is lazy where that pays (``_lazy_pays``)."""
+
+    lazy = False
+
+    def __init__(self, ev: Evaluator, lazy: bool | None = None):
         self.ev = ev
         n = ev.source.n_features
         self.relevance = ev.extensions([], np.arange(n))
         self.members = np.zeros(n, dtype=bool)
         self.size = 0
         self.chosen: list[int] = []
+        self.seen = np.zeros(n, dtype=np.int64)  # lazy: features of J folded into candidate j (the first seen[j])
 
     def evaluate(self, candidates: np.ndarray) -> np.ndarray:
-        return self.relevance[candidates] if self.size == 0 else self._gain(candidates)
+        if self.size == 0:
+            return self.relevance[candidates]
+        if self.lazy:
+            self._bring_up_to_date(np.asarray(candidates, dtype=np.int64))
+        return self._gain(candidates)
 
     def commit(self, f: int) -> None:
         self.members[f] = True
         self.size += 1
         self.chosen.append(f)
         others = np.flatnonzero(~self.members)
-        if others.size:
+        if others.size and not self.lazy:
             self._fold(f, others)
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
@@ -150,13 +166,42 @@ class PairGainScorer:
     def _fold(self, f: int, others: np.ndarray) -> None:
         raise NotImplementedError
 
+    def _fold_pairs(self, fs: np.ndarray, js: np.ndarray) -> None:
+        raise NotImplementedError  # only criteria with a lazy bound
+
+    def _bring_up_to_date(self, candidates: np.ndarray) -> None:
+        """Fold the missing features of J into the candidates whose bound may still reach the best exact gain."""
+        t = self.size
+        chosen = np.asarray(self.chosen, dtype=np.int64)
+        batch = _LAZY_BATCH
+        while True:
+            bound = self._gain(candidates)
+            exact = self.seen[candidates] == t
+            best = bound[exact].max() if exact.any() else -np.inf
+            still = ~exact & ties_with(bound, best)
+            open_, bound = candidates[still], bound[still]
+            if open_.size == 0:
+                return
+            if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds)
+                open_ = np.sort(open_[np.lexsort((open_, -bound))[:batch]])
+            batch *= 2
+            start = self.seen[open_]
+            stop = np.minimum(start + _LAZY_DEPTH, t)
+            size = stop - start
+            js = np.repeat(open_, size)
+            places = np.repeat(start - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))
+            self._fold_pairs(chosen[places], js)
+            self.seen[open_] = stop
+
 
 class MRMRScorer(PairGainScorer):
-    """mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi) (Peng et al. 2005, difference form)."""
+    """mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi) (Peng et al. 2005, difference form). Lazy: I(Xj;Xi) >= 0, so
+    the sum over the first features of J bounds the gain from above."""
 
-    def __init__(self, ev: Evaluator):
+    def __init__(self, ev: Evaluator, lazy: bool | None = None):
         super().__init__(ev)
         self.acc = np.zeros(self.members.size)
+        self.lazy = _lazy_pays(ev, self.members.size) if lazy is None else bool(lazy)
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
         return self.relevance[candidates] - self.acc[candidates] / self.size
@@ -164,6 +209,9 @@ class MRMRScorer(PairGainScorer):
     def _fold(self, f: int, others: np.ndarray) -> None:
         pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
         self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
+
+    def _fold_pairs(self, fs: np.ndarray, js: np.ndarray) -> None:
+        np.add.at(self.acc, js, pair_information(self.ev, fs, js))
 
 
 class JMIScorer(PairGainScorer):
@@ -182,68 +230,32 @@ class JMIScorer(PairGainScorer):
 
 class CMIMScorer(PairGainScorer):
     """cmim: min(I(Xj;Y), min_{i in J} I(Xj;Y|Xi)) (Fleuret 2004; the min starts at I(Xj;Y) as in his fast CMIM
-    and FEAST, so a feature that only helps jointly is not ranked above its own relevance).
-
-    Evaluated lazily (Fleuret's fast CMIM): a candidate's partial minimum over the first features of J only falls
-    as more are folded in, so it bounds its gain from above. Each step brings candidates up to date in order of
-    their bound, a batch at a time, until every candidate not up to date has a bound below the tie threshold of the
-    best exact gain (``ties.ties_with``): the winner and the number tied are then those of the full evaluation, ties
-    included. The trace shows the exact gain of every candidate brought up to date and the bound (the partial
-    minimum, at least the gain) of the others. ``lazy=False`` counts every pair every step; the default (None) is
-    lazy where that pays (``_lazy_pays``: many values, where a pass over every candidate is dear; on Adult's binary
-    columns the popcounts of a full pass cost less than the pairs).
-    """
+    and FEAST, so a feature that only helps jointly is not ranked above its own relevance). Lazy (Fleuret's fast
+    CMIM): the partial minimum over the first features of J bounds the gain from above."""
 
     def __init__(self, ev: Evaluator, lazy: bool | None = None):
         super().__init__(ev)
-        n = self.members.size
         self.acc = self.relevance.copy()
-        self.lazy = _lazy_pays(ev, n) if lazy is None else bool(lazy)
-        self.seen = np.zeros(n, dtype=np.int64)  # lazy: features of J folded into acc[j] (the first seen[j])
+        self.lazy = _lazy_pays(ev, self.members.size) if lazy is None else bool(lazy)
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
-        if self.lazy:
-            self._bring_up_to_date(np.asarray(candidates, dtype=np.int64))
         return self.acc[candidates]
 
     def _fold(self, f: int, others: np.ndarray) -> None:
-        if not self.lazy:
-            self.acc[others] = np.minimum(self.acc[others], self.ev.extensions([f], others) - self.relevance[f])
+        self.acc[others] = np.minimum(self.acc[others], self.ev.extensions([f], others) - self.relevance[f])
 
-    def _bring_up_to_date(self, candidates: np.ndarray) -> None:
-        """Fold the missing features of J into the candidates whose bound may still reach the best exact gain: the
-        highest bounds first, a batch at a time (doubling), up to _LAZY_DEPTH features of J each per round, every
-        pair of a round in one count (``pair_extensions``)."""
-        t = len(self.chosen)
-        chosen = np.asarray(self.chosen, dtype=np.int64)
-        batch = _LAZY_BATCH
-        while True:
-            exact = self.seen[candidates] == t
-            best = self.acc[candidates[exact]].max() if exact.any() else -np.inf
-            open_ = candidates[~exact & ties_with(self.acc[candidates], best)]
-            if open_.size == 0:
-                return
-            if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds)
-                open_ = np.sort(open_[np.lexsort((open_, -self.acc[open_]))[:batch]])
-            batch *= 2
-            start = self.seen[open_]
-            stop = np.minimum(start + _LAZY_DEPTH, t)
-            size = stop - start
-            js = np.repeat(open_, size)
-            places = np.repeat(start - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))
-            fs = chosen[places]
-            np.minimum.at(self.acc, js, pair_extensions(self.ev, fs, js) - self.relevance[fs])
-            self.seen[open_] = stop
+    def _fold_pairs(self, fs: np.ndarray, js: np.ndarray) -> None:
+        np.minimum.at(self.acc, js, pair_extensions(self.ev, fs, js) - self.relevance[fs])
 
 
 MI_GAINS = {"mrmr": MRMRScorer, "jmi": JMIScorer, "cmim": CMIMScorer}
 
 
 def MIGainScorer(ev: Evaluator, kind: str, lazy: bool | None = None) -> PairGainScorer:  # noqa: N802 (a class once)
-    """The pair-gain scorer of ``kind`` (:data:`MI_GAINS`); ``lazy`` only for CMIM."""
+    """The pair-gain scorer of ``kind`` (:data:`MI_GAINS`); ``lazy`` for CMIM and mRMR (JMI has no bound)."""
     if kind not in MI_GAINS:
         raise ParameterError(f"unknown MI gain '{kind}'; choose one of: {', '.join(MI_GAINS)}")
-    return CMIMScorer(ev, lazy) if kind == "cmim" else MI_GAINS[kind](ev)
+    return MI_GAINS[kind](ev) if kind == "jmi" else MI_GAINS[kind](ev, lazy)
 
 
 class FixedScorer:
