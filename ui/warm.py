@@ -20,8 +20,9 @@ from pathlib import Path
 import streamlit as st
 
 # Streamlit's renderers of the elements fslab's pages draw, in the order a session is likely to need them:
-# charts on almost every page, then the tables, formulas and the share box's code block (Toy, Select), then widgets.
-ELEMENTS = ("PlotlyChart", "DataFrame", "rehype-katex", "StreamlitSyntaxHighlighter", "Metric", "NumberInput",
+# charts on almost every page, then the tables (grids, and the static ones of By measure, Toy and Compare), formulas
+# and the share box's code block (Toy, Select), then widgets.
+ELEMENTS = ("PlotlyChart", "DataFrame", "Table", "rehype-katex", "StreamlitSyntaxHighlighter", "Metric", "NumberInput",
             "DownloadButton", "Radio", "Slider", "Multiselect", "Progress", "FileUploader")
 _NAME = re.compile(r"[A-Za-z-]+\.[A-Za-z0-9_-]+\.js")
 _PAUSE_MS = 100
