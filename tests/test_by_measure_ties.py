@@ -45,3 +45,24 @@ def test_no_tie_on_example_1():
 
     view = by_measure(fslab.example1(), 2, ["zero-one", "mi"])  # 0.25 < 0.30 and 0.17 > 0.08 bit: no equals
     assert all(t == () for t in view.ties.values()) and view.tie_words() == ""
+
+
+@pytest.mark.slow
+def test_the_page_says_the_tie_where_it_names_the_picks():
+    """By measure on the XOR toy law (k = 2): every measure adds X1 then X2, and says step 1 was a three-way tie."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    from ui import state
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.session_state[state.DISTRIBUTION] = xor_distribution(3, 2)
+    at.session_state[state.DISTRIBUTION_NAME] = "XOR"
+    at.switch_page("pages/by_measure.py").run()
+    at.radio(key="bym.source").set_value("distribution").run()
+    at.number_input(key="bym.k").set_value(2).run()
+    assert not at.exception, [e.value for e in at.exception]
+    verdict = next(m.value for m in at.markdown if "same feature at every step" in m.value)
+    assert "Some of these picks were ties" in verdict
+    said = next(c.value for c in at.caption if c.value.startswith("Ties:"))
+    assert "0-1 error: step 1: X1, X2 and X3 tie at 0.5" in said and "lowest index" in said

@@ -74,7 +74,8 @@ def verdict(view: ByMeasure) -> str:
         return f"Only one measure chosen ({md(view.labels[0])}): choose more to compare."
     if agree.all():
         return (f"All {len(view.labels)} measures add **the same feature at every step** here: on these data the "
-                "choice of measure does not change the first k features.")
+                "choice of measure does not change the first k features."
+                + (" Some of these picks were ties (below)." if view.tie_words() else ""))
     first = int(agree.idxmin())
     row = view.picks.loc[first]
     groups: dict[str, list[str]] = {}
@@ -87,8 +88,10 @@ def verdict(view: ByMeasure) -> str:
     tail = ""
     if same_sets.iloc[-1]:
         tail = f" After {view.k} steps they hold the same set, in different orders."
+    ties = view.tie_words(first)
+    tied = f" Ties at step {first}, the lowest index taken: {md(ties)}." if ties else ""
     return (f"The measures **disagree** at step{'s' if len(differ) > 1 else ''} "
-            f"{', '.join(map(str, differ))} of {view.k}. At step {first}: {parts}.{tail}")
+            f"{', '.join(map(str, differ))} of {view.k}. At step {first}: {parts}.{tied}{tail}")
 
 
 def picks_styled(view: ByMeasure):
