@@ -89,7 +89,7 @@ def show_leaks(alerts, on_leave_out: Callable, key: str, *, compact: bool = Fals
     for i, alert in enumerate(leaks):
         head = f"Possible leak: {_columns(alert)}. " if not compact else f"Leak? {_columns(alert)}: "
         st.error(head + md(alert.message), icon=":material/warning:")
-        st.button(leave_out_label(alert), key=f"{key}_leave_{i}", on_click=on_leave_out, args=(alert.columns,),
+        st.button(md(leave_out_label(alert)), key=f"{key}_leave_{i}", on_click=on_leave_out, args=(alert.columns,),
                   help="Leaves the column out of the features (column type 'drop'), rebuilds the data and reruns; "
                        "a link or recipe made afterwards carries the choice.")
     if not compact:
