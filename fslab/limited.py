@@ -145,6 +145,17 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+class OutOfBand:
+    """``data`` (bytes) sent out of band by :func:`packed`: written to the pipe from where it is, not copied into the
+    pickle first; it arrives as bytes (an upload's bytes sent to the worker that reads them)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __reduce_ex__(self, protocol):
+        return bytes, (pickle.PickleBuffer(self.data),)
+
+
 def packed(value) -> tuple[bytes, list[memoryview]]:
     """(header, regions) of ``value`` for :func:`send_packed`; pickling errors (MemoryError under a cap) raise here,
     before anything is sent."""
@@ -239,5 +250,5 @@ def run_limited(limits: Limits, fn, /, *args, what: str = "reading the file", co
     return payload
 
 
-__all__ = ["ParseLimitError", "breach_error", "limit_this_process", "packed", "receive_value", "run_capped",
-           "run_limited", "send_packed", "send_value"]
+__all__ = ["OutOfBand", "ParseLimitError", "breach_error", "limit_this_process", "packed", "receive_value",
+           "run_capped", "run_limited", "send_packed", "send_value"]

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.limited import breach_error, memory_error, packed, receive_value, run_capped, send_packed
+from fslab.limited import OutOfBand, breach_error, memory_error, packed, receive_value, run_capped, send_packed
 
 WAIT_MESSAGE = "Waiting for another user's heavy job to finish..."
 SAME_JOB_MESSAGE = "Another session is computing this same result; it appears here when done..."
@@ -175,11 +175,14 @@ def _batch_policy() -> None:
     os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def _work(results, answer, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None) -> None:
-    """The worker: ``progress`` calls and an error go to ``results`` (a queue); the result goes to the pipe
-    ``answer`` (:func:`fslab.limited.send_packed`: its arrays out of band, each memory region once), announced by a
-    ``("piped", None)`` message on ``results``."""
+def _work(results, job, answer, with_progress: bool, caps=None) -> None:
+    """The worker: reads ``(fn, args, kwargs)`` from the pipe ``job``; ``progress`` calls and an error go to
+    ``results`` (a queue); the result goes to the pipe ``answer``, announced by a ``("piped", None)`` message on
+    ``results``. Both pipes carry :func:`fslab.limited.send_packed` messages: arrays and large bytes out of band,
+    each memory region once, so neither side copies them into a pickle first."""
     lower_priority()
+    fn, args, kwargs = receive_value(job.fileno())
+    job.close()
     if with_progress:
         kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
     try:
@@ -219,13 +222,12 @@ START_ATTEMPTS = 2  # a forkserver killed while a worker starts is restarted by 
 IDLE_SECONDS = 1.0  # ``idle()`` is called this often while the worker sends nothing
 
 
-def _start(ctx, results, answer, fn, args: tuple, kwargs: dict, with_progress: bool, caps=None):
+def _start(ctx, results, job, answer, fn, with_progress: bool, caps=None):
     """Start the worker; a start that fails (the forkserver was killed: BrokenPipeError, EOFError) is retried
     once, then reported as a WorkerError saying what happened, never as the raw OSError."""
     failure: BaseException | None = None
     for _ in range(START_ATTEMPTS):
-        worker = ctx.Process(target=_work, args=(results, answer, fn, args, kwargs, with_progress, caps),
-                             daemon=True)
+        worker = ctx.Process(target=_work, args=(results, job, answer, with_progress, caps), daemon=True)
         try:
             with plain_main():
                 worker.start()
@@ -250,14 +252,26 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
     process holds it once, not also its pickle.
     """
     ctx = context or _context()
+    # the job, packed before a worker starts: an upload's bytes (or a table) are written from where they are
+    large = tuple(OutOfBand(a) if isinstance(a, bytes) and len(a) >= 1 << 20 else a for a in args)
+    message = packed((fn, large, kwargs))
     results = ctx.Queue()
+    job, send_job = ctx.Pipe(duplex=False)
     receive, answer = ctx.Pipe(duplex=False)
     try:
-        worker = _start(ctx, results, answer, fn, args, kwargs, progress is not None, caps)
+        worker = _start(ctx, results, job, answer, fn, progress is not None, caps)
     finally:
-        answer.close()   # the worker holds its own end: a worker that dies is an end of file here
+        job.close()      # the worker holds its own ends: a worker that dies is an end of file here
+        answer.close()
     quiet_since = time.monotonic()
     try:
+        try:
+            send_packed(send_job.fileno(), *message)
+        except OSError:   # the worker stopped before reading it
+            worker.join(timeout=10)
+            raise _stopped(worker, fn, caps) from None
+        finally:
+            send_job.close()
         while True:
             try:
                 kind, payload = results.get(timeout=_POLL_SECONDS)
@@ -288,6 +302,7 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
         worker.join(timeout=10)
         results.close()
         receive.close()
+        send_job.close()
 
 
 def _stopped(worker, fn, caps) -> Exception:
