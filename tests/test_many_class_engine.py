@@ -92,3 +92,18 @@ def test_picks_equal_with_and_without_the_key_path(selector, monkeypatch):
     new = list(select(ds, 8, selector=selector).features)
     monkeypatch.setattr(_fast, "_KEY_MIN_VALUES", 10**9)
     assert list(select(ds, 8, selector=selector).features) == new
+
+
+@pytest.mark.parametrize("A, L, m", [(2, 2, 1000), (3, 5, 500), (2, 20, 300), (6, 4, 700), (17, 10, 400)])
+def test_pair_counts_equal_brute_force(A, L, m):
+    """pair_key_counts (popcounts on few values, one bincount on many) for 30 random pairs, with and without Y."""
+    rng = np.random.default_rng(A * L)
+    X, y = rng.integers(0, A, (m, 12)).astype(np.uint8), rng.integers(0, L, m)
+    counter = FastCounter(EncodedDataset(X, y, arities=np.full(12, A)))
+    f, j = rng.integers(0, 12, 30), rng.integers(0, 12, 30)
+    for classes in (True, False):
+        counts = counter.pair_key_counts(f, j, classes)
+        brute = np.zeros(counts.shape, dtype=np.int64)
+        for p in range(30):
+            np.add.at(brute[p], (X[:, f[p]], y, X[:, j[p]]) if classes else (X[:, f[p]], X[:, j[p]]), 1)
+        np.testing.assert_array_equal(counts, brute)

@@ -82,6 +82,7 @@ class FastCounter:
         self.m, self.n = self.X.shape
         self._bits: np.ndarray | None = None
         self._columns: np.ndarray | None = None
+        self._class_bits: np.ndarray | None = None
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
@@ -195,6 +196,8 @@ class FastCounter:
         P, A = firsts.size, self.A
         a = int(self.arities[firsts].max()) if P else 1
         L = self.L if classes else 1
+        if P and a > 1 and A > 1 and not self._keys_pay((a - 1) * L, self.m):
+            return self._pair_bit_counts(firsts, seconds, a, classes)
         out = np.empty((P, a * L, A), dtype=np.int64)
         step = min(P, max(1, _KEY_BLOCK // max(self.m, 1)))
         # (p a L + y) A, the same for every block: each key is then two operations on the pair's columns
@@ -209,6 +212,37 @@ class FastCounter:
             np.add(block, self.columns[seconds[p0:p1]], out=block)
             out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
         return out.reshape((P, a, L, A) if classes else (P, a, A))
+
+    def _pair_bit_counts(self, firsts: np.ndarray, seconds: np.ndarray, a: int, classes: bool) -> np.ndarray:
+        """:meth:`pair_key_counts` by popcounts of the packed value bits (few values and classes): n(u, l, v) for
+        u, v >= 1 is the popcount of bits(X_f = u) & bits(Y = l) & bits(X_j = v); u = 0 and v = 0 follow from the
+        margins n(X_f = u, Y = l) and n(Y = l, X_j = v)."""
+        bits, n, A = self._value_bits(), self.n, self.A
+        L = self.L if classes else 1
+        words = bits.shape[1]
+        if classes:
+            if self._class_bits is None:
+                member = np.zeros((L, words * 64), dtype=bool)
+                member[self.y, np.arange(self.m)] = True
+                self._class_bits = np.packbits(member, axis=1).view(np.uint64)
+            planes = self._class_bits
+        else:
+            planes = np.full((1, words), np.uint64(2**64 - 1))  # no class: every row (beyond m the bits are 0)
+        margin = self.marginal[:, seconds, :].transpose(1, 0, 2)  # (P, L, A): n(Y = l, X_j = v)
+        if not classes:
+            margin = margin.sum(axis=1, keepdims=True)
+        P = firsts.size
+        out = np.empty((P, a, L, A), dtype=np.int64)
+        step = max(1, self._budget() // (8 * words * max((a - 1) * L * (A - 1), 1)))
+        for p0 in range(0, P, step):
+            f, j = firsts[p0:p0 + step], seconds[p0:p0 + step]
+            fl = bits[(np.arange(1, a) - 1)[None, :] * n + f[:, None]][:, :, None, :] & planes[None, None]
+            jv = bits[(np.arange(1, A) - 1)[None, :] * n + j[:, None]]  # (B, A-1, words)
+            block = out[p0:p0 + step]
+            block[:, 1:, :, 1:] = np.bitwise_count(fl[:, :, :, None, :] & jv[:, None, None]).sum(axis=-1)
+            block[:, 1:, :, 0] = np.bitwise_count(fl).sum(axis=-1) - block[:, 1:, :, 1:].sum(axis=-1)
+            block[:, 0] = margin[p0:p0 + step] - block[:, 1:].sum(axis=1)
+        return out if classes else out[:, :, 0]
 
     def _key_groups(self, rows: np.ndarray, cell: np.ndarray, C: int, class_counts: np.ndarray, whole: bool,
                     cache: _State | None) -> tuple:

@@ -24,7 +24,7 @@ from .ties import ties_with
 _LAZY_BATCH = 8  # lazy CMIM: candidates brought up to date together at first (doubling while more are open)
 _LAZY_DEPTH = 16  # lazy CMIM: features of J folded into a candidate per round (its bound is checked between rounds)
 _LAZY_MIN_FEATURES = 256
-_LAZY_MIN_KEYS = 16
+_LAZY_MIN_PAIRS = 16
 
 
 class SubsetScorer:
@@ -110,13 +110,13 @@ class SVariateScorer:
         self.members[f] = True
 
 
-def _lazy_pays(ev: Evaluator, n: int) -> bool:
-    """Lazy bounds pay where a pass over every candidate is dear: many values (the dense engine's bincount keys:
-    one count of the few pairs needed, from _LAZY_MIN_KEYS features on) or no pair count (beyond
-    _LAZY_MIN_FEATURES); on few values its popcounts count every candidate for less."""
-    counter = ev.counter
-    if plugin_reducer(ev) is not None and isinstance(counter, FastCounter):
-        return n >= _LAZY_MIN_KEYS and counter._keys_pay(counter.A * counter.L, counter.m)
+def _lazy_pays(ev: Evaluator, n: int, reducer: bool = True) -> bool:
+    """Lazy bounds pay wherever the dense engine counts a round's pairs at once (``FastCounter.pair_key_counts``:
+    popcounts on few values, one bincount on many), from _LAZY_MIN_PAIRS features on; otherwise (few-candidate
+    counts per feature of J) beyond _LAZY_MIN_FEATURES. ``reducer``: the gains need the measure's plug-in reducer
+    (CMIM's I(Xj, Xi; Y); mRMR's I(Xj; Xi) does not)."""
+    if isinstance(ev.counter, FastCounter) and (not reducer or plugin_reducer(ev) is not None):
+        return n >= _LAZY_MIN_PAIRS
     return n > _LAZY_MIN_FEATURES
 
 
@@ -201,7 +201,7 @@ class MRMRScorer(PairGainScorer):
     def __init__(self, ev: Evaluator, lazy: bool | None = None):
         super().__init__(ev)
         self.acc = np.zeros(self.members.size)
-        self.lazy = _lazy_pays(ev, self.members.size) if lazy is None else bool(lazy)
+        self.lazy = _lazy_pays(ev, self.members.size, reducer=False) if lazy is None else bool(lazy)
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
         return self.relevance[candidates] - self.acc[candidates] / self.size
