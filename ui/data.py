@@ -68,12 +68,13 @@ def isolated(fn, *args):
     return run_in_worker(fn, *args, caps=LIMITS)
 
 
-def _read(data: bytes) -> Upload:
-    return isolated(read_upload, data, LIMITS)
+def _read(digest: str, _data: bytes) -> Upload:
+    return isolated(read_upload, _data, LIMITS)
 
 
 # The worker's answer is kept as it arrived (a resource: st.cache_data would pickle it into the cache and unpickle a
-# copy on every rerun, 120 MB each for a 45 MB upload), in this session only, at most UPLOAD_ENTRIES of them.
+# copy on every rerun, 120 MB each for a 45 MB upload), in this session only, at most UPLOAD_ENTRIES of them. Its key
+# is the bytes' SHA-256, not the bytes (Streamlit's hasher copies bytes it hashes: 45 MB more on every rerun).
 _upload = st.cache_resource(show_spinner="Reading the file...", scope="session", max_entries=UPLOAD_ENTRIES)(_read)
 
 
@@ -81,7 +82,9 @@ def upload(data: bytes) -> Upload:
     """The uploaded bytes read (fslab.read_table: delimiter sniffing, checks) within the server's LIMITS (the library
     applies none by default), their target guessed and the Dataset typed for it, all in a capped worker process
     (:func:`isolated`); cached in this session only, not copied (:data:`_upload`)."""
-    return _upload(data) if _in_session() else read_upload(data, LIMITS)
+    import hashlib  # (imported here: the top of this module is the rest of the page's)
+
+    return _upload(hashlib.sha256(data).hexdigest(), data) if _in_session() else read_upload(data, LIMITS)
 
 
 def upload_frame(data: bytes) -> pd.DataFrame:
