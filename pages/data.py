@@ -150,11 +150,11 @@ def choose_options(chosen: Chosen):
     target = c1.selectbox("Target column (what to predict)", columns, key="data_target", index=0 if sure else None,
                           placeholder="Choose the column to predict")
     if guess is not None and target == guess.column:
-        c1.caption(f"Guessed: {md(guess.reason)}." if guess.sure else
-                   f"You chose fslab's best guess ({md(guess.reason)}).")
+        c1.caption(f"Guessed: {md(guess.reason)}." if guess.sure else "You chose fslab's best guess.")
     if target is None:   # not sure which column is the target: ask, and compute nothing until it is chosen
-        st.info(f"**Choose the column to predict** in the box above. fslab is not sure which column is the target: "
-                f"{md(guess.reason)}. Its best guess is **{md(guess.column)}**.", icon=":material/help:")
+        why = guess.reason.removeprefix("not sure: ").removesuffix("; choose the column to predict")
+        st.info(f"**Choose the column to predict** in the box above. fslab is not sure which column is the target "
+                f"({md(why)}). Its best guess is **{md(guess.column)}**.", icon=":material/help:")
         return None
     overrides = {c: t for c, t in type_overrides(frame_key).items() if c != target}
     try:

@@ -118,3 +118,18 @@ def test_leave_out_on_the_data_page_before_use(app):
     at = app.run()
     current = at.session_state[CURRENT]
     assert "action" not in current.encoded.feature_names and current.name == "loan.csv (approve = 1; without action)"
+
+
+def test_data_alerts_beside_the_type_report(app):
+    """A rare class (12 of 240 rows, 5 %) and a column restating another: said with their fix, no leak button."""
+    rng = np.random.default_rng(3)
+    n = 240
+    fraud = np.r_[np.ones(12, int), np.zeros(n - 12, int)]
+    city = rng.choice(list("abcd"), n)
+    frame = pd.DataFrame({"amount": rng.normal(size=n), "city": city, "region": pd.Series(city).map(
+        {"a": "north", "b": "south", "c": "east", "d": "west"}), "fraud": fraud})
+    at = upload(app, "fraud.csv", frame.to_csv(index=False).encode())
+    said = " ".join(w.value for w in at.warning if w.value.startswith("**Worth a look:**"))
+    assert "Class '1' is only 5.0% of the rows" in said and "use the balanced error" in said
+    assert "'city' and 'region' nearly restate each other" in said
+    assert not leak_buttons(at)
