@@ -52,3 +52,29 @@ def test_a_note_filled_for_some_defaulters_is_found_in_the_raw_values():
 
 def test_the_selecting_pages():
     assert SELECTING == ("Select", "By measure", "Compare", "Scores", "NPFS")
+
+
+@pytest.mark.slow
+def test_leave_out_rebuilds_the_data_as_a_link_would():
+    """From any page: the current data without the column, named so, its descriptor carrying ``types`` (a name
+    holding '=' too), and the same codes as the recipe loader rebuilds from that descriptor."""
+    import streamlit as st
+
+    from fslab.recipe import load_dataset
+    from ui import state
+    from ui.cache import sample_encoded
+    from ui.data import leave_out_current
+
+    st.session_state.clear()
+    state.set_dataset("mushroom (sample)", sample_encoded("mushroom"), None, spec={"sample": "mushroom"})
+    before = state.current_data().encoded
+    assert before.feature_names[0] == "cap-shape=bell"
+    assert leave_out_current(["cap-shape=bell"]) is None
+    now = state.current_data()
+    assert now.name == "mushroom (sample; without cap-shape=bell)"
+    assert now.spec == {"sample": "mushroom", "types": ["cap-shape=bell=drop"]}
+    assert now.encoded.feature_names == before.feature_names[1:] and np.array_equal(now.encoded.X, before.X[:, 1:])
+    again = load_dataset(now.spec)
+    assert again.feature_names == now.encoded.feature_names and np.array_equal(again.X, now.encoded.X)
+    assert "not a column" in leave_out_current(["no such column"])
+    st.session_state.clear()
