@@ -169,13 +169,9 @@ class FastCounter:
         keys = np.empty((step, size), dtype=np.int64)
         for c0 in range(0, width, step):
             c1 = min(width, c0 + step)
-            if features is None:
-                codes = self.X[:, c0:c1] if rows is None else self.X[rows, c0:c1]
-            else:
-                cols = features[c0:c1]
-                codes = self.X[:, cols] if rows is None else self.X[rows[:, None], cols[None, :]]
+            columns = self.columns[c0:c1] if features is None else self.columns[features[c0:c1]]
             block = keys[:c1 - c0]
-            np.add(base[:c1 - c0], codes.T, out=block)
+            np.add(base[:c1 - c0], columns if rows is None else np.take(columns, rows, axis=1), out=block)
             out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
         return out
 
