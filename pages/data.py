@@ -141,6 +141,10 @@ def choose_options(chosen: Chosen):
             st.session_state.pop(key, None)
     guess = None if sample else chosen.upload.guess if chosen.upload else data_guess.target(frame, frame_key)
     sure = guess is None or guess.sure
+    kept = pending_upload()
+    if chosen.upload is not None and "data_target" not in st.session_state and kept is not None and \
+            kept.choice is not None and frame_key == "upload:" + kept.sha256:   # back on a kept upload
+        st.session_state["data_target"] = kept.choice.target
     default_target = sample_default_target(sample, columns) if sample else guess.column if sure else None
     if sure:
         reset_if_invalid("data_target", columns, default_target)

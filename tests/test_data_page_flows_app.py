@@ -71,6 +71,16 @@ def test_numeric_target_split_at_the_median_then_select(app):
     assert "x" in picked.split()   # Select ran on the two classes and picked the driving column
 
 
+def test_an_unsure_uploads_chosen_target_survives_a_page_switch(app):
+    at = upload(app, "table.csv", unsure_csv())
+    at.selectbox(key="data_target").set_value("c")
+    app.run()
+    at = app.go("pages/scores.py")
+    assert any("**table.csv** is loaded but not in use" in i.value for i in at.info)
+    at = app.go("pages/data.py")
+    assert at.selectbox(key="data_target").value == "c"
+
+
 def test_an_upload_survives_a_page_switch_and_is_offered_elsewhere(app):
     data = numeric_csv().replace(b"progression", b"outcome")
     at = upload(app, "kept.csv", data)
