@@ -213,7 +213,7 @@ def choose_split(frame, target: str):
     values = pd.to_numeric(frame[target], errors="coerce").dropna()
     median = float(values.median()) if len(values) else 0.0
     kind = st.radio(f"**{md(target)}** is a real-valued target", list(SPLITS), key="data_split", horizontal=True,
-                    format_func=SPLITS.get,
+                    format_func=SPLITS.get, persist_state="session",   # kept across pages, with the upload
                     help="Numeric: the squared-error measure only. Two classes or quantile classes: every "
                          "classification measure (0-1, balanced, F-beta, ...) applies.")
     if kind == "threshold":
@@ -221,12 +221,12 @@ def choose_split(frame, target: str):
             st.session_state["data_split_for"] = (target, median)
             st.session_state["data_threshold"] = median
         t = st.number_input("Threshold: rows above it are the positive class", key="data_threshold",
-                            format="%.6g", help="A value equal to the threshold goes below.")
+                            format="%.6g", help="A value equal to the threshold goes below.", persist_state="session")
         said = f"{value_name(t)} (the median)" if t == median else value_name(t)
         st.caption(f"Positive class: **{md(target)} > {md(said)}**; a value equal to the threshold goes below.")
         return "median" if t == median else float(t)
     if kind == "quantiles":
-        q = st.slider("Quantile classes", 2, 5, 3, key="data_quantiles",
+        q = st.slider("Quantile classes", 2, 5, 3, key="data_quantiles", persist_state="session",
                       help="Cut at the k/q quantiles: classes of about the same size; a value equal to a cut goes "
                            "below.")
         return ("quantiles", int(q))

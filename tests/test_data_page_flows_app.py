@@ -60,6 +60,9 @@ def test_numeric_target_split_at_the_median_then_select(app):
     median = float(np.median(pd.read_csv(__import__("io").BytesIO(numeric_csv()))["progression"]))
     assert at.number_input(key="data_threshold").value == pytest.approx(median)
     assert any("(the median)" in c.value for c in at.caption)
+    at = app.go("pages/home.py")
+    at = app.go("pages/data.py")   # the split chosen survives a visit to another page, as the upload does
+    assert at.radio(key="data_split").value == "threshold" and any("(the median)" in c.value for c in at.caption)
     at.button(key="data_use").click()
     at = app.run()
     current = at.session_state[CURRENT]
