@@ -26,18 +26,7 @@ from ui.selection import estimate_choice, measure_params
 from ui.text import md
 
 st.title("NPFS: is a feature selected more often than chance?")
-st.markdown(
-    "Neyman-Pearson feature selection (Ditzler, Polikar & Rosen 2015) wraps **any** selector. It draws *n* "
-    "bootstrap samples of the rows, runs the selector with a fixed *k* on each, and counts how often each feature "
-    "was chosen. A feature picked at random would be chosen with probability p0 = k/K, so its count would follow "
-    "a binomial law; a feature is **relevant** when its count is too large for that (a one-sided test of size "
-    "alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features you need: smaller "
-    "than k when k was too large, larger when k was too small (Section III-C)."
-)
-st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K}")
-st.latex(r"\zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad \text{feature } i \text{ relevant}\iff z_i>\zeta")
-st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
-           "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
+st.markdown("This page tests which features a selector picks more often than chance over many bootstrap samples.")
 
 ensure_default_dataset()
 name, data = state.get_dataset()
@@ -53,7 +42,7 @@ if K < 2:
     st.error("NPFS needs at least two features; load another dataset on the Data page.")
     st.stop()
 
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3 = st.columns([2, 1, 1])   # compact: the result starts within a projector's first screen
 selectors = ui.base_selectors()
 # the selector, measure, k and estimate Select chose on this data (or a link, or an upload's defaults), once
 inherited = page_plan.inherit("npfs", "dataset", name, data, measures=offered_measures(data), k_top=K - 1,
@@ -93,25 +82,30 @@ n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(
                         persist_state="session"))
 alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha",
                                persist_state="session"))
-seed = int(c3.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed", persist_state="session"))
-fraction = float(c4.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction",
+more = c3.popover("More settings", icon=":material/tune:",
+                  help="seed, rows per bootstrap, parallel workers, the estimate and the decision rule")
+seed = int(more.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed", persist_state="session"))
+fraction = float(more.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction",
                            persist_state="session"))
 cores = os.cpu_count() or 1
-n_jobs = int(c4.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",
+n_jobs = int(more.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",
                              help="The same seed gives the same matrix whatever the number of workers.",
                              persist_state="session"))
 prefer = "auto"
 if n_jobs > 1:
-    prefer = c4.radio("workers are", ["auto", "processes", "threads"], key="npfs.prefer", horizontal=True,
+    prefer = more.radio("workers are", ["auto", "processes", "threads"], key="npfs.prefer", horizontal=True,
                       help="Processes take 1-3 s to start but pay off on large data; threads share the GIL with the "
                            "selector loop. auto: processes from a million values (rows x features) up.",
                       persist_state="session")
 
-estimate = estimate_choice(st, "dataset", "npfs")
-st.caption(f"The base selector's criterion on each bootstrap: **{describe_estimate(estimate)}**"
-           + (" (each bootstrap's rows keep their original row's fold, so a row's copies never score each other)"
-              if estimate == "cross-fitted" else "") + "."
-           + (f" {page_plan.inherited_note(inherited)}" if inherited is not None else ""))
+estimate = estimate_choice(more, "dataset", "npfs")
+rule = more.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizontal=True,
+                  format_func={"strict": "strict: z > zeta (equation (3))", "at-least": "at least: z >= zeta"}.get,
+                  help="Equation (3) of the paper declares a feature relevant when its count z exceeds zeta (the "
+                       "test's size stays <= alpha). The authors' released MATLAB code uses z >= zeta: the two "
+                       "differ only for a count equal to zeta, e.g. Fig. 1(d) (k = 24 of 25, n = 100), where "
+                       "zeta = 100. Switching needs no new run.", persist_state="session")
+c3.caption(f"Criterion on each bootstrap: **{describe_estimate(estimate)}**; {rule} rule.")
 if estimate != "plug-in":
     params = {**params, "estimate": estimate}
 
@@ -124,19 +118,19 @@ elif unreachable:   # for the operator (also in the server log); the student's r
 
 p0 = k / K
 need = min_bootstraps(p0, alpha)   # P(Z = n | H0) = p0^n: below this n not even a feature chosen every time is relevant
-if n < need and st.session_state.get("npfs.rule", "strict") == "strict":
+if n < need and rule == "strict":
     st.warning(f"With p0 = k/K = {p0:.3f} and n = {n}, a feature chosen in every bootstrap still has p-value "
                f"p0^n = {p0**n:.3g} > alpha = {alpha}: under the strict rule no feature can be relevant. Use "
                f"n >= {need} or a smaller k (the at-least rule would keep the features chosen every time).")
 
 shown = ui.run_panel(name, data, selector, measure, params, k, n, alpha, seed, fraction, n_jobs, prefer)
-rule = st.radio("Decision rule", ["strict", "at-least"], key="npfs.rule", horizontal=True,
-                format_func={"strict": "strict: z > zeta (equation (3))", "at-least": "at least: z >= zeta"}.get,
-                help="Equation (3) of the paper declares a feature relevant when its count z exceeds zeta (the "
-                     "test's size stays <= alpha). The authors' released MATLAB code uses z >= zeta: the two differ "
-                     "only for a count equal to zeta, e.g. Fig. 1(d) (k = 24 of 25, n = 100), where zeta = 100. "
-                     "Switching needs no new run.", persist_state="session")
 result = shown.with_rule(rule)
+if result.k_star:   # the result first: which features, then the numbers behind it
+    st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{md(v)}**" for v in result.relevant_names))
+else:
+    st.warning(f"No feature's count satisfies {result.rule_text}: none was selected significantly more often than "
+               "chance. With large k (p0 near 1) the strict test cannot reject unless n is large: P(Z = n) = p0^n "
+               "must fall below alpha.")
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("k* (relevant features)", result.k_star, delta=f"{result.k_star - result.k:+d} vs k = {result.k}",
@@ -150,21 +144,37 @@ m4.metric(f"Hoeffding bound, eps = {result.epsilon}", f"{result.hoeffding:.3g}",
           help="Equation (5): P(|p_hat - p| >= eps) <= 2 exp(-2 n eps^2) for each feature's selection rate; "
                f"n >= {hoeffding_n(result.epsilon, 0.05)} bootstraps make it at most 0.05")
 if result.k_star:
-    st.success(f"Relevant ({result.k_star}): " + ", ".join(f"**{md(v)}**" for v in result.relevant_names))
     if st.button(f"Use k = k* = {result.k_star} on the Select page", key="npfs.use_kstar",
                  help="Sets the Select page's k to NPFS's estimate and opens it"):
         st.session_state["select.k"] = int(result.k_star)
         st.switch_page("pages/selection.py")
-else:
-    st.warning(f"No feature's count satisfies {result.rule_text}: none was selected significantly more often than "
-               "chance. With large k (p0 near 1) the strict test cannot reject unless n is large: P(Z = n) = p0^n "
-               "must fall below alpha.")
 if result.k_star < result.k:
     st.caption(f"k* < k: the selector filled its {result.k} places with features it picks no more often than "
                "chance, so NPFS suggests using fewer features (Section III-C, Fig. 1).")
 elif result.k_star > result.k:
     st.caption(f"k* > k: more features matter than the {result.k} the selector may keep; across bootstraps they "
                "take turns (Section IV-B, Fig. 2).")
+
+if estimate == "cross-fitted" or inherited is not None:
+    st.caption(("Held out on each bootstrap: its rows keep their original row's fold, so a row's copies never score "
+                "each other. " if estimate == "cross-fitted" else "")
+               + (page_plan.inherited_note(inherited) if inherited is not None else ""))
+with st.expander("How NPFS decides"):
+    st.markdown(
+        "Neyman-Pearson feature selection (Ditzler, Polikar & Rosen 2015) wraps **any** selector. It draws *n* "
+        "bootstrap samples of the rows, runs the selector with a fixed *k* on each, and counts how often each "
+        "feature was chosen. A feature picked at random would be chosen with probability p0 = k/K, so its count "
+        "would follow a binomial law; a feature is **relevant** when its count is too large for that (a one-sided "
+        "test of size alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features "
+        "you need: smaller than k when k was too large, larger when k was too small (Section III-C). A feature "
+        "chosen in all n bootstraps has p-value p0^n, so the strict rule can declare anything only from "
+        f"n >= ln(alpha) / ln(p0) bootstraps ({need} here)."
+    )
+    st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K}")
+    st.latex(r"\zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad"
+             r"\text{feature } i \text{ relevant}\iff z_i>\zeta")
+    st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
+               "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
 
 order = st.radio("Order features by", ["count", "index"], key="npfs.order", horizontal=True,
                  format_func=lambda o: "times selected" if o == "count" else "column order", persist_state="session")

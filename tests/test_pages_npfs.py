@@ -317,3 +317,21 @@ def test_npfs_offers_the_selectors_not_declared_heavy(monkeypatch):
     heavy_jmi = dataclasses.replace(SELECTORS["jmi"], cost_class="heavy")
     monkeypatch.setattr(npfs, "SELECTORS", MappingProxyType({**SELECTORS, "jmi": heavy_jmi}))
     assert "jmi" not in npfs.base_selectors()
+
+
+def test_the_result_comes_before_the_explanation(npfs_ran):
+    """Issue 34.1: after Run the first result (which features are relevant) comes right after the compact controls
+    and the Run button; the intro and the formulas are folded in "How NPFS decides" below it, and the long settings
+    sit in a popover."""
+    at = npfs_ran
+    assert not at.exception
+    order = [(type(e).__name__, getattr(e, "value", None)) for e in at.main]
+    kinds = [kind for kind, _ in order]
+    first_result = next(i for i, (kind, value) in enumerate(order)
+                        if kind == "Success" and str(value).startswith("Relevant ("))
+    intro = next(i for i, (_, value) in enumerate(order) if str(value).startswith("Neyman-Pearson feature selection"))
+    formula = kinds.index("Latex")
+    assert first_result < intro and first_result < formula and first_result < kinds.index("Metric")
+    assert kinds.index("Expander") < intro   # the explanation is folded
+    assert kinds[:first_result].count("Markdown") <= 3 and "Latex" not in kinds[:first_result]
+    assert at.main.markdown[0].value.startswith("This page tests which features")   # one line to read aloud
