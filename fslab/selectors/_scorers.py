@@ -25,6 +25,9 @@ _LAZY_BATCH = 8  # lazy CMIM: candidates brought up to date together at first (d
 _LAZY_DEPTH = 16  # lazy CMIM: features of J folded into a candidate per round (its bound is checked between rounds)
 _LAZY_MIN_FEATURES = 256
 _LAZY_MIN_PAIRS = 16
+# JMI counts a step as pairs when each needs at most this many popcount rows ((a_f - 1) x classes x (A - 1)): Adult
+# (9,765 x 123, k = 15) 16.9 -> 10.2 ms; Gisette-shaped's 8 rows a pair are cheaper through the engine (179 vs 335 ms)
+_PAIR_ROWS = 4
 
 
 class SubsetScorer:
@@ -225,7 +228,13 @@ class JMIScorer(PairGainScorer):
         return self.acc[candidates]
 
     def _fold(self, f: int, others: np.ndarray) -> None:
-        self.acc[others] += self.ev.extensions([f], others)
+        counter = self.ev.counter
+        if isinstance(counter, FastCounter) and plugin_reducer(self.ev) is not None and (
+                (int(counter.arities[f]) - 1) * counter.L * (counter.A - 1) <= _PAIR_ROWS):
+            # binary columns, few classes: a popcount row or two a pair, without the engine's per-step states
+            self.acc[others] += pair_extensions(self.ev, np.full(others.size, f), others)
+        else:
+            self.acc[others] += self.ev.extensions([f], others)
 
 
 class CMIMScorer(PairGainScorer):
