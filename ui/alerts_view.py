@@ -48,10 +48,11 @@ _shared = st.cache_data(show_spinner="Checking the columns for leaks...", **BOUN
 _session = st.cache_data(show_spinner="Checking the columns for leaks...", **UPLOAD_CACHE)(_compute)
 
 
-def alerts_for(encoded, raw, key: str) -> tuple[Alert, ...]:
-    """:func:`dataset_alerts` cached on ``key`` (what built the data): a shipped sample's in the server's bounded
-    cache, anything else (an upload's column names) in this session's only."""
-    shared = key.startswith("sample:") or key.startswith("[('sample'")
+def alerts_for(encoded, raw, key: str, shared: bool | None = None) -> tuple[Alert, ...]:
+    """:func:`dataset_alerts` cached on ``key`` (what built the data): a shipped sample's (``shared``; by default
+    a key starting "sample:", the Data page's frame key) in the server's bounded cache, anything else (an upload's
+    column names) in this session's only."""
+    shared = key.startswith("sample:") if shared is None else shared
     return (_shared if shared else _session)(encoded, raw, key)
 
 
@@ -69,7 +70,7 @@ def current_alerts() -> tuple[Alert, ...]:
     data = state.current_data()
     if data is None or data.encoded is None or not hasattr(data.encoded, "feature_names"):
         return ()
-    return alerts_for(data.encoded, data.raw, current_key())
+    return alerts_for(data.encoded, data.raw, current_key(), shared="sample" in (data.spec or {}))
 
 
 def _columns(alert: Alert) -> str:
