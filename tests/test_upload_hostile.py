@@ -62,9 +62,18 @@ LIBRARY = [
      "the parquet file decompresses to more than 50 MB; the limit is 50 MB (50,000,000 bytes) per uploaded file"),
     ("arrow.json bomb", "json.parquet", f"read_table(path, limits={LIMITED})", "MalformedFileError",
      "holds values of type extension<arrow.json>"),
-    ("lying page headers", "lying.parquet",
-     "run_limited(Limits(max_parse_mb=40), read_table, open(path, 'rb').read(), limits=server_limits())",
-     "ParseLimitError", "needed more memory than allowed; the limit is 40 MB (40,000,000 bytes) of memory"),
+    ("100 MB zstd page, footer claims 1,000 bytes", "lying.parquet", f"read_table(path, limits={LIMITED})",
+     "DataLimitError", "decompresses to more than 50 MB (its page headers say 100,000,407 bytes or more, its footer "
+                       "1,000); the limit is 50 MB"),
+    ("2 GB gzip page, footer claims 1,000 bytes", "page_gzip.parquet", f"read_table(path, limits={LIMITED})",
+     "DataLimitError", "decompresses to more than 50 MB (its page headers say 2,000,000,400 bytes or more, its "
+                       "footer 1,000); the limit is 50 MB (50,000,000 bytes) per uploaded file"),
+    ("2 GB zstd page, footer claims 1,000 bytes", "page_zstd.parquet", f"read_table(path, limits={LIMITED})",
+     "DataLimitError", "(its page headers say 2,000,000,400 bytes or more, its footer 1,000)"),
+    # without fslab's checks (limits=None) the page is decoded: the worker's memory cap, at its default, refuses it
+    ("2 GB page past the checks, the worker's default cap", "page_zstd.parquet",
+     "run_limited(server_limits(), read_table, open(path, 'rb').read())", "ParseLimitError",
+     "needed more memory than allowed; the limit is 2,000 MB (2,000,000,000 bytes) of memory"),
     ("non-UTF-8 binary", "non_utf8.parquet", "read_table(path)", "MalformedFileError",
      "column 't' of the parquet file holds bytes that are not UTF-8 text"),
     ("gzip bomb, .csv.gz path", "bomb.csv.gz", f"read_table(path, limits={LIMITED})", "DataLimitError",
@@ -119,6 +128,7 @@ COMMAND_LINE = [
     ("json.parquet", "holds values of type extension<arrow.json>"),
     ("non_utf8.parquet", "holds bytes that are not UTF-8 text"),
     ("bomb.csv", "decompresses to more than 50 MB; the limit is 50 MB (50,000,000 bytes)"),
+    ("page_gzip.parquet", "(its page headers say 2,000,000,400 bytes or more, its footer 1,000)"),
     ("past.npz", ""),   # not a table the command line reads: refused as such, never a crash
 ]
 
@@ -142,13 +152,15 @@ PAGE = [
     ("json.parquet", "holds values of type extension<arrow.json>"),
     ("non_utf8.parquet", "holds bytes that are not UTF-8 text"),
     ("bomb.csv", "the gzip file decompresses to more than 50 MB; the limit is 50 MB (50,000,000 bytes)"),
-    ("lying.parquet", "needed more memory than allowed; the limit is 40 MB (40,000,000 bytes) of memory"),
+    ("lying.parquet", "(its page headers say 100,000,407 bytes or more, its footer 1,000)"),
+    ("page_gzip.parquet", "(its page headers say 2,000,000,400 bytes or more, its footer 1,000)"),
 ]
 
 
 def test_data_page_refuses_each_upload_and_keeps_the_current_dataset(bombs, monkeypatch):
     """Each file through the Data page's uploader: one st.error naming the file and the limit, the current dataset
-    unchanged. The reading runs in the capped worker (here capped at 40 MB, so the lying page bomb hits it)."""
+    unchanged. The reading runs in the capped worker, here capped at 40 MB: each refusal below is fslab's own check
+    (the page bombs' from their page headers), made before the worker's cap would stop it."""
     import ui.data as ud
     from fslab.limits import Limits, server_limits
 

@@ -79,6 +79,90 @@ def parquet_lying_pages(rows: int = 100, width: int = 1_000_000, claim: int = 1_
     return data[:-8 - n] + footer + len(footer).to_bytes(4, "little") + b"PAR1"
 
 
+class _Thrift:
+    """Thrift compact protocol, the few types a parquet footer and page header use (``field(id, type, value)``)."""
+
+    I32, I64, BINARY, LIST, STRUCT = 5, 6, 8, 9, 12
+
+    def __init__(self) -> None:
+        self.out, self.last = bytearray(), [0]
+
+    def field(self, fid: int, kind: int, value) -> _Thrift:
+        delta = fid - self.last[-1]
+        self.out += bytes([delta << 4 | kind]) if 0 < delta <= 15 else bytes([kind]) + _zigzag(fid)
+        self.last[-1] = fid
+        self._value(kind, value)
+        return self
+
+    def _value(self, kind: int, value) -> None:
+        if kind in (self.I32, self.I64):
+            self.out += _zigzag(value)
+        elif kind == self.BINARY:
+            self.out += _varint(len(value)) + value
+        elif kind == self.LIST:   # (element type, [values])
+            elem, values = value
+            self.out += bytes([len(values) << 4 | elem]) if len(values) < 15 else bytes([0xF0 | elem]) + \
+                _varint(len(values))
+            for v in values:
+                self._value(elem, v)
+        else:   # a struct: a function that writes its fields
+            self.last.append(0)
+            value(self)
+            self.out.append(0)
+            self.last.pop()
+
+
+def _deflated(stream_head: bytes, block: bytes, repeats: int, codec: str) -> bytes:
+    """``stream_head`` then ``block`` ``repeats`` times, compressed without compressing every repeat: after a full
+    flush deflate's output for the same input is the same bytes, so one block is compressed and its output repeated
+    (gzip: the trailer's CRC-32 and size are computed, 2 s for 2 GB; zstd: one frame per block, concatenated)."""
+    if codec == "zstd":
+        pack = pa.Codec("zstd", compression_level=1)
+        return pack.compress(stream_head, asbytes=True) + pack.compress(block, asbytes=True) * repeats
+    pack = zlib.compressobj(9, zlib.DEFLATED, 31)
+    head = pack.compress(stream_head) + pack.flush(zlib.Z_FULL_FLUSH)
+    once = pack.compress(block) + pack.flush(zlib.Z_FULL_FLUSH)
+    crc = zlib.crc32(stream_head)
+    for _ in range(repeats):
+        crc = zlib.crc32(block, crc)
+    size = len(stream_head) + len(block) * repeats
+    return head + once * repeats + b"\x03\x00" + crc.to_bytes(4, "little") + (size % 2**32).to_bytes(4, "little")
+
+
+CODECS = {"gzip": 2, "zstd": 6}
+
+
+def parquet_page_bomb(rows: int = 100, width: int = 20_000_000, claim: int = 1_000, codec: str = "gzip") -> bytes:
+    """A parquet file written by hand: one required binary column ``a`` of ``rows`` values of ``width`` zero bytes,
+    in one data page (PLAIN, ``codec``) whose header says its real size, rows x (width + 4) bytes (2 GB by default,
+    the most a page header can say is 2^31 - 1), while the footer claims ``claim`` uncompressed bytes for the column
+    and the row group. 1.9 MB with gzip, built in 3 s (one value's 20 MB is compressed, then repeated; the CRC-32
+    of 2 GB takes most of it); 63 KB with zstd, built in 0.05 s.
+    With ``claim`` = the real size it is an honest file (pyarrow reads it back: tests/test_upload_page_bomb.py)."""
+    value = (width).to_bytes(4, "little") + bytes(width)
+    page = _deflated(b"", value, rows, codec)
+    real = rows * len(value)
+    header = _Thrift().field(1, _Thrift.I32, 0).field(2, _Thrift.I32, real).field(3, _Thrift.I32, len(page)) \
+        .field(5, _Thrift.STRUCT, lambda t: t.field(1, t.I32, rows).field(2, t.I32, 0).field(3, t.I32, 3)
+               .field(4, t.I32, 3)).out + b"\0"
+    chunk = len(header) + len(page)
+
+    def column_meta(t: _Thrift) -> None:
+        t.field(1, t.I32, 6).field(2, t.LIST, (t.I32, [0])).field(3, t.LIST, (t.BINARY, [b"a"])) \
+            .field(4, t.I32, CODECS[codec]).field(5, t.I64, rows).field(6, t.I64, claim).field(7, t.I64, chunk) \
+            .field(9, t.I64, 4)
+
+    def row_group(t: _Thrift) -> None:
+        t.field(1, t.LIST, (t.STRUCT, [lambda c: c.field(2, c.I64, 4 + chunk).field(3, c.STRUCT, column_meta)])) \
+            .field(2, t.I64, claim).field(3, t.I64, rows)
+
+    footer = _Thrift().field(1, _Thrift.I32, 1).field(2, _Thrift.LIST, (_Thrift.STRUCT, [
+        lambda t: t.field(4, t.BINARY, b"schema").field(5, t.I32, 1),
+        lambda t: t.field(1, t.I32, 6).field(3, t.I32, 0).field(4, t.BINARY, b"a")])) \
+        .field(3, _Thrift.I64, rows).field(4, _Thrift.LIST, (_Thrift.STRUCT, [row_group])).out + b"\0"
+    return b"PAR1" + header + page + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+
+
 def parquet_non_utf8() -> bytes:
     return _parquet(pa.table({"t": pa.array([b"ok", b"\xff\xfe", b"ok", b"no"], pa.binary()), "y": [0, 1, 0, 1]}))
 
@@ -123,6 +207,7 @@ def write_all(directory) -> dict[str, str]:
     directory = Path(directory)
     files = {"fixed.parquet": parquet_fixed_binary_bomb(), "view.parquet": parquet_string_view_bomb(),
              "json.parquet": parquet_json_bomb(), "lying.parquet": parquet_lying_pages(),
+             "page_gzip.parquet": parquet_page_bomb(codec="gzip"), "page_zstd.parquet": parquet_page_bomb(codec="zstd"),
              "non_utf8.parquet": parquet_non_utf8(), "par1.csv": csv_starting_with_par1(),
              "bomb.csv.gz": gzip_bomb(), "svm_2p31m1.txt": svmlight(2**31 - 1).encode(),
              "svm_2p31p1.txt": svmlight(2**31 + 1).encode(), "svm_1e7.txt": svmlight(10_000_000).encode()}

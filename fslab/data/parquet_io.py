@@ -7,10 +7,11 @@ fixed-size or extension column is refused, a view column read as plain text), an
 bounded as a gzip file's is: the column chunks' uncompressed bytes and the fixed-width columns' bytes within the
 upload limit. Every BYTE_ARRAY column (text and binary, whatever its Arrow type) is then read dictionary-encoded,
 one column at a time, so a value repeated in every row costs one copy and the decoded length and the longest
-value are measured before the values are spread over the rows. What the metadata cannot tell (a page header that
-claims more than the footer says) is caught by the memory limit of the process reading the file
-(:mod:`fslab.limited`): a MemoryError is never reported as a broken file. Binary values must be UTF-8 text.
-Nothing is executed: pyarrow refuses pickled extension types.
+value are measured before the values are spread over the rows. A footer can understate its pages (a 1.9 MB file
+claiming 1,000 bytes holds a gzip page of 2 GB), so the page headers are read too, before any page is decoded
+(:func:`declared_page_bytes`): the decoder allocates what they say. What neither tells is caught by the memory limit
+of the process reading the file (:mod:`fslab.limited`): a MemoryError is never reported as a broken file. Binary
+values must be UTF-8 text. Nothing is executed: pyarrow refuses pickled extension types.
 """
 
 from __future__ import annotations
@@ -103,8 +104,137 @@ def _fixed_bytes(t) -> int:
         return 0
 
 
-def _check_decoded(pf, limits: Limits, text: list[str]) -> None:
-    """The uncompressed pages and the fixed-width columns within the upload limit (before reading a row)."""
+# Thrift compact protocol (the encoding of parquet's page headers): field types
+_BOOLS, _BYTE, _INTS, _DOUBLE, _BINARY, _LISTS, _MAP, _STRUCT = (1, 2), 3, (4, 5, 6), 7, 8, (9, 10), 11, 12
+_MAX_DEPTH = 16          # nesting of a page header's structs (parquet's own: 3)
+MAX_PAGE_STEPS = 200_000  # thrift values read from the page headers of one file; past it the memory limit decides
+
+
+class _Budget:
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+
+    def spend(self) -> None:
+        self.steps -= 1
+        if self.steps < 0:
+            raise _OverBudget
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 70:
+            raise ValueError("a thrift varint longer than 10 bytes")
+
+
+def _signed(data: bytes, pos: int) -> tuple[int, int]:
+    value, pos = _varint(data, pos)
+    return (value >> 1) ^ -(value & 1), pos
+
+
+def _skip(data: bytes, pos: int, kind: int, budget: _Budget, depth: int = 0) -> int:
+    """The position after a thrift compact value of type ``kind`` at ``pos``."""
+    budget.spend()
+    if kind in _BOOLS:
+        return pos
+    if kind == _BYTE:
+        return pos + 1
+    if kind in _INTS:
+        return _varint(data, pos)[1]
+    if kind == _DOUBLE:
+        return pos + 8
+    if kind == _BINARY:
+        size, pos = _varint(data, pos)
+        return pos + size
+    if depth >= _MAX_DEPTH:
+        raise ValueError("thrift values nested too deeply")
+    if kind in _LISTS:
+        head = data[pos]
+        size, elem, pos = head >> 4, head & 0x0F, pos + 1
+        if size == 15:
+            size, pos = _varint(data, pos)
+        for _ in range(size):
+            pos = pos + 1 if elem in _BOOLS else _skip(data, pos, elem, budget, depth + 1)
+        return pos
+    if kind == _MAP:
+        size, pos = _varint(data, pos)
+        if size:
+            key, value, pos = data[pos] >> 4, data[pos] & 0x0F, pos + 1
+            for _ in range(size):
+                pos = _skip(data, _skip(data, pos, key, budget, depth + 1), value, budget, depth + 1)
+        return pos
+    if kind == _STRUCT:
+        return _struct(data, pos, budget, depth + 1)[1]
+    raise ValueError(f"thrift type {kind} unknown")
+
+
+def _struct(data: bytes, pos: int, budget: _Budget, depth: int = 0) -> tuple[dict[int, int], int]:
+    """The integer fields of a thrift compact struct at ``pos`` ({field id: value}; others skipped) and the
+    position after it."""
+    fields: dict[int, int] = {}
+    last = 0
+    while True:
+        head = data[pos]
+        pos += 1
+        if head == 0:
+            return fields, pos
+        kind, delta = head & 0x0F, head >> 4
+        if delta:
+            last += delta
+        else:
+            last, pos = _signed(data, pos)
+        if kind in _INTS:
+            budget.spend()
+            fields[last], pos = _signed(data, pos)
+        else:
+            pos = _skip(data, pos, kind, budget, depth)
+
+
+def declared_page_bytes(data: bytes, meta, stop: int | None = None, steps: int = MAX_PAGE_STEPS) -> int | None:
+    """The uncompressed bytes the page headers of every column chunk declare (PageHeader field 2,
+    ``uncompressed_page_size``: what the decoder allocates for the page), read from the chunk's first page
+    (``dictionary_page_offset``, else ``data_page_offset``) over its ``total_compressed_size``, one header after the
+    other (field 3, ``compressed_page_size``, says where the next one starts). Stops once the sum passes ``stop``;
+    None when the headers take more than ``steps`` thrift values to read (then the reading process's memory limit
+    decides). A header that cannot be read, or a negative size, is a ValueError (a malformed file)."""
+    budget, total = _Budget(steps), 0
+    try:
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                starts = [o for o in (chunk.dictionary_page_offset, chunk.data_page_offset) if o]
+                pos = min(starts) if starts else 0
+                end = min(pos + chunk.total_compressed_size, len(data))
+                while pos < end:
+                    header, pos = _struct(data, pos, budget)
+                    size, packed = header.get(2, -1), header.get(3, -1)
+                    if size < 0 or packed < 0:
+                        raise ValueError(f"a page header at byte {pos:,} without its sizes")
+                    total += size
+                    if stop is not None and total > stop:
+                        return total
+                    pos += packed
+    except _OverBudget:
+        return None
+    except IndexError:
+        raise ValueError("a page header runs past the end of the file") from None
+    return total
+
+
+def _check_decoded(pf, limits: Limits, text: list[str], data: bytes) -> None:
+    """The uncompressed pages (as the footer and the page headers say) and the fixed-width columns within the
+    upload limit (before a page is decoded)."""
     cap = limits.max_upload_mb * MB
     meta = pf.metadata
     pages = sum(meta.row_group(g).column(c).total_uncompressed_size
@@ -113,6 +243,11 @@ def _check_decoded(pf, limits: Limits, text: list[str]) -> None:
     if max(pages, fixed) > cap:
         raise DataLimitError(over_limit("max_upload_mb", f"the parquet file decompresses to more than "
                                                          f"{cap // MB:,} MB", limits))
+    headers = declared_page_bytes(data, meta, stop=cap)
+    if headers is not None and headers > cap:
+        raise DataLimitError(over_limit("max_upload_mb", f"the parquet file decompresses to more than {cap // MB:,} "
+                                                         f"MB (its page headers say {headers:,} bytes or more, its "
+                                                         f"footer {pages:,})", limits))
 
 
 def _check_text(table, pa, pc, limits: Limits, text: list[str]) -> None:
@@ -163,7 +298,7 @@ def read_parquet_frame(data: bytes, limits: Limits | None = None) -> pd.DataFram
         pf = pq.ParquetFile(io.BytesIO(data))
         text = _check_metadata(pf, pa, limits)
         if limits is not None:
-            _check_decoded(pf, limits, text)
+            _check_decoded(pf, limits, text, data)
         # one column at a time with limits (parallel threads each decode a column: three bombs, three peaks)
         table = pq.read_table(io.BytesIO(data), read_dictionary=text, use_threads=limits is None)
         if limits is not None:
