@@ -1,0 +1,82 @@
+"""A toy data source in one file (issue 36.3): rows as Python dicts that fslab never holds, the way an engine keeps
+them. What it shares with every other source comes from the plan (fslab.data.plan): the typing of each column, the
+ID, constant and target rules from chunk summaries merged (``summarize``, ``merge``, ``decide``), each chunk read
+and coded by the plan (``apply``, ``code``), and the folds of held-out estimates (``fslab.row_hash.folds``). What is
+its own: counting tables by (cell, class) over its chunks, and by (cell, fold x class) for the count-only seam of
+the cross-fitted evaluator (``folded``, :class:`fslab.measures.cross_fit.FoldCounting`).
+
+The cut points come from :func:`fslab.data.discretize.encode_frame` on the typed rows (in memory: this toy is
+small); an engine whose rows do not fit computes them from global statistics, as ``from_sql`` and ``from_dask`` do
+today, the one step no shared function does yet.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from fslab import row_hash
+from fslab.data.discretize import encode_frame
+from fslab.data.plan import PlanOptions, apply, code, decide, merge, summarize
+from fslab.tables import JointTable
+
+
+class RowsSource:
+    """A count-only table source over a list of dict rows read in chunks of ``chunk`` rows (a binary text target)."""
+
+    is_sample = True
+
+    def __init__(self, rows: list[dict], target: str, method: str = "mean-std", bins: int = 3, chunk: int = 100,
+                 *, _parts=None, _labels=None, _plan=None):
+        if _parts is not None:   # a folded view: the same codes, class index fold * L + y
+            self._parts, self.labels, self.plan = _parts, _labels, _plan
+        else:
+            frames = [pd.DataFrame(rows[i:i + chunk]) for i in range(0, len(rows), chunk)]
+            plan = decide(functools.reduce(merge, (summarize(f, target) for f in frames)), PlanOptions())
+            typed = [apply(plan, f) for f in frames]
+            enc = encode_frame(pd.concat(typed, ignore_index=True), method, bins)
+            self.plan = plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels)
+            positive = self.plan.target.positive
+            self._parts = [(code(self.plan, t), (f[target].astype(str).str.strip() == positive).to_numpy(np.int64))
+                           for t, f in zip(typed, frames, strict=True)]
+            self.labels = np.arange(2)
+        self.feature_names = tuple(c.name for c in self.plan.kept)
+        self.arities = np.array([len(c.levels) for c in self.plan.kept], dtype=np.int64)
+        self.task, self.target = "binary", self.plan.target.name
+
+    @property
+    def n_features(self) -> int:
+        return len(self.feature_names)
+
+    def _cells(self, subset) -> list[np.ndarray]:
+        """Each chunk's mixed-radix cell of ``subset`` (the cells of every chunk numbered alike)."""
+        out = []
+        for X, _ in self._parts:
+            cell = np.zeros(X.shape[0], dtype=np.int64)
+            for j in subset:
+                cell = cell * self.arities[j] + X[:, j]
+            out.append(cell)
+        return out
+
+    def table(self, subset) -> JointTable:
+        L = len(self.labels)
+        cells = int(np.prod([self.arities[j] for j in subset], dtype=np.int64)) if len(subset) else 1
+        counts = np.zeros(cells * L)
+        for cell, (_, y) in zip(self._cells(subset), self._parts, strict=True):
+            counts += np.bincount(cell * L + y, minlength=cells * L)
+        return JointTable(counts.reshape(cells, L), self.labels)
+
+    def extension_tables(self, subset, candidates) -> JointTable:
+        tables = [self.table([*subset, c]).counts for c in candidates]
+        width = max(t.shape[0] for t in tables)
+        return JointTable(np.stack([np.pad(t, ((0, width - t.shape[0]), (0, 0))) for t in tables]), self.labels)
+
+    def folded(self, n_folds: int, seed: int) -> RowsSource:
+        """The seam: folds of fslab.row_hash over the class codes in row order, class index fold * L + y."""
+        y = np.concatenate([y for _, y in self._parts])
+        fold = row_hash.folds(y, n_folds, seed)
+        L, starts = len(self.labels), np.cumsum([0, *(len(y) for _, y in self._parts)])
+        parts = [(X, fold[a:b] * L + yy) for (X, yy), a, b in zip(self._parts, starts[:-1], starts[1:], strict=True)]
+        return RowsSource([], "", _parts=parts, _labels=np.tile(self.labels, n_folds), _plan=self.plan)
