@@ -234,6 +234,9 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
         raise DataError(f"the table has only the target column {key!r}; it needs at least one feature column")
     if column_types and key in {str(c).strip() for c in column_types}:
         raise ColumnTypeError(f"column_types names the target {key!r}; types apply to feature columns")
+    unknown = [c for c in dict(options.column_types) if c not in features]
+    if unknown:   # decide's own check, before the statistics are counted
+        raise ColumnTypeError(f"column_types names {unknown[0]!r}, which is not a feature column of the data")
     total = fetch(t.aggregate(n=t.count()), "count the rows").column("n")[0].as_py()
     if total == 0:
         raise EmptyFileError("the table is empty (0 rows)")
@@ -403,10 +406,11 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
     names = {c.name: typed[c.name].get_name() for c in plan.kept}
     numbers = [c for c in plan.kept if c.type not in ("text", "category")]
     texts = [c for c in plan.kept if c.type in ("text", "category")]
+    summaries = {s.name: s for s in summary.columns} if summary is not None else {}
     stats: dict[str, tuple] = {}
     counted = []
     for c in numbers:
-        s = summary[c.name] if summary is not None and c.type == "numeric" else None
+        s = summaries.get(c.name) if c.type == "numeric" else None
         if s is not None:
             stats[c.name] = (s.n_present, s.n_distinct, s.integral, s.lo, s.hi, s.total, s.total_sq)
         else:
@@ -418,33 +422,31 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
         stats[c.name] = (n, int(g["u"] or 0), bool(g["int"]) if n else True,
                          *(float(g[k] or 0.0) if n else math.nan for k in ("lo", "hi", "s", "q")))
     discrete = [c for c in numbers if is_discrete(stats[c.name][1], stats[c.name][2], bins)]
-    binned = [c for c in numbers if c not in discrete]
-    values = distinct_values(t, [names[c.name] for c in discrete], rows, "list the distinct values")
+    binned = [c for c in numbers if not is_discrete(stats[c.name][1], stats[c.name][2], bins)]
+    found = dict(zip([c.name for c in discrete], distinct_values(t, [names[c.name] for c in discrete], rows,
+                                                                   "list the distinct values"), strict=True))
     edges = _edges(t, binned, names, stats, method, bins, rows)
-    strings = [c for c in texts if typed[c.name].type().is_string()]
-    found_text = distinct_values(t, [names[c.name] for c in strings], rows, "list the categories")
-    found_numbers = distinct_values(t, [names[c.name] for c in texts if c not in strings], rows,
-                                    "list the categories")
-    texts_found = [found_text.pop(0) if c in strings else found_numbers.pop(0) for c in texts]
+    strings = {c.name for c in texts if typed[c.name].type().is_string()}
+    for group in ([c for c in texts if c.name in strings], [c for c in texts if c.name not in strings]):
+        found |= dict(zip([c.name for c in group], distinct_values(t, [names[c.name] for c in group], rows,
+                                                                     "list the categories"), strict=True))
     duckdb = _backend_name(t) == "duckdb"   # VARCHAR compares byte by byte: UTF-8 order is code point order
     out: dict[str, tuple] = {}
     for c in numbers:
         missing = stats[c.name][0] < rows
-        if c in discrete:
-            cut = np.asarray(sorted(values[discrete.index(c)]), dtype=np.float64)
-            kind = "discrete"
-        else:
+        if c.name in edges:
             cut, kind = edges[c.name], "binned"
+        else:
+            cut, kind = np.asarray(sorted(found[c.name]), dtype=np.float64), "discrete"
         sql, labels = _code(f'"{names[c.name]}"', kind, cut, missing, duckdb)
         out[c.name] = (kind, labels, cut, sql)
     for c in texts:
-        found = texts_found[texts.index(c)]
-        missing = summary is not None and summary[c.name].n_missing > 0   # missing='drop' left none
-        if c in strings:
-            levels = np.unique(np.asarray([str(v) for v in found], dtype=object))
+        missing = c.name in summaries and summaries[c.name].n_missing > 0   # missing='drop' left none
+        if c.name in strings:
+            levels = np.unique(np.asarray([str(v) for v in found[c.name]], dtype=object))
             sql, labels = _code(f'"{names[c.name]}"', "categorical", levels, missing, duckdb)
         else:   # numbers kept as category, as asked: levels are their texts, sorted as text (read_column's rule)
-            sql, labels = _numeric_category(f'"{names[c.name]}"', np.asarray(sorted(found), dtype=np.float64),
+            sql, labels = _numeric_category(f'"{names[c.name]}"', np.asarray(sorted(found[c.name]), dtype=np.float64),
                                             missing)
         out[c.name] = ("categorical", labels, (), sql)
     return out
