@@ -69,3 +69,12 @@ def test_reading_stops_at_the_step_budget():
     # the page header is 8 thrift values: 3 sizes and a struct of 4
     assert declared_page_bytes(data, _meta(data), steps=7) is None
     assert declared_page_bytes(data, _meta(data), steps=8) == 10_040
+
+
+def test_the_hand_written_dictionary_bomb_is_a_file_pyarrow_reads():
+    """tests/upload_bombs.parquet_fixed_binary_bomb at 10 rows of 30 bytes: one dictionary value in every row."""
+    from tests.upload_bombs import parquet_fixed_binary_bomb
+
+    table = pq.read_table(io.BytesIO(parquet_fixed_binary_bomb(rows=10, width=30)))
+    assert str(table.schema.field("a").type) == "fixed_size_binary[30]"
+    assert table.column("a").to_pylist() == [b"x" * 30] * 10 and table.column("y").to_pylist() == [0, 1] * 5

@@ -23,10 +23,14 @@ def _target(rows: int) -> pa.Array:
 
 def parquet_fixed_binary_bomb(rows: int = 200_000, width: int = 20_000) -> bytes:
     """One fixed_size_binary(width) value in every row, stored once in a dictionary page: rows x width bytes
-    decoded (4 GB by default) from a file of ~40 KB. Written without the Arrow schema, as other writers do."""
-    column = pa.DictionaryArray.from_arrays(pa.array(np.zeros(rows, np.int32)), pa.array([b"x" * width],
-                                                                                         pa.binary(width)))
-    return _parquet(pa.table({"a": column, "y": _target(rows)}), store_schema=False)
+    decoded (4 GB by default) from a file of 26 KB, written by hand (pyarrow's writer spreads the dictionary over
+    the rows first: 32 s and 4 GB to build it). Without the Arrow schema, as other writers do; a target ``y``."""
+    indices = bytes([1]) + _varint(rows << 1) + b"\0"   # bit width 1, one RLE run of ``rows`` zeros
+    target = (np.arange(rows) % 2).astype("<i8").tobytes()
+    return _hand_written(rows, [
+        ("a", 7, width, CODECS["zstd"], [(DICTIONARY_PAGE, _zstd(b"x" * width), width, 1, PLAIN),
+                                         (DATA_PAGE, _zstd(indices), len(indices), rows, RLE_DICTIONARY)], None),
+        ("y", 2, None, CODECS["zstd"], [(DATA_PAGE, _zstd(target), len(target), rows, PLAIN)], None)])
 
 
 def _string_view(rows: int, width: int) -> pa.Array:
@@ -129,38 +133,74 @@ def _deflated(stream_head: bytes, block: bytes, repeats: int, codec: str) -> byt
     return head + once * repeats + b"\x03\x00" + crc.to_bytes(4, "little") + (size % 2**32).to_bytes(4, "little")
 
 
-CODECS = {"gzip": 2, "zstd": 6}
+CODECS = {"none": 0, "gzip": 2, "zstd": 6}
+PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
+DATA_PAGE, DICTIONARY_PAGE = 0, 2
+
+
+def _hand_written(rows: int, columns: list[tuple]) -> bytes:
+    """A parquet file of one row group written byte by byte (thrift compact), as a hostile writer would: each
+    column is (name, physical type, type length or None, codec, pages, claim), each page (kind, stored bytes,
+    uncompressed size, values, encoding); ``claim``: the column's uncompressed size the footer states (None: the
+    truth). Columns are REQUIRED (no definition levels)."""
+    out, chunks = bytearray(b"PAR1"), []
+    for name, physical, length, codec, pages, claim in columns:
+        start, offsets = len(out), {}
+        for kind, stored, size, values, encoding in pages:
+            offsets.setdefault(kind, len(out))
+            inner = (lambda t, v=values, e=encoding: t.field(1, t.I32, v).field(2, t.I32, e).field(3, t.I32, RLE)
+                     .field(4, t.I32, RLE)) if kind == DATA_PAGE else \
+                (lambda t, v=values, e=encoding: t.field(1, t.I32, v).field(2, t.I32, e))
+            header = _Thrift().field(1, _Thrift.I32, kind).field(2, _Thrift.I32, size) \
+                .field(3, _Thrift.I32, len(stored)).field(5 if kind == DATA_PAGE else 7, _Thrift.STRUCT, inner)
+            out += header.out + b"\0" + stored
+        size = len(out) - start
+        chunks.append((name, physical, length, codec, start, size, size if claim is None else claim, offsets,
+                       sorted({e for *_, e in pages} | {RLE})))
+
+    def element(name, physical, length):
+        def write(t: _Thrift) -> None:
+            t.field(1, t.I32, physical)
+            if length:
+                t.field(2, t.I32, length)
+            t.field(3, t.I32, 0).field(4, t.BINARY, name.encode())
+        return write
+
+    def chunk(name, physical, codec, start, size, claimed, offsets, encodings):
+        def meta(t: _Thrift) -> None:
+            t.field(1, t.I32, physical).field(2, t.LIST, (t.I32, encodings)) \
+                .field(3, t.LIST, (t.BINARY, [name.encode()])).field(4, t.I32, codec).field(5, t.I64, rows) \
+                .field(6, t.I64, claimed).field(7, t.I64, size).field(9, t.I64, offsets[DATA_PAGE])
+            if DICTIONARY_PAGE in offsets:
+                t.field(11, t.I64, offsets[DICTIONARY_PAGE])
+        return lambda t: t.field(2, t.I64, start + size).field(3, t.STRUCT, meta)
+
+    def row_group(t: _Thrift) -> None:
+        t.field(1, t.LIST, (t.STRUCT, [chunk(n, p, c, s0, z, cl, o, e) for n, p, _, c, s0, z, cl, o, e in chunks])) \
+            .field(2, t.I64, sum(c[6] for c in chunks)).field(3, t.I64, rows)
+
+    schema = [lambda t: t.field(4, t.BINARY, b"schema").field(5, t.I32, len(columns))]
+    schema += [element(n, p, ln) for n, p, ln, *_ in columns]
+    footer = _Thrift().field(1, _Thrift.I32, 1).field(2, _Thrift.LIST, (_Thrift.STRUCT, schema)) \
+        .field(3, _Thrift.I64, rows).field(4, _Thrift.LIST, (_Thrift.STRUCT, [row_group])).out + b"\0"
+    return bytes(out) + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+
+
+def _zstd(data: bytes) -> bytes:
+    return pa.Codec("zstd", compression_level=1).compress(data, asbytes=True)
 
 
 def parquet_page_bomb(rows: int = 100, width: int = 20_000_000, claim: int = 1_000, codec: str = "gzip") -> bytes:
-    """A parquet file written by hand: one required binary column ``a`` of ``rows`` values of ``width`` zero bytes,
+    """The issue's lying page header: one required binary column ``a`` of ``rows`` values of ``width`` zero bytes
     in one data page (PLAIN, ``codec``) whose header says its real size, rows x (width + 4) bytes (2 GB by default,
     the most a page header can say is 2^31 - 1), while the footer claims ``claim`` uncompressed bytes for the column
-    and the row group. 1.9 MB with gzip, built in 3 s (one value's 20 MB is compressed, then repeated; the CRC-32
-    of 2 GB takes most of it); 63 KB with zstd, built in 0.05 s.
-    With ``claim`` = the real size it is an honest file (pyarrow reads it back: tests/test_upload_page_bomb.py)."""
-    value = (width).to_bytes(4, "little") + bytes(width)
+    and the row group. 1.9 MB with gzip, built in 2-3 s (one value's 20 MB is compressed, then repeated; the CRC-32
+    of 2 GB takes most of it); 63 KB with zstd, built in 0.05 s. With ``claim`` = the real size it is an honest
+    file (pyarrow reads it back: tests/test_upload_page_headers.py)."""
+    value = width.to_bytes(4, "little") + bytes(width)
     page = _deflated(b"", value, rows, codec)
-    real = rows * len(value)
-    header = _Thrift().field(1, _Thrift.I32, 0).field(2, _Thrift.I32, real).field(3, _Thrift.I32, len(page)) \
-        .field(5, _Thrift.STRUCT, lambda t: t.field(1, t.I32, rows).field(2, t.I32, 0).field(3, t.I32, 3)
-               .field(4, t.I32, 3)).out + b"\0"
-    chunk = len(header) + len(page)
-
-    def column_meta(t: _Thrift) -> None:
-        t.field(1, t.I32, 6).field(2, t.LIST, (t.I32, [0])).field(3, t.LIST, (t.BINARY, [b"a"])) \
-            .field(4, t.I32, CODECS[codec]).field(5, t.I64, rows).field(6, t.I64, claim).field(7, t.I64, chunk) \
-            .field(9, t.I64, 4)
-
-    def row_group(t: _Thrift) -> None:
-        t.field(1, t.LIST, (t.STRUCT, [lambda c: c.field(2, c.I64, 4 + chunk).field(3, c.STRUCT, column_meta)])) \
-            .field(2, t.I64, claim).field(3, t.I64, rows)
-
-    footer = _Thrift().field(1, _Thrift.I32, 1).field(2, _Thrift.LIST, (_Thrift.STRUCT, [
-        lambda t: t.field(4, t.BINARY, b"schema").field(5, t.I32, 1),
-        lambda t: t.field(1, t.I32, 6).field(3, t.I32, 0).field(4, t.BINARY, b"a")])) \
-        .field(3, _Thrift.I64, rows).field(4, _Thrift.LIST, (_Thrift.STRUCT, [row_group])).out + b"\0"
-    return b"PAR1" + header + page + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+    return _hand_written(rows, [("a", 6, None, CODECS[codec], [(DATA_PAGE, page, rows * len(value), rows, PLAIN)],
+                                 claim)])
 
 
 def parquet_non_utf8() -> bytes:
