@@ -171,7 +171,9 @@ def test_real_valued_target_and_multiclass_sample(at):
     data_page(at)
     rows = "\n".join(f"{i % 3},{i * 0.37:.2f}" for i in range(30))
     upload(at, "real.csv", f"a,price\n{rows}\n".encode())
-    assert at.selectbox(key="data_target").value == "a"  # the last column with few distinct values
+    # no column named like a target: asked, with 'a' (few distinct values) as the best guess, nothing computed
+    assert at.selectbox(key="data_target").value is None and not at.metric
+    assert any("Its best guess is **a**" in i.value for i in at.info)
     at.selectbox(key="data_target").set_value("price").run()
     assert not at.error and at.metric[2].value == "regression" and at.metric[3].value == "30"
     assert at.text_input(key="data_positive_none").disabled
