@@ -9,7 +9,7 @@ import pytest
 
 from fslab.data import Dataset
 from fslab.data.discretize import value_name
-from fslab.data.target import parse_split, split_target
+from fslab.data.target import parse_split, split_target, split_text
 from fslab.errors import FslabError, ParameterError
 
 # 10 values, median (5 + 6)/2 = 5.5 ... and one with ties at the median
@@ -83,6 +83,9 @@ def test_dataset_option_binary_and_quantiles():
 
 def test_parse_split_as_a_command_line_writes_it():
     assert parse_split("median") == "median" and parse_split(" 12.5 ") == 12.5 and parse_split("q3") == ("quantiles", 3)
+    for how in ("median", 12.5, -3.0, ("quantiles", 4)):
+        assert parse_split(split_text(how)) == how
+    assert split_text(("quantiles", 4)) == "q4" and split_text(12.5) == "12.5"
     for bad in ("q9", "half", "inf", ""):
         with pytest.raises(ParameterError):
             parse_split(bad)

@@ -17,7 +17,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from fslab.data import COLUMN_TYPES, Dataset
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
-from fslab.data.target import TargetSplit, split_target
+from fslab.data.target import TargetSplit, split_target, split_text
 from fslab.data.upload import Upload, read_upload, typed_dataset
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
@@ -248,14 +248,14 @@ def apply(name: str, ds: Dataset, encoded, signature: Applied, exclude: list[str
           missing: str = "level", split=None) -> None:
     """Make the Data page's choice the current dataset, with the descriptor a link or recipe names it by, and
     remember the choices that built it (APPLIED). ``split``: how a numeric target was cut into classes, recorded as
-    the descriptor's ``target_split`` ("median", a number, or ["quantiles", q])."""
+    the descriptor's ``target_split`` text ("median", "12.5", "q3": fslab.data.target.split_text / parse_split)."""
     spec = data_page_spec(signature, ds.task)
     pending = pending_upload()
     if spec is not None and "file" in spec and pending is not None and spec.get("sha256") == pending.sha256:
         spec = spec | {"file": pending.name}   # the uploader is empty when the upload was kept from an earlier visit
         st.session_state[PENDING] = pending._replace(used=True)
     if split is not None and spec is not None:
-        spec = spec | {"target_split": list(split) if isinstance(split, tuple) else split}
+        spec = spec | {"target_split": split_text(split)}
     if exclude and spec is not None:  # links and recipes carry the exclusions, the column types and the missing rule
         spec = spec | {"exclude": list(exclude)}
     kept_types = [f"{c}={t}" for c, t in dict(types or {}).items() if c not in (exclude or ())]

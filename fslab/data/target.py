@@ -154,6 +154,12 @@ def parse_split(text: str):
                              f"got {text!r}") from None
 
 
+def split_text(how) -> str:
+    """The split as :func:`parse_split` reads it back: "median", "12.5", "q3" (a recipe's or a link's text)."""
+    how = check_split(how)
+    return how if how == "median" else f"q{how[1]}" if isinstance(how, tuple) else value_name(how)
+
+
 def split_target(column: pd.Series, name: str, how="median") -> TargetSplit:
     """A numeric target (no missing values) cut into classes, ``how``:
 
