@@ -13,6 +13,11 @@ KaTeX formulas and tables.
     .venv/bin/python bench/ui_timings.py --only wide --compare /tmp/before   # the wide samples on the Data page
     .venv/bin/python bench/ui_timings.py --compare /tmp/before   # A/B: alternate this checkout and another
     .venv/bin/python bench/ui_timings.py --only teaching --dwell 2   # look at each page for 2 s before clicking
+    .venv/bin/python bench/ui_timings.py --only teaching --reps 1 --profile   # where each click's time goes
+
+``--profile`` samples the browser's main thread (Chrome DevTools Protocol's CPU profiler, every 0.5 ms) during each
+interaction and prints its largest costs: self time per script file (a renderer's module evaluation shows under its
+file name, e.g. ``PlotlyChart.*.js``), "(idle)" being the wait for the server and the network.
 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
@@ -71,6 +76,41 @@ def timed(page, action: Callable[[], None], timeout_ms: int) -> float:
     t0 = page.evaluate("performance.now()")
     action()
     return settle(page, t0, timeout_ms)
+
+
+def self_times(profile: dict, top: int = 5) -> list[tuple[str, float]]:
+    """The ``top`` largest main-thread self times (s) of a CDP ``Profiler.stop`` profile, by script file (by
+    function name for the browser's own: "(idle)", "(program)", "(garbage collector)", ...), after "busy": the
+    sum of all but "(idle)", the main thread's work in the interaction."""
+    frames = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    spent: dict[str, float] = {}
+    for node, delta in zip(profile["samples"], [*profile["timeDeltas"][1:], 0], strict=True):
+        frame = frames[node]
+        where = frame["url"].rsplit("/", 1)[-1] or frame["functionName"] or "(program)"
+        spent[where] = spent.get(where, 0.0) + delta / 1e6
+    busy = sum(sec for where, sec in spent.items() if where != "(idle)")
+    return [("busy", busy), *sorted(spent.items(), key=lambda kv: -kv[1])[:top]]
+
+
+class Profiler:
+    """The page's main-thread CPU profiler (CDP), one profile per interaction; a no-op when ``on`` is False."""
+
+    def __init__(self, context, page, on: bool):
+        self.cdp = context.new_cdp_session(page) if on else None
+        if self.cdp is not None:
+            self.cdp.send("Profiler.enable")
+            self.cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+
+    def start(self) -> None:
+        if self.cdp is not None:
+            self.cdp.send("Profiler.start")
+
+    def stop(self) -> str:
+        """'  [PlotlyChart.js 1.29, (idle) 0.57, ...]' for the interaction just timed ("" when off)."""
+        if self.cdp is None:
+            return ""
+        costs = self_times(self.cdp.send("Profiler.stop")["profile"])
+        return "  [" + ", ".join(f"{where} {sec:.2f}" for where, sec in costs) + "]"
 
 
 def nav_link(page, title: str):
@@ -162,27 +202,30 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
 
 
 def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None,
-             dwell_ms: int = 0) -> dict[str, float | None]:
+             dwell_ms: int = 0, profile: bool = False) -> dict[str, float | None]:
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.add_init_script(OBSERVER)
     page = ctx.new_page()
     page.set_default_timeout(timeout_ms)
+    profiler = Profiler(ctx, page, profile)
     times: dict[str, float | None] = {}
     try:
+        profiler.start()
         page.goto(url)
         times["open Home (first paint)"] = settle(page, 0.0, timeout_ms)
-        print(f"    open Home (first paint): {times['open Home (first paint)']:.2f}", flush=True)
+        print(f"    open Home (first paint): {times['open Home (first paint)']:.2f}{profiler.stop()}", flush=True)
         for flow, steps in flows(page).items():
             if only and flow != only:
                 continue
             for name, action in steps:
                 page.wait_for_timeout(dwell_ms)  # a reader looks at the page before the next click
+                profiler.start()
                 try:
                     times[f"{flow}: {name}"] = timed(page, action, timeout_ms)
                 except Missing:
                     times[f"{flow}: {name}"] = None
                     page.keyboard.press("Escape")
-                print(f"    {flow}: {name}: {fmt(times[f'{flow}: {name}'])}", flush=True)
+                print(f"    {flow}: {name}: {fmt(times[f'{flow}: {name}'])}{profiler.stop()}", flush=True)
         if shots is not None:
             page.screenshot(path=str(shots))
     finally:
@@ -219,6 +262,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("teaching", "analyst", "wide"), help="one flow only")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
     parser.add_argument("--label", default="", help="a name for the table (e.g. before / after)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print each interaction's largest main-thread costs in the browser (CDP CPU profile)")
     parser.add_argument("--dwell", type=float, default=0.0,
                         help="seconds on each settled page before the next click, as a reader would (default 0: "
                              "click as soon as the page has settled)")
@@ -241,7 +286,7 @@ def main(argv=None) -> int:
                     print(f"  repetition {rep + 1}: {root}", flush=True)
                     shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
                     runs[i].append(run_once(browser, url, args.only, int(args.timeout * 1000), shot,
-                                            int(args.dwell * 1000)))
+                                            int(args.dwell * 1000), args.profile))
             browser.close()
     finally:
         for server in servers:
