@@ -35,6 +35,7 @@ year, month and day (:func:`days_from_civil`, portable to SQL), seconds add the 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,8 +106,59 @@ BY_NAME = {r.name: r for r in RULES}
 KINDS = ("boolean", "date", "percent", "number")   # the order in which a text column's readings are tried
 
 
+@dataclass(frozen=True)
+class ColumnKind:
+    """A column type declared in one record (issue 36.3): ``name`` (a type of ``column_types=``, the Data page's and
+    the command line's choices), ``what`` its values in words ("durations"), ``unit`` what its floats are in
+    ("minutes"), ``rules`` its :class:`ParseRule` records (``kind`` = name; portable regexes as above) and
+    ``value(rule, groups)`` the floats of a rule's capture groups (NaN: not a value). An inferred kind is tried on
+    a text column after the built-in :data:`KINDS` (a column they read stays theirs). In memory and on Dask; the
+    SQL reader's mirror knows the built-in rules only (:data:`RULES`), so there the column stays text."""
+
+    name: str
+    what: str
+    unit: str
+    rules: tuple[ParseRule, ...]
+    value: Callable[[ParseRule, pd.DataFrame], np.ndarray]
+
+
+EXTRA: dict[str, ColumnKind] = {}   # registered kinds, in registration order
+
+
+def register(kind: ColumnKind) -> ColumnKind:
+    """Add a column type (at start-up): typing, the plan's words, ``column_types=``, recipes, the command line and
+    the Data page read it from here. Refuses a taken name or a rule of another kind."""
+    from ..errors import ParameterError
+
+    taken = {*KINDS, "auto", "category", "drop", "text", "numeric", *EXTRA}
+    names = {r.name for r in all_rules()}
+    if kind.name in taken or not kind.rules or any(r.kind != kind.name or r.name in names for r in kind.rules):
+        raise ParameterError(f"column type {kind.name!r}: the name must be new and every rule of kind {kind.name!r} "
+                             "with a new rule name")
+    EXTRA[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    EXTRA.pop(name, None)
+
+
+def all_rules() -> tuple[ParseRule, ...]:
+    """The built-in rules, then every registered kind's."""
+    return RULES + tuple(r for kind in EXTRA.values() for r in kind.rules)
+
+
+def rule_named(name: str) -> ParseRule:
+    return BY_NAME[name] if name in BY_NAME else next(r for r in all_rules() if r.name == name)
+
+
+def kinds() -> tuple[str, ...]:
+    """Every kind a text column's reading is tried as, in order: the built-in ones, then the registered ones."""
+    return KINDS + tuple(EXTRA)
+
+
 def rules_of(kind: str, forced: bool = False) -> tuple[ParseRule, ...]:
-    return tuple(r for r in RULES if r.kind == kind and (r.inferred or forced))
+    return tuple(r for r in all_rules() if r.kind == kind and (r.inferred or forced))
 
 
 # ---- conversions (vectorised over the distinct values of a column; NaN: the value does not parse)
@@ -238,8 +290,10 @@ class Reading:
 
 def read_values(reading: Reading, text: pd.Series) -> np.ndarray:
     """Floats of stripped texts by one reading (NaN: does not parse): dates in seconds since 1970-01-01."""
-    rule = BY_NAME[reading.rule]
+    rule = rule_named(reading.rule)
     groups = extract(rule, text)
+    if rule.kind in EXTRA:
+        return np.asarray(EXTRA[rule.kind].value(rule, groups), dtype=np.float64)
     if rule.kind == "boolean":
         return boolean_value(groups)
     if rule.kind == "date":

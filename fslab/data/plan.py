@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -49,12 +50,51 @@ MIN_PARSED = 0.95      # share of non-missing values a reading must read to be i
 NEAR_UNIQUE = 0.5      # text columns with distinct values in at least this share of rows are left out
 TEXT_CAP = 1 << 16     # distinct texts kept in a summary; a text column with more is near-unique
 VALUES_CAP = KEEP_UNIQUES   # distinct numbers kept in a summary (enough to code a discrete column: <= 100 bins)
-TYPES = ("auto", "number", "date", "percent", "boolean", "category", "drop")
+
+
+class _Types(Sequence):
+    """The column types of ``column_types=``: the built-in ones and every registered
+    :class:`fslab.data.parse_rules.ColumnKind`, read at each use (a type registered at start-up shows up in
+    every check and list that reads :data:`TYPES`)."""
+
+    BUILT_IN = ("auto", "number", "date", "percent", "boolean")
+
+    def _all(self) -> tuple[str, ...]:
+        return (*self.BUILT_IN, *pr.EXTRA, "category", "drop")
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __contains__(self, kind) -> bool:
+        return kind in self._all()
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Sequence) and not isinstance(other, str) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+
+TYPES: Sequence[str] = _Types()
 LEFT_OUT = ("asked", "all missing", "constant", "near-unique")
 ESTIMATES = ("plug-in", "cross-fitted")
 MISSING = "missing"
 EPOCH = pd.Timestamp("1970-01-01")
 _WHAT = {"date": "dates", "percent": "percentages", "number": "numbers", "boolean": "yes/no values"}
+
+
+def _what(kind: str) -> str:
+    """The values of a parsed kind in words ("dates"; a registered kind's own ``what``)."""
+    return _WHAT[kind] if kind in _WHAT else pr.EXTRA[kind].what
 
 
 class PlanError(DataError):
@@ -193,10 +233,10 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
     digits = short & text.str.contains(r"\d", regex=True).to_numpy(bool)
     if digits.any():   # every rule but yes/no needs a digit and starts with a digit, a sign, a currency or a month
         digits[digits] = text[digits].str.match(pr.LEAD).to_numpy(bool)
-    for rule in pr.RULES:
+    for rule in pr.all_rules():
         if not rule.inferred and not forced_only:
             continue
-        pick = short if rule.kind == "boolean" else digits
+        pick = short if rule.kind == "boolean" or rule.kind in pr.EXTRA else digits
         if not pick.any():
             continue
         sub, w = text[pick], weights[pick]
@@ -205,7 +245,10 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
             continue
         sub, w = sub[hit], w[hit]
         groups = pr.extract(rule, sub)
-        if rule.kind == "boolean":
+        if rule.kind in pr.EXTRA:   # a registered kind: one reading per rule
+            v = pr.read_values(pr.Reading(rule.name), sub)
+            _add_rows(counts, lows, highs, _key(pr.Reading(rule.name)), ~np.isnan(v), v, w)
+        elif rule.kind == "boolean":
             v = pr.boolean_value(groups)
             _add_rows(counts, lows, highs, _key(pr.Reading(rule.name)), ~np.isnan(v), v, w)
         elif rule.kind == "date":
@@ -498,7 +541,7 @@ class ColumnPlan:
     def reading(self) -> pr.Reading | None:
         if not self.rule:
             return None
-        return pr.Reading(self.rule, self.order, self.mark, "" if self.type == "date" else self.unit)
+        return pr.Reading(self.rule, self.order, self.mark, self.unit if self.type == "number" else "")
 
 
 @dataclass(frozen=True)
@@ -692,10 +735,12 @@ def read_message(name: str, kind: str, lo: float, hi: float, detail: str, n_bad:
         what = "yes/no values (yes, true, y, 1 -> 1; no, false, n, 0 -> 0)"
     elif kind == "percent":
         what = f"percentages ({_range(lo, hi, kind)}), binned as numbers"
+    elif kind in pr.EXTRA:
+        what = f"{pr.EXTRA[kind].what} ({_range(lo, hi, kind)} {pr.EXTRA[kind].unit}), binned as numbers"
     else:
         unit = f" in {detail}" if detail else ""
         what = f"numbers{unit} ({_range(lo, hi, kind)}), binned as numbers"
-    bad = f"; {n_bad} value(s) that do not read as {_WHAT[kind]} became missing" if n_bad else ""
+    bad = f"; {n_bad} value(s) that do not read as {_what(kind)} became missing" if n_bad else ""
     out = f"{name!r} {said} {what}{bad}."
     if comma:
         out = out[:-1] + " (decimal commas read as decimal points)."
@@ -767,6 +812,9 @@ def decide_column(s: ColumnSummary, kind: str, opts: PlanOptions, n_rows: int) -
                               example=ex, n_distinct=1)
     if s.source == "numeric" and kind in ("auto", "number", "percent"):
         return ColumnPlan(s.name, "numeric", inferred=kind == "auto", example=ex, n_distinct=s.n_distinct)
+    if s.source == "numeric" and kind in pr.EXTRA:
+        raise ColumnTypeError(f"column {s.name!r} holds numbers; it cannot be read as {pr.EXTRA[kind].what} "
+                              f"(type {kind!r} reads text such as {pr.EXTRA[kind].rules[0].conversion})")
     if s.source == "numeric":   # a number column set to date (20210304) or boolean (1/0): read as its text
         fixed = pr.Reading("date-compact" if kind == "date" else "boolean")
         ends = pd.Series([f"{v:.0f}" if math.isfinite(v) else "" for v in (s.lo, s.hi)])
@@ -779,7 +827,7 @@ def decide_column(s: ColumnSummary, kind: str, opts: PlanOptions, n_rows: int) -
         return _parsed(s, kind, reading, n, opts.dayfirst, forced=True)
     if s.n_present == 0:
         return ColumnPlan(s.name, "text", example=ex, n_distinct=0)
-    for cand in pr.KINDS:
+    for cand in pr.kinds():
         need = 1.0 if cand == "boolean" else MIN_PARSED   # a rare third word is a real level, not noise
         reading, n = _best(s, cand, opts.dayfirst, forced=False)
         if reading is not None and n >= need * s.n_present and n > 0:
@@ -791,13 +839,15 @@ def _parsed(s: ColumnSummary, kind: str, reading: pr.Reading | None, n: int, day
             ) -> ColumnPlan:
     if reading is None:   # a forced type no value reads as: apply() names the first bad row
         reading = pr.Reading(pr.rules_of(kind, True)[0].name, "dmy" if dayfirst and kind == "date" else
-                             ("mdy" if kind == "date" and pr.BY_NAME[pr.rules_of(kind, True)[0].name].orders != ("",)
-                              else ""))
+                             ("mdy" if kind == "date" and pr.rule_named(pr.rules_of(kind, True)[0].name).orders
+                              != ("",) else ""))
     key = _key(reading)
     lo, hi = s.lows.get(key, math.nan), s.highs.get(key, math.nan)
     unit = reading.unit
     if kind == "date":
         unit = "seconds" if s.counts.get("time|" + reading.key(), 0) else "days"
+    elif kind in pr.EXTRA:
+        unit = pr.EXTRA[kind].unit
     n_bad = s.n_present - n
     said = read_message(s.name, kind, lo, hi, unit, 0 if forced else n_bad, forced,
                         comma=kind == "number" and reading.mark == ",",
@@ -915,7 +965,7 @@ def read_column(column: pd.Series, plan: ColumnPlan, factorized: tuple[np.ndarra
             row = int(np.flatnonzero(bad)[0])
             raise ColumnTypeError(
                 f"column {plan.name!r} was set to {plan.type} but data row {row + 1} holds "
-                f"{str(column.iloc[row])[:60]!r}, which does not read as {_WHAT[plan.type]} ({int(bad.sum())} such "
+                f"{str(column.iloc[row])[:60]!r}, which does not read as {_what(plan.type)} ({int(bad.sum())} such "
                 "value(s)); fix the values or choose another type (category keeps them as text)")
     return pd.Series(values, index=column.index, name=column.name), None
 
