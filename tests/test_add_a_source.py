@@ -69,3 +69,22 @@ def test_it_is_held_out_through_the_count_only_seam(both):
     held = fslab.measure("zero-one").on(src, estimate="cross-fitted", folds=4, seed=3)
     ref = fslab.measure("zero-one").on(mem, estimate="cross-fitted", folds=4, seed=3)
     assert held.value([0, 4]) == pytest.approx(ref.value([0, 4]), abs=1e-12)
+
+
+def test_the_app_runs_on_its_rows(both):
+    """The app's pages take an encoded dataset (ui.state): the source hands its codes over when they fit, and the
+    Select page picks what the library picks on the source itself."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+    from ui import state
+
+    src, _ = both
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    state.install(at.session_state, state.CurrentData(src.to_encoded(), "rows (toy source)"))
+    at.switch_page("pages/selection.py").run()   # one run: the page's defaults on it (BayesGreedy, 0-1 error)
+    selector, measure, k = (at.session_state[f"select.{w}"] for w in ("selector", "measure", "k"))
+    assert not at.exception, [e.value for e in at.exception]
+    picked = fslab.select(src, k, selector, measure=measure).names
+    shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
+    assert all(name in shown for name in picked), (picked, shown[:300])

@@ -19,6 +19,7 @@ import pandas as pd
 
 from fslab import row_hash
 from fslab.data.discretize import encode_frame
+from fslab.data.encoded import EncodedDataset
 from fslab.data.plan import PlanOptions, apply, code, decide, merge, summarize
 from fslab.tables import JointTable
 
@@ -80,3 +81,12 @@ class RowsSource:
         L, starts = len(self.labels), np.cumsum([0, *(len(y) for _, y in self._parts)])
         parts = [(X, fold[a:b] * L + yy) for (X, yy), a, b in zip(self._parts, starts[:-1], starts[1:], strict=True)]
         return RowsSource([], "", _parts=parts, _labels=np.tile(self.labels, n_folds), _plan=self.plan)
+
+    def to_encoded(self) -> EncodedDataset:
+        """The rows handed over as codes, when they fit in memory: what the app's pages take (ui.state)."""
+        X = np.concatenate([X for X, _ in self._parts]).astype(np.uint8)
+        return EncodedDataset(X, np.concatenate([y for _, y in self._parts]), labels=self.labels,
+                              feature_names=self.feature_names, arities=self.arities, target=self.target,
+                              class_names=self.plan.target.classes, task=self.task,
+                              categories=tuple(c.levels for c in self.plan.kept), plan=self.plan,
+                              notes=self.plan.describe())
