@@ -129,7 +129,8 @@ def load_job_data(args: argparse.Namespace, recipe: Recipe | None, choices: dict
     return load_data(args.data, args.target, args.positive, args.method, args.bins,
                      column_types=types or None, missing=getattr(args, "missing", None),
                      cluster=client is not None, persist=True if getattr(args, "persist", False) else "auto",
-                     sql=bool(getattr(args, "sql", False)), dayfirst=bool(getattr(args, "dayfirst", False)))
+                     sql=bool(getattr(args, "sql", False)), dayfirst=bool(getattr(args, "dayfirst", False)),
+                     split=getattr(args, "split", None))
 
 
 def _pick(args: argparse.Namespace, choices: dict, name: str, default=None):

@@ -49,6 +49,9 @@ def _common() -> argparse.ArgumentParser:
                       "text levels; keeps a near-unique column) or drop; repeatable")
     data.add_argument("--dayfirst", action="store_true", help="read ambiguous dates such as 03/04/2021 day first (3 "
                       "April); default month first (4 March), as the notes say")
+    data.add_argument("--split", metavar="HOW", help="cut a numeric target into classes: median (above the median is "
+                      "the positive class; a value equal to it goes below), a number (the threshold) or q2..q5 "
+                      "(quantile classes)")
     data.add_argument("--missing", choices=("level", "drop"), help="missing feature values of a CSV: a level of "
                       "their own (default) or drop those rows")
     data.add_argument("--drop", action="append", metavar="COL", help="leave column COL out and rerun (repeatable; "

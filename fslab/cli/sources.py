@@ -32,6 +32,7 @@ from ..data.dataset import MISSING_RULES, Dataset, read_table
 from ..data.distributions import Distribution
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
+from ..data.target import parse_split
 from ..errors import DataError, FslabError, ParameterError
 from ..limited import run_limited
 from ..pena_nilsson.toy import PRESETS, preset
@@ -141,7 +142,7 @@ def parse_column_types(items) -> dict[str, str]:
 
 
 def _read_and_type(path: str, target: str | None, positive: str | None, lim, column_types, missing: str,
-                   dayfirst: bool) -> Dataset:
+                   dayfirst: bool, target_split=None) -> Dataset:
     """Read and type one file (in the capped child of :func:`load_csv`): the last column is the target unless
     ``target`` names another."""
     frame = read_table(read_bytes(path, "file"), limits=lim)
@@ -149,16 +150,17 @@ def _read_and_type(path: str, target: str | None, positive: str | None, lim, col
     with warnings.catch_warnings():   # the left-out columns are said in the notes (stderr), once
         warnings.simplefilter("ignore", UserWarning)
         return Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
-                                  missing=missing, dayfirst=dayfirst)
+                                  missing=missing, dayfirst=dayfirst, target_split=target_split)
 
 
 def load_csv(path: str, target: str | None, positive: str | None, method: str, bins: int,
-             column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
+             column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False,
+             target_split=None) -> Loaded:
     """An uploaded table, read and typed in a child process under the server's caps (FSLAB_MAX_PARSE_MB,
     FSLAB_MAX_PARSE_SECONDS: :func:`fslab.limited.run_limited`), as the app reads an upload: a file that would
     need more memory or time is a clean limit error, never this process's."""
     lim = _limits.server_limits()
-    ds = run_limited(lim, _read_and_type, path, target, positive, lim, column_types, missing, dayfirst,
+    ds = run_limited(lim, _read_and_type, path, target, positive, lim, column_types, missing, dayfirst, target_split,
                      what=f"reading {Path(path).name!r}")
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", Path(path).name, tuple(encoded.notes), own=True)
@@ -170,7 +172,8 @@ def is_partitioned(data: str) -> bool:
 
 
 def load_files(path: str, target: str | None, positive: str | None, method: str, bins: int,
-               column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False) -> Loaded:
+               column_types: dict[str, str] | None = None, missing: str = "level", dayfirst: bool = False,
+               target_split=None) -> Loaded:
     """Every file of a directory or glob read here, in memory, within the server's limits (each file within the
     upload limit, the rows together within the row limit), as one table: what fits on one machine."""
     lim = _limits.server_limits()
@@ -186,7 +189,7 @@ def load_files(path: str, target: str | None, positive: str | None, method: str,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         ds = Dataset.from_frame(frame, target, positive=positive, limits=lim, column_types=column_types,
-                                missing=missing, dayfirst=dayfirst)
+                                missing=missing, dayfirst=dayfirst, target_split=target_split)
     encoded = ds.discretize(method, bins)
     return Loaded(encoded, "dataset", os.fspath(path), tuple(encoded.notes), own=True)
 
@@ -244,21 +247,32 @@ def load_distribution_file(path: str) -> Loaded:
 
 def load_data(data: str, target: str | None = None, positive: str | None = None, method: str | None = None,
               bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
-              persist: bool | str = "auto", sql: bool = False, dayfirst: bool = False) -> Loaded:
+              persist: bool | str = "auto", sql: bool = False, dayfirst: bool = False, split: str | None = None
+              ) -> Loaded:
     """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
-    CSV file only; ``dayfirst`` reads ambiguous dates (03/04/2021) day first in any file. ``cluster``: a file,
+    CSV file only; ``dayfirst`` reads ambiguous dates (03/04/2021) day first in any file; ``split`` ("median", a
+    threshold or "q2".."q5": :func:`fslab.data.target.parse_split`) cuts a numeric target of a file read in memory
+    into classes. ``cluster``: a file,
     directory or glob is read by the Dask workers (:func:`load_on_cluster`);
     ``sql``: counted in an embedded DuckDB (:func:`load_in_duckdb`)."""
     types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
+    try:
+        target_split = parse_split(split) if split is not None else None
+    except ParameterError:
+        raise ParameterError(f"--split is 'median', a number (the threshold) or q2..q5 (quantile classes); got "
+                             f"{split!r}") from None
+    if target_split is not None and (sql or cluster):
+        raise ParameterError("--split cuts the numeric target of a file read in memory; --sql and --scheduler do "
+                             "not take it yet: cut the target into a column of its own in the table instead")
     if missing is not None and missing not in MISSING_RULES:
         raise ParameterError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
     name = sample_name(data)
     not_csv = (name is not None or data.startswith("preset:") or data.lower().endswith(".json")
                or (data in PRESETS and not os.path.exists(data)))
-    if (types or missing is not None or dayfirst) and not_csv:
-        raise ParameterError("--column-type, --missing and --dayfirst apply to a CSV file, not to a shipped sample "
-                             "(its columns carry the paper's encoding), a toy or a JSON distribution")
+    if (types or missing is not None or dayfirst or target_split is not None) and not_csv:
+        raise ParameterError("--column-type, --missing, --dayfirst and --split apply to a CSV file, not to a shipped "
+                             "sample (its columns carry the paper's encoding), a toy or a JSON distribution")
     preset_name = data.removeprefix("preset:") if data.startswith("preset:") or not os.path.exists(data) else None
     if data.startswith("preset:") and preset_name not in PRESETS:
         raise ParameterError(f"unknown toy distribution {preset_name!r}; choose one of: {', '.join(PRESETS)}")
@@ -286,9 +300,9 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
                                  "missing feature value is a level of its own")
         return load_on_cluster(data, target, positive, method, bins, persist, types, dayfirst)
     if is_partitioned(data):
-        return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst)
+        return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst, target_split)
     if not os.path.exists(data):
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")
         raise DataError(f"no such file: {data!r}{hint}")
-    return load_csv(data, target, positive, method, bins, types, missing or "level", dayfirst)
+    return load_csv(data, target, positive, method, bins, types, missing or "level", dayfirst, target_split)
