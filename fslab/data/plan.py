@@ -246,7 +246,7 @@ def _reading_counts(text: pd.Series, weights: np.ndarray, forced_only: bool = Tr
         sub, w = sub[hit], w[hit]
         groups = pr.extract(rule, sub)
         if rule.kind in pr.EXTRA:   # a registered kind: one reading per rule
-            v = pr.read_values(pr.Reading(rule.name), sub)
+            v = np.asarray(pr.EXTRA[rule.kind].value(rule, groups), dtype=np.float64)
             _add_rows(counts, lows, highs, _key(pr.Reading(rule.name)), ~np.isnan(v), v, w)
         elif rule.kind == "boolean":
             v = pr.boolean_value(groups)
