@@ -24,6 +24,7 @@ median during each upload against the idle server's, and the server's resident m
 
     .venv/bin/python bench/load_test.py --upload                        # this checkout
     .venv/bin/python bench/load_test.py --upload --root /tmp/before     # another one (e.g. git archive of HEAD~)
+    .venv/bin/python bench/load_test.py --upload --files /tmp/fslab-upload-memory/numeric45.csv   # legitimate ones
 
 It is a benchmark, not a unit test: timeouts are generous and a failed session is counted, not raised.
 """
@@ -461,20 +462,24 @@ async def watch_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
         await asyncio.sleep(0.05)
 
 
-def hostile_files(directory: Path) -> dict[str, Path]:
-    """The issue's hostile uploads (tests/upload_bombs.py), written once to ``directory``."""
+def hostile_files(directory: Path, cells: int = 50) -> dict[str, Path]:
+    """The issue's hostile uploads (tests/upload_bombs.py), written once to ``directory`` (a file is rebuilt when
+    tests/upload_bombs.py is newer); ``cells``: the pathological CSV's cells of 100,000 characters."""
     from tests import upload_bombs as bombs
 
     directory.mkdir(parents=True, exist_ok=True)
-    made = {"pathological cells (5 MB CSV)": ("cells.csv", bombs.pathological_cells),
-            "fixed_size_binary bomb (3.7 KB parquet)": ("fixed.parquet", bombs.parquet_fixed_binary_bomb),
+    built = Path(bombs.__file__).stat().st_mtime
+    made = {f"pathological cells ({cells / 10:g} MB CSV)": (f"cells{cells}.csv",
+                                                            lambda: bombs.pathological_cells(cells)),
+            "fixed_size_binary bomb (26 KB parquet)": ("fixed.parquet", bombs.parquet_fixed_binary_bomb),
             "string_view bomb (47 KB parquet)": ("view.parquet", bombs.parquet_string_view_bomb),
             "lying page headers (4.7 KB parquet)": ("lying.parquet", bombs.parquet_lying_pages),
+            "lying 2 GB gzip page (1.9 MB parquet)": ("page.parquet", bombs.parquet_page_bomb),
             "gzip bomb renamed .csv (261 KB)": ("bomb.csv", bombs.gzip_bomb)}
     files = {}
     for label, (name, build) in made.items():
         path = directory / name
-        if not path.exists():
+        if not path.exists() or path.stat().st_mtime < built:
             path.write_bytes(build())
         files[label] = path
     return files
@@ -484,7 +489,8 @@ async def upload_round(args) -> list[dict]:
     """A fresh server; Home loaded ``--home-loads`` times on the idle server, then during each hostile upload."""
     from playwright.async_api import async_playwright
 
-    files = hostile_files(Path(tempfile.gettempdir()) / "fslab-hostile-uploads")
+    files = {Path(f).name: Path(f).resolve() for f in args.files} if args.files else \
+        hostile_files(Path(tempfile.gettempdir()) / "fslab-hostile-uploads", args.cells)
     if args.only:
         files = {k: v for k, v in files.items() if any(o in k for o in args.only)}
     port = args.port or free_port()
@@ -501,9 +507,10 @@ async def upload_round(args) -> list[dict]:
             idle = await home_times(browser, url, args.home_loads, timeout_ms)
             rows.append({"upload": "(idle server)", "home": idle, "answer": "", "upload_s": 0.0,
                          "base_mb": base, "peak_mb": rss_mb(server.pid), "load": os.getloadavg()[0]})
-            for label, path in files.items():
-                if args.paired:   # this upload's own idle baseline, just before it (a machine whose load drifts)
-                    idle = await home_times(browser, url, args.home_loads, timeout_ms)
+            for i, label in enumerate(files):
+                path = files[label]
+                if args.paired and i:   # this upload's own idle baseline, just before it (a machine whose load
+                    idle = await home_times(browser, url, args.home_loads, timeout_ms)   # drifts); the first: above
                 stop, peak = asyncio.Event(), [0.0]
                 before = rss_mb(server.pid)
                 watcher = asyncio.create_task(watch_rss(server.pid, stop, peak))
@@ -543,8 +550,8 @@ def upload_report(rows: list[dict]) -> bool:
               f"{max(r['home']):>12.2f} {r['base_mb']:>13.0f} {r['peak_mb']:>11.0f} {r['load']:>5.1f}  "
               f"{r['answer'][:100]}")
     during = [t for r in rows[1:] for t in r["home"]]
-    idle = [t for r in rows[1:] for t in r["idle"]] if rows[1:] and rows[1]["idle"] is not rows[0]["home"] \
-        else rows[0]["home"]
+    baselines = {id(r["idle"]): r["idle"] for r in rows[1:]}   # the idle loads each upload is compared with
+    idle = [t for times in baselines.values() for t in times] or rows[0]["home"]
     ratio = statistics.median(during) / statistics.median(idle) if during else 1.0
     ok &= ratio <= 2
     print(f"goals: Home's median during the uploads {ratio:.2f}x its idle median ({len(during)} and {len(idle)} "
@@ -581,6 +588,11 @@ def main(argv=None) -> int:
                                                               "upload and compare with that (a drifting load)")
     parser.add_argument("--only", nargs="*", default=[], help="with --upload: only the uploads whose label has one "
                                                               "of these words")
+    parser.add_argument("--cells", type=int, default=50, help="with --upload: cells of 100,000 characters in the "
+                                                               "pathological CSV (default 50: 5 MB)")
+    parser.add_argument("--files", nargs="*", default=[], help="with --upload: upload these files instead of the "
+                                                               "hostile ones (e.g. the legitimate tables of "
+                                                               "bench/upload_memory.py)")
     args = parser.parse_args(argv)
     if args.upload:
         print(f"{os.cpu_count()} cores, load average {' / '.join(f'{v:.2f}' for v in os.getloadavg())}, serving "
