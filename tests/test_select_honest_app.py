@@ -80,14 +80,14 @@ def test_compare_and_by_measure_hold_an_upload_out_too():
     at.switch_page("pages/compare.py").run()
     assert at.radio(key="compare.estimate").value == "cross-fitted"
     at.slider(key="compare.k").set_value(3).run()
-    subsets = next(d.value for d in at.dataframe if "selector" in d.value.columns)
+    subsets = next(d.value for d in [*at.dataframe, *at.table] if "selector" in d.value.columns)
     chosen = " ".join(subsets["features"])
     assert "zip_prefix" not in chosen and "employer" not in chosen and "grade" in chosen
     assert any("held-out (5-fold cross-fitted) values on the sample" in m.value for m in at.markdown)
     at.switch_page("pages/by_measure.py").run()
     assert not at.exception and at.radio(key="bym.estimate").value == "cross-fitted"
     at.number_input(key="bym.k").set_value(2).run()
-    shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
+    shown = " ".join(str(v) for d in [*at.dataframe, *at.table] for v in d.value.to_numpy().ravel())
     assert "grade" in shown and "zip_prefix" not in shown and "employer" not in shown
 
 
