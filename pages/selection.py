@@ -87,16 +87,13 @@ page_plan.record_select(kind, selector, measure_name, params, k, estimate, resul
 
 st.success("Selected: " + ", ".join(f"**{md(name)}**" for name in result.names))
 if ties := tie_words(result, source.feature_names):  # a pick among equals is said, with the rule that broke it
-    st.caption(f"Ties: {md(ties)} (the lowest index was taken).")
+    st.caption(f"Ties: {md(ties)} (within 1e-12 x max(1, |best|) of the best; the lowest index was taken).")
 if kind == "dataset":
     st.caption(f"Every value on this page is **{result.estimate_label}** unless it says otherwise. Is the pick "
                "robust? See **Does this pick hold up?** below, **NPFS** (bootstrap frequency, opens with this "
                "selector, measure and k), **Which k?** and **Compare** (cross-validated classifiers).")
 for note in result.notes:
     st.info(note)
-tie_note = ui.tie_note(result)
-if tie_note:
-    st.info(tie_note)
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
 st.plotly_chart(theme.chart(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
                                                   title=f"Bayes {terms.label(measure_name, params)} after each step"

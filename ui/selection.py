@@ -28,7 +28,6 @@ from . import state
 from .cache import result_key, shared_results
 from .compare import token
 from .memo import recall, remember, session_memo
-from .text import md
 
 RESULTS = "fslab.select.results"
 _MEMO_SIZE = 12
@@ -355,19 +354,6 @@ def selected_columns(table: pd.DataFrame) -> dict:
         if label is not None:
             config[column] = st.column_config.Column(label, help=column)
     return config
-
-
-def tie_note(result: Selection) -> str | None:
-    """One sentence naming the steps where several candidates tied with the best (DESIGN.md tie rule)."""
-    chosen = result.trace[result.trace["chosen"]]
-    tied = chosen[chosen["n_tied"] > 1]
-    if tied.empty or "subset" in result.trace.columns:
-        return None
-    steps = ", ".join(f"step {int(r.step)} ({int(r.n_tied)} tied, took {md(r.name)})"
-                      for r in tied.head(6).itertuples())
-    more = f" and {len(tied) - 6} more steps" if len(tied) > 6 else ""
-    return (f"Ties: {steps}{more}. Candidates within 1e-12 x max(1, |best|) of the best tie; the lowest feature "
-            "index wins.")
 
 
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
