@@ -40,7 +40,7 @@ def test_by_measure_opens_on_the_squared_error(at):
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="bym.measures").value == ["squared"]
     assert not any("Choose at least one measure" in i.value for i in at.info)
-    picks = at.dataframe[0].value.set_index("measure")
+    picks = at.table[0].value.set_index("measure")
     assert picks.loc["squared error", "step 1"] == "x1"
 
 

@@ -58,7 +58,11 @@ def with_picks(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def column_config(table: pd.DataFrame, measures: list[str]) -> dict:
-    config = {PICK: st.column_config.CheckboxColumn(PICK, help="tick to add the feature to your subset below")}
+    # the tick and the name stay in view when the measures' columns scroll sideways (a 1024 px projector shows about
+    # three measures of five)
+    config = {PICK: st.column_config.CheckboxColumn(PICK, help="tick to add the feature to your subset below",
+                                                    pinned=True),
+              "feature": st.column_config.TextColumn("feature", pinned=True)}
     for name in measures:
         direction = "higher" if MEASURES[name].greater_is_better else "lower"
         for label in (IN_SAMPLE, HELD_OUT):
