@@ -79,3 +79,13 @@ def test_without_it_the_column_stays_text():
     assert "duration" not in COLUMN_TYPES
     data = Dataset.from_frame(_frame(), "y")
     assert data.plan.column("wait").type == "text"
+
+
+def test_the_sql_reader_says_it_reads_built_in_types_only(duration):
+    """The SQL reader mirrors the built-in rules (fslab.data.parse_rules.RULES) in the engine; a registered rule
+    asked of it is a ColumnTypeError that says so, not a KeyError."""
+    with pytest.raises(ColumnTypeError, match="the SQL reader knows the built-in types only"):
+        pr.BY_NAME["duration-hm"]
+    with pytest.raises(KeyError):
+        pr.BY_NAME["no-such-rule"]
+    assert pr.rule_named("duration-hm").kind == "duration" and "duration-hm" not in pr.BY_NAME

@@ -102,7 +102,21 @@ RULES: tuple[ParseRule, ...] = (
     ParseRule("date-compact", "date", r"^((?:19|20)\d{2})(\d{2})(\d{2})$", ("year", "month", "day"),
               "days since 1970-01-01", inferred=False),
 )
-BY_NAME = {r.name: r for r in RULES}
+class _BuiltIn(dict):
+    """The built-in rules by name (what the SQL reader mirrors); a registered kind's rule asked here is a
+    ColumnTypeError saying where it is read, not a bare KeyError."""
+
+    def __missing__(self, name: str):
+        kind = next((k for k in EXTRA.values() if any(r.name == name for r in k.rules)), None)
+        if kind is None:
+            raise KeyError(name)
+        from .plan import ColumnTypeError
+        raise ColumnTypeError(f"column type {kind.name!r} is registered in this process and read in memory and on "
+                              "Dask; the SQL reader knows the built-in types only: leave the column as text there, "
+                              "or load the rows with Dataset.from_frame")
+
+
+BY_NAME = _BuiltIn({r.name: r for r in RULES})
 KINDS = ("boolean", "date", "percent", "number")   # the order in which a text column's readings are tried
 
 
