@@ -111,9 +111,9 @@ class _BuiltIn(dict):
         if kind is None:
             raise KeyError(name)
         from .plan import ColumnTypeError
-        raise ColumnTypeError(f"column type {kind.name!r} is registered in this process and read in memory and on "
-                              "Dask; the SQL reader knows the built-in types only: leave the column as text there, "
-                              "or load the rows with Dataset.from_frame")
+        raise ColumnTypeError(f"column type {kind.name!r} is registered in this process and read in memory; the "
+                              "SQL reader knows the built-in types only: leave the column as text there, or load "
+                              "the rows with Dataset.from_frame")
 
 
 BY_NAME = _BuiltIn({r.name: r for r in RULES})
@@ -126,8 +126,9 @@ class ColumnKind:
     the command line's choices), ``what`` its values in words ("durations"), ``unit`` what its floats are in
     ("minutes"), ``rules`` its :class:`ParseRule` records (``kind`` = name; portable regexes as above) and
     ``value(rule, groups)`` the floats of a rule's capture groups (NaN: not a value). An inferred kind is tried on
-    a text column after the built-in :data:`KINDS` (a column they read stays theirs). In memory and on Dask; the
-    SQL reader's mirror knows the built-in rules only (:data:`RULES`), so there the column stays text."""
+    a text column after the built-in :data:`KINDS` (a column they read stays theirs). Read in memory, and on Dask
+    when the module that registers it is imported on the workers too (a registration lives in its process); the SQL
+    reader's mirror knows the built-in rules only (:data:`RULES`), so there the column stays text."""
 
     name: str
     what: str
