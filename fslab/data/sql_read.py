@@ -31,11 +31,14 @@ from .sql_source import SqlError, SqlSource, code_column, fetch
 from .sql_stats import (
     BIG,
     _count,
+    _is_number,
     _to_sql,
     aggregate,
     distinct_values,
     number_stats,
+    numeric_value,
     over_long,
+    projection,
     raw_rows,
     summarize_sql,
     target_pairs,
@@ -249,7 +252,7 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     tdtype = schema[key]
     t = t.filter(t[key].notnull() & ~t[key].cast("float64").isnan() if nan and tdtype.is_floating()
                  else t[key].notnull())
-    summary, vals, pairs = summarize_sql(t, features, key, schema, nan, total)
+    summary, pairs = summarize_sql(t, features, key, schema, nan, total)
     rows = summary.n_rows_total - summary.target_missing
     if rows == 0:
         raise TargetClassError(f"target {key!r} is missing in every row; choose another target column")
@@ -260,21 +263,13 @@ def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bin
     numeric_target, value = target_value(t, key, schema, nan)
     stored: list[str] = []   # parse once: every later query reads the stored values
     try:
-        t = _typed_table(t, plan, vals, value, row_id, stored if materialize else None)
+        t = _stored_rows(t, plan, schema, nan, key, row_id, stored) if materialize else \
+            _typed_table(t, plan, schema, nan, value, row_id)
         return _code_table(ibis, t, plan, summary, pairs, key, positive, numeric_target, tdtype.is_boolean(), rows,
                            total, method, bins, missing, row_id, materialize)
     finally:
         for name in stored:
             _drop(t, name)
-
-
-def _store(expr, name: str, what: str):
-    """``expr`` stored as the temporary table ``name`` of its engine (its Ibis table)."""
-    try:
-        return expr.get_backend().create_table(name, expr, temp=True)
-    except Exception as err:
-        raise SqlError(f"the engine could not store {what} in a temporary table ({type(err).__name__}: "
-                       f"{(str(err).splitlines() or [''])[0][:200]}); pass materialize=False") from None
 
 
 def _drop(t, name: str) -> None:
@@ -330,13 +325,11 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
     return source
 
 
-def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None, stored: list[str] | None):
-    """The rows read by the plan: ``f{j}`` the j-th kept column (float64 for numbers, dates in days or seconds
-    since 1970-01-01; the stripped text for text and categories), ``_y`` the target's value, ``row_id``, and for a
-    type the user set the raw value ``x{j}``. Parsed columns go through :func:`fslab.data.sql_parse.stage`, so
-    each rule's regex runs once per row. ``stored``: store the capture groups, then the rows read, as temporary
-    tables (their names are appended; SQLite and PostgreSQL would otherwise inline the groups and run a regex once
-    per use of a group)."""
+def _typed_table(t, plan: TablePlan, schema, nan: bool, target, row_id: str | None):
+    """The rows read by the plan, as an Ibis expression (``materialize=False``): ``f{j}`` the j-th kept column
+    (float64 for numbers, dates in days or seconds since 1970-01-01; the stripped text for text and categories),
+    ``_y`` the target's value, ``row_id``, and for a type the user set the raw value ``x{j}``. Parsed columns go
+    through :func:`fslab.data.sql_parse.stage`."""
     keep = {"_y": target} | ({row_id: t[row_id]} if row_id is not None else {})
     texts, rules, parsed = {}, {}, {}
     for j, c in enumerate(plan.kept):
@@ -346,26 +339,74 @@ def _typed_table(t, plan: TablePlan, vals: dict, target, row_id: str | None, sto
             parsed[j] = c
             if not c.inferred:
                 keep[f"x{j}"] = t[c.name].cast("string")
+        elif _is_number(schema[c.name]):
+            keep[f"f{j}"] = numeric_value(t[c.name], schema[c.name], nan)
         else:
-            keep[f"f{j}"] = vals[c.name] if c.name in vals else t[c.name].cast("string").strip()
+            keep[f"f{j}"] = t[c.name].cast("string").strip()
     if not parsed:
         return t.select(**keep)
     staged, group = stage(t, texts, rules, keep)
-    if stored is not None:
-        stored.append(f"fslab_groups_{uuid.uuid4().hex}")
-        groups = {(j, BY_NAME[c.rule].name): [g.get_name() for g in group(j, BY_NAME[c.rule])]
-                  for j, c in parsed.items()}
-        staged = _store(staged, stored[-1], "the parsed values")
-        group = lambda j, rule: [staged[n] for n in groups[j, rule.name]]   # noqa: E731
-    values = {}
-    for j, c in parsed.items():
-        v = read_value(c.reading, group(j, BY_NAME[c.rule]))
-        values[f"f{j}"] = v / 86400.0 if c.type == "date" and c.unit != "seconds" else v
-    typed = staged.select(*keep, **values)
-    if stored is None:
-        return typed
-    stored.append(f"fslab_parsed_{uuid.uuid4().hex}")
-    return _store(typed, stored[-1], "the parsed values")
+    return staged.select(*keep, **{f"f{j}": _read(c, group(j, BY_NAME[c.rule])) for j, c in parsed.items()})
+
+
+def _read(c, groups: list):
+    """The float64 expression of a parsed column ``c`` (its plan) from its rule's capture groups: dates in days,
+    or seconds when the plan says so."""
+    v = read_value(c.reading, groups)
+    return v / 86400.0 if c.type == "date" and c.unit != "seconds" else v
+
+
+def _stored_rows(t, plan: TablePlan, schema, nan: bool, key: str, row_id: str | None, stored: list[str]):
+    """The rows of :func:`_typed_table` stored as a temporary table (its name appended to ``stored``), in plain SQL
+    (:func:`fslab.data.sql_stats.projection`: a few Ibis compiles, not one Ibis expression per column). Parsed
+    columns take two tables: first their capture groups ``g{j}_{k}`` (each regex once per row; inlined, SQLite and
+    PostgreSQL ran it once per use of a group), then the values read from them."""
+    columns: dict[str, tuple[str, object]] = {"_y": (key, "number" if _is_number(schema[key]) else "text")}
+    if row_id is not None:
+        columns[row_id] = (row_id, "raw")
+    groups: dict[int, list[str]] = {}
+    for j, c in enumerate(plan.kept):
+        if c.rule:
+            rule = BY_NAME[c.rule]
+            groups[j] = [f"g{j}_{k}" for k in range(len(rule.groups))]
+            columns |= {n: (c.name, ("group", rule.name, k)) for k, n in enumerate(groups[j])}
+            if not c.inferred:
+                columns[f"x{j}"] = (c.name, "string")
+        else:
+            columns[f"f{j}"] = (c.name, "number" if _is_number(schema[c.name]) else "text")
+    name = _store_sql(t, projection(t, columns, schema, nan), stored)
+    if not groups:
+        return _temporary(t, name)
+    import ibis
+
+    dummy = ibis.table({n: "string" for names in groups.values() for n in names}, name="fslab_groups")
+    values = dummy.select(**{f"f{j}": _read(plan.kept[j], [dummy[n] for n in names]).cast("float64")
+                             for j, names in groups.items()})
+    sql = str(ibis.to_sql(values, dialect=_backend_name(t), pretty=False)).strip()
+    tail = ' FROM "fslab_groups" AS "t0"'
+    if not (sql.startswith("SELECT ") and sql.endswith(tail)):
+        raise SqlError(f"could not write the parsed columns' SQL for {_backend_name(t)}")   # never seen: Ibis's
+    taken = {n for names in groups.values() for n in names}                                 # shape changed
+    keep = ", ".join(f'"t0".{_quoted(t, n)}' for n in columns if n not in taken)
+    return _temporary(t, _store_sql(t, f'SELECT {keep}, {sql[7:-len(tail)]} FROM "{name}" AS "t0"', stored))
+
+
+def _temporary(t, name: str):
+    """The Ibis table of the temporary table ``name`` of ``t``'s engine (SQLite keeps them in its "temp" schema)."""
+    backend = t.get_backend()
+    return backend.table(name, database="temp") if backend.name == "sqlite" else backend.table(name)
+
+
+def _store_sql(t, query: str, stored: list[str]) -> str:
+    """The rows of the SQL ``query`` stored as a new temporary table of ``t``'s engine (its name appended to
+    ``stored`` and returned)."""
+    stored.append(f"fslab_rows_{uuid.uuid4().hex}")
+    try:
+        raw_rows(t, f'CREATE TEMPORARY TABLE "{stored[-1]}" AS {query}', "store the parsed values in a temporary "
+                 "table", fetch=False)
+    except SqlError as err:
+        raise SqlError(f"{err}; pass materialize=False") from None
+    return stored[-1]
 
 
 def _check_forced(t, plan: TablePlan, typed: dict) -> None:

@@ -180,18 +180,16 @@ def _examples(t, names: list[str]) -> dict[str, str]:
     return out
 
 
-def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total: int
-                  ) -> tuple[TableSummary, dict, list]:
-    """(the plan's TableSummary, {column: float64 expression of a number column}, the target's (value, rows)
-    pairs) of the rows of ``t`` (those whose target is present) of a table of ``total`` rows, counted in the
-    engine."""
+def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total: int) -> tuple[TableSummary, list]:
+    """(the plan's TableSummary, the target's (value, rows) pairs) of the rows of ``t`` (those whose target is
+    present) of a table of ``total`` rows, counted in the engine."""
     numeric = [c for c in features if _is_number(schema[c])]
-    text = [c for c in features if c not in numeric]
-    vals = {c: numeric_value(t[c], schema[c], nan) for c in numeric}
+    numbers = set(numeric)
+    text = [c for c in features if c not in numbers]
     target_summary, pairs = _target(t, target, schema, nan)
     rows = target_summary.n_rows
-    base = projection(t, {f"v{i}": c for i, c in enumerate(numeric)} | {f"s{i}": c for i, c in enumerate(text)},
-                      schema, nan)
+    base = projection(t, {f"v{i}": (c, "number") for i, c in enumerate(numeric)}
+                      | {f"s{i}": (c, "text") for i, c in enumerate(text)}, schema, nan)
     stats = number_stats(t, base, [f'"v{i}"' for i in range(len(numeric))], rows,
                          "read the number columns' statistics") if numeric else []
     examples = _examples(t, features)
@@ -218,8 +216,7 @@ def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total:
                                      levels=(str(got["tm"]),) if nd == 1 else None, n_distinct=nd,
                                      distinct_exact=True, example=examples.get(c, ""))
     summaries[target] = target_summary
-    return (TableSummary(tuple(summaries[c] for c in [*features, target]), target, total, total - rows), vals,
-            pairs)
+    return TableSummary(tuple(summaries[c] for c in [*features, target]), target, total, total - rows), pairs
 
 
 def _is_number(dtype) -> bool:
@@ -413,30 +410,46 @@ def raw_rows(t, query: str, what: str, fetch: bool = True) -> dict[str, list]:
     return {name: [row[k] for row in rows] for k, name in enumerate(names)}
 
 
-def projection(t, columns: dict[str, str], schema, nan: bool) -> str:
-    """The SQL of ``t`` projected to ``columns`` {new name: column}: a name starting with ``v`` the number column as
-    float64 with NaN read as missing (:func:`numeric_value`), any other the stripped text. Each expression is
-    compiled by Ibis once per (kind, dtype), on a one-column table, and written for every column of that dtype, so
-    a table of 3,000 columns costs a few compiles, not 3,000."""
+def projection(t, columns: dict[str, tuple], schema, nan: bool) -> str:
+    """The SQL of ``t`` projected to ``columns`` {new name: (column, kind)}: kind "number" the column as float64 with
+    NaN read as missing (:func:`numeric_value`), "text" its stripped text, "string" its text, "raw" the column as it
+    is, ("group", rule, k) the k-th capture group of the parse rule in its stripped text (NULL where the rule does
+    not match; :func:`fslab.data.sql_parse.groups`). Each expression is compiled by Ibis once per (kind, dtype), on
+    a one-column table, and written for every column of that dtype, so a table of 3,000 columns costs a few
+    compiles, not 3,000."""
+    engine = dialect(t)
+    parts = []
+    for name, (c, kind) in columns.items():
+        sql = _column_template(engine, kind, schema[c], nan).replace(chr(34) + "fslab_x" + chr(34), _quote(t, c))
+        if kind != "raw":   # a declared type (SQLite types a CREATE TABLE ... AS column by it)
+            sql = f"CAST({sql} AS {'DOUBLE PRECISION' if kind == 'number' else 'TEXT'})"
+        parts.append(f"{sql} AS {_quote(t, name)}")
+    return f'SELECT {", ".join(parts) or "1 AS fslab_none"} FROM ({_to_sql(t)}) AS "t0"'
+
+
+@functools.lru_cache(maxsize=256)
+def _column_template(engine: str, kind, dtype, nan: bool) -> str:
+    """The SQL of one :func:`projection` expression over the column ``"t0"."fslab_x"``."""
     import ibis
 
-    engine = dialect(t)
-    templates: dict = {}
-    parts = []
-    for name, c in columns.items():
-        dtype, number = schema[c], name.startswith("v")
-        if (number, dtype) not in templates:
-            dummy = ibis.table({"fslab_x": dtype}, name="fslab_dummy")
-            x = dummy.fslab_x
-            value = numeric_value(x, dtype, nan) if number else x.cast("string").strip()
-            sql = str(ibis.to_sql(dummy.select(fslab_v=value), dialect=engine))
-            head, _, tail = sql.partition("SELECT")
-            expression, _, rest = tail.rpartition('AS "fslab_v"')
-            if head.strip() or '"fslab_x"' not in expression or "fslab_dummy" not in rest:
-                raise SqlError(f"could not write the columns' SQL for {engine}")   # never seen: Ibis's shape changed
-            templates[number, dtype] = expression.strip()
-        parts.append(f'{templates[number, dtype].replace(chr(34) + "fslab_x" + chr(34), _quote(t, c))} AS "{name}"')
-    return f'SELECT {", ".join(parts) or "1 AS fslab_none"} FROM ({_to_sql(t)}) AS "t0"'
+    dummy = ibis.table({"fslab_x": dtype}, name="fslab_dummy")
+    x = dummy.fslab_x
+    if kind == "number":
+        value = numeric_value(x, dtype, nan)
+    elif kind == "text":
+        value = x.cast("string").strip()
+    elif kind == "string":
+        value = x.cast("string")
+    elif kind == "raw":
+        value = x
+    else:
+        value = sp.groups(pr.BY_NAME[kind[1]], sp.short_text(x.cast("string").strip()))[kind[2]]
+    sql = str(ibis.to_sql(dummy.select(fslab_v=value), dialect=engine, pretty=False))
+    head, _, tail = sql.partition("SELECT")
+    expression, _, rest = tail.rpartition('AS "fslab_v"')
+    if head.strip() or '"fslab_x"' not in expression or "fslab_dummy" not in rest:
+        raise SqlError(f"could not write the columns' SQL for {engine}")   # never seen: Ibis's shape changed
+    return expression.strip()
 
 
 def _quote(t, name: str) -> str:
