@@ -256,10 +256,14 @@ def run_in_worker(fn, *args, progress=None, context=None, idle=None, caps=None, 
     large = tuple(OutOfBand(a) if isinstance(a, bytes) and len(a) >= 1 << 20 else a for a in args)
     message = packed((fn, large, kwargs))
     results = ctx.Queue()
-    job, send_job = ctx.Pipe(duplex=False)
-    receive, answer = ctx.Pipe(duplex=False)
+    job, send_job = multiprocessing.Pipe(duplex=False)   # (any context: Connections pass to spawned workers)
+    receive, answer = multiprocessing.Pipe(duplex=False)
     try:
         worker = _start(ctx, results, job, answer, fn, progress is not None, caps)
+    except BaseException:
+        receive.close()
+        send_job.close()
+        raise
     finally:
         job.close()      # the worker holds its own ends: a worker that dies is an end of file here
         answer.close()
