@@ -48,8 +48,8 @@ def test_select_says_the_ties_behind_its_pick(open_page):  # noqa: F811
     first pick X1 is one of three tied candidates, and the page says so."""
     at = open_page("pages/selection.py", {"dist": "xor", "source": "distribution", "selector": "bayes-greedy",
                                           "measure": "zero-one", "k": "1"})
-    assert any(c.value == "Ties: step 1: X1, X2, X3 tie (the lowest index was taken)." for c in at.caption), \
-        [c.value for c in at.caption]
+    assert any(c.value == "Ties: step 1: X1, X2, X3 tie (within 1e-12 x max(1, |best|) of the best; the lowest "
+               "index was taken)." for c in at.caption), [c.value for c in at.caption]
 
 
 def test_by_measure_says_in_one_line_when_greedy_beats_a_measure_under_its_own_measure(open_page):  # noqa: F811
