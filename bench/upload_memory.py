@@ -9,10 +9,15 @@ receiving and holding the answer; the worker's own memory is its own. Two files 
 - numeric: 199,000 rows x 24 float columns and a 0/1 target (45 MB of CSV);
 - text: 199,000 rows x 20 text columns (8 and 300 levels), one float column and a yes/no target (30 MB).
 
+``--page``: the whole Data page instead (Streamlit's AppTest, in process: the file set in the uploader, then two
+binning changes), peak and held growth of that process; it counts the uploader's own copy of the bytes and every
+step of the page (typing reuse, codes, alerts, preview), not the browser's HTTP upload.
+
 Checkouts alternate (A B A B ...) so a drifting machine load touches both alike::
 
     .venv/bin/python bench/upload_memory.py                          # this checkout
     .venv/bin/python bench/upload_memory.py --root /tmp/before .     # before / after, interleaved, 3 rounds each
+    .venv/bin/python bench/upload_memory.py --page /tmp/before .     # the Data page, before / after
 """
 
 from __future__ import annotations
@@ -57,6 +62,37 @@ print(json.dumps({"before": before, "peak": status("VmHWM"), "held": status("VmR
 """
 
 
+PAGE = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+os.chdir(sys.argv[1])
+from streamlit.testing.v1 import AppTest
+
+
+def status(field):
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+
+
+at = AppTest.from_file(os.path.join(sys.argv[1], "app.py"), default_timeout=300).run()
+at.switch_page("pages/data.py").run()
+at.radio(key="data_source").set_value("upload").run()
+at.file_uploader(key="data_upload").set_value(("w.csv", b"a,b,y\n1,2,0\n3,4,1\n5,6,0\n", "text/csv")).run()  # warm
+data = open(sys.argv[2], "rb").read()
+before = status("VmRSS")
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")
+t0 = time.perf_counter()
+at.file_uploader(key="data_upload").set_value((os.path.basename(sys.argv[2]), data, "text/csv")).run()
+assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+at.selectbox(key="data_method").set_value("quantile").run()
+at.number_input(key="data_bins").set_value(4).run()
+print(json.dumps({"before": before, "peak": status("VmHWM"), "held": status("VmRSS"),
+                  "seconds": time.perf_counter() - t0, "load": os.getloadavg()[0]}))
+"""
+
+
 def make_files(directory: Path) -> dict[str, Path]:
     """The numeric (45 MB) and text (30 MB) CSVs of the module docstring, written once to ``directory``."""
     import numpy as np
@@ -81,9 +117,9 @@ def make_files(directory: Path) -> dict[str, Path]:
     return {"numeric 45 MB": numeric, "text 30 MB": text}
 
 
-def measure(root: Path, path: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, str(root), str(path)], capture_output=True, text=True,
-                         cwd=root, timeout=900)
+def measure(root: Path, path: Path, page: bool = False) -> dict:
+    out = subprocess.run([sys.executable, "-c", PAGE if page else PROBE, str(root), str(path)], capture_output=True,
+                         text=True, cwd=root, timeout=900)
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -94,6 +130,7 @@ def main(argv=None) -> int:
     parser.add_argument("roots", nargs="*", default=[str(ROOT)], help="checkouts to compare (default: this one)")
     parser.add_argument("--root", action="append", default=[], help="another checkout, measured first")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--page", action="store_true", help="the whole Data page in AppTest (module docstring)")
     args = parser.parse_args(argv)
     roots = [Path(r).resolve() for r in [*args.root, *args.roots]]
     files = make_files(Path(tempfile.gettempdir()) / "fslab-upload-memory")
@@ -101,7 +138,7 @@ def main(argv=None) -> int:
     for _ in range(args.rounds):
         for label, path in files.items():
             for root in roots:
-                got = measure(root, path)
+                got = measure(root, path, args.page)
                 rows.setdefault((str(root), label), []).append(got)
                 print(f"  {root} {label}: {got['before']:.0f} -> peak {got['peak']:.0f} MB "
                       f"(+{got['peak'] - got['before']:.0f}), held +{got['held'] - got['before']:.0f} MB, "
