@@ -30,6 +30,7 @@ from .data.distributions import Distribution
 from .data.encoded import EncodedDataset
 from .data.safe_json import loads
 from .data.samples import SAMPLES, load_sample
+from .data.target import parse_split
 from .errors import DataError, FslabError
 from .limits import DESCRIPTIONS, Limits, limits_or_server, server_limits, setting
 from .measures import ESTIMATES, MEASURES, PARAMETERS, SCORABLE, Param
@@ -254,9 +255,22 @@ def _types(name: str, value):
     return [f"{c}={t}" for c, t in out.items()]
 
 
+@_kind("text")
+def _split(name: str, value):
+    """A numeric target's split as the Data page writes it: "median", a threshold ("12.5") or "q2".."q5"."""
+    if not isinstance(value, str) or len(value) > 100:
+        raise RecipeError(f"'{name}' must be 'median', a number or q2..q5; got {value!r}")
+    try:
+        parse_split(value)
+    except FslabError as err:
+        raise RecipeError(f"'{name}': {err}") from None
+    return value.strip().lower()
+
+
 DATA_FIELDS = {"target": _text, "positive": _text, "method": _one_of(MEMORY_METHODS), "bins": _int(2, MAX_BINS),
                "exclude": _names, "types": _types, "missing": _one_of(MISSING_RULES), "dayfirst": _bool,
-               "constant": _one_of(("drop", "keep"))}  # Dataset.from_frame's rules, passed on replay
+               "constant": _one_of(("drop", "keep")),
+               "target_split": _split}  # Dataset.from_frame's rules, passed on replay
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -564,7 +578,8 @@ def load_table(data: dict | None, path=None, limits: Limits | None = None) -> Da
         return Dataset.from_frame(frame, target, positive=positive, limits=caps, column_types=types,
                                   missing=data.get("missing", "level"), near_unique="keep",
                                   dayfirst=data.get("dayfirst", False),
-                                  constant=data.get("constant", "keep" if "sample" in data else "drop"))
+                                  constant=data.get("constant", "keep" if "sample" in data else "drop"),
+                                  target_split=parse_split(data["target_split"]) if "target_split" in data else None)
     except RecipeError:
         raise
     except FslabError as err:
