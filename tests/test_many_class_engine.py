@@ -57,7 +57,8 @@ def test_key_path_counts_equal_brute_force(m, n, A, L, keys):
                                                                                       np.arange(A + 1)))[0])
 
 
-@pytest.mark.parametrize("m, n, A, L", [(700, 9, 5, 3), (500, 7, 17, 10), (900, 6, 4, 12), (400, 5, 9, 30)])
+@pytest.mark.parametrize("m, n, A, L", [(700, 9, 5, 3), (500, 7, 17, 10), (900, 6, 4, 12), (400, 5, 9, 30),
+                                        (600, 6, 2, 30)])
 @pytest.mark.parametrize("name", ["mi", "zero-one", "balanced", "log-loss"])
 def test_extensions_equal_the_plain_engine(m, n, A, L, name, keys):
     """Every subset size (the empty set, one feature with the largest cells subtracted, two and three features with
