@@ -11,14 +11,17 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import ROOT
 from ui.text import READ_ALOUD
 
-# the page file of each line: every page but Data and NPFS (issue 34's remaining pages, owned elsewhere)
-FILES = {"home": "pages/home.py", "tour": "pages/tour.py", "select": "pages/selection.py",
+# the page file of each line (every page of ui.pages.PAGES); the Data page's line is written, not yet drawn
+FILES = {"home": "pages/home.py", "tour": "pages/tour.py", "data": "pages/data.py", "select": "pages/selection.py",
          "by_measure": "pages/by_measure.py", "compare": "pages/compare.py", "scores": "pages/scores.py",
-         "toy": "pages/toy.py", "orderings": "pages/orderings.py", "papers": "pages/papers.py"}
+         "npfs": "pages/npfs.py", "toy": "pages/toy.py", "orderings": "pages/orderings.py", "papers": "pages/papers.py"}
+NOT_YET = {"data"}  # its page draws its own intro first (issue 34.4 left for the Data page's owner)
 
 
 def test_each_line_is_one_plain_sentence_saying_what_the_page_shows():
-    assert set(READ_ALOUD) == set(FILES)
+    from ui.pages import PAGES
+
+    assert set(READ_ALOUD) == set(FILES) and set(FILES.values()) == {p.file for p in PAGES}
     for page, line in READ_ALOUD.items():
         assert line.startswith("This ") and line.endswith("."), (page, line)
         assert len(re.findall(r"[.!?](\s|$)", line)) == 1, (page, line)  # one sentence
@@ -30,6 +33,8 @@ def test_each_line_is_one_plain_sentence_saying_what_the_page_shows():
 def test_each_pages_first_markdown_is_its_line():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
     for page, file in FILES.items():
+        if page in NOT_YET:
+            continue
         at.switch_page(file).run()
         assert not at.exception, (page, [e.value for e in at.exception])
         assert at.main.markdown[0].value == READ_ALOUD[page], page

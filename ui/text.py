@@ -40,6 +40,7 @@ def md(text) -> str:
 READ_ALOUD = {
     "home": "This page says what fslab is for: choosing features by the measure your classifier will be judged on.",
     "tour": "This tour shows in four steps why the best features depend on how the classifier is judged.",
+    "data": "This page loads the data every other page uses and shows how each column is coded.",
     "select": "This page picks k features for one performance measure and shows how good the pick is after each "
               "step.",
     "by_measure": "This page runs one selector once per performance measure and shows where their picks part and "
@@ -47,6 +48,7 @@ READ_ALOUD = {
     "compare": "This page runs several selectors on the same data and shows where their picks differ and which pick "
                "trains the better classifier.",
     "scores": "This page scores every feature on its own under several measures, in-sample and held out.",
+    "npfs": "This page tests which features a selector picks more often than chance over many bootstrap samples.",
     "toy": "This page shows a small exact distribution and which features each criterion picks on it.",
     "orderings": "This page shows every subset's Bayes risk and why the best k features need exhaustive search.",
     "papers": "This page sets each claim of the papers beside the number fslab computes for it.",
