@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_sql.py [--rows 10000000] [--prefix 1000000] [--k 5] [--selector jmi] [--repeats 1]
                                         [--method mean-std|quantile|uniform]
+    .venv/bin/python bench/bench_sql.py --wide [--wide-rows 300] [--old /tmp/fslab_old] [--repeats 1]
     .venv/bin/python bench/bench_sql.py --heldout [--rows 10000000] [--prefix 1000000] [--k 5] [--repeats 3]
                                         [--duckdb-memory 300MB] [--only-all]
 
@@ -11,6 +12,11 @@ and a binary target that depends on four of them. Each run is a fresh subprocess
 selects, then reports its own peak resident memory (ru_maxrss: DuckDB's threads and buffers included). Runs are
 interleaved (SQL on the prefix, in-memory on the prefix, SQL on all rows, per repeat); medians are printed beside
 the load average. The prefix runs also check that both paths pick the same features with the same scores.
+
+``--wide`` (issue 32.5): ``from_sql`` on tables of 300 / 1,000 / 3,000 columns and ``--wide-rows`` rows (40 % small
+integers, 40 % reals with 10 % missing, three-level text, 1 % each of percentages, amounts "$1,234.50" and ISO dates)
+written once to parquet; each run a fresh process (``--old DIR``: a directory holding an older ``fslab`` package,
+timed the same way, interleaved); CPU s is the process's user + system time (DuckDB's threads included).
 
 ``--heldout`` (issue 31.2): BayesGreedy's steps with the balanced error on one DuckDB source, plug-in and held out
 (5 folds) on the same subsets, alternated ``--repeats`` times in one process per table size: the time per greedy
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -140,6 +147,72 @@ def heldout(args) -> None:
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+def wide_table(path: str, n_columns: int, rows: int, seed: int = 0) -> None:
+    """A wide table (see ``--wide``) written to ``path``."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    ints, reals, parsed = int(0.4 * n_columns), int(0.4 * n_columns), max(1, n_columns // 100)
+    cols = {f"i{j}": rng.integers(0, 4, size=rows) for j in range(ints)}
+    cols |= {f"r{j}": np.where(rng.random(rows) < 0.1, np.nan, rng.normal(size=rows)) for j in range(reals)}
+    cols |= {f"t{j}": rng.choice(["a", "b", "c"], size=rows) for j in range(n_columns - ints - reals - 3 * parsed)}
+    cols |= {f"pct{j}": [f"{v}%" for v in rng.integers(0, 100, size=rows)] for j in range(parsed)}
+    cols |= {f"amt{j}": [f"${v:,.2f}" for v in rng.lognormal(7.0, 0.8, size=rows)] for j in range(parsed)}
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.integers(0, 700, size=parsed * rows), unit="D")
+    cols |= {f"day{j}": days[j * rows:(j + 1) * rows].strftime("%Y-%m-%d").tolist() for j in range(parsed)}
+    pd.DataFrame(cols | {"y": rng.choice(["no", "yes"], size=rows)}).to_parquet(path)
+
+
+def child_wide(path: str, package: str | None) -> None:
+    """One ``from_sql`` of a wide parquet file in a fresh process (``package``: a directory with an older fslab
+    first on the path): a JSON line."""
+    import resource
+
+    if package:
+        sys.path.insert(0, package)
+    import fslab
+
+    start, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    try:
+        features, error = fslab.from_sql(path, "y").n_features, ""
+    except Exception as err:   # the old code's DuckDB ran out of its 512 MB on 1,000 mixed columns
+        features, error = 0, f"{type(err).__name__}: {str(err)[:90]}"
+    end = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"cpu": end.ru_utime + end.ru_stime - start.ru_utime - start.ru_stime,
+                      "wall": time.perf_counter() - t0, "peak_mb": end.ru_maxrss / 1024, "features": features,
+                      "error": error, "fslab": os.path.dirname(fslab.__file__)}))
+
+
+def wide(args) -> None:
+    """``--wide``: from_sql on 300 / 1,000 / 3,000 columns, the older package (``--old``) and this one interleaved."""
+    print(f"from_sql on a {args.wide_rows}-row table, DuckDB; median of {args.repeats}")
+    print(f"{'columns':>8} {'code':>6} {'CPU s':>7} {'wall s':>7} {'peak MB':>8} {'load':>5}  result")
+    for n in (300, 1000, 3000):
+        path = os.path.join(DIR, f"wide{n}x{args.wide_rows}.parquet")
+        if not os.path.exists(path):
+            wide_table(path, n, args.wide_rows)
+        runs: dict[str, list[dict]] = {"before": [], "after": []}
+        for _ in range(args.repeats):
+            for code, package in (("before", args.old), ("after", None)):
+                if code == "before" and not package:
+                    continue
+                argv = [sys.executable, __file__, "--child-wide", path] + (["--old", package] if package else [])
+                load = os.getloadavg()[0]
+                try:
+                    out = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=args.timeout)
+                    runs[code].append(json.loads(out.stdout.strip().splitlines()[-1]) | {"load": load})
+                except subprocess.TimeoutExpired:
+                    runs[code].append({"cpu": math.nan, "wall": args.timeout, "peak_mb": math.nan, "features": 0,
+                                       "error": f"still running after {args.timeout:.0f} s", "load": load})
+        for code, results in runs.items():
+            if results:
+                med = {k: statistics.median(r[k] for r in results) for k in ("cpu", "wall", "peak_mb", "load")}
+                said = results[-1]["error"] or f"{results[-1]['features']:,} features"
+                print(f"{n:>8,} {code:>6} {med['cpu']:>7.1f} {med['wall']:>7.1f} {med['peak_mb']:>8.0f} "
+                      f"{med['load']:>5.1f}  {said}", flush=True)
+
+
 def run(mode: str, path: str, k: int, selector: str, method: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", mode, path, "--k", str(k), "--selector", selector,
                           "--method", method],
@@ -160,7 +233,19 @@ def main() -> None:
     parser.add_argument("--child-heldout", metavar="PATH")
     parser.add_argument("--duckdb-memory", help="--heldout: DuckDB's memory_limit, e.g. 300MB (default: DuckDB's)")
     parser.add_argument("--only-all", action="store_true", help="--heldout: all rows only, not the prefix")
+    parser.add_argument("--wide", action="store_true", help="from_sql on 300 / 1,000 / 3,000 columns (issue 32.5)")
+    parser.add_argument("--wide-rows", type=int, default=300)
+    parser.add_argument("--old", help="--wide: a directory holding an older fslab package to time too")
+    parser.add_argument("--timeout", type=float, default=600.0, help="--wide: seconds a run may take")
+    parser.add_argument("--child-wide", metavar="PATH")
     args = parser.parse_args()
+    if args.child_wide:
+        child_wide(args.child_wide, args.old)
+        return
+    if args.wide:
+        os.makedirs(DIR, exist_ok=True)
+        wide(args)
+        return
     if args.child:
         child(args.child[0], args.child[1], args.k, args.selector, args.method)
         return
