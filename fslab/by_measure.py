@@ -49,15 +49,15 @@ class Tie:
     value: float
     kind: str = "forward"   # the selector's kind: "forward", "ranking", "backward" or "exhaustive"
 
-    def words(self) -> str:
-        """'step 1: X1, X2 and X3 tie at 0.5' (exhaustive: 'the 2-subsets {X1, X2} and {X1, X3} tie at 0')."""
-        value = f"{self.value:.4g}"
+    def words(self, at: str | None = None) -> str:
+        """'step 1: X1, X2 and X3 tie at 0.5' (exhaustive: 'the 2-subsets {X1, X2} and {X1, X3} tie at 0');
+        ``at`` replaces 'at 0.5' (several measures' values)."""
+        at = at or f"at {self.value:.4g}"
         if self.kind == "exhaustive":
-            return f"the {self.step}-subsets {_and([f'{{{s}}}' for s in self.names])} tie at {value}"
+            return f"the {self.step}-subsets {_and([f'{{{s}}}' for s in self.names])} tie {at}"
         what = "removing " + _and(list(self.names), "or") + " ties" if self.kind == "backward" \
             else f"{_and(list(self.names))} tie"
-        return f"step {self.step}: {what} at {value}"
-
+        return f"step {self.step}: {what} {at}"
 
 def _and(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
@@ -108,11 +108,16 @@ class ByMeasure:
         return list(self.picks.columns)
 
     def tie_words(self, step: int | None = None) -> str:
-        """Every measure's ties in words, '0-1 error: step 1: X1, X2 and X3 tie at 0.5; ...' (only ``step``'s when
-        given), "" when no pick was tied."""
-        said = [f"{lab}: {'; '.join(t.words() for t in ties if step is None or t.step == step)}"
-                for lab, ties in self.ties.items() if any(step is None or t.step == step for t in ties)]
-        return "; ".join(said)
+        """Every tie in words, once for all the measures that met it: 'step 1: X1, X2 and X3 tie under the 0-1
+        error at 0.5 and AUC at 0.5; ...' (only ``step``'s when given), "" when no pick was tied."""
+        groups: dict[Tie, list[str]] = {}  # the first measure's tie, the measures (with values) that met it
+        for lab, ties in self.ties.items():
+            for tie in ties:
+                if step is None or tie.step == step:
+                    first = next((g for g in groups if (g.step, g.names, g.kind) == (tie.step, tie.names, tie.kind)),
+                                 tie)
+                    groups.setdefault(first, []).append(f"{lab} at {tie.value:.4g}")
+        return "; ".join(tie.words("under " + _and(under)) for tie, under in groups.items())
 
     def agree(self) -> pd.Series:
         """Per step: True when every measure added the same feature."""

@@ -27,13 +27,17 @@ def test_step_one_is_a_three_way_tie_under_every_measure(xor):
     (mi,) = view.ties["mutual information"]
     assert mi.names == ("X1", "X2", "X3") and mi.value == pytest.approx(0.0, abs=1e-12)
     assert list(view.picks["0-1 error"]) == ["X1", "X2"]  # the lowest index wins, then X2 alone drops the error to 0
-    assert view.tie_words(1).startswith("0-1 error: step 1: X1, X2 and X3 tie at 0.5")
+    # said once for every measure that met it, with each measure's value
+    assert view.tie_words(1) == ("step 1: X1, X2 and X3 tie under 0-1 error at 0.5, mutual information at 0 and "
+                                 "AUC at 0.5")
     assert view.tie_words(2) == ""
 
 
 def test_ranking_ties_at_both_steps_and_exhaustive_ties_between_subsets(xor):
     ranked = by_measure(xor, 2, ["zero-one"], "bayes-score")  # every single feature errs 1/2: X2 and X3 tie again
     assert [t.names for t in ranked.ties["0-1 error"]] == [("X1", "X2", "X3"), ("X2", "X3")]
+    assert ranked.tie_words() == ("step 1: X1, X2 and X3 tie under 0-1 error at 0.5; step 2: X2 and X3 tie under "
+                                  "0-1 error at 0.5")
     exhaustive = by_measure(xor, 1, ["zero-one"], "exhaustive")  # the three 1-subsets all err 1/2
     (tie,) = exhaustive.ties["0-1 error"]
     assert tie == Tie(1, ("X1", "X2", "X3"), 0.5, "exhaustive")
@@ -65,4 +69,4 @@ def test_the_page_says_the_tie_where_it_names_the_picks():
     verdict = next(m.value for m in at.markdown if "same feature at every step" in m.value)
     assert "Some of these picks were ties" in verdict
     said = next(c.value for c in at.caption if c.value.startswith("Ties:"))
-    assert "0-1 error: step 1: X1, X2 and X3 tie at 0.5" in said and "lowest index" in said
+    assert said.startswith("Ties: step 1: X1, X2 and X3 tie under 0-1 error at 0.5, ") and "lowest index" in said
