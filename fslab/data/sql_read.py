@@ -496,7 +496,10 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
 def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, rows: int) -> dict[str, np.ndarray]:
     """{column: sorted distinct inner cut points} of the binned columns by ``method`` (discretize's rules):
     mean-std from the exact sums for whole numbers (memory's exact integer moments), else by two passes (the mean,
-    then the sum of squared deviations from it); uniform from the range; quantile from exact order statistics."""
+    then the sum of squared deviations from it); uniform from the range; quantile from exact order statistics;
+    auto by :func:`_robust_edges`."""
+    if method == "auto":
+        return _robust_edges(t, binned, names, stats, bins, rows)[0]
     out: dict[str, np.ndarray] = {}
     means: dict[str, float] = {}
     if method == "mean-std":
@@ -531,6 +534,49 @@ def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, ro
                             f"{max(abs(lo), abs(hi)):.3g}); rescale the column")
         out[c.name] = np.unique(edges)
     return out
+
+
+def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: int
+                  ) -> tuple[dict[str, np.ndarray], dict[str, tuple[float, float]]]:
+    """``auto`` (discretize's robust bins) in the engine: the mean-std edges, one count of each binned column's rows
+    per mean-std bin, the quantile edges (exact order statistics, ties merged) of the columns with at least
+    ROBUST_SHARE of their rows in one bin, one count per quantile bin of those; quantile edges where they crowd
+    fewer rows (:func:`fslab.data.discretize.robust_switch`). Returns ({column: edges}, {column: (mean-std's
+    fullest share, quantile's)} of the columns switched)."""
+    from .discretize import ROBUST_SHARE, robust_switch
+
+    edges = _edges(t, binned, names, stats, "mean-std", bins, rows)
+    share = _fullest_shares(t, binned, names, stats, edges, rows)
+    crowded = [c for c in binned if share[c.name] >= ROBUST_SHARE]
+    quantile = _edges(t, crowded, names, stats, "quantile", bins, rows) if crowded else {}
+    q_share = _fullest_shares(t, crowded, names, stats, quantile, rows)
+    robust = {}
+    for c in crowded:
+        if robust_switch(share[c.name], q_share[c.name]):
+            edges[c.name] = quantile[c.name]
+            robust[c.name] = (share[c.name], q_share[c.name])
+    return edges, robust
+
+
+def _fullest_shares(t, columns: list, names: dict, stats: dict, edges: dict, rows: int) -> dict[str, float]:
+    """{column: share of its non-missing rows in its fullest bin} under ``edges`` (code = #{e <= x}, as
+    :func:`_code`), from one GROUP BY (column, code) over the long table of the codes."""
+    from .discretize import fullest_share
+
+    if not columns:
+        return {}
+    items = []
+    for c in columns:
+        v = f'"{names[c.name]}"'
+        whens = " ".join(f"WHEN {v} < {_sql_float(e)} THEN {k}" for k, e in enumerate(edges[c.name]))
+        items.append(f"CAST(CASE WHEN {v} IS NULL THEN NULL {whens} ELSE {len(edges[c.name])} END AS INTEGER)")
+    got = over_long(t, _to_sql(t), items, 'SELECT "i", "v", COUNT(*) AS "n" FROM fslab_long WHERE "v" IS NOT NULL '
+                    'GROUP BY "i", "v"', rows, "count the rows per bin")
+    counts = np.zeros((len(columns), max(len(edges[c.name]) for c in columns) + 1), dtype=np.int64)
+    for i, v, n in zip(got.get("i", []), got.get("v", []), got.get("n", []), strict=True):
+        counts[int(i), int(v)] = int(n)
+    share = fullest_share(counts, [stats[c.name][0] for c in columns])
+    return {c.name: float(x) for c, x in zip(columns, share, strict=True)}
 
 
 def _numeric_category(v: str, found: np.ndarray, missing: bool) -> tuple[str, tuple[str, ...]]:
