@@ -89,7 +89,7 @@ def verdict(view: ByMeasure) -> str:
     if same_sets.iloc[-1]:
         tail = f" After {view.k} steps they hold the same set, in different orders."
     ties = view.tie_words(first)
-    tied = f" Ties at step {first}, the lowest index taken: {md(ties)}." if ties else ""
+    tied = f" Ties (the lowest index taken): {md(ties)}." if ties else ""
     return (f"The measures **disagree** at step{'s' if len(differ) > 1 else ''} "
             f"{', '.join(map(str, differ))} of {view.k}. At step {first}: {parts}.{tied}{tail}")
 
