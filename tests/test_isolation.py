@@ -45,7 +45,7 @@ def _load_preset(at: AppTest, preset: str) -> None:
 
 
 def _table(at: AppTest, *columns: str):
-    return next(df.value for df in at.dataframe if set(columns) <= set(df.value.columns))
+    return next(df.value for df in [*at.dataframe, *at.table] if set(columns) <= set(df.value.columns))
 
 
 def test_two_sessions_with_different_presets_get_their_own_selections():

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..errors import DataError
+
 MAX_CHARS = 64   # longer values are text: never parsed as numbers or dates
 
 NUM = r"[+-]?(?:\d{1,3}(?:[,.' ]\d{3})+|\d+)(?:[.,]\d+)?|[+-]?[.,]\d+"
@@ -102,6 +104,10 @@ RULES: tuple[ParseRule, ...] = (
     ParseRule("date-compact", "date", r"^((?:19|20)\d{2})(\d{2})(\d{2})$", ("year", "month", "day"),
               "days since 1970-01-01", inferred=False),
 )
+class ColumnTypeError(DataError):
+    """A column type given by the user does not fit the column's values (or is not a known type)."""
+
+
 class _BuiltIn(dict):
     """The built-in rules by name (what the SQL reader mirrors); a registered kind's rule asked here is a
     ColumnTypeError saying where it is read, not a bare KeyError."""
@@ -110,7 +116,6 @@ class _BuiltIn(dict):
         kind = next((k for k in EXTRA.values() if any(r.name == name for r in k.rules)), None)
         if kind is None:
             raise KeyError(name)
-        from .plan import ColumnTypeError
         raise ColumnTypeError(f"column type {kind.name!r} is registered in this process and read in memory; the "
                               "SQL reader knows the built-in types only: leave the column as text there, or load "
                               "the rows with Dataset.from_frame")

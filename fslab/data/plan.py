@@ -45,6 +45,7 @@ from ..errors import DataError, ParameterError
 from . import parse_rules as pr
 from .column_stats import KEEP_UNIQUES, ColumnStats, NumericSource, scan
 from .data_checks import ID_MIN_ROWS
+from .parse_rules import ColumnTypeError
 
 MIN_PARSED = 0.95      # share of non-missing values a reading must read to be inferred
 NEAR_UNIQUE = 0.5      # text columns with distinct values in at least this share of rows are left out
@@ -99,10 +100,6 @@ def _what(kind: str) -> str:
 
 class PlanError(DataError):
     """A plan that cannot be applied to the data (a column missing, a value the plan's coding does not know)."""
-
-
-class ColumnTypeError(DataError):
-    """A column type given by the user does not fit the column's values (or is not a known type)."""
 
 
 def evenly_spaced(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> bool:

@@ -26,7 +26,7 @@ def test_by_measure_page_shows_picks_and_cross_chart(page):
     wait_idle(page)
     expect(main.get_by_text("0-1 error adds X1", exact=False).first).to_be_visible()
     page.set_viewport_size({"width": 1400, "height": 1000})
-    main.locator('[data-testid="stDataFrame"]').first.scroll_into_view_if_needed()
+    main.locator('[data-testid="stTable"]').first.scroll_into_view_if_needed()
     screenshot(page, "by-measure-example1-1400")
 
 
