@@ -61,13 +61,17 @@ METHOD_HELP = {
     "mean-std": "three bins around the mean, as in the Bayes paper (footnote 6)",
     "quantile": "bins with about the same number of rows",
     "uniform": "bins of equal width between the smallest and largest value",
+    "auto": "mean-std, except quantile bins for a column whose outliers put 90% of its rows into one mean-std bin "
+            "(the default for your own file; the papers' samples keep mean-std)",
 }
+METHOD_LABELS = {"auto": "robust (mean-std, quantile where outliers crowd one bin)"}
 FORMULAS = {
     "mean-std": r"\text{code}(x)=\begin{cases}0 & x<\mu-\sigma\\ 1 & \mu-\sigma\le x<\mu+\sigma\\"
                 r" 2 & x\ge\mu+\sigma\end{cases}\qquad \sigma=\sqrt{\tfrac{1}{m-1}\textstyle\sum_i(x_i-\mu)^2}",
     "quantile": r"\text{code}(x)=\#\{k: x\ge q_{k/b}\},\quad q_{k/b}=\text{the }k/b\text{ quantile},\ k=1..b-1",
     "uniform": r"\text{code}(x)=\#\{k: x\ge \min+\tfrac{k}{b}(\max-\min)\},\ k=1..b-1",
 }
+FORMULAS["auto"] = FORMULAS["mean-std"]   # the quantile formula too, for the columns said under it
 
 
 def reset_if_invalid(key: str, options: list, default) -> None:
@@ -137,7 +141,7 @@ def choose_options(chosen: Chosen):
     columns = [str(c) for c in frame.columns]
     if st.session_state.get("data_frame_key") != frame_key:   # new data: forget the old choices
         st.session_state["data_frame_key"] = frame_key
-        for key in ("data_target", "data_positive", "data_exclude", "data_exclude_for"):
+        for key in ("data_target", "data_positive", "data_exclude", "data_exclude_for", "data_method"):
             st.session_state.pop(key, None)
     guess = None if sample else chosen.upload.guess if chosen.upload else data_guess.target(frame, frame_key)
     sure = guess is None or guess.sure
@@ -178,8 +182,11 @@ def choose_options(chosen: Chosen):
         c2.text_input("Positive class", value="real-valued target", disabled=True, key="data_positive_none")
         positive = None
     split = choose_split(frame, target) if base.task == "regression" else None
+    # a user's file: robust bins; a sample: the paper's mean-std
+    reset_if_invalid("data_method", list(METHODS), "mean-std" if sample else "auto")
     method = c3.selectbox("Discretisation of numeric columns", METHODS, key="data_method",
-                          help="; ".join(f"{m}: {h}" for m, h in METHOD_HELP.items()))
+                          format_func=lambda m: METHOD_LABELS.get(m, m),
+                          help="; ".join(f"{METHOD_LABELS.get(m, m)}: {h}" for m, h in METHOD_HELP.items()))
     bins = c4.number_input("Bins", min_value=2, max_value=20, value=3, step=1, key="data_bins",
                            disabled=method == "mean-std", help="mean-std always makes three bins")
     exclude = choose_exclusions(frame_key, columns, target, base)
@@ -387,6 +394,11 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
                 "integer codes: numeric columns are cut into bins, text columns keep their categories, columns "
                 "with a few whole numbers stay as they are, and a missing value is a category of its own.")
     st.latex(FORMULAS[method])
+    if method == "auto":
+        st.latex(FORMULAS["quantile"])
+        st.caption("Robust bins: mean-std (the first formula) for every numeric column, except where outliers put "
+                   "90% of a column's rows into one mean-std bin; those columns get quantile bins (the second) when "
+                   "these crowd fewer rows. The notes name each such column and the shares.")
     st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
                (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
                 if method == "mean-std" else ""))

@@ -56,15 +56,27 @@ def test_ordinary_and_zero_inflated_columns_keep_mean_std():
     assert ROBUST_SHARE == 0.9
 
 
-def test_the_users_choice_stands_and_auto_is_in_memory_only():
+def test_the_users_choice_stands_and_auto_is_the_default_for_a_users_table():
     table = Dataset.from_frame(_frame(x=OUTLIER, y=[0, 1] * 10), "y")
     assert np.bincount(table.discretize("mean-std").X[:, 0]).tolist() == [0, 19, 1]   # explicit: kept
     assert np.bincount(table.discretize("auto").X[:, 0]).tolist() == [7, 6, 7]
-    assert "auto" in MEMORY_METHODS and "auto" not in METHODS   # SQL and Dask compute their own cut points
-    with pytest.raises(ParameterError, match="robust bins are computed in memory only"):
-        check_method("auto", 3)
-    assert check_method("auto", 3, memory=True) == ("auto", 3)
+    assert table.binning == "auto" and np.bincount(table.discretize().X[:, 0]).tolist() == [7, 6, 7]
+    assert "auto" in METHODS and MEMORY_METHODS == METHODS   # every engine computes robust bins
+    with pytest.raises(ParameterError, match="unknown discretisation method 'robust'"):
+        check_method("robust", 3)
+    assert check_method("auto", 3) == ("auto", 3)
     assert Recipe("select", {"sample": "adult", "method": "auto"}).data["method"] == "auto"
+
+
+def test_a_sample_keeps_mean_std_through_to_frame():
+    """A frame marked as a sample's (attrs["fslab_binning"] = "mean-std", as to_frame of a sample sets it) keeps
+    mean-std when re-targeted; an explicit binning= wins over the mark."""
+    sample = Dataset.from_frame(_frame(x=OUTLIER, y=[0, 1] * 10), "y", binning="mean-std")
+    again = Dataset.from_frame(sample.to_frame(), "y")
+    assert again.binning == "mean-std" and np.bincount(again.discretize().X[:, 0]).tolist() == [0, 19, 1]
+    assert Dataset.from_frame(sample.to_frame(), "y", binning="auto").binning == "auto"
+    with pytest.raises(ParameterError, match="unknown discretisation method"):
+        Dataset.from_frame(_frame(x=OUTLIER, y=[0, 1] * 10), "y", binning="robust")
 
 
 def test_the_plan_says_why_and_keeps_it_through_a_round_trip():

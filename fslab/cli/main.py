@@ -42,7 +42,9 @@ def _common() -> argparse.ArgumentParser:
     data = common.add_argument_group("data options (CSV and samples)")
     data.add_argument("--target", help="target column (default: the last column; a sample's own target)")
     data.add_argument("--positive", help="positive class of a binary target (default: as the Data page)")
-    data.add_argument("--method", choices=METHODS, help="discretisation of numeric columns (default mean-std)")
+    data.add_argument("--method", choices=METHODS,
+                      help="discretisation of numeric columns (default auto for a file: mean-std, quantile bins "
+                           "where outliers crowd 90%% of a column's rows into one bin; mean-std for a sample)")
     data.add_argument("--bins", type=int, help="bins for quantile and equal-width (default 3)")
     data.add_argument("--column-type", action="append", metavar="COL=TYPE", dest="column_type",
                       help="read column COL of a CSV as TYPE: auto, number, date, percent, boolean, category (keep as "

@@ -249,7 +249,9 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
               bins: int | None = None, column_types=None, missing: str | None = None, *, cluster: bool = False,
               persist: bool | str = "auto", sql: bool = False, dayfirst: bool = False, split: str | None = None
               ) -> Loaded:
-    """DATA of the command line (see the module docstring); ``method`` and ``bins`` default to mean-std, 3.
+    """DATA of the command line (see the module docstring); ``method`` defaults to "auto" (robust bins: mean-std,
+    quantile bins where outliers crowd 90 % of a column's rows into one bin) for a file, in memory, in DuckDB
+    (``sql``) or on a cluster alike, and to the paper's mean-std for a shipped sample; ``bins`` to 3.
     ``column_types`` ({column: type} or the ``COL=TYPE`` strings of ``--column-type``) and ``missing`` apply to a
     CSV file only; ``dayfirst`` reads ambiguous dates (03/04/2021) day first in any file; ``split`` ("median", a
     threshold or "q2".."q5": :func:`fslab.data.target.parse_split`) cuts a numeric target of a file read in memory
@@ -287,7 +289,7 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
             raise ParameterError("--target, --positive, --method and --bins apply to a CSV or a sample, not to a "
                                  "JSON distribution")
         return load_distribution_file(data)
-    method, bins = method or "mean-std", bins if bins is not None else 3
+    method, bins = method or ("mean-std" if name is not None else "auto"), bins if bins is not None else 3
     if name is not None:
         return load_sample_source(name, target, positive, method, bins)
     if sql:

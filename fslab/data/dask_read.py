@@ -36,9 +36,12 @@ from .data_checks import ID_MIN_ROWS, UnknownTargetError, check_finite
 from .discretize import (
     DISCRETE_MAX,
     MISSING,
+    ROBUST_SHARE,
     bin_names,
     check_method,
+    fullest_share,
     numeric_values,
+    robust_switch,
     uniform_edges,
     value_name,
 )
@@ -361,7 +364,88 @@ def _exact_quantiles(dask, parts, columns: list[str], n: np.ndarray, bins: int,
 
 
 
-def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3,
+def _edges(dask, typed: list, numeric: list[str], binned: list[int], g: dict, method: str, bins: int,
+           small_ints: bool) -> dict[int, np.ndarray]:
+    """{position in ``numeric``: sorted distinct inner cut points} of the ``binned`` columns by ``method`` from the
+    merged statistics ``g`` (:func:`_partition_stats`) and more passes over the parsed partitions ``typed``."""
+    edges: dict[int, np.ndarray] = {}
+    if not binned:
+        return edges
+    if method == "mean-std":   # as discretize: exact integer moments, else mu -+ sigma on x / max|x|
+        exact = binned if small_ints and not g["missing"][binned].any() else []   # all or none, as discretize
+        if exact:
+            sums = _compute(dask, [dask.delayed(_partition_int_moments)(p, [numeric[j] for j in exact])
+                                   for p in typed])
+            for i, j in enumerate(exact):
+                s1, s2, n = sum(int(z[0][i]) for z in sums), sum(int(z[1][i]) for z in sums), int(g["n"][j])
+                sigma = math.sqrt(max((n * s2 - s1 * s1) / (n * max(n - 1, 1)), 0.0))
+                edges[j] = np.unique([s1 / n - sigma, s1 / n + sigma])
+        floats = [j for j in binned if j not in edges]
+        if floats:
+            cols = [numeric[j] for j in floats]
+            scale = np.fmax(np.abs(g["lo"][floats]), np.abs(g["hi"][floats]))
+            scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+            n = g["n"][floats]
+            total = np.zeros(len(cols))
+            for z in _compute(dask, [dask.delayed(_partition_sums)(p, cols, scale) for p in typed]):
+                total += z   # partition sums added in row order, as discretize adds its row blocks'
+            means = total / np.maximum(n, 1)
+            squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, scale, means)
+                                                      for p in typed]))
+            sigma = np.sqrt(squares / np.maximum(n - 1, 1))
+            with np.errstate(over="ignore", invalid="ignore"):
+                for i, j in enumerate(floats):
+                    edges[j] = np.unique([(means[i] - sigma[i]) * scale[i], (means[i] + sigma[i]) * scale[i]])
+    elif method == "quantile":
+        found = _exact_quantiles(dask, typed, [numeric[j] for j in binned], g["n"][binned], bins, g["top"][binned])
+        edges = dict(zip(binned, found, strict=True))
+    else:   # lo + k (hi - lo) / bins, discretize's own formula
+        E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
+        edges = {j: np.unique(E[i]) for i, j in enumerate(binned)}
+    return edges
+
+
+def _partition_at_least(frame: pd.DataFrame, columns: list[str], E: np.ndarray) -> np.ndarray:
+    """#{x >= E[j, k]} per column j and edge k over one partition's non-missing values (+inf pads: none)."""
+    X = _numeric_matrix(frame, columns)
+    with np.errstate(invalid="ignore"):
+        return np.stack([(X >= E[:, k][None, :]).sum(axis=0) for k in range(E.shape[1])], axis=1).astype(np.int64)
+
+
+def _fullest_shares(dask, typed: list, columns: list[str], edges: list[np.ndarray], n: np.ndarray) -> np.ndarray:
+    """Per column, the share of its ``n`` non-missing rows in its fullest bin under ``edges`` (code = #{e <= x}):
+    g_k = #{x >= e_k} counted per partition and summed, bin b holds g_b - g_{b+1} (g_0 = n)."""
+    E = np.full((len(columns), max(len(e) for e in edges)), np.inf)
+    for i, e in enumerate(edges):
+        E[i, :len(e)] = e
+    ge = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_at_least)(p, columns, E) for p in typed]))
+    bounds = np.concatenate([np.asarray(n, dtype=np.int64)[:, None], ge, np.zeros((len(columns), 1), np.int64)],
+                            axis=1)
+    return fullest_share(-np.diff(bounds, axis=1), n)
+
+
+def _robust_edges(dask, typed: list, numeric: list[str], binned: list[int], g: dict, edges: dict[int, np.ndarray],
+                  bins: int) -> tuple[dict[int, np.ndarray], dict[int, tuple[float, float]]]:
+    """``auto`` (discretize's robust bins) from the mean-std ``edges``: one pass counting each binned column's rows
+    per mean-std bin, the exact quantile edges of the columns with at least ROBUST_SHARE of their rows in one bin,
+    one pass counting those per quantile bin; quantile edges where they crowd fewer rows
+    (:func:`fslab.data.discretize.robust_switch`). Returns (edges, {position: (mean-std's fullest share,
+    quantile's)} of the columns switched)."""
+    share = _fullest_shares(dask, typed, [numeric[j] for j in binned], [edges[j] for j in binned], g["n"][binned])
+    crowded = [j for j, s in zip(binned, share, strict=True) if s >= ROBUST_SHARE]
+    if not crowded:
+        return edges, {}
+    cols = [numeric[j] for j in crowded]
+    quantile = _exact_quantiles(dask, typed, cols, g["n"][crowded], bins, g["top"][crowded])
+    q_share = _fullest_shares(dask, typed, cols, quantile, g["n"][crowded])
+    ms_share = share[[binned.index(j) for j in crowded]]
+    switch = robust_switch(ms_share, q_share)
+    edges = dict(edges) | {j: q for j, q, s in zip(crowded, quantile, switch, strict=True) if s}
+    return edges, {j: (float(a), float(b)) for j, a, b, s in zip(crowded, ms_share, q_share, switch, strict=True)
+                   if s}
+
+
+def from_dask(frame, target, positive=None, method: str | None = None, bins: int = 3,
               feature_names=None, *, near_unique: str = "drop", max_levels: int = MAX_LEVELS,
               persist: bool | str = "auto", column_types: dict[str, str] | None = None, dayfirst: bool = False,
               constant: str | None = None) -> DaskSource:
@@ -377,6 +461,9 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     last bit; a value exactly on such an edge is the only way a code could differ. The source's ``plan`` is the
     coded plan.
 
+    ``method``: None (the default) is "auto", robust bins (mean-std, quantile bins where outliers crowd 90 % of a
+    column's rows into one mean-std bin: :mod:`fslab.data.discretize`), or the frame's ``attrs["fslab_binning"]``
+    (a sample's "mean-std", set by ``Dataset.to_frame``), as ``Dataset.discretize()`` does.
     ``column_types``, ``dayfirst``, ``near_unique`` ("drop": ID-like columns left out with a note, "keep") and
     ``constant``: the plan's options (:class:`fslab.data.plan.PlanOptions`), as for ``Dataset.from_frame``
     (``constant=None``: the frame's ``attrs["fslab_constant"]``, which ``Dataset.to_frame`` sets so a sample keeps
@@ -392,7 +479,6 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     import dask.array as da
     import dask.dataframe as dd
 
-    method, bins = check_method(method, bins)
     if isinstance(frame, da.Array):
         if not isinstance(target, da.Array):
             raise DataError("with a dask array X, pass the target as a dask array y: from_dask(X, y)")
@@ -432,6 +518,9 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
         raise ParameterError(f"max_levels must be a positive whole number; got {max_levels!r}")
     if constant is None:
         constant = "keep" if isinstance(frame, da.Array) else str(meta.attrs.get("fslab_constant", "drop"))
+    if method is None:   # a user's table: robust bins; a sample's frame (Dataset.to_frame) says mean-std
+        method = "auto" if isinstance(frame, da.Array) else str(meta.attrs.get("fslab_binning", "auto"))
+    method, bins = check_method(method, bins)
     options = PlanOptions.of(column_types, dayfirst=dayfirst, near_unique=near_unique, constant=constant,
                              positive=None if positive is None else str(positive), method=method, bins=bins)
     if persist is True:   # read once; every pass below then reads the workers' memory
@@ -477,7 +566,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     text = [c.name for c in kept if c.type not in PARSED]
     cap = max(bins, DISCRETE_MAX)
     g = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_stats)(p, numeric, text, cap, max_levels,
-                                                                            method == "quantile") for p in typed],
+                                                                            method in ("quantile", "auto"))
+                                      for p in typed],
                                       functools.partial(_merge_stats, cap, max_levels)))
     for j, c in enumerate(numeric):
         if g["inf"][j]:
@@ -493,38 +583,10 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
 
     binned = [j for j, c in enumerate(numeric)
               if not (g["values"][j] is not None and (g["values"][j].size <= 2 or g["integral"][j]))]
-    edges: dict[int, np.ndarray] = {}
-    if binned and method == "mean-std":   # as discretize: exact integer moments, else mu -+ sigma on x / max|x|
-        exact = binned if small_ints and not g["missing"][binned].any() else []   # all or none, as discretize
-        if exact:
-            sums = _compute(dask, [dask.delayed(_partition_int_moments)(p, [numeric[j] for j in exact])
-                                   for p in typed])
-            for i, j in enumerate(exact):
-                s1, s2, n = sum(int(z[0][i]) for z in sums), sum(int(z[1][i]) for z in sums), int(g["n"][j])
-                sigma = math.sqrt(max((n * s2 - s1 * s1) / (n * max(n - 1, 1)), 0.0))
-                edges[j] = np.unique([s1 / n - sigma, s1 / n + sigma])
-        floats = [j for j in binned if j not in edges]
-        if floats:
-            cols = [numeric[j] for j in floats]
-            scale = np.fmax(np.abs(g["lo"][floats]), np.abs(g["hi"][floats]))
-            scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
-            n = g["n"][floats]
-            total = np.zeros(len(cols))
-            for z in _compute(dask, [dask.delayed(_partition_sums)(p, cols, scale) for p in typed]):
-                total += z   # partition sums added in row order, as discretize adds its row blocks'
-            means = total / np.maximum(n, 1)
-            squares = _compute(dask, _tree_sum(dask, [dask.delayed(_partition_squares)(p, cols, scale, means)
-                                                      for p in typed]))
-            sigma = np.sqrt(squares / np.maximum(n - 1, 1))
-            with np.errstate(over="ignore", invalid="ignore"):
-                for i, j in enumerate(floats):
-                    edges[j] = np.unique([(means[i] - sigma[i]) * scale[i], (means[i] + sigma[i]) * scale[i]])
-    elif binned and method == "quantile":
-        found = _exact_quantiles(dask, typed, [numeric[j] for j in binned], g["n"][binned], bins, g["top"][binned])
-        edges = dict(zip(binned, found, strict=True))
-    elif binned:   # lo + k (hi - lo) / bins, discretize's own formula
-        E = uniform_edges(g["lo"][binned], g["hi"][binned], bins)
-        edges = {j: np.unique(E[i]) for i, j in enumerate(binned)}
+    edges = _edges(dask, typed, numeric, binned, g, "mean-std" if method == "auto" else method, bins, small_ints)
+    robust: dict[int, tuple[float, float]] = {}
+    if binned and method == "auto":
+        edges, robust = _robust_edges(dask, typed, numeric, binned, g, edges, bins)
     coding: dict[str, tuple[str, np.ndarray, tuple[str, ...], bool]] = {}
     for j, c in enumerate(numeric):
         if j in edges:
@@ -540,7 +602,8 @@ def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int 
     categories = [coding[c][2] + ((MISSING,) if coding[c][3] else ()) for c in features]
     coded = plan.with_coding([coding[c][0] for c in features], categories, method, bins,
                              edges={j: coding[c][1] for j, c in enumerate(features) if coding[c][0] == "binned"},
-                             values={j: coding[c][1] for j, c in enumerate(features) if coding[c][0] == "discrete"})
+                             values={j: coding[c][1] for j, c in enumerate(features) if coding[c][0] == "discrete"},
+                             robust={features.index(numeric[j]): shares for j, shares in robust.items()})
     arities = np.array([len(cats) for cats in categories], dtype=np.int64)
     widest = int(arities.max()) if arities.size else 1
     how = {"name": target, "numeric": t_numeric, "levels": t_levels, "index": chosen.index,

@@ -98,12 +98,14 @@ class Dataset:
     # (TypedFrame.text_codes; empty once rows were dropped), reused by discretize
     plan: TablePlan | None = field(default=None, repr=False)   # how the table was read and left out
     # (fslab.data.plan); discretize records its coding in the encoded dataset's plan
+    binning: str = "auto"   # discretize()'s method when none is given: robust bins for a user's table, "mean-std"
+    # for the papers' samples (kept through to_frame as attrs["fslab_binning"])
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
                    column_types: dict[str, str] | None = None, missing: str = "level",
                    near_unique: str = "drop", dayfirst: bool = False, constant: str | None = None,
-                   target_split=None) -> Dataset:
+                   target_split=None, binning: str | None = None) -> Dataset:
         """Validate ``df`` and encode its ``target`` column; every other column is a feature, read as a person
         reads it by the table's plan (see the module docstring and :mod:`fslab.data.plan`; ``.plan`` holds it).
 
@@ -123,9 +125,13 @@ class Dataset:
         classes (:func:`fslab.data.target.split_target`): "median" (``target > median`` is the positive class; a
         value equal to the median goes below), a number t (``target > t``), or ("quantiles", q) for q = 2..5
         quantile classes; a note says the threshold or cut points, and the split target is ``target_values``.
+        ``binning``: the method :meth:`discretize` uses when given none (:data:`fslab.data.discretize.METHODS`):
+        None (the default) is the frame's ``attrs["fslab_binning"]`` (a sample's "mean-std", set by
+        :meth:`to_frame`), else "auto", robust bins for a user's table.
         """
         df = as_pandas(df)
         constant = constant or str(df.attrs.get("fslab_constant", "drop"))
+        binning = check_method(binning or str(df.attrs.get("fslab_binning", "auto")), 3)[0]
         check_rules(missing, near_unique, constant)
         names = check_names(df.columns)
         if df.shape[0] == 0 or df.shape[1] == 0:
@@ -177,14 +183,14 @@ class Dataset:
         return cls._build(features, target_column, key, positive, notes, tuple(df.attrs.get("fslab_warnings", ())),
                           single_block(features), plan=plan, user=True, missing=missing,
                           stats=stats if same and not any(c.rule for c in plan.kept) else None,
-                          text_codes=text_codes)
+                          text_codes=text_codes, binning=binning)
 
     @classmethod
     def _build(cls, features: pd.DataFrame, target_column: pd.Series, key: str, positive,
                notes: tuple[str, ...] | list[str],
                warnings: tuple[str, ...], array: np.ndarray | None = None, *, plan: TablePlan | None = None,
                user: bool = False, missing: str = "level", near_unique: str = "keep",
-               stats: ColumnStats | None = None, text_codes: dict | None = None) -> Dataset:
+               stats: ColumnStats | None = None, text_codes: dict | None = None, binning: str = "auto") -> Dataset:
         """Drop rows with a missing target, encode the target, leave out what the plan leaves out (for arrays,
         numeric IDs when asked), handle missing feature values, profile the features (shared by both loaders;
         ``plan`` made by ``from_frame`` for a user's table, ``user``: a user's table)."""
@@ -267,10 +273,10 @@ class Dataset:
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
         table = _with_types(table, types, features)
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
-                   array, stats, tuple(types), left_out, text_codes, plan)
+                   array, stats, tuple(types), left_out, text_codes, plan, binning)
 
     @staticmethod
-    def from_dask(frame, target, positive=None, method: str = "mean-std", bins: int = 3, **options):
+    def from_dask(frame, target, positive=None, method: str | None = None, bins: int = 3, **options):
         """Partitioned data on a Dask cluster as a table source (:func:`fslab.data.dask_read.from_dask`, whose
         ``options`` it takes: ``near_unique``, ``max_levels``, ``persist``): a ``dask.dataframe.DataFrame`` and its
         target column, or a ``dask.array`` pair ``(X, y)``; codes as ``from_frame(...).discretize(method, bins)``,
@@ -281,7 +287,8 @@ class Dataset:
 
     @classmethod
     def from_arrays(cls, X, y, feature_names=None, positive=None, target: str = "y",
-                    limits: Limits | None = None, *, near_unique: str = "keep") -> Dataset | SparseDataset:
+                    limits: Limits | None = None, *, near_unique: str = "keep", binning: str = "auto"
+                    ) -> Dataset | SparseDataset:
         """A Dataset from a 2-d array of features and a 1-d array of targets.
 
         A numeric ``X`` is not copied: the dataset, its profile and its discretisation read it in blocks of
@@ -290,7 +297,8 @@ class Dataset:
         columns are flagged) or "drop" (whole-number or evenly spaced columns with a different value in every
         row are left out, found from the column statistics at no extra pass). Text arrays go through
         :meth:`from_frame`'s reading of column types. A scipy.sparse ``X`` gives a ``fslab.data.sparse.SparseDataset``,
-        counted from its non-zeros and never densified.
+        counted from its non-zeros and never densified. ``binning`` as in :meth:`from_frame` ("auto"; a sample passes
+        "mean-std").
         """
         from .sparse import from_sparse, is_sparse
 
@@ -308,7 +316,8 @@ class Dataset:
         if X.dtype.kind not in "biuf" or X.size == 0:   # text or object arrays: the general path
             frame = pd.DataFrame(X, columns=names)
             frame[target] = y
-            return cls.from_frame(frame, target, positive=positive, limits=limits, near_unique=near_unique)
+            return cls.from_frame(frame, target, positive=positive, limits=limits, near_unique=near_unique,
+                                  binning=binning)
         names = check_names(names)
         check_size(X.shape[0], X.shape[1] + 1, limits)
         longest = max(names, key=len)
@@ -316,7 +325,8 @@ class Dataset:
         key = str(target).strip()
         features = pd.DataFrame(X, columns=list(names), copy=False)
         check_rules("level", near_unique)
-        return cls._build(features, pd.Series(y, name=key), key, positive, (), (), X, near_unique=near_unique)
+        return cls._build(features, pd.Series(y, name=key), key, positive, (), (), X, near_unique=near_unique,
+                          binning=check_method(binning, 3)[0])
 
     @property
     def messages(self) -> tuple[str, ...]:
@@ -354,11 +364,13 @@ class Dataset:
 
     def to_frame(self) -> pd.DataFrame:
         """Features and the raw target column as one table, so it can be re-targeted like an upload (its
-        ``attrs["fslab_constant"]`` carries the constant-column rule it was loaded with: a sample keeps them)."""
+        ``attrs["fslab_constant"]`` carries the constant-column rule it was loaded with: a sample keeps them;
+        ``attrs["fslab_binning"]`` its default binning: a sample keeps mean-std)."""
         frame = self.features.copy()
         frame[self.target] = self.target_values.to_numpy()
         # a sample re-targeted keeps its constant columns: from_frame reads this unless told otherwise
-        frame.attrs = {"fslab_constant": self.plan.options.constant if self.plan is not None else "keep"}
+        frame.attrs = {"fslab_constant": self.plan.options.constant if self.plan is not None else "keep",
+                       "fslab_binning": self.binning}
         return frame
 
     def flags(self) -> dict[str, str]:
@@ -380,14 +392,19 @@ class Dataset:
         """Fraction of rows in the positive class (binary targets; NaN otherwise)."""
         return float(np.mean(self.y == 1)) if self.task == "binary" else float("nan")
 
-    def discretize(self, method: str = "mean-std", bins: int = 3) -> EncodedDataset:
-        """Integer codes of every feature (see :mod:`fslab.discretize`), with the target and notes."""
+    def discretize(self, method: str | None = None, bins: int = 3) -> EncodedDataset:
+        """Integer codes of every feature (see :mod:`fslab.discretize`), with the target and notes. ``method``:
+        one of :data:`fslab.data.discretize.METHODS`; None is :attr:`binning` ("auto", robust bins, for a user's
+        table: mean-std, quantile where outliers crowd 90 % of a column's rows into one bin, said in the notes;
+        "mean-std" for the papers' samples)."""
+        method = self.binning if method is None else method
         enc = encode_frame(self.features, method, bins, array=self.array, stats=self.stats,
                            check_memory=check_memory, factorized=self.text_codes)
         t = self.encoded_target
         plan = None
         if self.plan is not None and len(self.plan.kept) == enc.X.shape[1]:
-            plan = self.plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels)
+            plan = self.plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels,
+                                         robust=enc.robust)
         return EncodedDataset(
             enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,
             class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,

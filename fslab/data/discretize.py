@@ -35,8 +35,8 @@ import pandas as pd
 from ..errors import DataError, ParameterError
 from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, missing_mask, scan
 
-METHODS = ("mean-std", "quantile", "uniform")   # every engine's (in memory, SQL, Dask)
-MEMORY_METHODS = (*METHODS, "auto")   # in memory also robust bins (encode_frame; SQL and Dask compute their own)
+METHODS = ("mean-std", "quantile", "uniform", "auto")   # every engine's (in memory, SQL, Dask)
+MEMORY_METHODS = METHODS   # the former in-memory-only list (robust bins now run on every engine)
 ROBUST_SHARE = 0.9   # auto: a column with at least this share of its rows in one mean-std bin gets quantile bins
 DISCRETE_MAX = 17   # integer columns with at most this many distinct values are kept as they are (optdigits: 0..16)
 MAX_BINS = 100
@@ -52,13 +52,10 @@ class ColumnCodes:
     kind: str   # "binned", "discrete" (kept as is) or "categorical"
 
 
-def check_method(method: str, bins: int, memory: bool = False) -> tuple[str, int]:
-    """Validate a discretisation request; returns (method, bins). ``auto`` (robust bins) only with ``memory``: the
-    SQL and Dask paths compute their own cut points, and take :data:`METHODS`."""
-    allowed = MEMORY_METHODS if memory else METHODS
-    if method not in allowed:
-        where = "" if memory or method not in MEMORY_METHODS else " (robust bins are computed in memory only)"
-        raise ParameterError(f"unknown discretisation method {method!r}{where}; choose one of {', '.join(allowed)}")
+def check_method(method: str, bins: int) -> tuple[str, int]:
+    """Validate a discretisation request; returns (method, bins)."""
+    if method not in METHODS:
+        raise ParameterError(f"unknown discretisation method {method!r}; choose one of {', '.join(METHODS)}")
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or not 2 <= bins <= MAX_BINS:
         raise ParameterError(f"bins must be an integer from 2 to {MAX_BINS}; got {bins!r}")
     return method, int(bins)
@@ -412,11 +409,24 @@ def _robust_edges(source: NumericSource, cols: np.ndarray, stats: ColumnStats, b
         q_share = np.zeros(crowded.size)
         for idx, block in source.column_blocks(cols[crowded]):
             q_share[idx] = largest_share(block, Q[idx], present[crowded[idx]])
-        better = q_share < share[crowded]
+        better = robust_switch(share[crowded], q_share)
         E[crowded[better], :] = np.inf
         E[crowded[better], :Q.shape[1]] = Q[better]
         robust = {int(c): (float(share[c]), float(q)) for c, q in zip(crowded[better], q_share[better], strict=True)}
     return E, robust
+
+
+def fullest_share(counts: np.ndarray, n) -> np.ndarray:
+    """Per column, the share of its ``n`` non-missing rows in its fullest bin, from its rows per bin ``counts``
+    (columns x bins): max_b counts[b] / n. The SQL and Dask paths count the bins in the engine."""
+    return np.asarray(counts, dtype=np.int64).max(axis=1) / np.maximum(np.asarray(n, dtype=np.int64), 1)
+
+
+def robust_switch(mean_std_share, quantile_share) -> np.ndarray:
+    """``auto``'s rule per column: quantile bins where mean-std bins put at least :data:`ROBUST_SHARE` of the rows
+    in one bin and quantile bins put fewer in their fullest one."""
+    ms, q = np.asarray(mean_std_share, dtype=np.float64), np.asarray(quantile_share, dtype=np.float64)
+    return (ms >= ROBUST_SHARE) & (q < ms)
 
 
 def robust_note(name: str, mean_std_share: float, quantile_share: float) -> str:
@@ -447,7 +457,7 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     ``factorized``: {column: (code per row, -1 missing; distinct texts)} of text columns already hashed (the
     column typing's, :attr:`fslab.data.column_types.TypedFrame.text_codes`), rows as in ``frame``.
     """
-    method, bins = check_method(method, bins, memory=True)
+    method, bins = check_method(method, bins)
     m, n = frame.shape
     names = [str(c) for c in frame.columns]
     source = NumericSource.of(frame, array)
