@@ -105,18 +105,25 @@ class PostgresServer:
         self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+_SERVER: list[PostgresServer] = []   # the session's server, whichever test module asks first
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
-    """One PostgreSQL server for the test session (skipped where Debian's postgresql package is missing)."""
+    """One PostgreSQL server for the test session (skipped where Debian's postgresql package is missing). Each
+    module that imports this fixture has its own definition of it, so the server is kept here: one start per
+    session (2-5 s on a loaded machine), not one per module; stopped at the session's end."""
     pytest.importorskip("psycopg")
     bindir = postgres_bin()
     if bindir is None:
         pytest.skip("Debian's postgresql package is not installed (.ci/run installs it)")
-    server = PostgresServer(bindir).start()
+    if not _SERVER:
+        _SERVER.append(PostgresServer(bindir).start())
     try:
-        yield server
-    finally:
-        server.stop()
+        yield _SERVER[0]
+    finally:   # session-scoped: torn down after the last test, so the first module's teardown stops it
+        if _SERVER:
+            _SERVER.pop().stop()
 
 
 @pytest.fixture
