@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from fslab.measures import MEASURES, SCORABLE, supported_measures
+from fslab.measures import MEASURES, SCORABLE
 from ui import compare_panels as panels
 from ui import page_plan
+from ui.cost_matrix import offered_measures
 from ui.link_pages import LINK_PAGES
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
 from ui.source import pick_source
@@ -18,7 +19,7 @@ where, how = st.columns([3, 2])
 with where:
     kind, source_name, source = pick_source("compare.source")
 # the measures both halves handle: a Bayes criterion and a test-sample scorer (MeasureSpec.empirical)
-options = [name for name in supported_measures(source) if name in SCORABLE]
+options = [name for name in offered_measures(source) if name in SCORABLE]  # + cost matrix on K > 2
 if not options:  # a real-valued target: only the squared error fits it, and the learners here are classifiers
     st.error("This dataset has a real-valued target: the only measure that fits it is the squared error, while "
              "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
@@ -34,7 +35,8 @@ if st.session_state.get("compare.measure") not in options:  # e.g. f-beta chosen
 left, mid, right = st.columns([2, 1, 1])
 measure_name = left.selectbox("Measure", options, key="compare.measure",
                               format_func=lambda n: MEASURES[n].label, persist_state="session")
-params = measure_params(mid, measure_name, "compare")  # c, beta, ...: ranges and defaults from the measure record
+# c, beta, ...: ranges and defaults from the measure record; c is a K x K grid on more than two classes
+params = measure_params(mid, measure_name, "compare", classes=source.labels)
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
     keep_in_range("compare.k", 1, top, min(5, source.n_features - 1))

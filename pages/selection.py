@@ -6,11 +6,12 @@ from fslab import export, terms
 from fslab.convergence import tie_words
 from fslab.cost import select_cost
 from fslab.errors import FslabError
-from fslab.measures import MEASURES, supported_measures
+from fslab.measures import MEASURES
 from fslab.plots.selection import trace_curves_figure, trace_heatmap_figure
 from fslab.selectors import SELECTORS
 from ui import guard, page_plan, provenance, state, theme
 from ui import selection as ui
+from ui.cost_matrix import offered_measures
 from ui.k_suggestion import render_k_suggestion
 from ui.paper_text import paper_says
 from ui.robustness import render_robustness
@@ -34,14 +35,14 @@ ui.keep_choice("select.selector", selectors)
 selector = left.selectbox("Selector", selectors, key="select.selector",
                           format_func=lambda name: SELECTORS[name].label, persist_state="session")
 spec = SELECTORS[selector]
-options = [spec.fixed_measure] if spec.fixed_measure else supported_measures(source)
+options = [spec.fixed_measure] if spec.fixed_measure else offered_measures(source)  # + cost matrix on K > 2
 measure_key = "select.measure" + (".fixed" if spec.fixed_measure else "")
 if own_first and ui.own_measure_default(source, options):
     st.session_state[measure_key] = ui.own_measure_default(source, options)
 ui.keep_choice(measure_key, options)
 measure_name = mid.selectbox("Measure", options, key=measure_key, format_func=lambda name: MEASURES[name].label,
                              help="Only the measures that fit this target are offered.", persist_state="session")
-params = ui.measure_params(mid, measure_name, "select")
+params = ui.measure_params(mid, measure_name, "select", classes=source.labels)
 if st.session_state.get("select.k", n + 1) > n:  # first visit, or fewer features than the last k: default k
     st.session_state["select.k"] = min(5, n)  # set through the state so the box shows the k actually used
 honest = ui.honest_k(key, source, selector, measure_name, params) if own_first else None

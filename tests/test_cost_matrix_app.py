@@ -65,3 +65,25 @@ def test_the_grid_starts_at_zero_one_and_a_wrong_sized_link_matrix_is_said(open_
     at = open_page("pages/npfs.py", WAVEFORM_3 | {"c": "0,1;1,0"})
     assert any("given is 2 x 2, but this target has 3 classes" in i.value for i in at.info)
     assert at.session_state["npfs.c"] == default_matrix(3)
+
+
+@pytest.mark.slow  # an AppTest session: about 2 s
+def test_select_and_compare_take_the_matrix_from_a_link_and_select_with_it(open_page):  # noqa: F811
+    import fslab
+
+    link = {"data": "waveform", "positive": "(all classes)", "measure": "cost-sensitive", "k": "2",
+            "c": "0,1,2;1,0,1;4,1,0"}
+    at = open_page("pages/selection.py", link | {"selector": "bayes-greedy", "estimate": "plug-in"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["select.c"] == MATRIX
+    data = at.session_state["fslab.current_data"].encoded
+    want = fslab.select(data, 2, selector="bayes-greedy", measure="cost-sensitive", c=MATRIX)
+    shown = " ".join([*(m.value for m in at.markdown), *(m.value for m in at.caption),
+                      *(str(v) for d in [*at.dataframe, *at.table] for v in d.value.to_numpy().ravel())])
+    zero_one = fslab.select(data, 2, selector="bayes-greedy", measure="zero-one")
+    assert list(want.names) != list(zero_one.names)   # the matrix changes the pick, so the page must have used it
+    assert all(name in shown for name in want.names), (want.names, shown[:500])
+    assert not all(name in shown for name in zero_one.names), (zero_one.names, shown[:500])
+    at = open_page("pages/compare.py", link | {"estimate": "plug-in"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="compare.measure").value == "cost-sensitive" and at.session_state["compare.c"] == MATRIX

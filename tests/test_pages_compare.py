@@ -181,8 +181,8 @@ def test_toy_distribution_defaults_to_k_below_n_and_shows_example1(at):
 
 def test_measure_options_fit_the_target(at):
     """supported_measures: binary -> every Compare measure; multiclass -> all but F-beta and AUC, which need a
-    positive class (a stale f-beta choice falls back to the first; balanced and cost-sensitive take K classes since
-    issue 33.5); real-valued target -> Compare refuses with a message, no widget."""
+    positive class (a stale f-beta choice falls back to the first; balanced and cost-sensitive, with its K x K cost
+    matrix, take K classes since issue 33.5); real-valued target -> Compare refuses with a message, no widget."""
     names = ("zero-one", "cost-sensitive", "balanced", "log-loss", "f-beta", "auc")  # registry order
     assert at.selectbox(key="compare.measure").options == [MEASURES[n].label for n in names]
     at.selectbox(key="compare.measure").set_value("f-beta").run()
@@ -191,8 +191,8 @@ def test_measure_options_fit_the_target(at):
     at.run()
     assert not at.exception and not at.error
     box = at.selectbox(key="compare.measure")
-    # many classes: balanced on K classes; cost-sensitive only with a K x K matrix given, so not offered by default
-    assert [MEASURES[n].label for n in ("zero-one", "balanced", "log-loss")] == box.options
+    # many classes: balanced on K classes; cost-sensitive with a K x K matrix asked in a grid (ui.cost_matrix)
+    assert [MEASURES[n].label for n in ("zero-one", "cost-sensitive", "balanced", "log-loss")] == box.options
     assert box.value == "zero-one"
     _use_csv(at, "regression.csv", _regression_csv(), "price")
     assert not at.exception and not at.selectbox

@@ -54,13 +54,13 @@ class LinkPage:
 
 
 LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page in (
-    LinkPage("select", default_source="dataset"),
+    LinkPage("select", default_source="dataset", cost_matrix=True),
     LinkPage("by_measure", key_prefix="bym", default_source="dataset",
              offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
     LinkPage("npfs", default_source="dataset", bounds=lambda n: {"k": n - 1},
              offers=lambda spec: spec.cost_class != "heavy", cost_matrix=True),
     LinkPage("compare", default_source="dataset", bounds=lambda n: {"k": min(COMPARE_MAX_K, n)},
-             offers=lambda spec: spec.fixed_measure is None, scored=True),
+             offers=lambda spec: spec.fixed_measure is None, scored=True, cost_matrix=True),
     LinkPage("orderings", bounds=lambda n: {}),
     LinkPage("scores", default_source="dataset", bounds=lambda n: {}),
     LinkPage("toy", bounds=lambda n: {"pick_k": n, "conv_k": n}),
