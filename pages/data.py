@@ -396,9 +396,11 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
     st.latex(FORMULAS[method])
     if method == "auto":
         st.latex(FORMULAS["quantile"])
+        switched = [c.binning for c in encoded.plan.kept if c.binning] if encoded.plan is not None else []
         st.caption("Robust bins: mean-std (the first formula) for every numeric column, except where outliers put "
                    "90% of a column's rows into one mean-std bin; those columns get quantile bins (the second) when "
-                   "these crowd fewer rows. The notes name each such column and the shares.")
+                   "these crowd fewer rows. " + (" ".join(md(s) for s in switched) if switched else
+                                                 "No column here is crowded that way: every one keeps mean-std."))
     st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
                (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
                 if method == "mean-std" else ""))
