@@ -77,10 +77,11 @@ def main(argv=None) -> int:
 
     ctypes.CDLL(str(feast_ratio.CACHE / "MIToolbox" / "libMIToolbox.so"), mode=ctypes.RTLD_GLOBAL)
     lib = ctypes.CDLL(str(feast_ratio.CACHE / "FEAST" / "libFSToolbox.so"))
-    lazy_pays, key_min = _scorers._lazy_pays, _fast._KEY_MIN_VALUES
+    lazy_pays, key_min, key_classes = _scorers._lazy_pays, _fast._KEY_MIN_VALUES, _fast._KEY_MIN_CLASSES
 
     def engine(new: bool) -> None:
         _fast._KEY_MIN_VALUES = key_min if new else 10**9
+        _fast._KEY_MIN_CLASSES = key_classes if new else 10**9
         _scorers._lazy_pays = lazy_pays if new else (lambda ev, n, reducer=True: n > 256 and reducer)
 
     print(f"# {os.cpu_count()} cores shared; CPU s (time.process_time), best of {a.reps} interleaved runs; "

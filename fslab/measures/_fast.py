@@ -273,7 +273,7 @@ class FastCounter:
         by_class = counts.reshape(counts.shape[0], C, L, self.A)
         if skip is not None:  # the skipped groups' bins are 0: each is its class's marginal minus the other cells
             rest = np.einsum("wcla->wla", by_class)
-            margin = self._marginal.transpose(1, 0, 2)  # (n, L, A)
+            margin = self.marginal.transpose(1, 0, 2)  # (n, L, A)
             by_class[:, skip // L, np.arange(L)] = (margin if features is None else margin[features]) - rest
         return by_class.transpose(1, 2, 3, 0)
 
