@@ -24,7 +24,7 @@ import pandas as pd
 
 from .criteria import bayes_value
 from .errors import FslabError, ParameterError
-from .measures import DEFAULT_FOLDS, MEASURES, supported_measures
+from .measures import DEFAULT_FOLDS, MEASURES, measure_fits
 from .selectors import SELECTORS, select
 from .tables import as_source
 from .terms import label as measure_label
@@ -174,14 +174,13 @@ def by_measure(source, k: int, measures: Sequence[str | tuple[str, dict]] = DEFA
         raise ParameterError(f"k must be between 1 and the number of features ({n}); got {k}")
     k = int(k)
     how = {"estimate": estimate, "folds": folds, "seed": seed}
-    fitting = set(supported_measures(source))
     chosen: dict[str, tuple[str, dict]] = {}
     skipped: dict[str, str] = {}
     paths: dict[str, list[int]] = {}
     ties: dict[str, tuple[Tie, ...]] = {}
     for name, params in _measure_list(measures):
         lab = measure_label(name, params)
-        if name not in fitting:
+        if not measure_fits(source, name, params):
             skipped[lab] = "does not fit this target"
             continue
         try:

@@ -11,6 +11,7 @@ from fslab.selectors import SELECTORS
 from ui import by_measure as ui
 from ui import guard, page_plan, theme
 from ui.compare import token
+from ui.cost_matrix import cost_matrix_input, takes_matrix
 from ui.selection import PARAM_LABELS, estimate_choice, estimate_note, param_widget
 from ui.source import pick_source
 from ui.text import md, read_aloud
@@ -49,7 +50,12 @@ with right.popover(f"Measures ({len(chosen_now)} of {len(offered)})", width="str
     params = {}  # one widget per parameter of the offered measures (their records' ranges), live while one is chosen
     for name, (param, takers) in ui.param_options(offered).items():
         label = f"{PARAM_LABELS.get(name, name)} ({', '.join(MEASURES[m].label for m in takers)})"
-        params[name] = param_widget(st, name, param, f"bym.{name}", label, disabled=not set(takers) & set(names))
+        if takes_matrix(name, source.labels):   # many classes: the cost-sensitive error's K x K cost matrix
+            params[name] = cost_matrix_input(st, source.labels, f"bym.{name}") if set(takers) & set(names) else None
+        else:
+            params[name] = param_widget(st, name, param, f"bym.{name}", label,
+                                        disabled=not set(takers) & set(names))
+    params = {p: v for p, v in params.items() if v is not None}
 
 if not names:
     st.info("Choose at least one measure.")

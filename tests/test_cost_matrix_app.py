@@ -87,3 +87,23 @@ def test_select_and_compare_take_the_matrix_from_a_link_and_select_with_it(open_
     at = open_page("pages/compare.py", link | {"estimate": "plug-in"})
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="compare.measure").value == "cost-sensitive" and at.session_state["compare.c"] == MATRIX
+
+
+@pytest.mark.slow  # an AppTest session: about 2 s
+def test_by_measure_asks_for_the_matrix_and_runs_with_it(open_page):  # noqa: F811
+    from fslab.by_measure import by_measure
+
+    at = open_page("pages/by_measure.py", {"data": "waveform", "positive": "(all classes)", "k": "2",
+                                           "measures": "zero-one,cost-sensitive", "c": "0,1,2;1,0,1;4,1,0",
+                                           "estimate": "plug-in"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["bym.c"] == MATRIX and set(at.multiselect(key="bym.measures").value) == {
+        "zero-one", "cost-sensitive"}
+    data = at.session_state["fslab.current_data"].encoded
+    want = by_measure(data, 2, [("zero-one", {}), ("cost-sensitive", {"c": MATRIX})], "bayes-greedy")
+    assert want.picks.shape == (2, 2) and not want.skipped   # the matrix makes the measure fit 3 classes
+    picks = {str(column): list(want.picks[column]) for column in want.picks.columns}
+    assert len({tuple(p) for p in picks.values()}) == 2, picks   # the matrix changes the picks
+    table = next(d.value for d in [*at.dataframe, *at.table] if "measure" in d.value.columns)   # measure x step
+    shown = {row["measure"]: [row[f"step {t}"] for t in (1, 2)] for _, row in table.iterrows()}
+    assert all(shown.get(label) == p for label, p in picks.items()), (picks, shown)

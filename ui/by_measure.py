@@ -7,11 +7,12 @@ import streamlit as st
 
 from fslab import export, terms
 from fslab.by_measure import DEFAULT_MEASURES, ByMeasure, by_measure
-from fslab.measures import MEASURES, PARAMETERS, supported_measures
+from fslab.measures import MEASURES, PARAMETERS
 from fslab.selectors import SELECTORS
 
 from .cache import BOUNDED
 from .compare import token
+from .cost_matrix import offered_measures
 from .link_pages import LINK_PAGES
 from .text import md
 
@@ -38,8 +39,9 @@ def default_measures(offered: list[str]) -> list[str]:
 
 def measure_options(source) -> list[str]:
     """The measures that fit the target and are a function of the subset's joint table (their records bring no
-    evaluator of their own: precision and recall are built from per-feature predictors, not one path per table)."""
-    return [m for m in supported_measures(source) if MEASURES[m].evaluator is None]
+    evaluator of their own: precision and recall are built from per-feature predictors, not one path per table); the
+    cost-sensitive error on many classes too, with its K x K cost matrix (:mod:`ui.cost_matrix`)."""
+    return [m for m in offered_measures(source) if MEASURES[m].evaluator is None]
 
 
 def param_options(measures: list[str]) -> dict[str, tuple]:

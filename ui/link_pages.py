@@ -56,7 +56,7 @@ class LinkPage:
 LINK_PAGES: Mapping[str, LinkPage] = MappingProxyType({page.name: page for page in (
     LinkPage("select", default_source="dataset", cost_matrix=True),
     LinkPage("by_measure", key_prefix="bym", default_source="dataset",
-             offers=lambda spec: spec.uses_measure and not spec.fixed_measure),
+             offers=lambda spec: spec.uses_measure and not spec.fixed_measure, cost_matrix=True),
     LinkPage("npfs", default_source="dataset", bounds=lambda n: {"k": n - 1},
              offers=lambda spec: spec.cost_class != "heavy", cost_matrix=True),
     LinkPage("compare", default_source="dataset", bounds=lambda n: {"k": min(COMPARE_MAX_K, n)},

@@ -127,14 +127,26 @@ def supported_measures(source) -> list[str]:
             if not spec.binary_only and (numeric or not spec.real_target) and _defaults_fit(spec, labels)]
 
 
-def _defaults_fit(spec, labels: np.ndarray) -> bool:
+def _defaults_fit(spec, labels: np.ndarray, params: Mapping | None = None) -> bool:
     if spec.check_target is None:
         return True
     try:
-        spec.check_target(labels, {name: p.default for name, p in spec.parameters.items()})
+        spec.check_target(labels, {name: p.default for name, p in spec.parameters.items()} | dict(params or {}))
     except FslabError:
         return False
     return True
+
+
+def measure_fits(source, name: str, params: Mapping | None = None) -> bool:
+    """True when measure ``name`` with ``params`` (its defaults for the others) fits ``source``'s target: one of
+    :func:`supported_measures`, or a measure whose given parameters make it fit (the cost-sensitive error on K
+    classes with a K x K cost matrix ``c``)."""
+    if name in supported_measures(source):
+        return True
+    spec = MEASURES[name]
+    labels = np.asarray(source.labels)
+    return (bool(params) and getattr(source, "task", None) != "regression" and not spec.binary_only
+            and _defaults_fit(spec, labels, params))
 
 
 __all__ = [
@@ -142,6 +154,6 @@ __all__ = [
     "describe_estimate", "Derived", "MEASURES", "PARAMETERS", "PARAM_DEFAULTS", "SCORABLE", "Evaluator", "Measure",
     "MeasureSpec", "MixedCellReducer", "Param", "TableEvaluator", "auc_score", "balanced_error", "cost_sensitive_error",
     "f_beta_score", "log_loss_error", "measure", "mi_score", "precision_criterion", "precision_gain",
-    "recall_criterion", "recall_gain", "register", "squared_error", "supported_measures", "unregister",
+    "measure_fits", "recall_criterion", "recall_gain", "register", "squared_error", "supported_measures", "unregister",
     "zero_one_error",
 ]
