@@ -159,12 +159,13 @@ PAGE = [
 
 def test_data_page_refuses_each_upload_and_keeps_the_current_dataset(bombs, monkeypatch):
     """Each file through the Data page's uploader: one st.error naming the file and the limit, the current dataset
-    unchanged. The reading runs in the capped worker, here capped at 40 MB: each refusal below is fslab's own check
-    (the page bombs' from their page headers), made before the worker's cap would stop it."""
+    unchanged. The reading runs in the capped worker, here capped at 200 MB (the gzip check holds 50 MB of text):
+    each refusal below is fslab's own check (the page bombs' from their page headers), made before the worker's cap
+    would stop it; a bomb that got past its check would meet the cap (0.1-4 GB) and fail the fragment."""
     import ui.data as ud
     from fslab.limits import Limits, server_limits
 
-    monkeypatch.setattr(ud, "LIMITS", Limits(**{**server_limits().__dict__, "max_parse_mb": 40}))
+    monkeypatch.setattr(ud, "LIMITS", Limits(**{**server_limits().__dict__, "max_parse_mb": 200}))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.switch_page("pages/data.py").run()
     at.radio(key="data_source").set_value("upload").run()
@@ -176,7 +177,7 @@ def test_data_page_refuses_each_upload_and_keeps_the_current_dataset(bombs, monk
         assert not at.exception, (file, [e.value for e in at.exception])
         assert len(at.error) == 1 and at.error[0].value.startswith(f"{file}: "), (file, [e.value for e in at.error])
         said = at.error[0].value.replace("\\", "")   # (markdown escapes)
-        # under this test's 40 MB cap a worker can meet the cap before fslab's own check on a loaded machine (seen
+        # under this test's 200 MB cap a worker can meet the cap before fslab's own check on a loaded machine (seen
         # once for view.parquet: "stopped without a result"): still one clean refusal, never the server's memory
         assert fragment in said or "worker process of read_upload stopped" in said, said
         assert "is unchanged" in at.error[0].value and at.session_state[CURRENT].name == before
