@@ -17,14 +17,17 @@ row ``(i, v)`` per (row, column) pair (:func:`long_sql`: ``UNNEST`` of two array
 ``UNION ALL`` of one ``SELECT`` per column elsewhere), grouped by the column index ``i``: one query per batch of
 columns (at most :data:`LONG_COLUMNS`, and :data:`LONG_CELLS` pairs), whose text is one expression per column
 plus the statistics written once (:func:`over_long`). A parse rule's SQL is compiled by Ibis once, over a
-two-column table, not once per column. 3,000 columns of 300 rows: 82 s of CPU before (hundreds of small GROUP BYs
-and wide Ibis projections), a few seconds now (bench/README.md).
+two-column table, not once per column, and each query projects only its batch's columns. 3,000 columns of 300
+rows: still running after 300 s before (a GROUP BY per column in unions of 100, 300 aggregates a query, Ibis
+projections of every column; 1,000 columns ran DuckDB out of its 512 MB), 8-16 s of CPU now on a loaded machine
+(bench/README.md).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -90,21 +93,23 @@ def long_sql(engine: str, items: list[str], start: int) -> str:
     return " UNION ALL ".join(f'SELECT {start + k} AS "i", {x} AS "v" FROM fslab_b' for k, x in enumerate(items))
 
 
-def over_long(t, base: str, items: list[str], query: str | Callable[[int, int], str], rows: int, what: str,
-              staged: str | None = None) -> dict[str, list]:
+def over_long(t, base: str | Callable[[list[str]], str], items: list[str], query: str | Callable[[int, int], str],
+              rows: int, what: str, staged: str | None = None) -> dict[str, list]:
     """The rows of ``query`` (SQL over ``fslab_long``, the long form of ``items`` over the rows of the SQL ``base``:
     :func:`long_sql`), one query per batch of items, as {column: values}: at most :data:`LONG_COLUMNS` items
     and :data:`LONG_CELLS` (row, item) pairs a query (``rows``: the rows of ``base``), :data:`COMPOUND` where the
     long form is a UNION ALL. ``query`` may depend on the batch's items ``[start, stop)``. ``staged``: SQL over
     ``fslab_long`` that ``query`` reads as ``fslab_staged``, computed once (``MATERIALIZED``: SQLite and
-    PostgreSQL would otherwise inline it and run a capture group's regex once per use, 30 times per row)."""
+    PostgreSQL would otherwise inline it and run a capture group's regex once per use, 30 times per row). ``base``
+    may be a function of the batch's items giving the SQL of only the columns they read (:func:`_summary_base`)."""
     engine = dialect(t)
     step = max(1, min(LONG_COLUMNS, LONG_CELLS // max(rows, 1), COMPOUND if engine not in UNNEST else LONG_COLUMNS))
     out: dict[str, list] = {}
     for start in range(0, len(items), step):
         stop = min(start + step, len(items))
         sql = query(start, stop) if callable(query) else query
-        tables = f"fslab_b AS ({base}), fslab_long AS ({long_sql(engine, items[start:stop], start)})"
+        rows_sql = base(items[start:stop]) if callable(base) else base
+        tables = f"fslab_b AS ({rows_sql}), fslab_long AS ({long_sql(engine, items[start:stop], start)})"
         if staged is not None:
             tables += f", fslab_staged AS {'MATERIALIZED ' if engine in MATERIALIZED else ''}({staged})"
         if sql.lstrip()[:5].upper() == "WITH ":   # Ibis's own CTEs join ours (a subquery would nest deeper than
@@ -150,7 +155,7 @@ def rule_templates(engine: str, name: str) -> tuple[str, str, tuple, str]:
     return staged, readings, tuple(plan), units
 
 
-def number_stats(t, base: str, items: list[str], rows: int, what: str) -> list[dict]:
+def number_stats(t, base, items: list[str], rows: int, what: str) -> list[dict]:
     """For each float64 expression ``items[k]`` over ``base``: present values ``n``, distinct values ``u``, ``lo``,
     ``hi``, whole-number test ``int`` (a round trip through BIGINT below 2**52), sum ``s`` and sum of squares
     ``q`` (None where nothing is present)."""
@@ -188,8 +193,8 @@ def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total:
     text = [c for c in features if c not in numbers]
     target_summary, pairs = _target(t, target, schema, nan)
     rows = target_summary.n_rows
-    base = projection(t, {f"v{i}": (c, "number") for i, c in enumerate(numeric)}
-                      | {f"s{i}": (c, "text") for i, c in enumerate(text)}, schema, nan)
+    base = _summary_base(t, {f"v{i}": (c, "number") for i, c in enumerate(numeric)}
+                         | {f"s{i}": (c, "text") for i, c in enumerate(text)}, schema, nan)
     stats = number_stats(t, base, [f'"v{i}"' for i in range(len(numeric))], rows,
                          "read the number columns' statistics") if numeric else []
     examples = _examples(t, features)
@@ -219,11 +224,22 @@ def summarize_sql(t, features: list[str], target: str, schema, nan: bool, total:
     return TableSummary(tuple(summaries[c] for c in [*features, target]), target, total, total - rows), pairs
 
 
+def _summary_base(t, columns: dict[str, tuple], schema, nan: bool) -> Callable[[list[str]], str]:
+    """The SQL of the :func:`projection` of ``columns`` ("v{i}" numbers, "s{i}" texts) that a batch of items reads
+    (the names quoted in them): a query binds its own batch's expressions, not the whole table's."""
+
+    def base(items: list[str]) -> str:
+        read = set(re.findall(r'"([vs][0-9]+)"', " ".join(items)))
+        return projection(t, {n: c for n, c in columns.items() if n in read}, schema, nan)
+
+    return base
+
+
 def _is_number(dtype) -> bool:
     return dtype.is_numeric() or dtype.is_boolean()
 
 
-def _text_stats(t, base: str, n: int, rows: int) -> list[dict]:
+def _text_stats(t, base, n: int, rows: int) -> list[dict]:
     """For each stripped text column ``s{i}`` of ``base``: present values ``tn``, distinct values ``tu``, the least
     value ``tm``, and ``r{k}`` the rows rule k of :data:`fslab.data.parse_rules.RULES` matches
     (:func:`text_template`)."""
@@ -247,7 +263,7 @@ def text_template(engine: str) -> str:
     return long_template(engine, "string", build)
 
 
-def _evenly_spaced(t, names: dict[str, str], summaries: dict, rows: int, base: str) -> None:
+def _evenly_spaced(t, names: dict[str, str], summaries: dict, rows: int, base) -> None:
     """Set ``evenly_spaced`` of the unique real columns with no missing value (what the ID rule asks):
     max |r - round(r)| <= 1e-6 with r = (x - lo) / step (:func:`fslab.data.column_types.evenly_spaced`); ``names``
     {column: its name in ``base``, the SQL projection of the number columns}."""
@@ -272,7 +288,7 @@ def _replace(s: ColumnSummary, **changes) -> ColumnSummary:
     return replace(s, **changes)
 
 
-def _text_readings(t, base: str, text: list[str], matched: list[dict], rows: int
+def _text_readings(t, base, text: list[str], matched: list[dict], rows: int
                    ) -> dict[str, tuple[dict, dict, dict]]:
     """{column: (counts, lows, highs)} of the text columns by every reading of the rules some value matches
     (the keys of :class:`fslab.data.plan.ColumnSummary`): per rule, one query over the columns it matches, its
@@ -351,7 +367,7 @@ def _units_query(staged, g: list):
                                             n1=x.c.count(), lo1=x.c.min(), hi1=x.c.max())
 
 
-def _units(t, base: str, columns: list[tuple[int, str]], rows: int, out: dict, query: str, staged: str) -> None:
+def _units(t, base, columns: list[tuple[int, str]], rows: int, out: dict, query: str, staged: str) -> None:
     """Rows per unit of the number rule and each (mark, unit) reading's rows and range (:func:`_units_query`) of the
     text ``columns`` (index in ``base``, name) the rule matches."""
     got = over_long(t, base, [f'"s{i}"' for i, _ in columns], query, rows, "count the units of numbers", staged)
