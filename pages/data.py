@@ -442,7 +442,8 @@ def apply_button(name: str, ds, encoded, signature: Applied, exclude: list[str],
 def dataset_label(name: str, sample: str | None, columns, target: str, positive, method: str, bins: int,
                   exclude=(), types=None, missing: str = "level", split=None) -> str:
     """What the sidebar calls the dataset: "mushroom (sample)", "patients.csv (outcome = sick; quantile, 5 bins;
-    without id)"; columns whose type is "drop" (an alert's leave-out) count as left out."""
+    without id)"; the default binning (mean-std for a sample, robust "auto" for an upload) goes unsaid; columns whose
+    type is "drop" (an alert's leave-out) count as left out."""
     details = []
     if split is not None:
         details.append(f"{target} split at the median" if split == "median" else
@@ -451,8 +452,9 @@ def dataset_label(name: str, sample: str | None, columns, target: str, positive,
     elif not sample or target != sample_default_target(sample, columns) or \
             str(positive) != str(SAMPLES[sample].positive):
         details.append(target + (f" = {positive}" if positive is not None else ""))
-    if method != "mean-std":
-        details.append(f"{method}, {bins} bins")
+    default = "mean-std" if sample else "auto"   # a sample's paper bins; an upload's robust bins
+    if method != default or (method == "auto" and bins != 3):
+        details.append("mean-std bins" if method == "mean-std" else f"{method}, {bins} bins")
     exclude = [*exclude, *(c for c, t in dict(types or {}).items() if t == "drop")]
     types = {c: t for c, t in dict(types or {}).items() if t != "drop"}
     if exclude:
