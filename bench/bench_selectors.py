@@ -285,8 +285,8 @@ def reference_table(repeats: int, shapes: list[str] | None = None) -> None:
 
 
 def lazy_cmim_table(repeats: int) -> None:
-    """Lazy CMIM (Fleuret's partial minima; the default beyond 256 features) against counting every pair at every
-    step (issue 27.3), both forced here whatever the width:
+    """Lazy CMIM (Fleuret's partial minima; the default wherever the dense engine counts pairs, issue 35.1) against
+    counting every pair at every step (issue 27.3), both forced here whatever the width:
     CPU seconds, interleaved, medians of ``repeats``; each run builds its own evaluator (no shared caches)."""
     from fslab.data.samples import load_sample
     from fslab.measures import measure
