@@ -117,9 +117,12 @@ def _codes(_ds: Dataset, ds_key: tuple, method: str, bins: int):
 
 
 _typed_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_typed)
-_typed_upload = st.cache_data(show_spinner="Checking the data...", **UPLOAD_CACHE)(_typed)
+# an upload's Dataset and codes are session resources, as its parsed table is (_upload): st.cache_data pickled the
+# codes with their raw features (45-67 MB for a 45 MB upload) and unpickled a copy on every rerun of the page
+_typed_upload = st.cache_resource(show_spinner="Checking the data...", scope="session",
+                                  max_entries=UPLOAD_ENTRIES)(_typed)
 _codes_sample = st.cache_data(show_spinner="Discretising...", **BOUNDED)(_codes)
-_codes_upload = st.cache_data(show_spinner="Discretising...", **UPLOAD_CACHE)(_codes)
+_codes_upload = st.cache_resource(show_spinner="Discretising...", scope="session", max_entries=UPLOAD_ENTRIES)(_codes)
 
 
 def _plain_typed(_frame, frame_key, target, types=(), positive=None, missing="level", near_unique="drop"):
@@ -459,7 +462,7 @@ def preview_frame(frame: pd.DataFrame, target: str, names: list[str] | None = No
     if names is None:
         names = [c for c in frame.columns if c != target]
     keep = ([target] if target in frame.columns else []) + [n for n in names if n != target and n not in left_out]
-    return frame.loc[:, keep + left_out].head(rows)
+    return frame.head(rows).loc[:, keep + left_out]   # the rows first: .loc on the whole table copies it
 
 
 def preview_columns(target: str, excluded=()) -> dict:
