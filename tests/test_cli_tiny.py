@@ -73,7 +73,7 @@ def test_three_rows_asked_to_hold_out_is_a_plain_error(capsys, files):
 
 def test_dayfirst_is_refused_on_a_sample(capsys):
     code, _, err = run(capsys, "select", "mushroom", "--dayfirst")
-    assert code == 1 and "--dayfirst apply to a CSV file" in err
+    assert code == 1 and "--dayfirst and --split apply to a CSV file" in err
 
 
 DATES = "d,y\n03/04/2021,a\n01/02/2021,b\n05/06/2021,a\n07/08/2021,b\n02/01/2021,a\n09/10/2021,b\n"

@@ -120,11 +120,13 @@ def _load_file(name: str, positive: Any = _DEFAULT) -> Dataset:
     assert rec.file is not None and rec.target is not None  # a shipped file's record
     if rec.file.endswith(".npz"):
         X, y, names = read_sample_arrays(name)
-        data = Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive)
+        data = Dataset.from_arrays(X, y.astype(np.int64), feature_names=names, target=rec.target, positive=positive,
+                                   binning="mean-std")   # the paper's bins
         return cast(Dataset, data)  # dense uint8 codes: a Dataset, not a SparseDataset
     frame = read_sample_frame(name)
     return Dataset.from_frame(frame, rec.target, positive=positive,   # the library applies no size caps
-                              constant="keep")   # the paper's encoding keeps its constant columns
+                              constant="keep",   # the paper's encoding keeps its constant columns
+                              binning="mean-std")   # and its mean-std bins
 
 
 def sample_limits(frame: pd.DataFrame) -> Limits:

@@ -184,7 +184,7 @@ def _sql_text(x) -> str:
     return "'" + str(x).replace("'", "''") + "'"
 
 
-def from_sql(table_or_path, target: str, con=None, method: str = "mean-std", bins: int = 3, positive=None,
+def from_sql(table_or_path, target: str, con=None, method: str = "auto", bins: int = 3, positive=None,
              feature_names=None, materialize: bool = True, *, near_unique: str = "drop",
              column_types: dict[str, str] | None = None, dayfirst: bool = False, constant: str = "drop",
              missing: str = "level", row_id: str | None = None) -> SqlSource:
@@ -297,12 +297,13 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
             notes.append(f"{dropped} row(s) with a missing feature value were dropped (missing='drop'); {rows} "
                          "remain.")
     chosen, y_sql = _classes(pairs, key, positive, boolean, numeric_target)
-    coding = _coding(t, plan, typed, None if dropped_rows else summary, rows, method, bins)
+    coding, robust = _coding(t, plan, typed, None if dropped_rows else summary, rows, method, bins)
     kinds = [coding[c.name][0] for c in plan.kept]
     categories = [coding[c.name][1] for c in plan.kept]
     plan = plan.with_coding(kinds, categories, method, bins,
                             {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "binned"},
-                            {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "discrete"})
+                            {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "discrete"},
+                            robust={j: robust[c.name] for j, c in enumerate(plan.kept) if c.name in robust})
     notes.extend(plan.describe(estimate=False))   # the selection run on the source says its estimate
     columns = [f'{coding[c.name][3]} AS "{code_column(j)}"' for j, c in enumerate(plan.kept)]
     if row_id is not None:
@@ -439,11 +440,12 @@ def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, numeric: bool
     return t, left, pairs, rows - left
 
 
-def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> dict:
+def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> tuple[dict, dict]:
     """{column: (kind, code names, cut points or discrete values, SQL of its codes)} of the kept columns by
     :func:`fslab.data.discretize.encode_frame`'s rules, from statistics counted in the engine (``summary``: the
     plan's statistics when they hold for these rows, reused for the columns kept as numbers). ``typed`` {column:
-    its column of ``t``, ``f{j}``}."""
+    its column of ``t``, ``f{j}``}; and {column: (mean-std's fullest share, quantile's)} of the columns method
+    "auto" gave quantile bins (:func:`_robust_edges`)."""
     names = {c.name: typed[c.name].get_name() for c in plan.kept}
     numbers = [c for c in plan.kept if c.type not in ("text", "category")]
     texts = [c for c in plan.kept if c.type in ("text", "category")]
@@ -466,7 +468,8 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
     binned = [c for c in numbers if not is_discrete(stats[c.name][1], stats[c.name][2], bins)]
     found = dict(zip([c.name for c in discrete], distinct_values(t, [names[c.name] for c in discrete], rows,
                                                                    "list the distinct values"), strict=True))
-    edges = _edges(t, binned, names, stats, method, bins, rows)
+    edges, robust = _robust_edges(t, binned, names, stats, bins, rows) if method == "auto" else \
+        (_edges(t, binned, names, stats, method, bins, rows), {})
     strings = {c.name for c in texts if typed[c.name].type().is_string()}
     for group in ([c for c in texts if c.name in strings], [c for c in texts if c.name not in strings]):
         found |= dict(zip([c.name for c in group], distinct_values(t, [names[c.name] for c in group], rows,
@@ -490,7 +493,7 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
             sql, labels = _numeric_category(f'"{names[c.name]}"', np.asarray(sorted(found[c.name]), dtype=np.float64),
                                             missing)
         out[c.name] = ("categorical", labels, (), sql)
-    return out
+    return out, robust
 
 
 def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, rows: int) -> dict[str, np.ndarray]:

@@ -18,7 +18,8 @@ DIGIT = 8
 def _dataset(df: pd.DataFrame, target: str, positive=None):
     from .dataset import Dataset  # late import: the data layer sits above this module
 
-    return Dataset.from_frame(df, target, positive=positive, constant="keep")   # a sample keeps its columns
+    return Dataset.from_frame(df, target, positive=positive, constant="keep",   # a sample keeps its columns
+                              binning="mean-std")   # and the paper's mean-std bins
 
 
 def uniform_data(m: int = 1000, n_features: int = 25, k_star: int = 5, seed=0) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +86,8 @@ def gisette_like(m: int = GISETTE_ROWS, n_features: int = GISETTE_FEATURES, seed
     from .dataset import Dataset  # late import: the data layer sits above this module
 
     X, y = gisette_like_data(m, n_features, seed)
-    return Dataset.from_arrays(X, y, feature_names=[f"f{j + 1}" for j in range(X.shape[1])], positive=1)
+    return Dataset.from_arrays(X, y, feature_names=[f"f{j + 1}" for j in range(X.shape[1])], positive=1,
+                               binning="mean-std")
 
 
 def pixel_names(side: int = FRAME) -> list[str]:
