@@ -127,8 +127,9 @@ def _open(ibis, table_or_path, con):
 
 def _quantile_ranks(n: int, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """numpy's linear quantile rule on n sorted values: the 0-based ranks below and above each virtual index
-    n q + 1 - q - 1, and its fractional part."""
-    virtual = n * q + (1 + q * (1 - 1 - 1)) - 1   # numpy's _compute_virtual_index with alpha = beta = 1
+    (n - 1) q, and its fractional part (numpy's 'linear' method computes (n - 1) q itself: n q + 1 - q - 1 is
+    the same number in exact arithmetic but not always in floating point, 29.55999999999999 for 29.56)."""
+    virtual = (n - 1) * q
     below = np.floor(virtual)
     lo_rank = np.clip(below, 0, n - 1).astype(np.int64)
     hi_rank = np.clip(below + 1, 0, n - 1).astype(np.int64)
