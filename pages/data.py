@@ -55,7 +55,7 @@ from ui.data import (
     unused_upload,
 )
 from ui.data import upload as read_upload
-from ui.text import md
+from ui.text import md, read_aloud
 
 METHOD_HELP = {
     "mean-std": "three bins around the mean, as in the Bayes paper (footnote 6)",
@@ -472,9 +472,10 @@ def dataset_label(name: str, sample: str | None, columns, target: str, positive,
 
 def main() -> None:
     st.title("Data")
-    st.markdown("Load the table to select features from. fslab checks it, names the class to predict, and turns "
-                "every feature into a few integer codes: the criteria of the Bayes paper (Ahmed et al., 2015) are "
-                "computed from the counts of each (feature values, class) pair.")
+    read_aloud("data")
+    st.markdown("fslab checks the table, names the class to predict, and turns every feature into a few integer "
+                "codes: the criteria of the Bayes paper (Ahmed et al., 2015) are computed from the counts of each "
+                "(feature values, class) pair.")
     st.latex(r"y=\begin{cases}1 & \text{target}=\text{positive class}\\ 0 & \text{otherwise}\end{cases}")
     name, encoded = state.get_dataset()
     applied = applied_current()  # set on this page earlier and still the current dataset
