@@ -9,7 +9,7 @@ from ..information import mutual_information
 from ..tables import JointTable
 from ._folds import held_out_cross_entropy
 from .base import HeldOutCells, MeasureSpec, MixedCellReducer
-from .log_loss import held_out_cell_entropy, held_out_prior_entropy
+from .log_loss import held_out_cell_entropy, held_out_prior_entropy, mixed_cell_entropy
 
 
 def mi_score(table: JointTable) -> np.ndarray:
@@ -19,20 +19,6 @@ def mi_score(table: JointTable) -> np.ndarray:
     Tiny table: p = [[.4, .1], [.2, .3]] -> H(Y) - H(Y|X) = 0.970951 - 0.846439 = 0.124511 bit.
     """
     return mutual_information(table, unit="bits")
-
-
-def mixed_cell_entropy(counts: np.ndarray, params, nlogn: np.ndarray) -> np.ndarray:
-    """Per feature j: sum over mixed cells (c, v) of n_cv ln n_cv - sum_l n_cvl ln n_cvl (m H(Y | X_J, X_j) in nats;
-    pure cells add 0), from counts (C, L, A, n) with k ln k = ``nlogn[k]``. The sums run in the counts' memory
-    order (the fast engine's key path hands a (n, A, C, L) block transposed): ``np.einsum`` over the contiguous
-    layout, a gather and a few passes, where reductions across strided axes cost several times more."""
-    whole = counts if counts.dtype.kind in "iu" else counts.astype(np.intp)
-    perm = tuple(int(i) for i in np.argsort([-s for s in whole.strides], kind="stable"))
-    whole = whole.transpose(perm)
-    axes = "".join("clan"[i] for i in perm)
-    cells = axes.replace("l", "")
-    totals = np.einsum(f"{axes}->{cells}", whole)
-    return np.einsum(f"{cells}->n", nlogn[totals]) - np.einsum(f"{axes}->n", nlogn[whole])
 
 
 def _mi_from_entropy_sums(sums: np.ndarray, m: int, class_counts: np.ndarray, params) -> np.ndarray:
