@@ -21,9 +21,11 @@ with where:
 # the measures both halves handle: a Bayes criterion and a test-sample scorer (MeasureSpec.empirical)
 options = [name for name in offered_measures(source) if name in SCORABLE]  # + cost matrix on K > 2
 if not options:  # a real-valued target: only the squared error fits it, and the learners here are classifiers
-    st.error("This dataset has a real-valued target: the only measure that fits it is the squared error, while "
-             "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
-             "classes). Choose a class target on the Data page, or use the squared error on the Select page.")
+    st.warning("This dataset has a real-valued target: the only measure that fits it is the squared error, while "
+               "the selectors and learners compared here are classifiers' (MI, mRMR and the Fisher score need "
+               "classes). To compare them, split the target into classes on the Data page (at its median, a "
+               "threshold or in quantile classes); to keep it numeric, use the squared error on Select, By measure, "
+               "Scores or NPFS.")
     st.stop()
 top = LINK_PAGES["compare"].bounds(source.n_features)["k"]  # the page record's bound, as links are checked
 # the measure, k, estimate and selector Select chose on this data (or a link, or an upload's defaults), once
