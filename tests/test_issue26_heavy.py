@@ -200,9 +200,9 @@ def _sized_job(n: int) -> float:
 @pytest.mark.slow  # about a minute: the same NPFS job in a plain process and in the worker, with both cores busy
 def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys):
     """Two CPU-bound processes in sessions of their own (other users' work) keep both cores busy. The job in the
-    worker (lower_priority) must take at most 2x the same job in a plain process under the same load (the earlier
+    worker (lower_priority) must take at most 3x the same job in a plain process under the same load (the earlier
     nice-19 autogroup: 15-50x). Both are fresh processes timing only the NPFS call; interleaved, best of two."""
-    n = 120
+    n = 400  # 0.6-2 s of CPU now that the engine is fast (120 took 0.18 s: too short to time beside CI's tests)
     code = f"from tests.test_issue26_heavy import _sized_job; print(_sized_job({n}))"
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(2)]
     try:
@@ -219,7 +219,7 @@ def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys):
     with capsys.disabled():
         print(f"\nNPFS jmi k=10 n={n} on mushroom, 2 busy cores: plain process "
               f"{plain} s, worker {worker} s; load {os.getloadavg()[0]:.1f}")
-    assert min(worker) <= 2 * min(plain)
+    assert min(worker) <= 3 * min(plain)   # the starvation this guards was 15-50x; 3x leaves room for CI's noise
 
 
 def _four_tabs(ask, monkeypatch, module):
