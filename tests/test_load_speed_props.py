@@ -63,7 +63,7 @@ def test_mixed_python_values_keep_their_own_text():
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["level", "drop"]), st.booleans())
 def test_the_typing_hashing_reused_by_the_codes_changes_nothing(seed, missing, target_gaps):
     rng = np.random.default_rng(seed)
-    m = int(rng.integers(12, 80))
+    m = int(rng.integers(30, 80))   # below ~20 rows, 5 words can be half the rows: 'spaced' is then near-unique
     words = np.array(["x", "y", "z", " z", "w ", "q"], dtype=object)
     frame = pd.DataFrame({
         "clean": pd.Series(rng.choice(words[[0, 1, 2, 5]], m)).astype("str"),
@@ -71,6 +71,7 @@ def test_the_typing_hashing_reused_by_the_codes_changes_nothing(seed, missing, t
         "gappy": pd.Series(np.where(rng.random(m) < 0.2, None, rng.choice(words[:3], m))).astype("str"),
         "n": rng.normal(size=m), "y": rng.integers(0, 2, m).astype(float)})
     frame.loc[0, "y"], frame.loc[1, "y"] = 0, 1
+    frame.loc[[0, 1], "gappy"] = "x"   # both classes survive missing="drop"
     if target_gaps:
         frame.loc[rng.random(m) < 0.1, "y"] = np.nan
         frame.loc[0, "y"], frame.loc[1, "y"] = 0, 1
