@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     import feast_ratio
 
     import fslab
-    from fslab.measures import _fast
+    from fslab.counting import dense as _fast
     from fslab.selectors import _scorers
 
     feast_ratio.build()

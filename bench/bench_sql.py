@@ -98,8 +98,8 @@ def child_heldout(path: str, k: int, repeats: int, memory: str | None) -> None:
     import resource
 
     import fslab
+    from fslab.counting.folds import DEFAULT_FOLDS, DEFAULT_SEED
     from fslab.measures import measure
-    from fslab.measures._folds import DEFAULT_FOLDS, DEFAULT_SEED
 
     t0 = time.perf_counter()
     if memory:   # DuckDB's own cap (default: 80% of RAM), the parquet file read through our connection

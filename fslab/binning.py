@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from .compare import overlap_matrix, overlap_table, step_grid
+from .counting.folds import DEFAULT_SEED, check_estimate, describe_estimate
 from .data.dataset import Dataset
 from .errors import ParameterError
 from .measures import DEFAULT_FOLDS
-from .measures._folds import DEFAULT_SEED, check_estimate, describe_estimate
 from .selectors import select
 
 DEFAULT_BINNINGS: tuple[tuple[str, int], ...] = (

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .counting.folds import DEFAULT_FOLDS
 from .errors import ParameterError
 from .measures import Measure
 from .measures import measure as get_measure
-from .measures._folds import DEFAULT_FOLDS
 from .selectors.ties import ties_with
 from .tables import CodedSource, as_source
 

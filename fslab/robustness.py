@@ -29,10 +29,10 @@ import numpy as np
 import pandas as pd
 
 from .binning import DEFAULT_BINNINGS, BinningResult, binning_sensitivity
+from .counting.folds import TooFewRowsError, assign_folds
 from .data.sparse import SparseDataset
 from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
-from .measures._folds import TooFewRowsError, assign_folds
 from .measures.cross_fit import CrossFittedEvaluator, require_sample
 from .npfs import npfs
 from .selectors import SELECTORS, select

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -240,6 +240,7 @@ class CodedSource:
     task: str
     target: str
     _memo: _Memo
+    counter: ClassVar[str] = "dense"   # the engine that counts it: fslab.counting.engines.counter_of
 
     def __init__(self, X, arities, labels, *, y=None, weights=None, feature_names=None):
         X = np.asarray(X)

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 import fslab
+from fslab.counting.folds import assign_folds, split
 from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError
 from fslab.measures import MEASURES, measure
-from fslab.measures._folds import LOG_SMOOTHING, assign_folds, split
+from fslab.measures._folds import LOG_SMOOTHING
 from fslab.row_hash import folds as hash_folds
 from fslab.tables import JointTable
 

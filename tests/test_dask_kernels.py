@@ -15,7 +15,7 @@ from fslab.data.encoded import EncodedDataset
 dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 
-from fslab.data.dask_kernels import poisson_weights  # noqa: E402
+from fslab.counting.dask_kernels import poisson_weights  # noqa: E402
 from fslab.data.distributed import to_dask_source  # noqa: E402
 
 
@@ -147,7 +147,7 @@ def test_partition_counter_reports_its_arrays_to_the_scheduler():
     moves the small cell codes to the counter's worker rather than the counter (codes, value bits) to the codes."""
     from dask.sizeof import sizeof
 
-    from fslab.data.dask_kernels import fast_counter
+    from fslab.counting.dask_kernels import fast_counter
 
     X = np.zeros((20_000, 30), dtype=np.uint8)
     counter = fast_counter((X, np.zeros(20_000, dtype=np.int8)), np.full(30, 2), np.array([0, 1]))

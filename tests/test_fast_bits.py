@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fslab.counting.dense import FastCounter
 from fslab.data.encoded import EncodedDataset
-from fslab.measures._fast import FastCounter
 
 
 def strided_bits(X: np.ndarray, A: int) -> np.ndarray:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fslab.counting import dense as _fast
+from fslab.counting.dense import FastCounter
 from fslab.data.encoded import EncodedDataset
-from fslab.measures import _fast
-from fslab.measures._fast import FastCounter
 from fslab.selectors import select
 
 

@@ -9,9 +9,9 @@ import pytest
 
 import fslab
 from fslab import row_hash
+from fslab.counting.folds import TooFewRowsError
 from fslab.data.encoded import EncodedDataset
 from fslab.measures import measure
-from fslab.measures._folds import TooFewRowsError
 from fslab.measures.cross_fit import FoldCounting, can_hold_out, fold_source
 
 

@@ -49,6 +49,8 @@ LAYERS: tuple[tuple[str, list[str]], ...] = (
     ("measures/", _tree("fslab.measures")),
     ("information.py", ["fslab.information"]),
     ("data/", _tree("fslab.data")),
+    ("counting/ (the engines that turn codes into count tables: dense, sparse, removal, Dask kernels, SQL folds)",
+     _tree("fslab.counting")),
     ("tables.py", ["fslab.tables"]),
     ("foundations (errors, limits and capped readers, row hashes, safe export, rank tests, reproduction)",
      ["fslab.errors", "fslab.limits", "fslab.limited", "fslab.row_hash", "fslab.export", "fslab.rank_tests",
@@ -57,15 +59,11 @@ LAYERS: tuple[tuple[str, list[str]], ...] = (
 
 # Imports that run back up today, each with the issue that removes it: the test fails on any other upward import,
 # and on an entry here that no longer exists (delete it then).
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    # issue 36.1: the Dask counter subclasses measures._fast.FastCounter; engine constants live in the evaluator
-    ("fslab.data.dask_kernels", "fslab.measures._fast"): "issue 36.1",
-    ("fslab.data.distributed", "fslab.measures.evaluator"): "issue 36.1",
-    # issue 36.1: the estimate's rules (folds bound, estimate names and words) live in measures/_folds.py; the plan
-    # and the SQL fold counter read them from below. They belong on the counting floor with row_hash's folds.
-    ("fslab.data.plan", "fslab.measures._folds"): "issue 36.1",
-    ("fslab.data.sql_count", "fslab.measures._folds"): "issue 36.1",
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}   # none since issue 36.1 (the counting floor)
+
+# Layers that sit side by side although LAYERS lists one above the other: neither may import the other (issue 36.1:
+# measures count through fslab.counting, sources name their counter; the data layer never computes a measure).
+SIBLINGS: tuple[tuple[str, str], ...] = (("fslab.measures", "fslab.data"),)
 
 
 def _modules() -> dict[str, Path]:
@@ -258,7 +256,8 @@ def test_layers_are_read_as_declared():
     assert [layer_of(m) for m in ("pages.npfs", "app", "ui.share", "fslab", "fslab.cli.main", "fslab.evaluate",
                                   "fslab.npfs.procedure", "fslab.selectors._loop", "fslab.measures.f_beta",
                                   "fslab.data.sparse", "fslab.tables", "fslab.errors")] == \
-        [0, 0, 1, 2, 3, 3, 6, 9, 11, 13, 14, 15]
+        [0, 0, 1, 2, 3, 3, 6, 9, 11, 13, 15, 16]
+    assert layer_of("fslab.counting.dense") == 14
     assert layer_of("fslab.brand_new_module") is None and layer_of("uix") is None  # undeclared: the test says so
     edges = {"ui.share": {"fslab.measures"}, "fslab.measures.f_beta": {"fslab.tables", "ui.share", "fslab.npfs"},
              "fslab.tables": set(), "fslab.npfs": {"fslab.measures.f_beta"}}
@@ -286,6 +285,31 @@ def test_imports_flow_down_the_declared_layers():
     assert not new, "imports from a lower layer up to a higher one (DESIGN.md, Layers):\n" + "\n".join(new)
     gone = sorted(set(KNOWN_UPWARD) - set(upward))
     assert not gone, f"KNOWN_UPWARD lists imports that no longer run up: {gone}; delete them from the list"
+
+
+def sibling_imports(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every edge between two :data:`SIBLINGS` packages, in either direction."""
+    def inside(module: str, package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    return sorted((a, b) for a, targets in edges.items() for b in targets for p, q in SIBLINGS
+                  if (inside(a, p) and inside(b, q)) or (inside(a, q) and inside(b, p)))
+
+
+def test_sibling_reader():
+    edges = {"fslab.measures.base": {"fslab.data.sparse", "fslab.counting.engines"},
+             "fslab.data.plan": {"fslab.measures", "fslab.counting.folds"}, "fslab.datax": {"fslab.measures"}}
+    assert sibling_imports(edges) == [("fslab.data.plan", "fslab.measures"),
+                                      ("fslab.measures.base", "fslab.data.sparse")]
+
+
+@pytest.mark.slow  # shares the graph read above
+def test_measures_and_data_never_import_each_other():
+    """Issue 36.1: the measures count through fslab.counting (a source names its counter: ``counter_of``), and
+    the data layer reads the folds and engine bounds from there, never from the measures."""
+    edges, lines, _ = import_graph()
+    found = [f"  {a} -> {b}, line {', '.join(map(str, sorted(set(lines[a, b]))))}" for a, b in sibling_imports(edges)]
+    assert not found, "imports between side-by-side layers:\n" + "\n".join(found)
 
 
 @pytest.mark.slow  # 0.79 s measured (inner loop: unit and not slow)

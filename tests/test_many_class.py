@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fslab
+from fslab.counting.folds import assign_folds, split
 from fslab.data.encoded import EncodedDataset
 from fslab.errors import ParameterError, UnsupportedTargetError
 from fslab.measures import MEASURES, measure
-from fslab.measures._folds import assign_folds, split
 from fslab.measures.cost_sensitive import parse_cost_matrix
 from fslab.tables import JointTable
 

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from fslab import select
+from fslab.counting import dense as _fast
+from fslab.counting.dense import FastCounter
 from fslab.data.encoded import EncodedDataset
-from fslab.measures import _fast, measure
-from fslab.measures._fast import FastCounter
+from fslab.measures import measure
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from fslab.data.synthetic import uniform_dataset
 dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 
-from fslab.data.dask_kernels import poisson_weights  # noqa: E402
+from fslab.counting.dask_kernels import poisson_weights  # noqa: E402
 from fslab.data.distributed import to_dask_source  # noqa: E402
 from fslab.npfs.procedure import NPFSCancelled  # noqa: E402
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fslab
+from fslab.counting.folds import TooFewRowsError, assign_folds, fold_count
 from fslab.data.encoded import EncodedDataset
 from fslab.measures import measure
-from fslab.measures._folds import TooFewRowsError, assign_folds, fold_count
 from fslab.robustness import holdout_check
 
 TABLE_MEASURES = ("zero-one", "cost-sensitive", "balanced", "f-beta", "auc", "log-loss", "mi", "squared")
@@ -116,7 +116,7 @@ def test_npfs_on_a_tiny_sample_never_fails_on_a_one_fold_resample():
 def test_fold_sizes_from_class_counts_alone_equal_the_folds(y, folds, seed):
     """What the count-only engines can compute without rows: every (fold, class) size of fslab.row_hash.folds."""
     from fslab import row_hash
-    from fslab.measures._folds import fold_sizes
+    from fslab.counting.folds import fold_sizes
 
     y = np.asarray(y)
     fold = row_hash.folds(y, folds, seed)

@@ -187,8 +187,8 @@ def test_wide_sparse_lazy_cmim_and_mrmr_as_dense():
 def test_sparse_counter_counts_as_the_dense_engine(merge_pure):
     """Engine level: the tables of J + {j} (as joint tables, cells in any order), the mixed-cell sums and mRMR's
     feature-pair tables of the sparse counter equal the dense fast engine's on the same codes."""
-    from fslab.measures._fast import FastCounter
-    from fslab.measures._sparse import SparseCounter
+    from fslab.counting.dense import FastCounter
+    from fslab.counting.sparse import SparseCounter
     from fslab.measures.log_loss import SPEC as LOG_LOSS
     from fslab.measures.zero_one import SPEC as ZERO_ONE
 

@@ -10,11 +10,11 @@ import pytest
 
 import fslab
 from fslab import row_hash
+from fslab.counting.folds import TooFewRowsError
+from fslab.counting.sql_count import folded_sql, hash_round_sql
 from fslab.data.encoded import EncodedDataset
-from fslab.data.sql_count import folded_sql, hash_round_sql
 from fslab.data.sql_source import SqlSource
 from fslab.measures import measure
-from fslab.measures._folds import TooFewRowsError
 from tests import sql_engines
 from tests.sql_engines import ENGINES, load
 

@@ -16,10 +16,10 @@ import streamlit as st
 
 from fslab import export, terms
 from fslab.cost import select_cost
+from fslab.counting.folds import DEFAULT_FOLDS
 from fslab.criteria import criterion
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, Param, supported_measures
-from fslab.measures._folds import DEFAULT_FOLDS
 from fslab.measures.cross_fit import usable_folds
 from fslab.selectors import SELECTORS, Selection, prefix_criteria, select
 from fslab.stopping import steps_to_keep

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compare import DEFAULT_SELECTORS
+from ..counting.folds import TooFewRowsError
 from ..data.distributions import example1
 from ..errors import ParameterError
 from ..limits import server_limits
 from ..measures import DEFAULT_FOLDS, MEASURES, PARAM_DEFAULTS, check_estimate, supported_measures
-from ..measures._folds import TooFewRowsError
 from ..measures.cross_fit import can_hold_out, usable_folds
 from ..pena_nilsson.toy import PRESETS
 from ..recipe import CHOICES, Recipe, RecipeError, load_dataset, load_distribution

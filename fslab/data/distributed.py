@@ -9,7 +9,7 @@ workers: :func:`fslab.data.dask_read.from_dask` builds one from a Dask DataFrame
 :class:`fslab.tables.CodedSource` on each partition (mixed radix; when the product of arities exceeds
 the number of rows, the occupied codes are relabelled by their rank in the GLOBAL set of occupied codes,
 itself a union reduced on the workers) and keep them there between steps; the kernels
-(:mod:`fslab.data.dask_kernels`) count every candidate with one ``np.bincount`` per partition, and the
+(:mod:`fslab.counting.dask_kernels`) count every candidate with one ``np.bincount`` per partition, and the
 per-partition tables are summed in a tree on the workers. Only count tables travel to the client, never rows
 or code lists. Counts are whole numbers, so the sums, hence every measure, equal the in-memory ones exactly.
 
@@ -32,9 +32,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..counting import dask_kernels as kernels
 from ..errors import ClusterError, DaskMissingError, FslabError, ParameterError  # Dask errors: errors.py
 from ..tables import JointTable, check_subset, recall_prefix
-from . import dask_kernels as kernels
 
 SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
@@ -184,8 +184,8 @@ class DaskSource:
 
     def bootstrap(self, key: int, mean: float = 1.0) -> DaskSource:
         """A view whose every count weighs row i by w_i ~ Poisson(mean), drawn on the workers from (key, i) alone
-        (:func:`fslab.data.dask_kernels.poisson_weights`, :mod:`fslab.row_hash`): independent of the partitioning and
-        of the workers, and equal to the weights a SQL engine computes for the same row order.
+        (:func:`fslab.counting.dask_kernels.poisson_weights`, :mod:`fslab.row_hash`): independent of the partitioning
+        and of the workers, and equal to the weights a SQL engine computes for the same row order.
 
         The view shares the rows and the cached cell codes (codes do not depend on weights); its tables hold
         sum_i w_i 1(row i in the cell) (whole numbers, so sums are exact in any order).
@@ -203,7 +203,7 @@ class DaskSource:
     def folded(self, n_folds: int, seed: int) -> DaskSource:
         """The same rows with class index ``fold * L + y`` and labels tiled per fold: the cross-fitted evaluator's
         count-only seam (:mod:`fslab.measures.cross_fit`). Folds are :func:`fslab.row_hash.folds` of the rows in
-        partition order, computed on the workers (:func:`fslab.data.dask_kernels.with_folds`) from each row's rank
+        partition order, computed on the workers (:func:`fslab.counting.dask_kernels.with_folds`) from each row's rank
         within its class: per-partition class counts (one small compute) and their running sum. The view shares the
         partitions' codes and the cached cell codes (cells do not depend on the class); its tables are the
         (cell, fold x class) counts the in-memory evaluator counts, so held-out values equal the in-memory ones."""
@@ -280,7 +280,7 @@ class DaskSource:
         """The in-memory fast engine on every partition (persisted: its packed value bits are made once), for
         plain counts of small arities (as the in-memory engine: at most MAX_FAST_ARITY values, MAX_FAST_CLASSES
         classes); None otherwise (bootstrap views count weights with bincounts)."""
-        from ..measures.evaluator import MAX_FAST_ARITY, MAX_FAST_CLASSES
+        from ..counting.engines import MAX_FAST_ARITY, MAX_FAST_CLASSES
 
         if self._boot is not None or not self.n_features or int(self.arities.max()) > MAX_FAST_ARITY or (
                 self.labels.shape[0] > MAX_FAST_CLASSES):

@@ -584,7 +584,7 @@ class TablePlan:
         """The plan in plain sentences: how columns were read, what was left out and why, the missing-value rule,
         the target, the coding and (``estimate``) the estimate. A source's notes leave the estimate out: the
         selection run on it chooses one and says so."""
-        from ..measures._folds import describe_estimate
+        from ..counting.folds import describe_estimate
 
         said = [c.message for c in self.columns if c.message]
         near = [c for c in self.columns if c.left_out == "near-unique"]
@@ -648,7 +648,7 @@ class TablePlan:
     def with_estimate(self, estimate: str | None = None, folds: int | None = None, seed: int | None = None
                       ) -> TablePlan:
         """The plan with another estimate (plug-in or cross-fitted), number of folds or seed."""
-        from ..measures._folds import check_estimate, check_seed
+        from ..counting.folds import check_estimate, check_seed
         o = self.options
         est, k = check_estimate(o.estimate if estimate is None else estimate, o.folds if folds is None else folds)
         s = check_seed(o.seed if seed is None else seed)

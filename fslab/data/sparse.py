@@ -11,7 +11,7 @@ Zero is one level of every feature (code 0); the non-zeros are binned (``SPARSE_
 * ``codes``: the non-zero values are already codes (whole numbers below 256).
 
 The codes are a CSC matrix of uint8 without explicit zeros (O(non-zeros) memory; ``sparse_codes`` checks and
-encodes, ``sparse_io`` reads files); the counting engine (``fslab.measures._sparse``) reads them by rows (a CSR copy,
+encodes, ``sparse_io`` reads files); the counting engine (``fslab.counting.sparse``) reads them by rows (a CSR copy,
 built on first use) and refinements read single columns.
 """
 
@@ -56,6 +56,7 @@ class SparseDataset:
     """
 
     is_sample = True
+    counter = "sparse"   # counted from its non-zeros: fslab.counting.sparse (fslab.counting.engines.counter_of)
     has_values = False  # raw values for Fisher's score are not offered (a dense float matrix)
 
     # the record's fields, set once by __init__
@@ -175,7 +176,7 @@ class SparseDataset:
         rows = np.asarray(rows)
         return self.replace(codes=sp.csc_matrix(self.by_rows()[rows]), y=self.y[rows], raw=None)
 
-    # --- the TableSource protocol (the plain engine; the counter in fslab.measures._sparse is the fast one) -------
+    # --- the TableSource protocol (the plain engine; the counter in fslab.counting.sparse is the fast one) -------
     def _check_subset(self, subset: Sequence[int]) -> tuple[int, ...]:
         subset = tuple(int(j) for j in subset)
         if len(set(subset)) != len(subset) or any(j < 0 or j >= self.n_features for j in subset):

@@ -14,7 +14,7 @@ by rank among the occupied codes once cells outnumber rows), so every table, mea
 in-memory one.
 
 Held out, :meth:`SqlSource.folded` stores the codes once more with the class index ``fold * L + y``, the folds
-:func:`fslab.row_hash.folds` computed in the engine (:mod:`fslab.data.sql_count`), so each step is the plug-in's
+:func:`fslab.row_hash.folds` computed in the engine (:mod:`fslab.counting.sql_count`), so each step is the plug-in's
 one ``GROUP BY`` over a table of the same size; NPFS's bootstraps (:meth:`SqlSource.bootstrap`) sum the
 :func:`fslab.row_hash.poisson_weights` of the rows (``SUM(w)`` for ``COUNT(*)``), the weights Dask gives the same
 rows.
@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..counting.sql_count import check_folds_and_seed, check_key_and_mean, folded_sql, ranked, weighted_sql
 from ..errors import FslabError, ParameterError
 from ..tables import JointTable, check_subset
-from .sql_count import check_folds_and_seed, check_key_and_mean, folded_sql, ranked, weighted_sql
 
 
 class SqlError(FslabError, RuntimeError):
@@ -205,7 +205,7 @@ class SqlSource:
     def folded(self, n_folds: int, seed: int) -> SqlSource:
         """The same rows with class index ``fold * L + y`` and labels tiled per fold (the cross-fitted evaluator's
         count-only seam, :class:`fslab.measures.cross_fit.FoldCounting`): folds of :func:`fslab.row_hash.folds`
-        computed in the engine (:func:`fslab.data.sql_count.folded_sql`) over this source's row order, stored
+        computed in the engine (:func:`fslab.counting.sql_count.folded_sql`) over this source's row order, stored
         once per (folds, seed) as a temporary table of codes (and ``i``, each row's index), so each step's
         ``GROUP BY`` costs what the plug-in's does. On a bootstrap view: the source's folds of the ORIGINAL rows,
         each row counted with its weight (as the in-memory copies of a drawn row keep its fold; NPFS held out)."""
@@ -262,7 +262,7 @@ class SqlSource:
 
     def bootstrap(self, key: int, mean: float = 1.0) -> SqlSource:
         """A view whose every count weighs row i by its Poisson(mean) weight for bootstrap ``key``,
-        :func:`fslab.row_hash.poisson_weights` computed in the engine (:func:`fslab.data.sql_count.weighted_sql`;
+        :func:`fslab.row_hash.poisson_weights` computed in the engine (:func:`fslab.counting.sql_count.weighted_sql`;
         i the row's 0-based index in this source's row order): ``SUM(w)`` where the plain counts have ``COUNT(*)``.
         The weights are stored once (a temporary table of the codes and w, dropped with the view), so a step costs
         the plug-in's ``GROUP BY``. The same rows weigh the same on Dask (``DaskSource.bootstrap``), so NPFS gives

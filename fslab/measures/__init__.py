@@ -22,9 +22,10 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..counting.folds import DEFAULT_FOLDS, ESTIMATES, check_estimate, describe_estimate
 from ..errors import FslabError, ParameterError
 from . import auc, balanced, cost_sensitive, f_beta, log_loss, mutual_info, precision_recall, squared, zero_one
-from ._folds import DEFAULT_FOLDS, ESTIMATES, LOG_SMOOTHING, check_estimate, describe_estimate
+from ._folds import LOG_SMOOTHING
 from .auc import auc_score
 from .balanced import balanced_error
 from .base import Measure, MeasureSpec, MixedCellReducer, Param, bind

@@ -9,10 +9,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..data.sparse import SparseDataset
+from ..counting.engines import counter_of
+from ..counting.folds import check_estimate
 from ..errors import ParameterError, UnsupportedTargetError
 from ..tables import CodedSource, JointTable, as_source
-from ._folds import check_estimate
 from .cross_fit import CrossFittedEvaluator
 from .evaluator import Evaluator, TableEvaluator
 
@@ -37,7 +37,7 @@ class Param:
 
 @dataclass(frozen=True)
 class MixedCellReducer:
-    """A measure computed by the fast engine from the counts of the MIXED cells only (fslab.measures._fast).
+    """A measure computed by the fast engine from the counts of the MIXED cells only (fslab.counting.dense).
 
     ``cell_sums(counts, params, nlogn)``: counts (C, L, A, n) of (mixed cell c, class l, value v of
     feature j) -> per feature j the sum over the cells (c, v) of a cellwise loss that is 0 on pure cells;
@@ -212,7 +212,7 @@ def shown(value) -> str:
 def require_rows(what: str, source) -> None:
     """Refuse a source without row codes (only count tables, e.g. a Dask source) for a criterion declared
     ``needs_rows``: a ParameterError saying how to get the rows, never an AttributeError from deep inside."""
-    if isinstance(source, SparseDataset):
+    if counter_of(source) == "sparse":
         raise ParameterError(f"{what} reads every row's dense codes or values; sparse data are counted from their "
                              "non-zeros only. Pass a dense array to Dataset.from_arrays (if it fits in memory), or "
                              "use another criterion (BayesGreedy, MIGreedy, JMI, mRMR, CMIM).")

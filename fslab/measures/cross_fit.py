@@ -1,7 +1,7 @@
 """The cross-fitted evaluator: held-out estimates of any table measure, at about the plug-in's counting cost.
 
 ``measure.on(source, estimate="cross-fitted", folds=F, seed=s)`` gives this evaluator. It counts a derived
-sample of the same rows whose class index is ``fold * L + y`` (folds: :func:`fslab.measures._folds.assign_folds`,
+sample of the same rows whose class index is ``fold * L + y`` (folds: :func:`fslab.counting.folds.assign_folds`,
 i.e. :func:`fslab.row_hash.folds` over a safe number of folds), so every batched table the engines produce, fast or
 plain, holds the counts of every fold at once; a table of shape (..., cells, F * L) is split into training (all
 other folds) and test counts and scored by the measure's ``held_out`` function (see :mod:`fslab.measures._folds`
@@ -9,15 +9,15 @@ for the definition and the formulas).
 
 **Safe folds.** F is the number asked, lowered to the row count of the smallest class present (a note in
 ``notes`` says so), so every fold holds a row of every class; a class with a single row is refused
-(:class:`~fslab.measures._folds.TooFewRowsError`); a real-valued target only needs no empty fold. No held-out value
+(:class:`~fslab.counting.folds.TooFewRowsError`); a real-valued target only needs no empty fold. No held-out value
 is ever ``nan``.
 
 **Count-only sources (SQL, Dask): the seam.** A source whose rows stay in an engine declares
 :class:`FoldCounting`, one method ``folded(n_folds, seed)``, and the evaluator then never sees a row. Contract:
 
 - ``source.table([])`` gives the class counts (one cell, shape (1, L)); from them the evaluator computes the safe
-  F with :func:`~fslab.measures._folds.fold_count` (every class in every fold; on ``task == "regression"`` no
-  empty fold, from :func:`~fslab.measures._folds.fold_sizes`), so the refusal and the note are the same on every
+  F with :func:`~fslab.counting.folds.fold_count` (every class in every fold; on ``task == "regression"`` no
+  empty fold, from :func:`~fslab.counting.folds.fold_sizes`), so the refusal and the note are the same on every
   engine, and
   calls ``source.folded(F, seed)`` with ``2 <= F <= 20`` and ``0 <= seed < 2**63``.
 - ``folded(F, seed)`` returns a count-only source of the same rows and features (same ``feature_names``,
@@ -47,18 +47,18 @@ from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
-from ..data.sparse import SparseDataset
+from ..counting.dense import FastCounter
+from ..counting.engines import counter_of
+from ..counting.folds import assign_folds, check_estimate, check_seed, fold_count, split
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable, TableSource, readonly
-from ._fast import FastCounter
-from ._folds import assign_folds, check_estimate, check_seed, fold_count, split
 from .evaluator import TableEvaluator
 
 
 def fold_source(source, folds: np.ndarray, n_folds: int):
     """The same rows (codes shared, not copied) with class index ``fold * L + y`` and labels tiled per fold."""
     n_labels = len(source.labels)
-    if isinstance(source, SparseDataset):   # counted from its non-zeros whatever the classes
+    if counter_of(source) == "sparse":   # counted from its non-zeros whatever the classes
         return source.replace(y=folds * n_labels + source.y, labels=np.tile(source.labels, n_folds),
                               class_names=None, task="multiclass")
     derived = object.__new__(CodedSource)
@@ -81,7 +81,7 @@ class FoldCounting(Protocol):
 def can_hold_out(source) -> bool:
     """True for a sample whose rows are here to split into folds, or a count-only source that counts folds in its
     engine (:class:`FoldCounting`); False for an exact Distribution."""
-    return isinstance(source, SparseDataset) or (isinstance(source, CodedSource) and source.is_sample) or (
+    return counter_of(source) == "sparse" or (isinstance(source, CodedSource) and source.is_sample) or (
         isinstance(source, FoldCounting) and bool(source.is_sample))
 
 
@@ -107,11 +107,11 @@ def _stratified(source) -> bool:
 
 def usable_folds(source, folds: int, seed=0) -> tuple[int, tuple[str, ...]]:
     """(F, notes): the folds a cross-fitted estimate on ``source`` uses when ``folds`` are asked with split ``seed``
-    (:func:`~fslab.measures._folds.fold_count` on its class counts: rows here, or one count of the engine); a
-    :class:`~fslab.measures._folds.TooFewRowsError` when a class has a single row (a real-valued target: when
+    (:func:`~fslab.counting.folds.fold_count` on its class counts: rows here, or one count of the engine); a
+    :class:`~fslab.counting.folds.TooFewRowsError` when a class has a single row (a real-valued target: when
     the rows cannot fill 2 folds)."""
     require_sample(source)
-    if isinstance(source, CodedSource | SparseDataset):
+    if counter_of(source) in ("dense", "sparse"):   # rows here
         assert source.y is not None   # require_sample: a sample
         counts = np.bincount(source.y, minlength=len(source.labels))
     else:
@@ -138,7 +138,7 @@ class CrossFittedEvaluator(TableEvaluator):
         measure.check_labels(source.labels)
         self.original = source
         self.fold_of_row: np.ndarray | None
-        if isinstance(source, CodedSource | SparseDataset):
+        if counter_of(source) in ("dense", "sparse"):   # rows here
             assert source.y is not None   # require_sample: a sample
             fold_of_row, self.n_folds, self.notes = assign_folds(source.y, folds, seed, _class_names(source),
                                                                  stratified=_stratified(source))
@@ -163,7 +163,7 @@ class CrossFittedEvaluator(TableEvaluator):
     @property
     def mixed_cells(self):
         # the sparse engine sums plug-in reducers its own way: held-out values come from its batched tables there
-        return None if isinstance(self.source, SparseDataset) else self.measure.spec.held_out_cells
+        return None if counter_of(self.source) == "sparse" else self.measure.spec.held_out_cells
 
     def _fold_rows(self) -> np.ndarray:
         """Rows of every (test fold, class): (F, L)."""

@@ -12,9 +12,9 @@ Table measures (a pure function of the joint table of (X_J, Y)) share one implem
 bring their own through ``MeasureSpec.evaluator``. Selectors, ``bayes_value``, ``subset_risks``, the
 lattice, convergence, compare and ksuggest all call these methods, so they report one number per J.
 
-Engines. ``engine="auto"`` uses the fast counting engine (``_fast.py``) on samples with small arities
+Engines. ``engine="auto"`` uses the fast counting engine (:mod:`fslab.counting.dense`) on samples with small arities
 (at most 16 values per feature, 128 classes), the measure's mixed-cell reducer when it declares one, and
-the one-pass removal step (``_removal.py``) on sources with row codes. ``engine="plain"`` counts every
+the one-pass removal step (:mod:`fslab.counting.removal`) on sources with row codes. ``engine="plain"`` counts every
 subset's table from scratch with ``source.table`` / ``source.extension_tables``: the oracle that the
 differential test holds the fast engine to.
 """
@@ -26,22 +26,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..data.sparse import SparseDataset
+from ..counting.dense import FastCounter
+from ..counting.engines import ENGINE_CELLS_PER_ROW, MAX_ENGINE_CLASSES, MAX_FAST_CLASSES, counter_of, fits_fast
+from ..counting.removal import dense_ids, removal_table_criteria
+from ..counting.sparse import SparseCounter
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable, check_subset
-from ._fast import FastCounter
-from ._removal import dense_ids, removal_table_criteria
-from ._sparse import SparseCounter
 
 ENGINES = ("auto", "plain")
-MAX_FAST_ARITY = 16     # always fast up to this many values per feature; beyond it (up to WIDE_FAST_ARITY) only
-WIDE_FAST_ARITY = 64    # while the engine's value indicators (rows x features x (values-1) float32) fit in
-INDICATOR_BYTES = 256 << 20
-MAX_FAST_CLASSES = 16  # the Dask kernels' limit (fslab.data.distributed)
-# The in-memory engine's: its count arrays grow with L^2 (a real-valued target with 1,000s of values takes plain
-# tables); 128 holds 20 classes x 5 folds held out (class index fold * L + y; issue 35.2).
-MAX_ENGINE_CLASSES = 128
-ENGINE_CELLS_PER_ROW = 4  # beyond MAX_FAST_CLASSES: the engine while its count cells per feature are at most 4 a row
 # Byte budget of one batch of plain extension tables (with the few float copies a measure makes of them):
 # memory stays bounded by this, never proportional to the number of candidates.
 BATCH_BYTES = 64 << 20
@@ -54,13 +46,6 @@ def check_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise ParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     return engine
-
-
-def _fits_fast(source) -> bool:
-    """Small arities always; up to WIDE_FAST_ARITY values while the value indicators fit INDICATOR_BYTES."""
-    arity = int(source.arities.max())
-    indicator = source.n_rows * source.n_features * (arity - 1) * 4
-    return arity <= MAX_FAST_ARITY or (arity <= WIDE_FAST_ARITY and indicator <= INDICATOR_BYTES)
 
 
 def _subset(subset: Sequence[int] | np.ndarray) -> list[int]:
@@ -123,10 +108,10 @@ class TableEvaluator(Evaluator):
         self._counter: FastCounter | SparseCounter | None = None
         self._cells: OrderedDict[tuple[int, ...], tuple[np.ndarray, int]] = OrderedDict()
         self.has_rows = isinstance(source, CodedSource)
-        self.sparse = isinstance(source, SparseDataset)  # counted from its non-zeros (fslab.measures._sparse)
+        self.sparse = counter_of(source) == "sparse"  # counted from its non-zeros (fslab.counting.sparse)
         self.fast = (self.engine == "auto" and (self.has_rows or self.sparse) and source.is_sample
                      and source.n_features > 0 and len(source.labels) <= MAX_ENGINE_CLASSES
-                     and (self.sparse or _fits_fast(source)))
+                     and (self.sparse or fits_fast(source)))
 
     @property
     def mixed_cells(self):

@@ -31,10 +31,11 @@ from functools import partial
 
 import numpy as np
 
+from ..counting.folds import assign_folds, check_estimate, check_seed
 from ..errors import ParameterError, UnsupportedTargetError
 from ..information import _sum_classes, conditional_entropy
 from ..tables import CodedSource, JointTable, as_source
-from ._folds import LOG_SMOOTHING, assign_folds, check_estimate, check_seed
+from ._folds import LOG_SMOOTHING
 from .base import MeasureSpec, Param
 from .cross_fit import require_sample
 from .evaluator import Evaluator

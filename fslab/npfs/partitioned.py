@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..counting.folds import DEFAULT_FOLDS, DEFAULT_SEED
 from ..errors import ParameterError
-from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED
 
 
 def _features(view, k: int, selector, params: dict) -> Sequence[int]:

@@ -32,13 +32,13 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from ..counting.folds import DEFAULT_FOLDS, DEFAULT_SEED, assign_folds, check_estimate
 from ..data.distributed import DaskSource
 from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
 from ..data.sql_source import SqlSource  # numpy only: no Ibis import
 from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
-from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, assign_folds, check_estimate
 from ..measures.cross_fit import require_sample
 from ..selectors._registry import SelectorSet
 from ..tables import CodedSource, as_source
@@ -278,7 +278,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     estimate, folds : the base selector's criterion estimate (``select``'s): ``"plug-in"`` (default, the paper's)
         or ``"cross-fitted"``: each bootstrap is selected with held-out estimates over ``folds`` stratified folds of
         the ORIGINAL rows (split with seed 0), so the copies of one row in a resample stay in one fold and never
-        score each other; fewer folds on a small class (:func:`fslab.measures._folds.fold_count`), and a resample
+        score each other; fewer folds on a small class (:func:`fslab.counting.folds.fold_count`), and a resample
         of a tiny sample that drew rows of one fold only is selected with the plug-in (nothing to hold out).
         Cross-fitted runs resample (``counting="resample"``).
     """

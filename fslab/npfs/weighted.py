@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures._fast import nlogn_table
+from ..counting.dense import nlogn_table
 from ..tables import CodedSource
 from .result import PICKED, TIED_PICK
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..counting.dense import FastCounter
 from ..errors import ParameterError
 from ..information import mutual_information
-from ..measures._fast import FastCounter
 from ..tables import CodedSource, JointTable
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..counting.folds import describe_estimate
 from ..export import json_ready
-from ..measures._folds import describe_estimate
 
 TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied", "tied")
 

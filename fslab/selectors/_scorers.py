@@ -12,10 +12,10 @@ from math import comb
 
 import numpy as np
 
+from ..counting.dense import FastCounter
 from ..errors import ParameterError
 from ..information import mutual_information
 from ..measures import Evaluator
-from ..measures._fast import FastCounter
 from ..tables import JointTable
 from ._counting import feature_pair_counts, pair_extensions, pair_information, plugin_reducer
 from ._loop import Hooks

@@ -10,9 +10,9 @@ from typing import Any, cast
 import numpy as np
 
 from ..alerts import code_alerts
+from ..counting.folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate
 from ..errors import ParameterError
 from ..measures import measure as get_measure
-from ..measures._folds import DEFAULT_FOLDS, DEFAULT_SEED, check_estimate
 from ..measures.base import require_rows
 from ..measures.evaluator import Evaluator, check_engine
 from ..tables import as_source

@@ -1,7 +1,7 @@
 """The counting engine of a sparse sample (``fslab.data.sparse.SparseDataset``): work and memory follow the
 non-zeros, never rows x features.
 
-Same two ideas as the dense engine (``_fast.py``), counted from the non-zeros:
+Same two ideas as the dense engine (:mod:`fslab.counting.dense`), counted from the non-zeros:
 
 1. **Group by (cell, class); the zero value is the remainder.** For the rows of a group g, n(g, X_j = v) for
    v >= 1 is a bincount over the non-zeros of those rows (read from a CSR copy of the codes); n(g, X_j = 0) is
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ..tables import recall_prefix
-from ._fast import nlogn_table
+from .dense import nlogn_table
 
 _STATE_CACHE = 64
 _BLOCK_ENTRIES = 1 << 22  # non-zeros per block of the marginal counts

@@ -47,7 +47,7 @@ def class_states(seed: int, n_labels: int) -> np.ndarray:
 
 def check_folds_and_seed(n_folds, seed) -> tuple[int, int]:
     """A whole number of folds 2 .. 20 and a seed 0 <= seed < 2**63 (as the in-memory split takes them)."""
-    from ..measures._folds import MAX_FOLDS
+    from ..counting.folds import MAX_FOLDS
 
     if isinstance(n_folds, bool) or not isinstance(n_folds, int | np.integer) or not 2 <= n_folds <= MAX_FOLDS:
         raise ParameterError(f"folds must be a whole number from 2 to {MAX_FOLDS}; got {n_folds!r}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import row_hash
-from ..measures._fast import FastCounter
+from ..counting.dense import FastCounter
 from ..tables import CodedSource
 
 _CHUNK = 1 << 22  # row x candidate entries per bincount (32 MiB of int64 indices)
