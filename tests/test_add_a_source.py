@@ -1,10 +1,19 @@
-"""Adding a data source is one file (issue 36.3): tests/toy_rows_source.py, a count-only source over Python dict
-rows, takes the plan's rules (typing, IDs, constant columns, the target) and the folds of row_hash from the library,
-counts its own tables, and then selects, evaluates and holds out exactly as the in-memory engine does on the same
-rows. (The command line and the app take no registered source yet: see the report of issue 36.3.)"""
+"""Adding a data source takes two files (issue 36.3): tests/toy_rows_source.py, a count-only source over Python dict
+rows with its opener, and its registration (``register_source`` in the process, or an entry point of the group
+``fslab.sources``: the ``entry_points.txt`` an installed package's pyproject.toml writes). The source takes the
+plan's rules (typing, IDs, constant columns, the target) and the folds of row_hash from the library, counts its own
+tables, and then selects, evaluates and holds out exactly as the in-memory engine does on the same rows, from the
+library (``open_source("rows:PATH")``), the command line (``python -m fslab select rows:PATH``, or a ``.jsonl`` file)
+and the app (a ``.jsonl`` upload, then the Select page)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -12,8 +21,12 @@ import pandas as pd
 import pytest
 
 import fslab
+from fslab.cli.main import main
+from fslab.data import registry
+from fslab.data.registry import UnknownSourceError, open_source, register_source, unregister_source
 from fslab.measures.cross_fit import FoldCounting, can_hold_out
-from tests.toy_rows_source import RowsSource
+from tests.conftest import ROOT
+from tests.toy_rows_source import RowsSource, open_rows
 
 pytestmark = pytest.mark.slow   # the module fixture types 300 exported rows twice: about 1 s
 
@@ -71,20 +84,163 @@ def test_it_is_held_out_through_the_count_only_seam(both):
     assert held.value([0, 4]) == pytest.approx(ref.value([0, 4]), abs=1e-12)
 
 
-def test_the_app_runs_on_its_rows(both):
-    """The app's pages take an encoded dataset (ui.state): the source hands its codes over when they fit, and the
-    Select page picks what the library picks on the source itself."""
+# ---- registered: the library, the command line, the app ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def export(tmp_path_factory):
+    """The rows as a JSON lines file, and the same rows in memory coded as the command line codes a user's file
+    (robust bins, "auto")."""
+    path = tmp_path_factory.mktemp("rows") / "export.jsonl"
+    rows = _rows()
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return path, fslab.Dataset.from_frame(pd.DataFrame(rows), "churn").discretize("auto")
+
+
+@pytest.fixture
+def registered():
+    """The registration, the second file of a real source (here in the test): a scheme and a suffix."""
+    kinds = [register_source("rows", open_rows), register_source(".jsonl", open_rows)]
+    yield kinds
+    for kind in kinds:
+        unregister_source(kind.name)
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_library_opens_it_by_scheme_and_by_suffix(registered, export):
+    path, mem = export
+    by_scheme, by_suffix = open_source(f"rows:{path}"), open_source(str(path), target="churn")
+    assert isinstance(by_scheme, RowsSource) and isinstance(by_suffix, RowsSource)
+    assert by_scheme.target == "churn"   # the last key of a row, as the last column of a CSV
+    assert by_scheme.feature_names == by_suffix.feature_names == mem.feature_names
+    assert by_scheme.arities.tolist() == mem.arities.tolist()   # robust bins ("auto") by default, as a user's CSV
+    a = fslab.select(by_scheme, 3, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    b = fslab.select(mem, 3, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    assert list(a.features) == list(b.features)
+    np.testing.assert_allclose(a.scores, b.scores, atol=1e-12)
+
+
+@pytest.mark.parametrize("spec", ["rows:{path}", "{path}"])
+def test_the_command_line_selects_it_as_memory_does(registered, export, spec):
+    path, mem = export
+    code, out, err = _cli("select", spec.format(path=path), "--k", "3", "--json", "-q")
+    assert code == 0, err
+    doc = json.loads(out)
+    expected = fslab.select(mem, 3, "bayes-greedy", estimate="cross-fitted")   # held out: the user's own data
+    assert doc["features"] == list(expected.features) and doc["estimate"] == "cross-fitted"
+    np.testing.assert_allclose(doc["scores"], expected.scores, atol=1e-12)
+    assert doc["data"] == {"kind": "dataset", "name": spec.format(path=path if "rows:" in spec else path.name),
+                           "features": 5, "rows": 300, "task": "binary", "target": "churn", "positive": "yes"}
+
+
+def _installed(tmp_path) -> dict:
+    """A package that declares the source by entry point (what pip writes from its pyproject.toml's
+    [project.entry-points."fslab.sources"]): the environment of a process that has it installed."""
+    info = tmp_path / "toy_rows-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-rows\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[fslab.sources]\nrows = tests.toy_rows_source:open_rows\n")
+    return os.environ | {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+
+
+def test_an_installed_source_reaches_python_m_fslab(export, tmp_path):
+    """A fresh ``python -m fslab`` finds the source by its entry point, registered nowhere in code."""
+    path, mem = export
+    proc = subprocess.run([sys.executable, "-m", "fslab", "select", f"rows:{path}", "--k", "3", "--measure",
+                           "balanced", "--json", "-q"], env=_installed(tmp_path), cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    expected = fslab.select(mem, 3, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    assert json.loads(proc.stdout)["features"] == list(expected.features)
+
+
+def test_an_entry_point_is_imported_only_when_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    _installed(tmp_path)
+    monkeypatch.delitem(sys.modules, "tests.toy_rows_source")
+    assert "rows" in registry.names() and "tests.toy_rows_source" not in sys.modules   # listed, not imported
+    assert registry.find("other.csv") is None and "tests.toy_rows_source" not in sys.modules
+    assert registry.find("rows:x.jsonl")[0].opener.__module__ == "tests.toy_rows_source"
+
+
+def test_bad_names_and_specs_are_said(registered, export, tmp_path):
+    path, _ = export
+    with pytest.raises(UnknownSourceError, match=r"no data source 'nope'.*the sources are rows, \.jsonl"):
+        open_source("nope:x")
+    code, _, err = _cli("select", "nope:x", "-q")
+    assert code == 1 and "no data source 'nope'" in err and "fslab.sources" in err
+    with pytest.raises(UnknownSourceError, match="needs a location after 'rows:'"):
+        open_source("rows:")
+    with pytest.raises(fslab.DataError, match=r"the source 'rows' \(Rows as JSON lines.*could not read.*No such file"):
+        open_source(f"rows:{tmp_path / 'gone.jsonl'}")
+    (tmp_path / "bad.jsonl").write_text('{"a": 1}\nnot json\n')
+    with pytest.raises(fslab.DataError, match="could not read .*bad.jsonl.*Expecting value"):
+        open_source(str(tmp_path / "bad.jsonl"))
+    code, _, err = _cli("select", f"rows:{path}", "--sql", "--split", "median", "-q")
+    assert code == 1 and "--sql, --split do not apply" in err and "reads and types its own rows" in err
+    for name in ("sample", "C", "Rows", "rows"):   # fslab's own prefix, a drive letter, upper case, taken
+        with pytest.raises(fslab.ParameterError, match=f"source (name )?'{name}'"):
+            register_source(name, open_rows)
+    register_source("junk", lambda location, **options: [location])
+    try:
+        with pytest.raises(fslab.ParameterError, match="'junk' returned a list, not a table source: it lacks"):
+            open_source("junk:x")
+    finally:
+        unregister_source("junk")
+
+
+def test_a_file_named_with_a_colon_stays_a_file(registered, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nope:x.csv").write_text("a,y\n0,no\n1,yes\n0,no\n1,yes\n0,no\n1,yes\n")
+    assert registry.scheme_of("C:\\data.csv") is None and registry.scheme_of("nope:x.csv") == "nope"
+    code, out, err = _cli("select", "nope:x.csv", "--k", "1", "--estimate", "plug-in", "-q")
+    assert code == 0 and "selected: a" in out, err
+    code, out, err = _cli("select", "nope:y.csv", "--k", "1", "-q")   # no such file and no such source
+    assert code == 1 and "no data source 'nope'" in err
+
+
+def _upload_widget():
+    """The Data page's reading of an upload named for a registered source (ui.source.registered_upload)."""
+    import streamlit as st
+
+    from ui.source import registered_upload
+
+    st.write(registered_upload("export.jsonl", st.session_state["toy_bytes"]))
+
+
+def test_the_app_takes_it_as_an_upload_and_selects_on_it(registered, export):
+    """A .jsonl upload is read by the registered source (in the capped worker every upload is read in), "Use this
+    dataset" makes its codes the current dataset, and the Select page picks what the library picks on the source."""
     from streamlit.testing.v1 import AppTest
 
-    from tests.conftest import ROOT
     from ui import state
 
-    src, _ = both
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
-    state.install(at.session_state, state.CurrentData(src.to_encoded(), "rows (toy source)"))
-    at.switch_page("pages/selection.py").run()   # one run: the page's defaults on it (BayesGreedy, 0-1 error)
-    selector, measure, k = (at.session_state[f"select.{w}"] for w in ("selector", "measure", "k"))
+    path, _ = export
+    at = AppTest.from_function(_upload_widget, default_timeout=90)
+    at.session_state["toy_bytes"] = path.read_bytes()
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="data_target").value == "churn"
+    assert "read by a registered source (Rows as JSON lines)" in at.success[0].value
+    assert "300 rows x 5 features, target 'churn', positive class 'yes'" in at.success[0].value
+    at.button(key="data_use").click().run()
+    current = at.session_state[state.CURRENT]
+    assert current.name == "export.jsonl" and current.spec is None   # no link names a server's own source
+
+    src = open_source(f"rows:{path}")
+    np.testing.assert_array_equal(current.encoded.X, src.to_encoded().X)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    state.install(app.session_state, current)
+    app.switch_page("pages/selection.py").run()   # one run: the page's defaults on it (BayesGreedy, 0-1 error)
+    assert not app.exception, [e.value for e in app.exception]
+    selector, measure, k = (app.session_state[f"select.{w}"] for w in ("selector", "measure", "k"))
     picked = fslab.select(src, k, selector, measure=measure).names
-    shown = " ".join(str(v) for d in at.dataframe for v in d.value.to_numpy().ravel())
+    shown = " ".join(str(v) for d in app.dataframe for v in d.value.to_numpy().ravel())
     assert all(name in shown for name in picked), (picked, shown[:300])

@@ -5,6 +5,10 @@ and coded by the plan (``apply``, ``code``), and the folds of held-out estimates
 its own: counting tables by (cell, class) over its chunks, and by (cell, fold x class) for the count-only seam of
 the cross-fitted evaluator (``folded``, :class:`fslab.measures.cross_fit.FoldCounting`).
 
+``open_rows`` is its opener for fslab.data.registry (``register_source("rows", open_rows)``, or an entry point of the
+group ``fslab.sources``): DATA ``rows:path.jsonl`` on the command line, ``fslab.data.registry.open_source`` in the
+library, a ``.jsonl`` upload on the Data page.
+
 The cut points come from :func:`fslab.data.discretize.encode_frame` on the typed rows (in memory: this toy is
 small); an engine whose rows do not fit computes them from global statistics, as ``from_sql`` and ``from_dask`` do
 today, the one step no shared function does yet.
@@ -13,6 +17,7 @@ today, the one step no shared function does yet.
 from __future__ import annotations
 
 import functools
+import json
 
 import numpy as np
 import pandas as pd
@@ -30,12 +35,13 @@ class RowsSource:
     is_sample = True
 
     def __init__(self, rows: list[dict], target: str, method: str = "mean-std", bins: int = 3, chunk: int = 100,
-                 *, _parts=None, _labels=None, _plan=None):
+                 positive: str | None = None, *, _parts=None, _labels=None, _plan=None):
         if _parts is not None:   # a folded view: the same codes, class index fold * L + y
             self._parts, self.labels, self.plan = _parts, _labels, _plan
         else:
             frames = [pd.DataFrame(rows[i:i + chunk]) for i in range(0, len(rows), chunk)]
-            plan = decide(functools.reduce(merge, (summarize(f, target) for f in frames)), PlanOptions())
+            summary = functools.reduce(merge, (summarize(f, target) for f in frames))
+            plan = decide(summary, PlanOptions(positive=positive))
             typed = [apply(plan, f) for f in frames]
             enc = encode_frame(pd.concat(typed, ignore_index=True), method, bins)
             self.plan = plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels)
@@ -50,6 +56,18 @@ class RowsSource:
     @property
     def n_features(self) -> int:
         return len(self.feature_names)
+
+    @property
+    def n_rows(self) -> int:
+        return sum(len(y) for _, y in self._parts)
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return tuple(self.plan.target.classes)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(self.plan.describe(estimate=False))
 
     def _cells(self, subset) -> list[np.ndarray]:
         """Each chunk's mixed-radix cell of ``subset`` (the cells of every chunk numbered alike)."""
@@ -90,3 +108,17 @@ class RowsSource:
                               class_names=self.plan.target.classes, task=self.task,
                               categories=tuple(c.levels for c in self.plan.kept), plan=self.plan,
                               notes=self.plan.describe())
+
+
+def open_rows(location: str | bytes, *, target=None, positive=None, method="auto", bins=3) -> RowsSource:
+    """Rows as JSON lines.
+
+    One object per line, counted in chunks. ``location``: a file's path, or an upload's bytes; ``target``: the last
+    key of the first row by default."""
+    if isinstance(location, str):
+        with open(location, "rb") as fh:
+            location = fh.read()
+    rows = [json.loads(line) for line in location.decode("utf-8").splitlines() if line.strip()]
+    if not rows or not all(isinstance(r, dict) for r in rows):
+        raise ValueError("expected one JSON object per line")
+    return RowsSource(rows, target if target is not None else list(rows[0])[-1], method, bins, positive=positive)

@@ -1,13 +1,20 @@
-"""The widget that lets a page run on the current dataset or on the current toy distribution."""
+"""The widget that lets a page run on the current dataset or on the current toy distribution, and the Data page's
+reading of an upload that a registered source opens (fslab.data.registry)."""
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
+from fslab.data import registry
 from fslab.data.distributions import example1
+from fslab.errors import FslabError
+from fslab.limits import LIMITS
 from fslab.pena_nilsson.toy import PRESETS
 
 from . import state
+from .heavy import run_in_worker
 from .text import md
 
 
@@ -35,3 +42,44 @@ def pick_source(key: str, default: str = "dataset"):
     if kind == "dataset":
         return kind, ds_name, encoded
     return kind, dist_name, dist
+
+
+def upload_types() -> list[str]:
+    """The file types the registered sources' suffixes add to the Data page's uploader (".jsonl" -> "jsonl")."""
+    return [name.rsplit(".", 1)[-1] for name in registry.names() if name.startswith(".")]
+
+
+@st.cache_resource(show_spinner="Reading the file...", scope="session", max_entries=2)
+def _opened(name: str, sha256: str, target: str | None, _opener, _data: bytes):
+    """The upload opened by the registered source ``name`` in a worker capped by the server's LIMITS, as any upload
+    is read (ui.heavy.run_in_worker); kept in this session by the bytes' SHA-256 and the target."""
+    return run_in_worker(registry.open_upload, name, _opener, _data, target, caps=LIMITS)
+
+
+def registered_upload(file_name: str, data: bytes) -> bool:
+    """False unless ``file_name`` ends in a registered source's suffix; then that source reads the bytes, the page
+    says what it read, offers the column to predict, and "Use this dataset" makes the codes the current dataset (no
+    link or recipe names it: the source lives in this server's process or packages)."""
+    found = registry.find(file_name)
+    if found is None:
+        return False
+    kind, sha = found[0], hashlib.sha256(data).hexdigest()
+    try:
+        first = _opened(kind.name, sha, None, kind.opener, data)
+        columns = [*first.feature_names, first.target]
+        target = st.selectbox("Column to predict (the target)", columns, index=len(columns) - 1, key="data_target")
+        encoded = first if target == first.target else _opened(kind.name, sha, target, kind.opener, data)
+    except FslabError as err:
+        st.error(f"{md(file_name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is unchanged.")
+        return True
+    positive = f", positive class '{md(encoded.class_names[1])}'" if encoded.task == "binary" else ""
+    st.success(f"**{md(file_name)}** is read by a registered source ({md(kind.words)}): "
+               f"{encoded.n_rows:,} rows x {encoded.n_features} features, target '{md(encoded.target)}'{positive}.")
+    st.caption("The source decides how its rows are read, typed and coded (its notes below); the column types, "
+               "binning and missing-value choices of a CSV upload do not apply to it.")
+    for note in encoded.notes:
+        st.caption(md(note))
+    if st.button("Use this dataset", key="data_use", type="primary"):
+        state.set_dataset(file_name, encoded)
+        st.success(f"**{md(file_name)}** is now the current dataset: the other pages use it.")
+    return True

@@ -1,6 +1,7 @@
 """DATA of the command line: a CSV (plain or gzip) or parquet file, a directory or glob of them, a JSON distribution, a
-shipped sample or a toy preset. With ``--scheduler``, a file, directory or glob is read by the Dask workers
-(:func:`load_on_cluster`).
+shipped sample, a toy preset, or a registered source (``NAME:LOCATION`` or a file with a registered suffix:
+:mod:`fslab.data.registry`, opened by :func:`load_registered`). With ``--scheduler``, a file, directory or glob is
+read by the Dask workers (:func:`load_on_cluster`).
 
 Samples load exactly as the app loads them (``load_sample`` with the paper's encoding and positive class,
 then ``discretize``); uploads become ``Dataset.from_frame(frame, target, positive, column_types=...,
@@ -30,6 +31,7 @@ from ..data.dask_read import from_dask, read_files, table_files
 from ..data.data_checks import DataLimitError
 from ..data.dataset import MISSING_RULES, Dataset, read_table
 from ..data.distributions import Distribution
+from ..data.registry import SourceKind, find, open_source, open_with, scheme_of
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
 from ..data.target import parse_split
@@ -232,6 +234,15 @@ def load_in_duckdb(path: str, target: str | None, positive: str | None, method: 
     return Loaded(source, "dataset", os.fspath(path), tuple(source.notes), own=True)
 
 
+def load_registered(kind: SourceKind, location: str, data: str, target: str | None, positive: str | None,
+                    method: str, bins: int) -> Loaded:
+    """DATA of a registered or installed source (``rows:path``, or ``x.jsonl`` for a ``.jsonl`` source): its opener
+    reads it (:func:`fslab.data.registry.open_with`); the user's own data, so held out by default."""
+    source = open_with(kind, location, target=target, positive=positive, method=method, bins=bins)
+    name = data if kind.name == scheme_of(data) else Path(data).name
+    return Loaded(source, "dataset", name, tuple(getattr(source, "notes", ())), own=True)
+
+
 def parse_distribution(text: bytes, what: str) -> Distribution:
     """A JSON distribution (``Distribution.to_json()``), parsed within the JSON limits."""
     doc = safe_loads(text, what=what)
@@ -259,6 +270,15 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
     directory or glob is read by the Dask workers (:func:`load_on_cluster`);
     ``sql``: counted in an embedded DuckDB (:func:`load_in_duckdb`)."""
     types = column_types if isinstance(column_types, dict) else parse_column_types(column_types)
+    registered = find(data)
+    if registered is not None:
+        extra = [o for o, given in (("--sql", sql), ("--scheduler", cluster), ("--column-type", types),
+                                    ("--missing", missing is not None), ("--dayfirst", dayfirst),
+                                    ("--split", split is not None)) if given]
+        if extra:
+            raise ParameterError(f"{', '.join(extra)} do{'es' if len(extra) == 1 else ''} not apply to {data!r}: the "
+                                 f"source {registered[0].name!r} ({registered[0].words}) reads and types its own rows")
+        return load_registered(*registered, data, target, positive, method or "auto", bins if bins is not None else 3)
     try:
         target_split = parse_split(split) if split is not None else None
     except ParameterError:
@@ -303,6 +323,8 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
         return load_on_cluster(data, target, positive, method, bins, persist, types, dayfirst)
     if is_partitioned(data):
         return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst, target_split)
+    if not os.path.exists(data) and scheme_of(data) is not None:
+        open_source(data)   # NAME:LOCATION of no registered or installed source: an UnknownSourceError lists them
     if not os.path.exists(data):
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")
