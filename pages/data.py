@@ -24,9 +24,7 @@ from ui.data import (
     APP_SAMPLES,
     HIDDEN_NOTE,
     MISSING_LABELS,
-    PAGE_TYPES,
     PREVIEW_COLUMNS,
-    TYPE_LABELS,
     WIDE,
     Applied,
     Choice,
@@ -39,6 +37,7 @@ from ui.data import (
     find_rows,
     inspect,
     is_applied,
+    page_types,
     pending_upload,
     positive_options,
     preview_columns,
@@ -50,6 +49,7 @@ from ui.data import (
     sample_frame,
     set_type_override,
     split_frame,
+    type_label,
     type_overrides,
     types_key,
     unused_upload,
@@ -275,10 +275,10 @@ def choose_column_types(frame_key: str, features: list[str], base, overrides: di
         if st.session_state.get("data_type_for") != (frame_key, column):   # show the chosen column's own type
             st.session_state["data_type_for"] = (frame_key, column)
             st.session_state["data_type_value"] = overrides.get(column, "auto")
-        t2.selectbox("Read it as", PAGE_TYPES, key="data_type_value", format_func=TYPE_LABELS.get,
+        t2.selectbox("Read it as", page_types(), key="data_type_value", format_func=type_label,
                      persist_state="session", on_change=_record_type, args=(frame_key, column))
         if overrides:
-            st.caption("Your types: " + ", ".join(f"**{md(c)}** as {TYPE_LABELS[t]}" for c, t in overrides.items())
+            st.caption("Your types: " + ", ".join(f"**{md(c)}** as {md(type_label(t))}" for c, t in overrides.items())
                        + ". Set a column back to *as read* to undo.")
     return type_overrides(frame_key) if base is not None else overrides
 

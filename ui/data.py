@@ -18,7 +18,7 @@ from fslab.data import COLUMN_TYPES, Dataset
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.data.target import TargetSplit, split_target, split_text
-from fslab.data.upload import Upload, read_upload, typed_dataset
+from fslab.data.upload import Upload, read_upload, registered_kinds, typed_dataset, with_kinds
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 
@@ -64,8 +64,9 @@ def _in_session() -> bool:
 def isolated(fn, *args):
     """``fn(*args)`` in a worker process capped by the server's LIMITS (``max_parse_mb``, ``max_parse_seconds``):
     what a hostile file costs to read, decompress or type is spent there, a breach is a clean limit error, the
-    server's GIL stays free for the other sessions (ui.heavy.run_in_worker, fslab.limited)."""
-    return run_in_worker(fn, *args, caps=LIMITS)
+    server's GIL stays free for the other sessions (ui.heavy.run_in_worker, fslab.limited). The column types
+    registered in this process travel with the job (fslab.data.upload.with_kinds)."""
+    return run_in_worker(with_kinds, registered_kinds(), fn, *args, caps=LIMITS)
 
 
 def _read(digest: str, _data: bytes) -> Upload:
@@ -186,10 +187,26 @@ def codes(ds: Dataset, ds_key: tuple, method: str, bins: int):
 # The Data page's column-type overrides: {frame_key: {column: type}} in the session (a plain key, so it outlives a
 # visit to another page). "drop" is what an alert's "Leave out <col> and rerun" sets (ui.alerts_view).
 TYPE_OVERRIDES = "fslab.data.column_types"
-PAGE_TYPES = list(COLUMN_TYPES)
 TYPE_LABELS = {"auto": "as read (automatic)", "number": "number", "date": "date or timestamp",
                "percent": "percentage", "boolean": "yes/no", "category": "categories (text levels)",
                "drop": "left out (not a feature)"}
+
+
+def page_types() -> list[str]:
+    """The column types the page offers: fslab's built-in ones and any registered since the server started
+    (:func:`fslab.data.parse_rules.register`), read on every run (COLUMN_TYPES is live)."""
+    return list(COLUMN_TYPES)
+
+
+def type_label(kind: str) -> str:
+    """A type's words in the page's list: TYPE_LABELS, or a registered kind's values and unit ("durations, in
+    minutes")."""
+    from fslab.data.parse_rules import EXTRA
+
+    if kind in TYPE_LABELS:
+        return TYPE_LABELS[kind]
+    extra = EXTRA.get(kind)
+    return f"{extra.what}, in {extra.unit}" if extra is not None else kind
 MISSING_LABELS = {"level": "a level of its own ('missing')", "drop": "drop those rows"}
 
 

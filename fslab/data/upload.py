@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from . import parse_rules
 from .csv_io import read_table
 from .data_checks import Limits
 from .dataset import Dataset
@@ -49,6 +50,34 @@ def read_upload(data: bytes, limits: Limits | None = None) -> Upload:
     return compact(Upload(frame, guess, typed_dataset(frame, guess.column, limits=limits)))
 
 
+def registered_kinds() -> tuple[parse_rules.ColumnKind, ...]:
+    """The column types registered in this process (:func:`fslab.data.parse_rules.register`), to send with a job:
+    a worker forked before they were registered (the app's forkserver) does not have them. Each must pickle (its
+    ``value`` a module-level function, not a lambda): a :class:`~fslab.data.parse_rules.ColumnTypeError` says which
+    does not, before any job starts."""
+    import pickle
+
+    kinds = tuple(parse_rules.EXTRA.values())
+    for kind in kinds:
+        try:
+            pickle.dumps(kind, protocol=5)
+        except (pickle.PicklingError, AttributeError, TypeError) as err:
+            raise parse_rules.ColumnTypeError(
+                f"column type {kind.name!r} is registered with parts that do not pickle ({err}); the app reads "
+                "uploads in a worker process and sends it the registered types: define its value function at the "
+                "top level of a module (not a lambda)") from None
+    return kinds
+
+
+def with_kinds(kinds: tuple[parse_rules.ColumnKind, ...], fn, /, *args):
+    """``fn(*args)`` with the column types ``kinds`` registered (in order, replacing a kind of the same name), for a
+    worker process that did not inherit them (:func:`registered_kinds`)."""
+    for kind in kinds:
+        parse_rules.EXTRA.pop(kind.name, None)
+        parse_rules.EXTRA[kind.name] = kind
+    return fn(*args)
+
+
 def code_dtype(levels: int) -> np.dtype:
     """The narrowest signed integer type of codes -1 (missing) .. ``levels`` - 1."""
     return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64) if levels - 1 <= np.iinfo(t).max)
@@ -76,4 +105,4 @@ def compact(upload: Upload) -> Upload:
     return Upload(frame, upload.guess, replace(base, text_codes=codes))
 
 
-__all__ = ["Upload", "code_dtype", "compact", "read_upload", "typed_dataset"]
+__all__ = ["Upload", "code_dtype", "compact", "read_upload", "registered_kinds", "typed_dataset", "with_kinds"]
