@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from typing import NoReturn
 from urllib.parse import urlencode, urlsplit
 
@@ -47,6 +48,7 @@ LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
 AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the session has not been given yet
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
 BOX = "fslab.share.box"              # this run's LinkBox (the share box's link to copy), for stop()
+LINK_KEY = "share_link"              # the container of the link to copy (its CSS class: st-key-share_link)
 DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
 DATA_FILE_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]  # what the Data page takes (fslab.read_table reads them all)
 
@@ -418,18 +420,29 @@ def stop(page: str | None = None) -> NoReturn:
 
 
 class LinkBox:
-    """The share box's copyable link (st.code has a copy button: a projector's full-screen browser hides the
-    address bar). Drawn where :func:`publish` placed it, refilled by :func:`write_link` after the page."""
+    """The share box's link to copy (a projector's full-screen browser hides the address bar): a Markdown link
+    whose text is the address, so right-click, Copy link address works in every browser. Not ``st.code``: its copy
+    button pulls Streamlit's 1.5 MB code highlighter, 0.3-0.76 s of the browser's main thread on the session's first
+    page with a share box (issue 34.5). Drawn where :func:`publish` placed it, refilled by :func:`write_link` after
+    the page."""
 
     def __init__(self, page: str, url_path: str):
-        self.page, self.url_path, self.slot, self.recipe = page, url_path, st.empty(), None
+        self.page, self.url_path, self.recipe = page, url_path, None
+        self.slot = st.container(key=LINK_KEY).empty()
 
     def show(self, query: dict, recipe: Recipe | None = None) -> None:
-        self.slot.code(f"{app_url()}/{self.url_path}?{urlencode(query)}", language=None, wrap_lines=True)
+        self.slot.markdown(link_markdown(f"{app_url()}/{self.url_path}?{urlencode(query)}"))
         self.recipe = recipe  # the download button's file is built on click: the latest recipe of this run
 
     def recipe_json(self) -> str:
         return self.recipe.to_json() if self.recipe is not None else "{}"
+
+
+def link_markdown(url: str) -> str:
+    """``[url](url)`` with every ASCII punctuation mark of the shown text backslash-escaped (a ``_`` or ``~`` in
+    a data set's name is no emphasis); the target is ``url`` as is, its ``(`` and ``)`` percent-encoded."""
+    text = re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", url)
+    return f"[{text}]({url.replace('(', '%28').replace(')', '%29')})"
 
 
 def app_url() -> str:
@@ -457,9 +470,9 @@ def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
     box = None
     with st.sidebar.expander("Share this view", icon=":material/share:"):
         if page is not None:
-            st.caption("The link to this view (page, data, settings), also in the address bar; the icon at its "
-                       "right copies it. The recipe file holds the same, and also an uploaded file's fingerprint "
-                       "and a custom toy distribution.")
+            st.caption("The link to this view (page, data, settings), also in the address bar; right-click it "
+                       "and choose Copy link address. The recipe file holds the same, and also an uploaded file's "
+                       "fingerprint and a custom toy distribution.")
             box = LinkBox(page, recipe_pages[page].url_path)
         st.session_state[BOX] = box
         recipe, left_out = write_link(page, box) or (None, [])

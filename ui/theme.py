@@ -10,10 +10,12 @@ PRESENT = "fslab.present"
 CHOSEN = "fslab.present_on"
 SIDEBAR = "fslab.present_sidebar"  # the presentation state the sidebar was last folded or unfolded for
 
-# KaTeX blocks wider than the column scroll sideways instead of being cut off (1024 px screens, long formulas)
+# KaTeX blocks wider than the column scroll sideways instead of being cut off (1024 px screens, long formulas); the
+# share box's link (ui/share.py), one long word, wraps anywhere instead of running out of the sidebar
 _BASE = """
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 @media (max-width: 1100px) { .katex-display > .katex { font-size: 1.0em; } }
+.st-key-share_link p { overflow-wrap: anywhere; }
 """
 # presentation: everything larger and the main column full width, so the back row can read a projected 1024 x 768;
 # titles stay on one line and the top padding shrinks, so a tour step fits one screen

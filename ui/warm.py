@@ -1,12 +1,13 @@
 """Have the browser load the renderers of the elements fslab's pages draw while the reader reads the first page.
 
 Streamlit's browser side loads each element's renderer (a hashed script in its static folder: Plotly's is 4.7 MB,
-the data grid's, KaTeX's for ``st.latex``, the code block's that the share box's link uses, ...) the first time a
-session draws that element. Traced on Home -> Toy (2 cores): 35 scripts and 0.8 s of module evaluation on the
-browser's main thread, more than half of that click. Once the page a session opened on has settled (script idle,
-no change for 0.4 s), the script of :func:`warm_elements` imports them one after the other, a pause between two,
-so a click waits behind at most one of them; a page that already drew an element has it, and the import is free.
-Only the file names of Streamlit's own bundled scripts, found on disk, enter the script.
+the data grid's, KaTeX's for ``st.latex``, ...) the first time a session draws that element. Traced on Home -> Toy
+(2 cores): 35 scripts and 0.8 s of module evaluation on the browser's main thread, more than half of that click.
+Once the page a session opened on has settled (script idle, no change for 0.4 s), the script of
+:func:`warm_elements` imports them one after the other, a pause between two, so a click waits behind at most one of
+them; a page that already drew an element has it, and the import is free. Only the file names of Streamlit's own
+bundled scripts, found on disk, enter the script. Not the code highlighter (``st.code``'s, 1.5 MB, 0.3-0.76 s of
+main thread): no page draws a code block, so loading it would only delay the reader's next click.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from pathlib import Path
 import streamlit as st
 
 # Streamlit's renderers of the elements fslab's pages draw, in the order a session is likely to need them:
-# charts on almost every page, then the tables (grids, and the static ones of By measure, Toy and Compare), formulas
-# and the share box's code block (Toy, Select), then widgets.
-ELEMENTS = ("PlotlyChart", "DataFrame", "Table", "rehype-katex", "StreamlitSyntaxHighlighter", "Metric", "NumberInput",
-            "DownloadButton", "Radio", "Slider", "Multiselect", "Progress", "FileUploader")
+# charts on almost every page, then the tables (grids, and the static ones of By measure, Toy and Compare), formulas,
+# then widgets.
+ELEMENTS = ("PlotlyChart", "DataFrame", "Table", "rehype-katex", "Metric", "NumberInput", "DownloadButton", "Radio",
+            "Slider", "Multiselect", "Progress", "FileUploader")
 _NAME = re.compile(r"[A-Za-z-]+\.[A-Za-z0-9_-]+\.js")
 _PAUSE_MS = 100
 
