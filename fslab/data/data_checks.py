@@ -7,13 +7,27 @@ all missing, one distinct value per row like an ID, mostly missing, numbers stor
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from ..errors import DataError, TooLargeError
 from ..limits import MB, Limits, over_limit  # Limits re-exported: fslab.limits is its one source
-from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, scan
-from .discretize import DISCRETE_MAX, distinct_values, is_discrete, mean_std_block_edges, numeric_values
+from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, missing_mask, scan
+from .discretize import (
+    DISCRETE_MAX,
+    block_edges,
+    check_method,
+    distinct_values,
+    is_discrete,
+    largest_share,
+    mark_ties,
+    mean_std_block_edges,
+    numeric_values,
+    robust_switch,
+    uniform_edges,
+)
 
 ID_MIN_ROWS = 10          # below this, "a distinct value per row" is too common to mean anything
 MOSTLY_MISSING = 0.5
@@ -172,36 +186,46 @@ def _sentences(name: str, kind: str, m: int, n_distinct: int, n_missing: int, co
     return flags, sentences
 
 
-def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnStats) -> dict[int, str]:
-    """Numeric columns whose outliers stretch the mean-std bins: {feature position: sentence}.
+def pct(share: float) -> str:
+    """A share as a whole percentage rounded down (99.5 % of the rows is not "100%"), as the plan's notes say it."""
+    return f"{math.floor(share * 100 + 1e-9)}%"
 
-    A column is flagged when it would be binned (not kept as is), at least ``STRETCHED`` (90 %) of its non-missing
-    rows fall in one of the three bins (-inf, mu - sigma), [mu - sigma, mu + sigma), [mu + sigma, inf), and it has
-    values beyond Tukey's far-out fences [Q1 - 3 IQR, Q3 + 3 IQR]. Bin occupancy is one pass over blocks of rows;
-    only the few crowded columns are sorted for their quartiles.
+
+def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnStats, method: str = "auto",
+                  bins: int = 3) -> dict[int, tuple[str, str]]:
+    """Numeric columns whose far outliers crowd the bins of ``method``: {feature position: (flag, sentence)}.
+
+    A binned column (not kept as is) is flagged when it has values beyond Tukey's far-out fences
+    [Q1 - 3 IQR, Q3 + 3 IQR] and at least ``STRETCHED`` (90 %) of its non-missing rows fall in one bin: one of the
+    three mean-std bins (-inf, mu - sigma), [mu - sigma, mu + sigma), [mu + sigma, inf) for "mean-std" and
+    "auto", one of the ``bins`` equal-width bins for "uniform". Quantile bins are not stretched by outliers, so
+    "quantile" flags nothing. The sentence says what the binning in use does and suggests only what would change
+    the codes: quantile bins where they put fewer rows in their fullest bin (auto's own rule,
+    :func:`fslab.data.discretize.robust_switch`: under "auto" such a column already has them), otherwise fixing
+    the values. Occupancy is one pass over blocks of rows; only the crowded columns are sorted.
     """
+    method, bins = check_method(method, bins)
+    if method == "quantile":
+        return {}
     source = NumericSource.of(frame, array)
-    cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, 3) & (stats.n_distinct > DISCRETE_MAX))
+    cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, bins) & (stats.n_distinct > DISCRETE_MAX))
     if not cols.size:
         return {}
+    n = source.n_rows - stats.n_missing[cols]
     # only the binned columns are read, once when they fit one block (edges and occupancy both use it)
     blocks = list(source.row_blocks(cols=cols)) if source.n_rows * cols.size <= BLOCK_CELLS else None
-    E = mean_std_block_edges(source, cols, stats, blocks)
-    low = np.zeros(cols.size, dtype=np.int64)
-    high = np.zeros(cols.size, dtype=np.int64)
-    small_ints = source.dtype.kind in "biu" and source.dtype.itemsize <= 2 and bool(np.isfinite(E).all())
-    if small_ints:   # integers: x < e <=> x < ceil(e) and x >= e <=> x >= ceil(e), compared in int32
-        E = np.clip(np.ceil(E), -2**31, 2**31 - 1).astype(np.int32)
-    for _, part in blocks if blocks is not None else source.row_blocks(cols=cols):
-        with np.errstate(invalid="ignore"):
-            low += (part < E[:, 0]).sum(axis=0)
-            high += (part >= E[:, 1]).sum(axis=0)
-    n = source.n_rows - stats.n_missing[cols]
-    middle = n - low - high
-    crowded = np.flatnonzero(np.maximum(np.maximum(low, high), middle) >= STRETCHED * np.maximum(n, 1))
+    if method == "uniform":
+        U = uniform_edges(stats.lo[cols], stats.hi[cols], bins)
+        share = np.zeros(cols.size)
+        for idx, block in source.column_blocks(cols):
+            share[idx] = largest_share(block, U[idx], n[idx])
+    else:
+        share = _mean_std_share(source, cols, stats, n, blocks)
+    crowded = np.flatnonzero(share >= STRETCHED)
     out = {}
     names = [str(c) for c in frame.columns]
     small_rank = np.cumsum(stats.small) - 1
+    small_ints = source.dtype.kind in "biu" and source.dtype.itemsize <= 2
     for idx, block in source.column_blocks(cols[crowded]):
         # quartiles of a block's columns in one call (those with missing values one by one, without them)
         complete = stats.n_missing[cols[crowded[idx]]] == 0
@@ -220,11 +244,18 @@ def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: Colu
             else:
                 far = (block < lo) | (block > hi)   # a missing value is never far
         n_far = far.sum(axis=0)
-        for k in np.flatnonzero(n_far):
+        flagged = np.flatnonzero(n_far)
+        if not flagged.size:
+            continue
+        # quantile bins' fullest share, as encode_frame's auto computes it (numpy's quantiles, tied edges merged)
+        F = block[:, flagged].astype(np.float64, copy=False)
+        Q = mark_ties(block_edges(F, missing_mask(F), "quantile", bins))
+        q_share = largest_share(block[:, flagged], Q, n[crowded[idx[flagged]]])
+        quantile_helps = robust_switch(share[crowded[idx[flagged]]], q_share)
+        for k, qs, helps in zip(flagged, q_share, quantile_helps, strict=True):
             c = crowded[idx[k]]
             i = int(cols[c])
             j = int(source.positions[i])
-            share = max(low[c], middle[c], high[c]) / max(n[c], 1)
             if stats.small[i]:   # the distinct values are the scan's: no pass over the column's far rows
                 r = small_rank[i]
                 values = np.flatnonzero(stats.present[stats.starts[r]:stats.starts[r + 1]]) + stats.lo[i]
@@ -232,10 +263,53 @@ def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: Colu
             else:
                 first = np.unique(block[far[:, k], k])[:3]
             shown = ", ".join(f"{v:g}" for v in first) + (", ..." if n_far[k] > 3 else "")
-            out[j] = (f"Column {names[j]!r} has {int(n_far[k])} outlier(s) ({shown}; "
-                      f"beyond [Q1 - 3 IQR, Q3 + 3 IQR] = [{lo[k]:g}, {hi[k]:g}]) that stretch the mean-std bins: "
-                      f"{share:.0%} of the rows fall in one bin. Use quantile bins, or fix the values.")
+            out[j] = _outlier_words(names[j], int(n_far[k]), shown, float(lo[k]), float(hi[k]), method, bins,
+                                    float(share[c]), float(qs), bool(helps))
     return out
+
+
+def _mean_std_share(source: NumericSource, cols: np.ndarray, stats: ColumnStats, n: np.ndarray, blocks
+                    ) -> np.ndarray:
+    """The share of each column's non-missing rows in its fullest mean-std bin (one pass over blocks of rows)."""
+    E = mean_std_block_edges(source, cols, stats, blocks)
+    low = np.zeros(cols.size, dtype=np.int64)
+    high = np.zeros(cols.size, dtype=np.int64)
+    if source.dtype.kind in "biu" and source.dtype.itemsize <= 2 and bool(np.isfinite(E).all()):
+        # integers: x < e <=> x < ceil(e) and x >= e <=> x >= ceil(e), compared in int32
+        E = np.clip(np.ceil(E), -2**31, 2**31 - 1).astype(np.int32)
+    for _, part in blocks if blocks is not None else source.row_blocks(cols=cols):
+        with np.errstate(invalid="ignore"):
+            low += (part < E[:, 0]).sum(axis=0)
+            high += (part >= E[:, 1]).sum(axis=0)
+    return np.maximum(np.maximum(low, high), n - low - high) / np.maximum(n, 1)
+
+
+def _outlier_words(name: str, n_far: int, shown: str, lo: float, hi: float, method: str, bins: int,
+                   share: float, q_share: float, quantile_helps: bool) -> tuple[str, str]:
+    """(flag, sentence) of one column's outliers under ``method``: what they do to the bins in use and the one
+    change that would change the codes."""
+    said = f"Column {name!r} has {n_far} outlier(s) ({shown}; beyond [Q1 - 3 IQR, Q3 + 3 IQR] = [{lo:g}, {hi:g}])"
+    kind = f"{bins} equal-width bins" if method == "uniform" else "three mean-std bins"
+    crowd = f"{kind} put {pct(share)} of the rows in one bin"
+    if method == "auto" and quantile_helps:
+        return ("outliers: quantile bins",
+                f"{said}: {crowd}, so robust bins (auto) give it {bins} quantile bins, with at most {pct(q_share)} "
+                "in one. Fix the values if they are errors.")
+    if quantile_helps:
+        robust = " (or robust bins, auto)" if method == "mean-std" else ""
+        return ("outliers: use quantile bins",
+                f"{said} that stretch the bins: {crowd}. Quantile bins{robust} would put at most {pct(q_share)} in "
+                "one; or fix the values.")
+    keep = ", so robust bins (auto) keep mean-std bins" if method == "auto" else ""
+    return ("outliers",
+            f"{said}: {crowd}, and {bins} quantile bins would not spread them (many rows share one value: "
+            f"{pct(q_share)} in one){keep}. Fix the values if they are errors.")
+
+
+def stretched_columns(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnStats, method: str = "auto",
+                      bins: int = 3) -> dict[int, str]:
+    """The sentences of :func:`outlier_notes`: {feature position: sentence}."""
+    return {j: said for j, (_, said) in outlier_notes(frame, array, stats, method, bins).items()}
 
 
 def column_stats(frame: pd.DataFrame, array: np.ndarray | None = None) -> ColumnStats:
