@@ -244,3 +244,22 @@ def test_the_app_takes_it_as_an_upload_and_selects_on_it(registered, export):
     picked = fslab.select(src, k, selector, measure=measure).names
     shown = " ".join(str(v) for d in app.dataframe for v in d.value.to_numpy().ravel())
     assert all(name in shown for name in picked), (picked, shown[:300])
+
+
+@pytest.mark.xfail(strict=True, reason="needs the 3-line pages/data.py patch of issue 36.3's report (that page is "
+                   "another helper's file): remove this marker with the patch")
+def test_the_data_page_reads_its_upload(registered, export):
+    """On the Data page, a .jsonl upload goes to the registered source instead of the CSV reader."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import state
+
+    path, _ = export
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("upload").run()
+    at.file_uploader(key="data_upload").set_value(("export.jsonl", path.read_bytes(), "application/jsonl")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "read by a registered source (Rows as JSON lines): 300 rows x 5 features" in at.success[0].value
+    at.button(key="data_use").click().run()
+    assert at.session_state[state.CURRENT].name == "export.jsonl"

@@ -28,7 +28,9 @@ DATA_HELP = ("a CSV or parquet file (CSV plain or .gz; the last column is the ta
              "or a quoted glob of them ('data/*.parquet': read by the Dask workers with --scheduler), a JSON "
              "distribution "
              "(Distribution.to_json), a shipped sample name (mushroom, adult, ...) or a sample_data/*.csv.gz file, "
-             f"or a toy distribution of the Toy page ({', '.join(PRESETS)}); optional with --recipe")
+             f"or a toy distribution of the Toy page ({', '.join(PRESETS)}), or NAME:LOCATION of a registered source "
+             "(an installed package's entry point in the group fslab.sources, e.g. rows:export.jsonl; a file with "
+             "its suffix too); optional with --recipe")
 SELECTOR_LIST = ", ".join(SELECTORS)
 EPILOG = ("Exit codes: 0 ok, 1 fslab error (message on stderr), 2 usage error, 130 interrupted. "
           "Run 'python -m fslab COMMAND -h' for a command's options.")
