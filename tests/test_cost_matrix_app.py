@@ -13,7 +13,7 @@ from fslab.measures import MEASURES, supported_measures
 from fslab.npfs import npfs
 from fslab.recipe import ALL_CLASSES, load_table
 from tests.test_share_app import open_page, rerun  # noqa: F401  (the fixture and the helper)
-from ui.cost_matrix import check_matrix, default_matrix, offered_measures, takes_matrix
+from ui.cost_matrix import check_matrix, class_label, default_matrix, offered_measures, takes_matrix
 
 WAVEFORM_3 = {"data": "waveform", "positive": "(all classes)", "selector": "bayes-greedy",
               "measure": "cost-sensitive", "k": "3", "n": "5"}
@@ -39,13 +39,21 @@ def test_many_classes_offer_the_cost_sensitive_error_binary_targets_are_unchange
     assert offered_measures(three) == [m for m in MEASURES if m in supported_measures(three) or m == "cost-sensitive"]
 
 
+def test_classes_read_as_numbers_are_named_as_they_read_and_other_labels_are_unchanged():
+    assert [class_label(c) for c in np.array([0.0, 1.0, 2.0])] == ["0", "1", "2"]
+    assert [class_label(c) for c in [3, -1.0, 2.5, np.int64(7)]] == ["3", "-1", "2.5", "7"]
+    assert [class_label(c) for c in np.array(["1.0", "cat"])] == ["1.0", "cat"]   # text stays as written
+    assert class_label(True) == "True"
+
+
 @pytest.mark.slow  # an AppTest session: about 1 s
 def test_a_link_carries_the_matrix_and_the_run_uses_it(open_page):  # noqa: F811
     at = open_page("pages/npfs.py", WAVEFORM_3 | {"c": "0,1,2;1,0,1;4,1,0"})
     assert at.session_state["npfs.c"] == MATRIX
     assert dict(at.query_params)["c"] == "0.0,1.0,2.0;1.0,0.0,1.0;4.0,1.0,0.0"   # the link is written back
     grid, data = at.dataframe[0].value, at.session_state["fslab.current_data"].encoded
-    assert grid.to_numpy().tolist() == MATRIX and list(grid.columns) == [str(c) for c in data.labels]
+    assert grid.to_numpy().tolist() == MATRIX and data.labels.tolist() == [0.0, 1.0, 2.0]
+    assert list(grid.columns) == list(grid.index) == ["0", "1", "2"]   # the classes as they read, not "0.0"
     at.button(key="npfs.run").click()
     rerun(at)
     assert not at.exception, [e.value for e in at.exception]

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from fslab.data.discretize import value_name
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures
 from fslab.recipe import MATRIX_PARAMS
@@ -27,6 +28,14 @@ MEASURE = "cost-sensitive"
 def default_matrix(K: int) -> list[list[float]]:
     """0 on the diagonal (a right answer costs nothing) and 1 off it: every mistake costs the same (the 0-1 error)."""
     return (1.0 - np.eye(K)).tolist()
+
+
+def class_label(value) -> str:
+    """A class as the grid names it: a number as it reads (the integer classes of a target stored as floats, 1.0, are
+    "1"; 2.5 stays "2.5"), anything else as its text."""
+    if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool | np.bool_):
+        return value_name(float(value))
+    return str(value)
 
 
 def takes_matrix(name: str, classes: Sequence | None) -> bool:
@@ -66,7 +75,7 @@ def cost_matrix_input(container, classes: Sequence, key: str) -> tuple[tuple[flo
     """An editable K x K grid of costs (rows: the true class y; columns: the prediction k), under ``key``; returns
     the matrix as a tuple of rows (hashable: it enters the pages' result keys). Stops the page with a message when a
     cell is not a cost; says when a right answer costs something (allowed) or every cost is 0."""
-    labels = [str(c) for c in classes]
+    labels = [class_label(c) for c in classes]
     K = len(labels)
     stored = st.session_state.get(key)
     if not (isinstance(stored, list) and len(stored) == K and all(isinstance(r, list | tuple) and len(r) == K
@@ -99,4 +108,5 @@ def cost_matrix_input(container, classes: Sequence, key: str) -> tuple[tuple[flo
     return tuple(tuple(row) for row in matrix)
 
 
-__all__ = ["GRID", "check_matrix", "cost_matrix_input", "default_matrix", "offered_measures", "takes_matrix"]
+__all__ = ["GRID", "check_matrix", "class_label", "cost_matrix_input", "default_matrix", "offered_measures",
+           "takes_matrix"]
