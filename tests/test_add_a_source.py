@@ -183,6 +183,8 @@ def test_bad_names_and_specs_are_said(registered, export, tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"a": 1}\nnot json\n')
     with pytest.raises(fslab.DataError, match="could not read .*bad.jsonl.*Expecting value"):
         open_source(str(tmp_path / "bad.jsonl"))
+    with pytest.raises(fslab.DataError, match="counts a binary target; 'plan' is not one"):   # the source's own
+        open_source(f"rows:{path}", target="plan")
     code, _, err = _cli("select", f"rows:{path}", "--sql", "--split", "median", "-q")
     assert code == 1 and "--sql, --split do not apply" in err and "reads and types its own rows" in err
     for name in ("sample", "C", "Rows", "rows"):   # fslab's own prefix, a drive letter, upper case, taken

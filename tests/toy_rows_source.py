@@ -26,6 +26,7 @@ from fslab import row_hash
 from fslab.data.discretize import encode_frame
 from fslab.data.encoded import EncodedDataset
 from fslab.data.plan import PlanOptions, apply, code, decide, merge, summarize
+from fslab.errors import DataError
 from fslab.tables import JointTable
 
 
@@ -42,6 +43,9 @@ class RowsSource:
             frames = [pd.DataFrame(rows[i:i + chunk]) for i in range(0, len(rows), chunk)]
             summary = functools.reduce(merge, (summarize(f, target) for f in frames))
             plan = decide(summary, PlanOptions(positive=positive))
+            if plan.target is None or plan.target.task != "binary":
+                raise DataError(f"the rows source counts a binary target; {target!r} is not one: choose another "
+                                "target column")
             typed = [apply(plan, f) for f in frames]
             enc = encode_frame(pd.concat(typed, ignore_index=True), method, bins)
             self.plan = plan.with_coding(enc.kinds, enc.categories, method, bins, enc.edges, enc.levels)
