@@ -190,6 +190,8 @@ def test_bad_names_and_specs_are_said(registered, export, tmp_path):
     for name in ("sample", "C", "Rows", "rows"):   # fslab's own prefix, a drive letter, upper case, taken
         with pytest.raises(fslab.ParameterError, match=f"source (name )?'{name}'"):
             register_source(name, open_rows)
+    with pytest.raises(fslab.ParameterError, match=r"the opener must be a function opener\(location, \*, target"):
+        register_source("short", lambda location: location)   # it could not take the options
     register_source("junk", lambda location, **options: [location])
     try:
         with pytest.raises(fslab.ParameterError, match="'junk' returned a list, not a table source: it lacks"):
@@ -205,7 +207,7 @@ def test_a_file_named_with_a_colon_stays_a_file(registered, tmp_path, monkeypatc
     code, out, err = _cli("select", "nope:x.csv", "--k", "1", "--estimate", "plug-in", "-q")
     assert code == 0 and "selected: a" in out, err
     code, out, err = _cli("select", "nope:y.csv", "--k", "1", "-q")   # no such file and no such source
-    assert code == 1 and "no data source 'nope'" in err
+    assert code == 1 and "no such file: 'nope:y.csv', and no data source 'nope': the sources are rows" in err
 
 
 def _upload_widget():

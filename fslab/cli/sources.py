@@ -31,7 +31,7 @@ from ..data.dask_read import from_dask, read_files, table_files
 from ..data.data_checks import DataLimitError
 from ..data.dataset import MISSING_RULES, Dataset, read_table
 from ..data.distributions import Distribution
-from ..data.registry import SourceKind, find, open_source, open_with, scheme_of
+from ..data.registry import SourceKind, UnknownSourceError, find, known, open_with, scheme_of
 from ..data.safe_json import loads as safe_loads
 from ..data.samples import SAMPLE_DIR, SAMPLES, load_sample
 from ..data.target import parse_split
@@ -323,8 +323,8 @@ def load_data(data: str, target: str | None = None, positive: str | None = None,
         return load_on_cluster(data, target, positive, method, bins, persist, types, dayfirst)
     if is_partitioned(data):
         return load_files(data, target, positive, method, bins, types, missing or "level", dayfirst, target_split)
-    if not os.path.exists(data) and scheme_of(data) is not None:
-        open_source(data)   # NAME:LOCATION of no registered or installed source: an UnknownSourceError lists them
+    if not os.path.exists(data) and scheme_of(data) is not None:   # NAME:LOCATION of no source: list them
+        raise UnknownSourceError(f"no such file: {data!r}, and no data source {scheme_of(data)!r}: {known()}")
     if not os.path.exists(data):
         hint = (f"; samples: {', '.join(SAMPLES)}; toy distributions: {', '.join(PRESETS)}"
                 if os.sep not in data and "." not in data else "")

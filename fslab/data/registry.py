@@ -26,6 +26,7 @@ source reaches its pages as an :class:`~fslab.data.encoded.EncodedDataset` or th
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,10 +74,9 @@ def register_source(name: str, opener: Callable[..., Any], label: str = "") -> S
     if not (_SCHEME.fullmatch(name) or _SUFFIX.fullmatch(name)) or name in RESERVED:
         raise ParameterError(f"source name {name!r}: use a lower-case scheme of two characters or more (rows, "
                              f"warehouse) or a file suffix starting with '.' (.jsonl); not {', '.join(RESERVED)}")
-    if name in EXTRA or not callable(opener):
-        raise ParameterError(f"source {name!r}: " + ("already registered; unregister_source it first"
-                                                     if name in EXTRA else "the opener must be callable"))
-    kind = SourceKind(name, opener, label)
+    if name in EXTRA:
+        raise ParameterError(f"source {name!r}: already registered; unregister_source it first")
+    kind = SourceKind(name, _checked(name, opener), label)
     EXTRA[name] = kind
     return kind
 
@@ -102,10 +102,17 @@ def kind(name: str) -> SourceKind:
     ep = _installed().get(name)
     if ep is None:
         raise UnknownSourceError(f"no data source {name!r}: " + known())
-    opener = ep.load()
-    if not callable(opener):
-        raise ParameterError(f"the installed source {name!r} ({ep.value}) is not a function of a location")
-    return SourceKind(name, opener)
+    return SourceKind(name, _checked(f"{name} ({ep.value})", ep.load()))
+
+
+def _checked(name: str, opener):
+    """``opener`` when it can be called as every caller calls it, else a ParameterError saying how."""
+    try:
+        inspect.signature(opener).bind("location", target=None, positive=None, method="auto", bins=3)
+    except (TypeError, ValueError):
+        raise ParameterError(f"source {name!r}: the opener must be a function opener(location, *, target=None, "
+                             "positive=None, method='auto', bins=3) (or take **options)") from None
+    return opener
 
 
 def known() -> str:
