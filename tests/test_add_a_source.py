@@ -231,9 +231,12 @@ def test_the_app_takes_it_as_an_upload_and_selects_on_it(registered, export):
     at.session_state["toy_bytes"] = path.read_bytes()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.selectbox(key="data_target").value == "churn"
+    assert at.selectbox(key="data_registered_target").value == "churn"
     assert "read by a registered source (Rows as JSON lines)" in at.success[0].value
     assert "300 rows x 5 features, target 'churn', positive class 'yes'" in at.success[0].value
+    at.selectbox(key="data_registered_target").set_value("plan").run()   # a target the source cannot count
+    assert not at.exception and "counts a binary target; 'plan' is not one" in at.error[0].value
+    at.selectbox(key="data_registered_target").set_value("churn").run()
     at.button(key="data_use").click().run()
     current = at.session_state[state.CURRENT]
     assert current.name == "export.jsonl" and current.spec is None   # no link names a server's own source

@@ -56,6 +56,9 @@ def _opened(name: str, sha256: str, target: str | None, _opener, _data: bytes):
     return run_in_worker(registry.open_upload, name, _opener, _data, target, caps=LIMITS)
 
 
+TARGET_KEY = "data_registered_target"
+
+
 def registered_upload(file_name: str, data: bytes) -> bool:
     """False unless ``file_name`` ends in a registered source's suffix; then that source reads the bytes, the page
     says what it read, offers the column to predict, and "Use this dataset" makes the codes the current dataset (no
@@ -67,7 +70,9 @@ def registered_upload(file_name: str, data: bytes) -> bool:
     try:
         first = _opened(kind.name, sha, None, kind.opener, data)
         columns = [*first.feature_names, first.target]
-        target = st.selectbox("Column to predict (the target)", columns, index=len(columns) - 1, key="data_target")
+        if st.session_state.get(TARGET_KEY) not in columns:   # another file's column: this one's default
+            st.session_state[TARGET_KEY] = first.target
+        target = st.selectbox("Column to predict (the target)", columns, key=TARGET_KEY)
         encoded = first if target == first.target else _opened(kind.name, sha, target, kind.opener, data)
     except FslabError as err:
         st.error(f"{md(file_name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is unchanged.")
