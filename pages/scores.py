@@ -46,7 +46,8 @@ st.caption("An exact distribution: every value is exact (nothing to hold out)." 
 edited = st.data_editor(ui.with_picks(table), hide_index=True, width="stretch", key="scores.table",
                         disabled=[c for c in table.columns], column_config=ui.column_config(table, chosen))
 st.caption("One row per feature. Click a column header to sort. Errors: lower is better; AUC and mutual "
-           "information: higher is better. Tick **pick** to build a subset below.")
+           "information: higher is better. Tick **pick** to build a subset below. "
+           + ui.header_legend(chosen, held_out=not exact))
 
 with st.expander("How these are computed", key="scores.how"):
     st.markdown(
@@ -81,7 +82,9 @@ if left.button("Keep this pick in the history", key="scores.keep"):
 history = ui.history()
 if history:
     st.subheader("History of this session")
-    st.dataframe(ui.history_table(history), hide_index=True, width="stretch", key="scores.history_table")
+    kept = ui.history_table(history)
+    st.dataframe(kept, hide_index=True, width="stretch", key="scores.history_table",
+                 column_config=ui.history_config(kept))
     st.caption("Each kept pick with its held-out value under each measure (in-sample when there is nothing to hold "
                "out); Δ is the change from the pick kept before it. Picks are kept for this session only.")
     again = right.selectbox("Tick a kept pick again", range(len(history)), key="scores.recall",

@@ -57,19 +57,41 @@ def with_picks(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(**{PICK: table["feature"].isin(ticked)})[[PICK, *table.columns]]
 
 
+# short headers for a 1024 px projector (the full name is each header's tooltip): 5 measures x 2 estimates took
+# 1,015 px of columns in a 965 px table (issue 34)
+SHORT = {"zero-one": "0-1", "balanced": "bal.", "cost-sensitive": "cost", "squared": "sq.", "log-loss": "log-loss",
+         "f-beta": "F-beta", "auc": "AUC", "mi": "MI"}
+ESTIMATE_SHORT = {IN_SAMPLE: "in", HELD_OUT: "out"}
+
+
+def short_label(measure: str, estimate: str) -> str:
+    """A score column's header: "0-1 in" for "0-1 error, in-sample", "MI out" for "mutual information, held-out"."""
+    return f"{SHORT.get(measure, MEASURES[measure].label)} {ESTIMATE_SHORT[estimate]}"
+
+
+def header_legend(measures: list[str], held_out: bool) -> str:
+    """The caption line that spells out the short headers of ``measures``: "Headers: 0-1 = 0-1 error, MI = mutual
+    information; in = in-sample, out = held out (hover a header for its full name)." """
+    names = [f"{SHORT[m]} = {MEASURES[m].label}" for m in measures if SHORT.get(m, "") not in ("", MEASURES[m].label)]
+    parts = [", ".join(names)] if names else []
+    parts.append("in = in-sample, out = held out" if held_out else "in = in-sample")
+    return "Headers: " + "; ".join(parts) + " (hover a header for its full name)."
+
+
 def column_config(table: pd.DataFrame, measures: list[str]) -> dict:
-    # the tick and the name stay in view when the measures' columns scroll sideways (a 1024 px projector shows about
-    # three measures of five)
+    """The pick and the name pinned at the left; each score column under its :func:`short_label`, its full name,
+    the better direction and the estimate in the tooltip."""
     config = {PICK: st.column_config.CheckboxColumn(PICK, help="tick to add the feature to your subset below",
                                                     pinned=True),
-              "feature": st.column_config.TextColumn("feature", pinned=True)}
+              "feature": st.column_config.TextColumn("feature", pinned=True),
+              "levels": st.column_config.NumberColumn("levels", help="the feature's number of distinct values")}
     for name in measures:
         direction = "higher" if MEASURES[name].greater_is_better else "lower"
         for label in (IN_SAMPLE, HELD_OUT):
             column = f"{MEASURES[name].label}, {label}"
             if column in table.columns:
-                config[column] = st.column_config.NumberColumn(column, format="%.4f",
-                                                               help=f"{direction} is better; {label}")
+                config[column] = st.column_config.NumberColumn(short_label(name, label), format="%.4f",
+                                                               help=f"{column}: {direction} is better")
     return config
 
 
@@ -112,6 +134,22 @@ def history_table(entries: list[dict]) -> pd.DataFrame:
         rows.append(row)
         previous = entry
     return pd.DataFrame(rows)
+
+
+def history_config(table: pd.DataFrame) -> dict:
+    """Short headers for :func:`history_table` ("0-1", "Δ 0-1"; the full name in the tooltip) and a 200 px features
+    column, so a history of five measures fits a 1024 px projector as the score table does."""
+    short = {MEASURES[m].label: text for m, text in SHORT.items()}
+    config: dict = {"#": st.column_config.NumberColumn("#", width="small"),
+                    "features": st.column_config.TextColumn("features", width="medium", help="the kept pick")}
+    for column in table.columns:
+        label = column.removeprefix("Δ ")
+        if label in short:
+            delta = column != label
+            config[column] = st.column_config.NumberColumn(
+                ("Δ " if delta else "") + short[label], format="%+.4f" if delta else "%.4f",
+                help=f"change in {label} from the pick kept before" if delta else label)
+    return config
 
 
 def reduced_data(source, picked_features: list[int]) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """Issue 34, done-when: a teacher's walk at 1024 x 768 with presentation mode switched on once (Home, the tour's
-four steps, Toy with the XOR preset, Orderings, Select, NPFS after Run, By measure, Compare, Papers), moving only
-by the app's own navigation (the page bar's previous / next links, the tour's buttons). On each page: the sidebar
+four steps, Toy with the XOR preset, Orderings, Select, NPFS after Run, By measure, Compare, Scores, Papers), moving
+only by the app's own navigation (the page bar's previous / next links, the tour's buttons). On each page: the sidebar
 stays folded, nothing scrolls the page sideways and no data grid scrolls its columns sideways, no chart text is under
 14 px, and the page's first result (a chart, a table or a verdict) starts within the first 768 px, under the page's
 read-aloud line and compact controls (NPFS: after Run). Screenshots and the figures in artifacts/
@@ -71,7 +71,7 @@ def test_a_teachers_walk_at_1024_x_768(browser, streamlit_url):
                 wait_idle(pg)
         for name in ("data", "select", "by_measure", "compare", "scores"):  # the page bar's next links
             _next(pg)
-            if name in ("select", "by_measure", "compare"):
+            if name in ("select", "by_measure", "compare", "scores"):
                 _check(pg, name, found)
         _next(pg)  # NPFS
         main.get_by_role("button", name="Run NPFS").click()
