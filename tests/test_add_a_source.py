@@ -11,8 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import subprocess
 import sys
 import warnings
 
@@ -140,34 +138,29 @@ def test_the_command_line_selects_it_as_memory_does(registered, export, spec):
                            "features": 5, "rows": 300, "task": "binary", "target": "churn", "positive": "yes"}
 
 
-def _installed(tmp_path) -> dict:
-    """A package that declares the source by entry point (what pip writes from its pyproject.toml's
-    [project.entry-points."fslab.sources"]): the environment of a process that has it installed."""
+def _install(tmp_path, monkeypatch) -> None:
+    """A package that declares the source by entry point (the entry_points.txt pip writes from its pyproject.toml's
+    [project.entry-points."fslab.sources"]), on this process's path: installed, registered nowhere in code."""
     info = tmp_path / "toy_rows-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-rows\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[fslab.sources]\nrows = tests.toy_rows_source:open_rows\n")
-    return os.environ | {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
-
-
-def test_an_installed_source_reaches_python_m_fslab(export, tmp_path):
-    """A fresh ``python -m fslab`` finds the source by its entry point, registered nowhere in code."""
-    path, mem = export
-    proc = subprocess.run([sys.executable, "-m", "fslab", "select", f"rows:{path}", "--k", "3", "--measure",
-                           "balanced", "--json", "-q"], env=_installed(tmp_path), cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    expected = fslab.select(mem, 3, "bayes-greedy", measure="balanced", estimate="cross-fitted")
-    assert json.loads(proc.stdout)["features"] == list(expected.features)
-
-
-def test_an_entry_point_is_imported_only_when_named(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    _installed(tmp_path)
     monkeypatch.delitem(sys.modules, "tests.toy_rows_source")
-    assert "rows" in registry.names() and "tests.toy_rows_source" not in sys.modules   # listed, not imported
-    assert registry.find("other.csv") is None and "tests.toy_rows_source" not in sys.modules
-    assert registry.find("rows:x.jsonl")[0].opener.__module__ == "tests.toy_rows_source"
+
+
+def test_an_installed_source_is_imported_when_named_and_selects(export, tmp_path, monkeypatch):
+    """The command line finds the installed source by its entry point, importing its module only when DATA names
+    it, and picks what memory picks."""
+    path, mem = export
+    _install(tmp_path, monkeypatch)
+    assert "rows" in registry.names() and registry.find("other.csv") is None
+    assert "tests.toy_rows_source" not in sys.modules   # listed, not imported
+    code, out, err = _cli("select", f"rows:{path}", "--k", "3", "--measure", "balanced", "--json", "-q")
+    assert code == 0, err
+    assert "tests.toy_rows_source" in sys.modules
+    expected = fslab.select(mem, 3, "bayes-greedy", measure="balanced", estimate="cross-fitted")
+    assert json.loads(out)["features"] == list(expected.features)
 
 
 def test_bad_names_and_specs_are_said(registered, export, tmp_path):
