@@ -31,9 +31,10 @@ import pandas as pd
 from .binning import DEFAULT_BINNINGS, BinningResult, binning_sensitivity
 from .counting.folds import TooFewRowsError, assign_folds
 from .data.sparse import SparseDataset
+from .errors import ParameterError
 from .measures import DEFAULT_FOLDS
 from .measures import measure as get_measure
-from .measures.cross_fit import CrossFittedEvaluator, require_sample
+from .measures.cross_fit import CrossFittedEvaluator, require_sample, usable_folds
 from .npfs import npfs
 from .selectors import SELECTORS, select
 from .tables import CodedSource, as_source
@@ -123,19 +124,45 @@ class HoldoutCheck:
         return float(gain_out / gain_in) if gain_in > 1e-12 else (1.0 if gain_out >= -1e-12 else 0.0)
 
 
+class NotRerunError(ParameterError):
+    """The source cannot rerun a selection on its training folds."""
+
+
+def training_sources(source, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0) -> list:
+    """Each training fold's rows (all rows but one stratified fold, :func:`fslab.counting.folds.assign_folds`'s folds
+    over the safe number of folds) as a source: in memory the rows ``fold != f``; on an engine that offers
+    ``training_folds(F, seed)`` (a SQL source) the same rows counted there. A :class:`NotRerunError` for a source
+    that offers neither (Dask, an exact law)."""
+    src = as_source(source)
+    if isinstance(src, CodedSource | SparseDataset) and src.is_sample:
+        assert src.y is not None  # a sample
+        fold, used, _ = assign_folds(src.y, n_folds, split_seed, stratified=src.task != "regression")
+        return [src.subsample(np.flatnonzero(fold != f)) for f in range(used)]
+    trainer = getattr(src, "training_folds", None)
+    if callable(trainer) and src.is_sample:
+        used, _ = usable_folds(src, n_folds, split_seed)   # the same safe F, from the engine's class counts
+        return list(trainer(used, split_seed))
+    raise NotRerunError(f"a {type(src).__name__} cannot rerun the selector on its training folds (in memory and on "
+                        "SQL engines it can)")
+
+
 def cv_selections(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,
                   **params) -> np.ndarray:
     """(folds x features) bools: feature j picked by ``select(training rows, k, selector, **params)`` on training
     fold f (all rows but one stratified fold, split by ``split_seed``; Weka's cross-validation attribute selection;
-    ``params`` may ask for a cross-fitted estimate inside each training fold)."""
-    src = cast(CodedSource | SparseDataset, as_source(source))  # require_sample refuses anything else
+    ``params`` may ask for a cross-fitted estimate inside each training fold). The same on a SQL source, whose
+    training folds are counted in the engine (:func:`training_sources`)."""
+    src = as_source(source)
     require_sample(src, "selection across folds")
-    assert src.y is not None  # a sample
-    fold, used, _ = assign_folds(src.y, n_folds, split_seed, stratified=src.task != "regression")
-    hits = np.zeros((used, src.n_features), dtype=bool)
-    for f in range(used):
-        chosen = select(src.subsample(np.flatnonzero(fold != f)), k, selector, **params).features
-        hits[f, list(chosen)] = True
+    trains = training_sources(src, n_folds, split_seed)
+    hits = np.zeros((len(trains), src.n_features), dtype=bool)
+    try:
+        for f, train in enumerate(trains):
+            hits[f, list(select(train, k, selector, **params).features)] = True
+    finally:
+        for train in trains:   # an engine's training folds drop the tables they stored
+            if hasattr(train, "close") and train is not src:
+                train.close()
     return hits
 
 
@@ -202,7 +229,7 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     freq = pd.Series(dtype=float)
     swaps: dict[str, str] = {}
     skipped: tuple[str, ...] = ()
-    if frequency and isinstance(src, CodedSource | SparseDataset):   # reruns on training rows: the rows are here
+    if frequency:   # reruns on training rows: in memory, or counted in a SQL engine
         extra = {"measure": selection.measure, **params} if spec.uses_measure else {}
         if selection.s is not None:
             extra["s"] = selection.s
@@ -214,6 +241,8 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
             swaps = replacements(hits, feats, src.feature_names)
         except TooFewRowsError as err:   # a training fold too small to hold out inside it
             skipped = (f"Selection across folds not run: inside a training fold, {err.reason}.",)
+        except NotRerunError as err:   # said, never dropped: the verdict did not check the picks across folds
+            skipped = (f"Selection across folds not checked: {err}.",)
     used = cast(CrossFittedEvaluator, outside).n_folds   # fewer than ``folds`` on a small class (fold_count)
     check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
                          "green", ())
@@ -265,5 +294,5 @@ def _verdict(check: HoldoutCheck, stepwise: bool, swaps: dict[str, str] | None =
                      f"Held out, the pick keeps {kept:.0%} of its in-sample gain.",)
 
 
-__all__ = ["COLUMNS", "NEGATIVE_MI", "NEXT_STEP", "HoldoutCheck", "cv_frequency", "cv_selections", "holdout_check",
-           "pick_robustness", "replacements", "robustness_table"]
+__all__ = ["COLUMNS", "NEGATIVE_MI", "NEXT_STEP", "HoldoutCheck", "NotRerunError", "cv_frequency", "cv_selections",
+           "holdout_check", "pick_robustness", "replacements", "robustness_table", "training_sources"]
