@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import fslab
+from fslab import row_hash
 from fslab.cli.main import main
 from fslab.data import registry
 from fslab.data.registry import UnknownSourceError, open_source, register_source, unregister_source
@@ -263,3 +264,22 @@ def test_the_data_page_reads_its_upload(registered, export):
     assert "read by a registered source (Rows as JSON lines): 300 rows x 5 features" in at.success[0].value
     at.button(key="data_use").click().run()
     assert at.session_state[state.CURRENT].name == "export.jsonl"
+
+
+@pytest.mark.xfail(strict=True, reason="needs the fslab/npfs patch of issue 36.3's report (BootstrapCounting: NPFS on "
+                   "any source with bootstrap(key, mean), not only Dask and SQL): remove this marker with the patch")
+def test_npfs_bootstraps_it_by_poisson_weights(registered, export):
+    """NPFS on a count-only source: bootstrap l counts row i w_i times (row_hash.poisson_weights, key = the first 64
+    bits of seed l), so it picks what memory picks on the rows repeated w_i times; the command line runs it, held out
+    (a bootstrap row counts w_i times in its own fold) as the library does."""
+    path, mem = export
+    src = open_source(f"rows:{path}")
+    result = fslab.npfs(src, "jmi", 2, n_bootstraps=4, seed=7)
+    for b, seq in enumerate(np.random.SeedSequence(7).spawn(4)):
+        w = row_hash.poisson_weights(np.arange(mem.n_rows), int(seq.generate_state(1, np.uint64)[0]))
+        drawn = mem.subsample(np.repeat(np.arange(mem.n_rows), w.astype(np.int64)))
+        assert np.flatnonzero(result.matrix[:, b]).tolist() == sorted(fslab.select(drawn, 2, "jmi").features)
+    code, out, err = _cli("npfs", f"rows:{path}", "--n", "4", "--k", "2", "--seed", "7", "--json", "-q")
+    assert code == 0, err
+    held = fslab.npfs(src, "jmi", 2, n_bootstraps=4, seed=7, estimate="cross-fitted")
+    assert json.loads(out)["counts"] == held.counts.tolist()

@@ -3,7 +3,9 @@ them. What it shares with every other source comes from the plan (fslab.data.pla
 ID, constant and target rules from chunk summaries merged (``summarize``, ``merge``, ``decide``), each chunk read
 and coded by the plan (``apply``, ``code``), and the folds of held-out estimates (``fslab.row_hash.folds``). What is
 its own: counting tables by (cell, class) over its chunks, and by (cell, fold x class) for the count-only seam of
-the cross-fitted evaluator (``folded``, :class:`fslab.measures.cross_fit.FoldCounting`).
+the cross-fitted evaluator (``folded``, :class:`fslab.measures.cross_fit.FoldCounting`), with each row weighed by
+its Poisson weight for NPFS's bootstraps (``bootstrap``, the weights of ``fslab.row_hash.poisson_weights`` that the
+Dask and SQL sources draw).
 
 ``open_rows`` is its opener for fslab.data.registry (``register_source("rows", open_rows)``, or an entry point of the
 group ``fslab.sources``): DATA ``rows:path.jsonl`` on the command line, ``fslab.data.registry.open_source`` in the
@@ -16,6 +18,7 @@ today, the one step no shared function does yet.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 
@@ -34,6 +37,7 @@ class RowsSource:
     """A count-only table source over a list of dict rows read in chunks of ``chunk`` rows (a binary text target)."""
 
     is_sample = True
+    _weights: list[np.ndarray] | None = None   # a bootstrap view's row weights, per chunk
 
     def __init__(self, rows: list[dict], target: str, method: str = "mean-std", bins: int = 3, chunk: int = 100,
                  positive: str | None = None, *, _parts=None, _labels=None, _plan=None):
@@ -87,8 +91,9 @@ class RowsSource:
         L = len(self.labels)
         cells = int(np.prod([self.arities[j] for j in subset], dtype=np.int64)) if len(subset) else 1
         counts = np.zeros(cells * L)
-        for cell, (_, y) in zip(self._cells(subset), self._parts, strict=True):
-            counts += np.bincount(cell * L + y, minlength=cells * L)
+        weights = self._weights or [None] * len(self._parts)
+        for cell, (_, y), w in zip(self._cells(subset), self._parts, weights, strict=True):
+            counts += np.bincount(cell * L + y, weights=w, minlength=cells * L)
         return JointTable(counts.reshape(cells, L), self.labels)
 
     def extension_tables(self, subset, candidates) -> JointTable:
@@ -102,7 +107,17 @@ class RowsSource:
         fold = row_hash.folds(y, n_folds, seed)
         L, starts = len(self.labels), np.cumsum([0, *(len(y) for _, y in self._parts)])
         parts = [(X, fold[a:b] * L + yy) for (X, yy), a, b in zip(self._parts, starts[:-1], starts[1:], strict=True)]
-        return RowsSource([], "", _parts=parts, _labels=np.tile(self.labels, n_folds), _plan=self.plan)
+        view = RowsSource([], "", _parts=parts, _labels=np.tile(self.labels, n_folds), _plan=self.plan)
+        view._weights = self._weights   # a bootstrap's row counts w_i times in its own fold
+        return view
+
+    def bootstrap(self, key: int, mean: float = 1.0) -> RowsSource:
+        """NPFS's seam: a view counting row i (in row order) w_i ~ Poisson(mean) times, w_i of fslab.row_hash."""
+        starts = np.cumsum([0, *(len(y) for _, y in self._parts)])
+        view = copy.copy(self)
+        view._weights = [row_hash.poisson_weights(np.arange(a, b), key, mean)
+                         for a, b in zip(starts[:-1], starts[1:], strict=True)]
+        return view
 
     def to_encoded(self) -> EncodedDataset:
         """The rows handed over as codes, when they fit in memory: what the app's pages take (ui.state)."""
