@@ -6,17 +6,17 @@ from __future__ import annotations
 import pandas as pd
 
 from fslab.scores import HELD_OUT, IN_SAMPLE, column_label
-from ui.scores import column_config, header_legend, history_config, history_table, short_label
+from ui.scores import column_config, header_legend, history_config, history_table, levels_note, short_label, with_picks
 
 
 def test_short_labels_name_the_measure_and_the_estimate():
     assert short_label("zero-one", IN_SAMPLE) == "0-1 in"
     assert short_label("mi", HELD_OUT) == "MI out"
-    assert short_label("log-loss", HELD_OUT) == "log-loss out"
-    # the longest default header has 12 characters; MI's full held-out name has 28
+    assert short_label("log-loss", HELD_OUT) == "LL out"
+    # the longest default header has 8 characters; MI's full held-out name has 28
     longest = max(len(short_label(m, e)) for m in ("zero-one", "balanced", "auc", "log-loss", "mi")
                   for e in (IN_SAMPLE, HELD_OUT))
-    assert longest == len("log-loss out") == 12 < len(column_label("mi", "cross-fitted")) == 28
+    assert longest == len("bal. out") == 8 < len(column_label("mi", "cross-fitted")) == 28
 
 
 def test_the_score_columns_get_short_headers_and_full_tooltips():
@@ -35,9 +35,22 @@ def test_the_caption_spells_out_every_short_name_shown():
     assert header_legend(["zero-one", "auc", "mi"], held_out=True) == (
         "Headers: 0-1 = 0-1 error, MI = mutual information; in = in-sample, out = held out (hover a header for its "
         "full name).")
-    # an exact distribution has no held-out column; AUC and log-loss keep their names
     assert header_legend(["auc", "log-loss"], held_out=False) == \
-        "Headers: in = in-sample (hover a header for its full name)."
+        "Headers: LL = log-loss; in = in-sample (hover a header for its full name)."
+    # an exact distribution has no held-out column; AUC keeps its name
+    assert header_legend(["auc"], held_out=False) == "Headers: in = in-sample (hover a header for its full name)."
+
+
+def test_a_levels_column_of_at_most_2_levels_is_said_once_instead():
+    uniform = pd.DataFrame({"feature": ["a", "b"], "levels": [2, 2], "AUC, in-sample": [0.5, 0.75]})
+    assert levels_note(uniform) == "Every feature has 2 levels."
+    assert list(with_picks(uniform).columns) == ["pick", "feature", "AUC, in-sample"]
+    # Mushroom: 115 features with 2 levels and a constant one
+    assert levels_note(uniform.assign(levels=[2, 1])) == "Every feature has at most 2 levels."
+    many = uniform.assign(levels=[2, 400])  # an ID-like column: the levels tell
+    assert levels_note(many) is None
+    assert list(with_picks(many).columns) == ["pick", "feature", "levels", "AUC, in-sample"]
+    assert levels_note(uniform.assign(levels=[3, 3])) is None
 
 
 def test_the_history_gets_short_headers():

@@ -52,14 +52,27 @@ def scores(source, measures: tuple, func, subset: tuple | None = None, params: d
 
 
 def with_picks(table: pd.DataFrame) -> pd.DataFrame:
-    """The score table with a first "pick" column (the features ticked in this session)."""
+    """The score table with a first "pick" column (the features ticked in this session), without the "levels"
+    column when :func:`levels_note` says it in one line instead (a 1024 px projector gets its 60 px back)."""
     ticked = set(st.session_state.get("scores.ticked", ()))
-    return table.assign(**{PICK: table["feature"].isin(ticked)})[[PICK, *table.columns]]
+    columns = [c for c in table.columns if c != "levels" or levels_note(table) is None]
+    return table.assign(**{PICK: table["feature"].isin(ticked)})[[PICK, *columns]]
+
+
+def levels_note(table: pd.DataFrame) -> str | None:
+    """The "levels" column in one line when no feature has more than 2 levels, where the column would tell little
+    (Mushroom's one-hot features, the binary toy distributions): "Every feature has 2 levels." or "Every feature
+    has at most 2 levels."; None when some feature has more (an ID-like column with many levels shows there)."""
+    levels = table["levels"]
+    if levels.max() > 2:
+        return None
+    return f"Every feature has {levels.iloc[0]} levels." if levels.nunique() == 1 else \
+        "Every feature has at most 2 levels."
 
 
 # short headers for a 1024 px projector (the full name is each header's tooltip): 5 measures x 2 estimates took
 # 1,015 px of columns in a 965 px table (issue 34)
-SHORT = {"zero-one": "0-1", "balanced": "bal.", "cost-sensitive": "cost", "squared": "sq.", "log-loss": "log-loss",
+SHORT = {"zero-one": "0-1", "balanced": "bal.", "cost-sensitive": "cost", "squared": "sq.", "log-loss": "LL",
          "f-beta": "F-beta", "auc": "AUC", "mi": "MI"}
 ESTIMATE_SHORT = {IN_SAMPLE: "in", HELD_OUT: "out"}
 
