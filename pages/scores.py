@@ -45,9 +45,10 @@ st.caption("An exact distribution: every value is exact (nothing to hold out)." 
            "predicts with the class prior, so an ID-like column scores like no feature at all.")
 edited = st.data_editor(ui.with_picks(table), hide_index=True, width="stretch", key="scores.table",
                         disabled=[c for c in table.columns], column_config=ui.column_config(table, chosen))
-st.caption("One row per feature. Click a column header to sort. Errors: lower is better; AUC and mutual "
-           "information: higher is better. Tick **pick** to build a subset below. "
-           + ui.header_legend(chosen, held_out=not exact))
+st.caption(" ".join(filter(None, [
+    "One row per feature. Click a column header to sort. Errors: lower is better; AUC and mutual information: higher "
+    "is better. Tick **pick** to build a subset below.", ui.header_legend(chosen, held_out=not exact),
+    ui.levels_note(table)])))
 
 with st.expander("How these are computed", key="scores.how"):
     st.markdown(
