@@ -18,7 +18,7 @@ from fslab.cost import binning_cost, npfs_cost, over_limit_message, select_cost
 from fslab.errors import FslabError
 from fslab.measures import ESTIMATES, describe_estimate
 from fslab.npfs import check_base_selector, npfs
-from fslab.robustness import HoldoutCheck, holdout_check, robustness_table
+from fslab.robustness import KEPT_AMBER, KEPT_RED, HoldoutCheck, holdout_check, robustness_table
 from fslab.selectors import SELECTORS
 from fslab.tables import CodedSource
 
@@ -198,10 +198,11 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
                      "NPFS frequency", min_value=0.0, max_value=1.0, format="%.2f"),
                      "picked on training folds": st.column_config.ProgressColumn(
                      "picked on training folds", min_value=0.0, max_value=1.0, format="%.1f")})
-    st.caption(f"Picked on training folds: share of the 5 selections made on 4 of 5 stratified folds of the rows "
-               f"(Weka's cross-validation attribute selection) that contain the feature, each selected with the page's "
-               f"estimate. NPFS frequency z/n: share of {N_BOOTSTRAPS} bootstraps (seed {SEED}) whose selection of "
-               f"k = {k} contains the feature, selected with the page's estimate "
+    F = holdout.folds if holdout is not None else 5   # fewer on a small class (fold_count)
+    st.caption(f"Picked on training folds: share of the {F} selections made on {F - 1} of {F} stratified folds of "
+               "the rows (Weka's cross-validation attribute selection) that contain the feature, each selected with "
+               f"the page's estimate. NPFS frequency z/n: share of {N_BOOTSTRAPS} bootstraps (seed {SEED}) whose "
+               f"selection of k = {k} contains the feature, selected with the page's estimate "
                f"({describe_estimate(estimate, getattr(result, 'folds', None))}). "
                f"Relevant: z > zeta with P(Z > zeta) <= alpha = {ALPHA} for Z ~ Binomial(n, k/K), zeta = "
                f"{found.threshold} (Ditzler et al. 2015, equation (3)). Binnings: of "
@@ -220,7 +221,7 @@ def _render_holdout(check: HoldoutCheck, shown: str | None) -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in table.columns[2:]})
     better = "higher" if check.greater_is_better else "lower"
     st.caption(f"Each row: the first t chosen features, their {check.measure} in-sample (plug-in, the papers') and "
-               f"held out (fitted on 4 of 5 stratified folds, scored on the fifth; {better} is better); gap = how "
-               f"much better the in-sample value looks; held-out gain = what step t adds on held-out rows. No feature "
-               f"at all: {check.prior:.4f} held out. Green keeps >= 80 % of the in-sample gain over no feature held "
-               "out, red < 50 % or none.")
+               f"held out (fitted on {check.folds - 1} of {check.folds} stratified folds, scored on the other, "
+               f"averaged; {better} is better); gap = how much better the in-sample value looks; held-out gain = what "
+               f"step t adds on held-out rows. No feature at all: {check.prior:.4f} held out. Green keeps >= "
+               f"{KEPT_AMBER:.0%} of the in-sample gain over no feature held out, red < {KEPT_RED:.0%} or none.")
