@@ -26,8 +26,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..tables import recall_prefix
+from . import kernels
 
-_STATE_CACHE = 256  # subset states kept (and at most 4x the block budget of their arrays, but always 2)
+_STATE_CACHE = 256  # subset states kept (and at most the block budget of their arrays, but always 2: issue 35.4)
 _BLOCK_ENTRIES = 1 << 21  # counts per block of cells (16 MiB of float64)
 _BITS_COST = 4.0  # one 64-row word AND + popcount vs one sparse multiply-add (measured: ~1 ns vs ~0.22 ns)
 # Row blocks of the float32 value indicators: at most the packed codes' size and BLOCK_BYTES (a floor of
@@ -88,6 +89,13 @@ class FastCounter:
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
+        # the compiled kernels read the codes as they are (row-major bytes); other layouts keep numpy
+        self._row_major = self.X.dtype == np.uint8 and self.X.flags.c_contiguous
+
+    def _kernels(self, keys: int) -> bool:
+        """Whether a count of ``keys`` (row, feature) keys takes the compiled kernels (:func:`kernels.wanted`): large
+        counts, and every count on codes over BLOCK_BYTES, whose column-major copy the numpy path would make."""
+        return self._row_major and kernels.wanted(keys if self.X.nbytes <= BLOCK_BYTES else kernels.MIN_KEYS)
 
     @property
     def nlogn(self) -> np.ndarray:
@@ -164,6 +172,8 @@ class FastCounter:
         A, G = self.A, n_groups
         width = self.n if features is None else features.size
         size = self.m if rows is None else rows.size
+        if width and self._kernels(width * size):
+            return kernels.value_group_counts(self.X, rows, group, G, A, features)
         out = np.empty((width, G, A), dtype=np.int64)
         if width == 0:
             return out
@@ -197,6 +207,9 @@ class FastCounter:
         L = self.L if classes else 1
         if P and a > 1 and A > 1 and not self._keys_pay((a - 1) * L, self.m):
             return self._pair_bit_counts(firsts, seconds, a, classes)
+        if P and self._kernels(P * self.m):
+            out = kernels.pair_counts(self.X, firsts, seconds, self.y if classes else None, L, a, A)
+            return out.reshape((P, a, L, A) if classes else (P, a, A))
         out = np.empty((P, a * L, A), dtype=np.int64)
         step = min(P, max(1, _KEY_BLOCK // max(self.m, 1)))
         # (p a L + y) A, the same for every block: each key is then two operations on the pair's columns
@@ -337,7 +350,7 @@ class FastCounter:
             state = self._refine(state.rows, state.cell * a_f + self.X[state.rows, f], state.n_cells * a_f)
             self._states[subset[:i + 1]] = state
         held = sum(st.nbytes for st in self._states.values())
-        while len(self._states) > _STATE_CACHE or (held > 4 * self._budget() and len(self._states) > 2):
+        while len(self._states) > _STATE_CACHE or (held > self._budget() and len(self._states) > 2):
             _, old = self._states.popitem(last=False)  # least recently used first; the newest two stay
             held -= old.nbytes
         return state
