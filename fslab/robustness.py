@@ -195,14 +195,15 @@ def replacements(hits: np.ndarray, chosen: Sequence[int], names: Sequence[str]) 
 
 
 def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
-                  frequency: bool = True) -> HoldoutCheck:
+                  frequency: bool | str = True) -> HoldoutCheck:
     """The held-out check of ``selection`` (a :class:`~fslab.selectors.Selection` made on ``source``).
 
     Values are the selection's measure for selectors that use one (the MI family and the Fisher score: I(X_J; Y)
     in bits), in-sample (plug-in) and held out (cross-fitted over ``folds`` stratified folds split by ``seed``).
     The verdict is red when held out the chosen features do no better than no feature at all, or keep less than
     half of their in-sample gain over it; amber when they keep less than 80 %, when a step adds nothing held out, or
-    when a chosen feature comes back on fewer than 60 % of the training folds (``frequency=False`` skips that rerun),
+    when a chosen feature comes back on fewer than 60 % of the training folds (``frequency=False`` skips that rerun;
+    a text instead of False skips it and says why: "Selection across folds not run: <text>."),
     naming the feature those folds picked in its place. The reasons end with one next step (``NEXT_STEP``), after
     a plain reading of a held-out MI below zero (``NEGATIVE_MI``) when one shows.
     """
@@ -229,7 +230,9 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     freq = pd.Series(dtype=float)
     swaps: dict[str, str] = {}
     skipped: tuple[str, ...] = ()
-    if frequency:   # reruns on training rows: in memory, or counted in a SQL engine
+    if isinstance(frequency, str):   # the caller's reason for not rerunning, said rather than dropped
+        skipped = (f"Selection across folds not run: {frequency}.",)
+    elif frequency:   # reruns on training rows: in memory, or counted in a SQL engine
         extra = {"measure": selection.measure, **params} if spec.uses_measure else {}
         if selection.s is not None:
             extra["s"] = selection.s
@@ -242,7 +245,7 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
         except TooFewRowsError as err:   # a training fold too small to hold out inside it
             skipped = (f"Selection across folds not run: inside a training fold, {err.reason}.",)
         except NotRerunError as err:   # said, never dropped: the verdict did not check the picks across folds
-            skipped = (f"Selection across folds not checked: {err}.",)
+            skipped = (f"Selection across folds not run: {err}.",)
     used = cast(CrossFittedEvaluator, outside).n_folds   # fewer than ``folds`` on a small class (fold_count)
     check = HoldoutCheck(steps, float(prior), float(prior_in), freq, m.label, m.greater_is_better, used, seed,
                          "green", ())

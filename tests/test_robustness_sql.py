@@ -92,6 +92,16 @@ def test_a_source_that_cannot_rerun_on_training_folds_says_the_check_was_not_mad
     src = RowsSource(rows, "t", positive="yes")
     check = holdout_check(src, fslab.select(src, 2, "bayes-greedy"))
     assert check.frequency.empty
-    assert "Selection across folds not checked: a RowsSource cannot rerun the selector on its training folds (in " \
+    assert "Selection across folds not run: a RowsSource cannot rerun the selector on its training folds (in " \
         "memory and on SQL engines it can)." in check.reasons
     assert check.reasons[-1].startswith("Next step:")
+
+
+def test_a_caller_that_skips_the_reruns_gives_its_reason_in_the_verdict():
+    data = coded(m=120)
+    pick = fslab.select(data, 2, "bayes-greedy")
+    quiet = holdout_check(data, pick, frequency=False)
+    said = holdout_check(data, pick, frequency="an exhaustive search reruns every subset on each fold")
+    assert said.frequency.empty and said.level == quiet.level
+    assert said.reasons == (*quiet.reasons[:-1], "Selection across folds not run: an exhaustive search reruns every "
+                            "subset on each fold.", quiet.reasons[-1])
