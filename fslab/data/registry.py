@@ -20,7 +20,8 @@ file so named), in one of two ways:
 The opener: ``opener(location, *, target=None, positive=None, method="auto", bins=3)`` returns a table source
 (:class:`fslab.tables.TableSource` with ``n_rows``, ``task``, ``target`` and, for a binary target, ``class_names``).
 ``location`` is the text after ``NAME:`` or the file's path, or ``bytes`` (an upload's content, for a suffix).
-``target=None``: the source's own default (the last column, as for a CSV). The app needs the codes in memory: a
+``target=None``: the source's own default (the last column, as for a CSV). The opener is a module-level function:
+the app runs it in the capped worker process that reads every upload. The app needs the codes in memory: a
 source reaches its pages as an :class:`~fslab.data.encoded.EncodedDataset` or through its ``to_encoded()``; the app
 offers a source by its suffix only (an upload's bytes), never by a location typed in a page, so no user of the app
 names a path or a database of the server.
