@@ -48,6 +48,7 @@ from ui.data import (
     sample_default_target,
     sample_frame,
     set_type_override,
+    share_uploaded_bytes,
     split_frame,
     type_label,
     type_overrides,
@@ -86,6 +87,7 @@ UPLOAD_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]   # fslab.read_table reads
 def choose_frame(kind: str):
     """(frame, frame_key, display name, sample name or None), or None when there is nothing to show yet."""
     if kind == "upload":
+        share_uploaded_bytes()
         upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row; also gzip "
                                   ".csv.gz or parquet)", type=UPLOAD_TYPES, key="data_upload",
                                   max_upload_size=LIMITS.max_upload_mb)
@@ -99,7 +101,7 @@ def choose_frame(kind: str):
             st.caption(f"**{md(file_name)}**, uploaded earlier in this session. Upload another file above to "
                        "replace it.")
         else:
-            data, file_name = upload.getvalue(), upload.name
+            data, file_name = upload.getvalue(), upload.name   # the file manager's bytes (share_uploaded_bytes)
             sha = hashlib.sha256(data).hexdigest()
         try:
             read = read_upload(data)

@@ -18,7 +18,15 @@ from fslab.data import COLUMN_TYPES, Dataset
 from fslab.data.discretize import bin_edges, check_method, numeric_values
 from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.data.target import TargetSplit, split_target, split_text
-from fslab.data.upload import Upload, read_upload, registered_kinds, typed_dataset, with_kinds
+from fslab.data.upload import (
+    Upload,
+    bare_codes,
+    read_upload,
+    registered_kinds,
+    typed_dataset,
+    with_kinds,
+    with_raw,
+)
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 
@@ -88,6 +96,34 @@ def upload(data: bytes) -> Upload:
     return _upload(hashlib.sha256(data).hexdigest(), data) if _in_session() else read_upload(data, LIMITS)
 
 
+def share_uploaded_bytes() -> None:
+    """Make the copy of an uploaded file that ``st.file_uploader`` returns on every run share the file's bytes.
+
+    Streamlit returns ``copy.deepcopy`` of the widget's value (so user code cannot change it); an ``UploadedFile`` is
+    a ``BytesIO``, whose deep copy writes its bytes into a new buffer: 45 MB more on every rerun of the Data page
+    for a 45 MB file, kept by the allocator after it is freed, and one more held by the kept upload (:data:`PENDING`).
+    A ``BytesIO`` made from bytes shares them until it is written to (CPython's copy-on-write), so a copy made that
+    way is just as safe from user code and costs nothing: ``getvalue()`` of it is the file manager's own bytes
+    object. Installed once per process (idempotent); a Streamlit whose class defines its own ``__deepcopy__`` is
+    left alone."""
+    import copy
+    import io
+
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    if "__deepcopy__" in vars(UploadedFile):
+        return
+
+    def __deepcopy__(self, memo):   # noqa: N807 (the copy protocol's name)
+        twin = type(self).__new__(type(self))
+        io.BytesIO.__init__(twin, self.getvalue())   # shared until written to
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        twin.seek(self.tell())
+        return twin
+
+    UploadedFile.__deepcopy__ = __deepcopy__   # type: ignore[attr-defined]
+
+
 def upload_frame(data: bytes) -> pd.DataFrame:
     """The uploaded bytes parsed as a table (:func:`upload`)."""
     return upload(data).frame
@@ -117,13 +153,21 @@ def _codes(_ds: Dataset, ds_key: tuple, method: str, bins: int):
     return _ds.discretize(method, bins)
 
 
+def _upload_codes(_ds: Dataset, ds_key: tuple, method: str, bins: int):
+    """An upload's codes, made in the capped worker (:func:`isolated`): binning 199,000 x 24 floats allocates about
+    its table again (quantiles sort a copy of each column block), spent there; the codes come back without the raw
+    features, which are this process's own again (:func:`fslab.data.upload.with_raw`)."""
+    return with_raw(_ds, isolated(bare_codes, _ds, method, bins))
+
+
 _typed_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_typed)
 # an upload's Dataset and codes are session resources, as its parsed table is (_upload): st.cache_data pickled the
 # codes with their raw features (45-67 MB for a 45 MB upload) and unpickled a copy on every rerun of the page
 _typed_upload = st.cache_resource(show_spinner="Checking the data...", scope="session",
                                   max_entries=UPLOAD_ENTRIES)(_typed)
 _codes_sample = st.cache_data(show_spinner="Discretising...", **BOUNDED)(_codes)
-_codes_upload = st.cache_resource(show_spinner="Discretising...", scope="session", max_entries=UPLOAD_ENTRIES)(_codes)
+_codes_upload = st.cache_resource(show_spinner="Discretising...", scope="session",
+                                  max_entries=UPLOAD_ENTRIES)(_upload_codes)
 
 
 def _plain_typed(_frame, frame_key, target, types=(), positive=None, missing="level", near_unique="drop"):

@@ -50,6 +50,21 @@ def read_upload(data: bytes, limits: Limits | None = None) -> Upload:
     return compact(Upload(frame, guess, typed_dataset(frame, guess.column, limits=limits)))
 
 
+def bare_codes(ds: Dataset, method: str, bins: int):
+    """``ds.discretize(method, bins)`` without its raw source (``values=None``), and whether it had one: the codes
+    computed in a worker travel back without a copy of the raw features, which the receiver holds already
+    (:func:`with_raw`)."""
+    encoded = ds.discretize(method, bins)
+    return encoded.replace(values=None), encoded.has_values
+
+
+def with_raw(ds: Dataset, answer):
+    """The codes of :func:`bare_codes` with their raw source ``ds``'s own (its one numeric array, else its
+    features: what :meth:`Dataset.discretize` keeps), as ``ds.discretize`` returns them."""
+    encoded, had = answer
+    return encoded.replace(values=(ds.array if ds.array is not None else ds.features)) if had else encoded
+
+
 def registered_kinds() -> tuple[parse_rules.ColumnKind, ...]:
     """The column types registered in this process (:func:`fslab.data.parse_rules.register`), to send with a job:
     a worker forked before they were registered (the app's forkserver) does not have them. Each must pickle (its
@@ -105,4 +120,5 @@ def compact(upload: Upload) -> Upload:
     return Upload(frame, upload.guess, replace(base, text_codes=codes))
 
 
-__all__ = ["Upload", "code_dtype", "compact", "read_upload", "registered_kinds", "typed_dataset", "with_kinds"]
+__all__ = ["Upload", "bare_codes", "code_dtype", "compact", "read_upload", "registered_kinds", "typed_dataset",
+           "with_kinds", "with_raw"]

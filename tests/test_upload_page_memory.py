@@ -1,0 +1,68 @@
+"""What the Data page holds of an upload (issue 32's last goal): its codes made in the capped worker come back
+without a copy of the raw features (fslab.data.upload.bare_codes / with_raw) and equal ds.discretize's; the copy of
+the uploaded file that st.file_uploader returns on each run shares the file's bytes (ui.data.share_uploaded_bytes)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fslab.data import Dataset
+from fslab.data.upload import bare_codes, with_raw
+
+
+def _numeric() -> Dataset:
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.normal(size=(200, 3)).round(3), columns=["a", "b", "c"])
+    frame["y"] = rng.integers(0, 2, 200)
+    return Dataset.from_frame(frame, "y")
+
+
+def _mixed() -> Dataset:
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"t": rng.choice(["red", "green", "blue"], 200), "v": rng.normal(size=200).round(3),
+                          "k": rng.integers(0, 4, 200), "y": rng.choice(["yes", "no"], 200)})
+    return Dataset.from_frame(frame, "y")
+
+
+@pytest.mark.parametrize("make", [_numeric, _mixed])
+@pytest.mark.parametrize("method, bins", [("auto", 3), ("quantile", 4), ("uniform", 5)])
+def test_codes_made_elsewhere_equal_discretize_and_hold_this_datasets_raw_values(make, method, bins):
+    ds = make()
+    here = ds.discretize(method, bins)
+    answer = pickle.loads(pickle.dumps(bare_codes(ds, method, bins), protocol=5))   # as it comes from the worker
+    assert answer[0]._raw is None and answer[1] == here.has_values
+    got = with_raw(ds, answer)
+    assert got == here   # codes, arities, labels, names, categories, plan's fields and raw values
+    assert got.categories == here.categories and got.notes == here.notes
+    if here.has_values:   # the raw source is this Dataset's own (its array, else its features), not a copy
+        if ds.array is not None:   # kept as a read-only view of the array
+            assert np.shares_memory(got._raw, ds.array)
+        else:
+            assert got._raw is ds.features
+        np.testing.assert_array_equal(got.values, here.values)
+
+
+@pytest.mark.slow   # imports streamlit (ui.data)
+def test_the_uploaders_copy_shares_the_files_bytes():
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
+
+    from ui.data import share_uploaded_bytes
+
+    data = bytes(range(256)) * 4096   # 1 MiB
+    stored = UploadedFile(UploadedFileRec("id-1", "f.csv", "text/csv", data), FileURLs())
+    stored.seek(10)
+    share_uploaded_bytes()
+    share_uploaded_bytes()   # idempotent
+    twin = copy.deepcopy(stored)
+    assert twin.getvalue() is data and twin.tell() == 10
+    assert (twin.file_id, twin.name, twin.type, twin.size) == ("id-1", "f.csv", "text/csv", len(data))
+    assert isinstance(twin, UploadedFile) and twin == stored
+    twin.seek(0)
+    twin.write(b"changed")   # a write copies (BytesIO's copy-on-write): neither the file nor the original change
+    assert twin.getvalue()[:7] == b"changed" and data[:7] == bytes(range(7)) and stored.getvalue() is data
