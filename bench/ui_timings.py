@@ -14,10 +14,13 @@ KaTeX formulas and tables.
     .venv/bin/python bench/ui_timings.py --compare /tmp/before   # A/B: alternate this checkout and another
     .venv/bin/python bench/ui_timings.py --only teaching --dwell 2   # look at each page for 2 s before clicking
     .venv/bin/python bench/ui_timings.py --only teaching --reps 1 --profile   # where each click's time goes
+    .venv/bin/python bench/ui_timings.py --only first --reps 8 --profile --compare /tmp/before  # first paint, 1st click
 
 ``--profile`` samples the browser's main thread (Chrome DevTools Protocol's CPU profiler, every 0.5 ms) during each
 interaction and prints its largest costs: self time per script file (a renderer's module evaluation shows under its
-file name, e.g. ``PlotlyChart.*.js``), "(idle)" being the wait for the server and the network.
+file name, e.g. ``PlotlyChart.*.js``), "(idle)" being the wait for the server and the network; the table then has a
+"busy" column: the median of the main thread's busy seconds per interaction (everything but "(idle)", the 0.5 s quiet
+period included), which a loaded machine moves less than the wall time (``--top N``: N files per interaction).
 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
@@ -95,8 +98,8 @@ def self_times(profile: dict, top: int = 5) -> list[tuple[str, float]]:
 class Profiler:
     """The page's main-thread CPU profiler (CDP), one profile per interaction; a no-op when ``on`` is False."""
 
-    def __init__(self, context, page, on: bool):
-        self.cdp = context.new_cdp_session(page) if on else None
+    def __init__(self, context, page, on: bool, top: int = 5):
+        self.cdp, self.top = (context.new_cdp_session(page) if on else None), top
         if self.cdp is not None:
             self.cdp.send("Profiler.enable")
             self.cdp.send("Profiler.setSamplingInterval", {"interval": 500})
@@ -105,12 +108,13 @@ class Profiler:
         if self.cdp is not None:
             self.cdp.send("Profiler.start")
 
-    def stop(self) -> str:
-        """'  [PlotlyChart.js 1.29, (idle) 0.57, ...]' for the interaction just timed ("" when off)."""
+    def stop(self) -> tuple[float | None, str]:
+        """The main thread's busy seconds in the interaction just timed and '  [busy 1.29, (idle) 0.57,
+        PlotlyChart.js 0.46, ...]' ((None, "") when off)."""
         if self.cdp is None:
-            return ""
-        costs = self_times(self.cdp.send("Profiler.stop")["profile"])
-        return "  [" + ", ".join(f"{where} {sec:.2f}" for where, sec in costs) + "]"
+            return None, ""
+        costs = self_times(self.cdp.send("Profiler.stop")["profile"], self.top)
+        return costs[0][1], "  [" + ", ".join(f"{where} {sec:.2f}" for where, sec in costs) + "]"
 
 
 def nav_link(page, title: str):
@@ -189,6 +193,9 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
             ("NPFS -> Select", nav("Select")),
             ("Select -> By measure (Mushroom)", nav("By measure")),
         ],
+        "first": [  # --only first: the session's first click alone (many repetitions of the costliest one cheaply)
+            ("Home -> Toy distribution", nav("Toy distribution")),
+        ],
         "wide": [  # the 20 Newsgroups samples: 3,289 and 4,862 columns
             ("-> Data", nav("Data")),
             ("Data: sample PCMAC", select_option(page, "Sample data set", PCMAC)),
@@ -202,20 +209,28 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
 
 
 def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None,
-             dwell_ms: int = 0, profile: bool = False) -> dict[str, float | None]:
+             dwell_ms: int = 0, profile: bool = False, top: int = 5) -> tuple[dict, dict]:
+    """One session's click-to-settled seconds per interaction and, with ``profile``, the main thread's busy
+    seconds per interaction (else an empty dict)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.add_init_script(OBSERVER)
     page = ctx.new_page()
     page.set_default_timeout(timeout_ms)
-    profiler = Profiler(ctx, page, profile)
+    profiler = Profiler(ctx, page, profile, top)
     times: dict[str, float | None] = {}
+    busy: dict[str, float | None] = {}
+
+    def record(name: str) -> None:
+        busy[name], costs = profiler.stop()
+        print(f"    {name}: {fmt(times[name])}{costs}", flush=True)
+
     try:
         profiler.start()
         page.goto(url)
         times["open Home (first paint)"] = settle(page, 0.0, timeout_ms)
-        print(f"    open Home (first paint): {times['open Home (first paint)']:.2f}{profiler.stop()}", flush=True)
+        record("open Home (first paint)")
         for flow, steps in flows(page).items():
-            if only and flow != only:
+            if flow != only and (only or flow == "first"):  # "first" repeats teaching's first click: on request only
                 continue
             for name, action in steps:
                 page.wait_for_timeout(dwell_ms)  # a reader looks at the page before the next click
@@ -225,31 +240,35 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
                 except Missing:
                     times[f"{flow}: {name}"] = None
                     page.keyboard.press("Escape")
-                print(f"    {flow}: {name}: {fmt(times[f'{flow}: {name}'])}{profiler.stop()}", flush=True)
+                record(f"{flow}: {name}")
         if shots is not None:
             page.screenshot(path=str(shots))
     finally:
         ctx.close()
-    return times
+    return times, {k: v for k, v in busy.items() if v is not None}
 
 
 def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def report(runs: list[dict[str, float | None]], label: str) -> None:
+def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str, float]] | None = None) -> None:
+    """The table: per interaction the cold (first repetition), median and worst seconds; with ``busy`` (--profile)
+    also the median of the main thread's busy seconds, which the machine's load moves less than wall time."""
     names = list(dict.fromkeys(n for run in runs for n in run))
     width = max(len(n) for n in names) + 2
     print(f"\n{label}: click-to-settled seconds, {len(runs)} repetition(s), {os.cpu_count()} cores, "
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}"
+    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}" + (f" {'busy':>6}" if busy else "")
     print(head)
     print("-" * len(head))
     for n in names:
         values = [run.get(n) for run in runs]
         present = [v for v in values if v is not None]
+        cpu = [b[n] for b in busy or () if n in b]
         print(f"{n:<{width}} {fmt(values[0]):>6} {fmt(statistics.median(present) if present else None):>7} "
-              f"{fmt(max(present) if present else None):>6}")
+              f"{fmt(max(present) if present else None):>6}"
+              + (f" {fmt(statistics.median(cpu) if cpu else None):>6}" if busy else ""))
 
 
 def main(argv=None) -> int:
@@ -259,11 +278,14 @@ def main(argv=None) -> int:
                         help="a second checkout (e.g. the code before a change): both servers run, the repetitions "
                              "alternate between them, and two tables are printed (a fair A/B on a noisy machine)")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (new session each; default 3)")
-    parser.add_argument("--only", choices=("teaching", "analyst", "wide"), help="one flow only")
+    parser.add_argument("--only", choices=("teaching", "analyst", "wide", "first"),
+                        help="one flow only (first: open Home, then Home -> Toy, nothing else)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds any one interaction may take")
     parser.add_argument("--label", default="", help="a name for the table (e.g. before / after)")
     parser.add_argument("--profile", action="store_true",
-                        help="print each interaction's largest main-thread costs in the browser (CDP CPU profile)")
+                        help="print each interaction's largest main-thread costs in the browser (CDP CPU profile) "
+                             "and add the median busy seconds of the main thread to the table")
+    parser.add_argument("--top", type=int, default=5, help="with --profile: how many script files to print")
     parser.add_argument("--dwell", type=float, default=0.0,
                         help="seconds on each settled page before the next click, as a reader would (default 0: "
                              "click as soon as the page has settled)")
@@ -279,20 +301,23 @@ def main(argv=None) -> int:
             servers.append(start_server(port, log_path, root))
             urls.append(f"http://127.0.0.1:{port}")
         runs: list[list[dict]] = [[] for _ in roots]
+        busy: list[list[dict]] = [[] for _ in roots]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for rep in range(args.reps):
                 for i, (root, url) in enumerate(zip(roots, urls, strict=True)):
                     print(f"  repetition {rep + 1}: {root}", flush=True)
                     shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
-                    runs[i].append(run_once(browser, url, args.only, int(args.timeout * 1000), shot,
-                                            int(args.dwell * 1000), args.profile))
+                    times, cpu = run_once(browser, url, args.only, int(args.timeout * 1000), shot,
+                                          int(args.dwell * 1000), args.profile, args.top)
+                    runs[i].append(times)
+                    busy[i].append(cpu)
             browser.close()
     finally:
         for server in servers:
             stop_server(server)
     for i, root in enumerate(roots):
-        report(runs[i], (args.label + ": " if args.label else "") + str(root))
+        report(runs[i], (args.label + ": " if args.label else "") + str(root), busy[i] if args.profile else None)
     return 0
 
 
