@@ -16,15 +16,15 @@ from fslab.robustness import cv_selections, holdout_check
 from tests import sql_engines
 from tests.sql_engines import load
 
-engine = sql_engines.engine   # the engines' fixture
+engine, postgres_server = sql_engines.engine, sql_engines.postgres_server   # the engines' fixtures
 
 pytest.importorskip("ibis")
 pytestmark = [
     pytest.mark.filterwarnings("ignore:The 'future.infer_string' option is deprecated"),
     pytest.mark.filterwarnings("ignore:fetch_arrow_table\\(\\) is deprecated"),
 ]
-# in process (PostgreSQL runs the same SQL as the held-out tests): DuckDB both estimates, SQLite the nested folds
-CASES = [("duckdb", "plug-in"), ("duckdb", "cross-fitted"), ("sqlite", "cross-fitted")]
+# DuckDB both estimates, SQLite and PostgreSQL the nested folds (PostgreSQL casts no boolean to bigint: it caught one)
+CASES = [("duckdb", "plug-in"), ("duckdb", "cross-fitted"), ("sqlite", "cross-fitted"), ("postgres", "cross-fitted")]
 
 
 def coded(seed: int = 7, m: int = 300) -> EncodedDataset:

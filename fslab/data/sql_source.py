@@ -256,8 +256,8 @@ class SqlSource:
         out = []
         for f in range(n_folds):
             rows = t.filter((t.y < f * L) | (t.y >= (f + 1) * L))
-            fold = sum((rows.y >= g * L).cast("int64") for g in range(2, n_folds)) if n_folds > 2 else 0
-            fold = (rows.y >= L).cast("int64") + fold
+            fold = sum((rows.y >= g * L).ifelse(1, 0) for g in range(2, n_folds)) if n_folds > 2 else 0
+            fold = (rows.y >= L).ifelse(1, 0) + fold   # a CASE: PostgreSQL casts no boolean to bigint
             # stored, so each step's SQL names one table as the source's own steps do (compiled over the filter, a
             # step took 0.1 s of Ibis per query); the training source's close() drops it
             codes, name = self._store(rows.select(*self._code_columns()[:-1], "i",
