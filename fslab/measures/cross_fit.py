@@ -52,7 +52,10 @@ from ..counting.engines import counter_of
 from ..counting.folds import assign_folds, check_estimate, check_seed, fold_count, split
 from ..errors import ParameterError
 from ..tables import CodedSource, JointTable, TableSource, readonly
-from .evaluator import TableEvaluator
+from .evaluator import FAST_SHARE, TableEvaluator
+
+ROW_KEYS = 1 << 20  # keys (row, candidate) per sorted batch of the row path (8 MiB of int64, ~10 such arrays)
+ROW_RULE = 8  # the row path from (mixed cells x fold x class x values) > ROW_RULE x active rows on
 
 
 def fold_source(source, folds: np.ndarray, n_folds: int):
@@ -156,6 +159,8 @@ class CrossFittedEvaluator(TableEvaluator):
             self._rows = np.asarray(derived.table([]).counts, dtype=np.float64).sum(axis=0)
         self._rows = self._rows.reshape(self.n_folds, len(source.labels))
         super().__init__(measure, derived, engine)
+        self._zero: np.ndarray | None = None
+        self._act: dict[tuple[int, ...], tuple] = {}
 
     def _check_labels(self) -> None:
         pass   # checked on the original labels (the derived source tiles them per fold)
@@ -190,6 +195,145 @@ class CrossFittedEvaluator(TableEvaluator):
         prior_loss = cells.prior_loss(rows, self._params)
         rule = sums[:, candidates] + ((rows - mixed) * prior_loss).sum(axis=1)[:, None]
         return self._finish(cells, rule, rows, prior_loss)
+
+    def extensions(self, subset, candidates) -> np.ndarray:
+        cells = self.mixed_cells
+        candidates = np.asarray(candidates, dtype=np.int64)
+        if cells is None or not self.has_rows or self.engine != "auto" or not self._rows_pay(cells, subset, candidates):
+            return super().extensions(subset, candidates)
+        return self._row_extensions(cells, list(subset), candidates)
+
+    def _rows_pay(self, cells, subset, candidates: np.ndarray) -> bool:
+        """The row path (:meth:`_row_extensions`) where the engine would not serve the step (plain tables: more
+        fold x class indices than it pays for, a few candidates) or where its dense counts of (mixed cell,
+        fold x class, value) per feature exceed ROW_RULE times the row path's rows (deep steps: many small cells;
+        measured crossover 3-9, bench/README.md, issue 35.2)."""
+        counter = self.counter
+        if (not isinstance(counter, FastCounter) or FAST_SHARE * candidates.size < self.source.n_features
+                or not self._fast_pays(subset)):
+            return True
+        key = tuple(int(j) for j in subset)
+        dense = counter._state(key).n_cells * counter.L * counter.A
+        return dense > ROW_RULE * max(self._active(cells, key)[0].size, 1)
+
+    def _zero_loss_classes(self, cells) -> np.ndarray:
+        """(L,) bool: classes l whose class-pure cells lose nothing now or under any refinement. A part of such a
+        cell either has training rows (all of class l: the rule of a pure-l cell) or not (the prior's rule), so
+        both losses of a class-l row must be 0 in every fold: ``prior_loss`` and the loss of a pure-l cell (0-1 and
+        balanced: the prior's class; log-loss and MI: none)."""
+        if self._zero is None:
+            rows = self._fold_rows()
+            F, L = rows.shape
+            pure = np.zeros((L, F, L))
+            pure[np.arange(L), :, np.arange(L)] = 1.0
+            seen = np.asarray(cells.cell_loss(pure, pure, rows, self._params))          # (L, F)
+            unseen = np.asarray(cells.prior_loss(rows, self._params)).T                  # (L, F)
+            self._zero = ((seen == 0) & (unseen == 0)).all(axis=1)
+        return self._zero
+
+    def _active(self, cells, subset: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+        """(active rows, their dense cell of J, the cells' number, the dropped rows' loss per fold (F,)).
+
+        Dropped: the rows of a cell of J whose rows lie in ONE fold f (every part of it is unseen in training for
+        f and empty in every other test fold, so each row keeps the prior's loss ``prior_loss[f, y]`` under any
+        refinement), and the rows of a class-pure cell of a class in :meth:`_zero_loss_classes` (loss 0 for
+        good). Exact: the held-out value of every extension of J is unchanged."""
+        hit = self._act.get(subset)
+        if hit is not None:
+            return hit
+        base, n_base = self.cells(subset)
+        rows = self._fold_rows()
+        F, L = rows.shape
+        q = self.source.y
+        fold, y = q // L, q % L
+        n = np.bincount(base, minlength=n_base).astype(np.float64)
+
+        def one_value(v):   # per cell: all rows share the value v (n sum v^2 == (sum v)^2, exact in float64)
+            s1 = np.bincount(base, weights=v + 1.0, minlength=n_base)
+            return n * np.bincount(base, weights=(v + 1.0) ** 2, minlength=n_base) == s1 * s1, s1
+
+        fold_pure, _ = one_value(fold)
+        class_pure, s1 = one_value(y)
+        zero = self._zero_loss_classes(cells)
+        cell_class = np.rint(s1 / np.maximum(n, 1.0)).astype(np.int64) - 1
+        drop_cell = fold_pure | (class_pure & zero[np.clip(cell_class, 0, L - 1)])
+        drop = drop_cell[base]
+        fp = fold_pure[base]
+        prior = np.asarray(cells.prior_loss(rows, self._params))
+        const = np.bincount(fold[fp], weights=prior[fold[fp], y[fp]], minlength=F)
+        act = np.flatnonzero(~drop)
+        kept = np.flatnonzero(~drop_cell)
+        relabel = np.full(n_base, -1, dtype=np.int64)
+        relabel[kept] = np.arange(kept.size)
+        out = (act, relabel[base[act]], int(kept.size), const)
+        self._act[subset] = out
+        while len(self._act) > 4:
+            self._act.pop(next(iter(self._act)))
+        return out
+
+    def _row_extensions(self, cells, subset, candidates: np.ndarray) -> np.ndarray:
+        """C_cf(J + {j}) for every candidate j from the rows, for a loss that adds up over cells.
+
+        Per batch of candidates, every active row (:meth:`_active`) gives one key (candidate, cell of J, X_j,
+        fold x class); one sort turns them into the occupied (part, fold, class) counts. A part whose rows lie in
+        one fold costs its rows' ``prior_loss`` (unseen in training); only the parts spread over folds are laid out
+        as (parts, F, L) counts for ``cell_loss``. Work: rows x candidates, never cells x F x L x values."""
+        rows = self._fold_rows()
+        F, L = rows.shape
+        act, cell, C, const = self._active(cells, tuple(int(j) for j in subset))
+        prior = np.asarray(cells.prior_loss(rows, self._params))
+        src = self.source
+        q = src.y[act].astype(np.int64)
+        A = int(src.arities[candidates].max()) if candidates.size else 1
+        # key bits, low to high: fold x class (qb), value (ab), cell of J (cb), candidate: shifts, no divisions
+        qb, ab, cb = (max(int(x) - 1, 0).bit_length() for x in (F * L, A, max(C, 1)))
+        fold_of, class_of = np.divmod(np.arange(1 << qb), L)
+        low = (cell << (ab + qb)) | q
+        room = 62 - (cb + ab + qb)   # bits left for the candidate in an int64 key
+        if room < 1:
+            return super().extensions(subset, candidates)
+        rule = np.empty((F, candidates.size))
+        step = min(max(1, ROW_KEYS // max(act.size, 1)), 1 << min(room, 40))
+        for s0 in range(0, candidates.size, step):
+            part = candidates[s0:s0 + step]
+            B = part.size
+            acc = np.zeros(B * F)
+            if act.size:
+                key = src.X[act][:, part].T.astype(np.int64) << qb
+                key |= low
+                key |= np.arange(B, dtype=np.int64)[:, None] << (cb + ab + qb)
+                key = np.sort(key, axis=None)
+                start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+                count = np.diff(np.append(start, key.size)).astype(np.float64)
+                entry = key[start]
+                sub, eq = entry >> qb, entry & ((1 << qb) - 1)
+                ef, el = fold_of[eq], class_of[eq]
+                first = np.concatenate(([True], sub[1:] != sub[:-1]))
+                sid = np.cumsum(first) - 1                               # part of each entry
+                sstart = np.flatnonzero(first)
+                send = np.append(sstart[1:], sub.size) - 1
+                spread = ef[sstart] != ef[send]                          # entries sort by (part, fold, class)
+                b_of = sub[sstart] >> (cb + ab)
+                one = ~spread[sid]
+                acc += np.bincount(b_of[sid[one]] * F + ef[one], weights=count[one] * prior[ef[one], el[one]],
+                                   minlength=B * F)
+                many = np.flatnonzero(spread)
+                if many.size:
+                    index = np.full(spread.size, -1, dtype=np.int64)
+                    index[many] = np.arange(many.size)
+                    dense = index[sid]
+                    pick = np.flatnonzero(dense >= 0)
+                    d, n_pick = dense[pick], count[pick]
+                    test = np.zeros(many.size * F * L)
+                    test[(d * F + ef[pick]) * L + el[pick]] = n_pick
+                    test = test.reshape(many.size, F, L)
+                    total = np.bincount(d * L + el[pick], weights=n_pick, minlength=many.size * L)
+                    train = total.reshape(many.size, 1, L) - test
+                    share = np.asarray(cells.cell_loss(train, test, rows, self._params))    # (parts, F)
+                    acc += np.bincount((b_of[many][:, None] * F + np.arange(F)).ravel(), weights=share.ravel(),
+                                       minlength=B * F)
+            rule[:, s0:s0 + B] = acc.reshape(B, F).T + const[:, None]
+        return self._finish(cells, rule, rows, prior)
 
     def table_criteria(self, table: JointTable) -> np.ndarray:
         cells = self.measure.spec.held_out_cells
