@@ -14,10 +14,9 @@ import pandas as pd
 
 from ..errors import DataError, TooLargeError
 from ..limits import MB, Limits, over_limit  # Limits re-exported: fslab.limits is its one source
-from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, missing_mask, scan
+from .column_stats import BLOCK_CELLS, ColumnStats, NumericSource, scan
 from .discretize import (
     DISCRETE_MAX,
-    block_edges,
     check_method,
     distinct_values,
     is_discrete,
@@ -222,23 +221,26 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
     else:
         share = _mean_std_share(source, cols, stats, n, blocks)
     crowded = np.flatnonzero(share >= STRETCHED)
+    levels = np.linspace(0.0, 1.0, bins + 1)[1:-1]   # the quantile bins' inner edges (block_edges' levels)
+    probs = np.concatenate([[0.25, 0.75], levels])
     out = {}
     names = [str(c) for c in frame.columns]
     small_rank = np.cumsum(stats.small) - 1
     small_ints = source.dtype.kind in "biu" and source.dtype.itemsize <= 2
     for idx, block in source.column_blocks(cols[crowded]):
         # quartiles of a block's columns in one call (those with missing values one by one, without them)
+        # with the quantile bins' edges (numpy's linear rule, as encode_frame's): one partition of each column
         complete = stats.n_missing[cols[crowded[idx]]] == 0
-        q = np.empty((2, idx.size))
+        q = np.empty((2 + levels.size, idx.size))
         if complete.any():   # along contiguous columns: partitioning strided ones costs ~3x more
-            q[:, complete] = np.percentile(np.ascontiguousarray(block[:, complete].T), [25, 75], axis=1)
-        for k in np.flatnonzero(~complete):
-            x = block[:, k]
-            q[:, k] = np.percentile(x[~np.isnan(x)], [25, 75])
-        q1, q3 = q
+            q[:, complete] = np.quantile(np.ascontiguousarray(block[:, complete].T, dtype=np.float64), probs, axis=1)
+        for k in np.flatnonzero(~complete):   # in float64, as encode_frame (no small-integer overflow between values)
+            x = block[:, k].astype(np.float64, copy=False)
+            q[:, k] = np.quantile(x[~np.isnan(x)], probs)
+        q1, q3 = q[:2]
         lo, hi = q1 - OUTLIER_IQR * (q3 - q1), q3 + OUTLIER_IQR * (q3 - q1)
         with np.errstate(invalid="ignore"):
-            if small_ints and np.isfinite(q).all():   # integers: x < lo <=> x < ceil(lo), x > hi <=> x > floor(hi)
+            if small_ints and np.isfinite(q[:2]).all():   # integers: x < lo <=> x < ceil(lo), x > hi <=> x > floor(hi)
                 far = (block < np.clip(np.ceil(lo), -2**31, 2**31 - 1).astype(np.int32)) | \
                     (block > np.clip(np.floor(hi), -2**31, 2**31 - 1).astype(np.int32))
             else:
@@ -247,9 +249,8 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
         flagged = np.flatnonzero(n_far)
         if not flagged.size:
             continue
-        # quantile bins' fullest share, as encode_frame's auto computes it (numpy's quantiles, tied edges merged)
-        F = block[:, flagged].astype(np.float64, copy=False)
-        Q = mark_ties(block_edges(F, missing_mask(F), "quantile", bins))
+        # quantile bins' fullest share, as encode_frame's auto computes it (sorted edges, tied edges merged)
+        Q = mark_ties(np.sort(q[2:, flagged].T, axis=1))
         q_share = largest_share(block[:, flagged], Q, n[crowded[idx[flagged]]])
         quantile_helps = robust_switch(share[crowded[idx[flagged]]], q_share)
         for k, qs, helps in zip(flagged, q_share, quantile_helps, strict=True):
