@@ -21,7 +21,7 @@ both for library users.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -128,20 +128,20 @@ class NotRerunError(ParameterError):
     """The source cannot rerun a selection on its training folds."""
 
 
-def training_sources(source, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0) -> list:
+def training_sources(source, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0) -> Iterator:
     """Each training fold's rows (all rows but one stratified fold, :func:`fslab.counting.folds.assign_folds`'s folds
-    over the safe number of folds) as a source: in memory the rows ``fold != f``; on an engine that offers
-    ``training_folds(F, seed)`` (a SQL source) the same rows counted there. A :class:`NotRerunError` for a source
-    that offers neither (Dask, an exact law)."""
+    over the safe number of folds) as a source, one at a time: in memory the rows ``fold != f``; on an engine that
+    offers ``training_folds(F, seed)`` (a SQL source) the same rows counted there. A :class:`NotRerunError` for a
+    source that offers neither (Dask, an exact law)."""
     src = as_source(source)
     if isinstance(src, CodedSource | SparseDataset) and src.is_sample:
         assert src.y is not None  # a sample
         fold, used, _ = assign_folds(src.y, n_folds, split_seed, stratified=src.task != "regression")
-        return [src.subsample(np.flatnonzero(fold != f)) for f in range(used)]
+        return (src.subsample(np.flatnonzero(fold != f)) for f in range(used))
     trainer = getattr(src, "training_folds", None)
     if callable(trainer) and src.is_sample:
         used, _ = usable_folds(src, n_folds, split_seed)   # the same safe F, from the engine's class counts
-        return list(trainer(used, split_seed))
+        return iter(trainer(used, split_seed))
     raise NotRerunError(f"a {type(src).__name__} cannot rerun the selector on its training folds (in memory and on "
                         "SQL engines it can)")
 
@@ -154,16 +154,15 @@ def cv_selections(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, s
     training folds are counted in the engine (:func:`training_sources`)."""
     src = as_source(source)
     require_sample(src, "selection across folds")
-    trains = training_sources(src, n_folds, split_seed)
-    hits = np.zeros((len(trains), src.n_features), dtype=bool)
-    try:
-        for f, train in enumerate(trains):
-            hits[f, list(select(train, k, selector, **params).features)] = True
-    finally:
-        for train in trains:   # an engine's training folds drop the tables they stored
-            if hasattr(train, "close") and train is not src:
+    hits = []
+    for train in training_sources(src, n_folds, split_seed):
+        try:
+            picked = list(select(train, k, selector, **params).features)
+        finally:   # an engine's training fold drops the tables it stored
+            if callable(getattr(train, "close", None)):
                 train.close()
-    return hits
+        hits.append(np.isin(np.arange(src.n_features), picked))
+    return np.array(hits, dtype=bool)
 
 
 def cv_frequency(source, selector: str, k: int, n_folds: int = DEFAULT_FOLDS, split_seed: int = 0,

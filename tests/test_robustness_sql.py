@@ -61,6 +61,7 @@ def test_training_folds_in_the_engine_are_the_in_memory_training_rows(engine):
         assert train.n_rows == mem.n_rows == int((fold != f).sum())
         np.testing.assert_array_equal(train.table([0, 2]).counts, mem.table([0, 2]).counts)
         train.close()
+    assert f == used - 1   # one training source per fold
     np.testing.assert_array_equal(cv_selections(src, "bayes-greedy", 3, 5, 3),
                                   cv_selections(data, "bayes-greedy", 3, 5, 3))
 

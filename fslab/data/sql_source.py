@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import uuid
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -239,13 +239,16 @@ class SqlSource:
         out._table = stored
         return out
 
-    def training_folds(self, n_folds: int, seed: int) -> list[SqlSource]:
-        """Fold f's training rows (every row but fold f's) as a source of their own, for f = 0 .. n_folds - 1: the
-        folds of :meth:`folded` (:func:`fslab.row_hash.folds` in this source's row order), read from its stored
-        table (no copy) with the class index back to y and the rows in this source's order (``i``). So a selection
-        on them, plug-in or held out inside (:meth:`folded` of the training rows), is the one on the in-memory rows
-        ``rows[fold != f]`` (:func:`fslab.robustness.cv_selections`). Class index ``fold * L + y`` back to y without
-        division (Ibis divides through a float): fold = #{g >= 1 : fold * L + y >= g L}."""
+    def training_folds(self, n_folds: int, seed: int) -> Iterator[SqlSource]:
+        """Fold f's training rows (every row but fold f's) as a source of their own, for f = 0 .. n_folds - 1, one at
+        a time: the folds of :meth:`folded` (:func:`fslab.row_hash.folds` in this source's row order), the class
+        index back to y and the rows in this source's order (``i``). So a selection on them, plug-in or held out
+        inside (:meth:`folded` of the training rows), is the one on the in-memory rows ``rows[fold != f]``
+        (:func:`fslab.robustness.cv_selections`). Each is stored as a temporary table (each step's SQL then names
+        one table, as the source's own steps do: compiled over the filter, a step took 0.1 s of Ibis) that its
+        ``close()`` drops. The class index ``fold * L + y`` goes back to y without division (Ibis divides through
+        a float): fold = #{g = 1 .. F - 1 : fold * L + y >= g L}, a CASE per g (PostgreSQL casts no boolean to
+        bigint)."""
         n_folds, seed = check_folds_and_seed(n_folds, seed)
         if self._weighted:
             raise ParameterError("the training folds of a bootstrap view are not defined; call it on the source")
@@ -253,21 +256,16 @@ class SqlSource:
         L = self.labels.shape[0]
         per_fold = np.asarray(folded.table([]).counts, dtype=np.int64).reshape(n_folds, L).sum(axis=1)
         t = folded.codes
-        out = []
         for f in range(n_folds):
             rows = t.filter((t.y < f * L) | (t.y >= (f + 1) * L))
-            fold = sum((rows.y >= g * L).ifelse(1, 0) for g in range(2, n_folds)) if n_folds > 2 else 0
-            fold = (rows.y >= L).ifelse(1, 0) + fold   # a CASE: PostgreSQL casts no boolean to bigint
-            # stored, so each step's SQL names one table as the source's own steps do (compiled over the filter, a
-            # step took 0.1 s of Ibis per query); the training source's close() drops it
+            fold = sum((rows.y >= g * L).ifelse(1, 0) for g in range(1, n_folds))
             codes, name = self._store(rows.select(*self._code_columns()[:-1], "i",
                                                   y=(rows.y - fold * L).cast("int32")), "train")
             self._temp.remove(name)
             train = self._derived(codes, self.labels, "i")
             train._table, train._temp = name, [name]
             train.n_rows = int(per_fold.sum() - per_fold[f])
-            out.append(train)
-        return out
+            yield train
 
     def _numbered_rows(self) -> SqlSource:
         """The codes with ``i``, the 0-based index of each row in this source's row order (stored once)."""
