@@ -10,8 +10,10 @@ receiving and holding the answer; the worker's own memory is its own. Two files 
 - text: 199,000 rows x 20 text columns (8 and 300 levels), one float column and a yes/no target (30 MB).
 
 ``--page``: the whole Data page instead (Streamlit's AppTest, in process: the file set in the uploader, then two
-binning changes), peak and held growth of that process; it counts the uploader's own copy of the bytes and every
-step of the page (typing reuse, codes, alerts, preview), not the browser's HTTP upload.
+binning changes), peak and held growth of that process; it counts every step of the page (typing reuse, codes,
+alerts, preview, the uploader's copy of its file on each run), not the browser's HTTP upload. The uploader's file is
+this script's bytes object (made before the measurement), so the file manager's copy is not counted: a real server
+holds it once (the HTTP body; ``ui.data.share_uploaded_bytes``).
 
 Checkouts alternate (A B A B ...) so a drifting machine load touches both alike::
 
