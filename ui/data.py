@@ -234,6 +234,7 @@ TYPE_OVERRIDES = "fslab.data.column_types"
 TYPE_LABELS = {"auto": "as read (automatic)", "number": "number", "date": "date or timestamp",
                "percent": "percentage", "boolean": "yes/no", "category": "categories (text levels)",
                "drop": "left out (not a feature)"}
+MISSING_LABELS = {"level": "a level of its own ('missing')", "drop": "drop those rows"}
 
 
 def page_types() -> list[str]:
@@ -251,7 +252,6 @@ def type_label(kind: str) -> str:
         return TYPE_LABELS[kind]
     extra = EXTRA.get(kind)
     return f"{extra.what}, in {extra.unit}" if extra is not None else kind
-MISSING_LABELS = {"level": "a level of its own ('missing')", "drop": "drop those rows"}
 
 
 def type_overrides(frame_key: str) -> dict[str, str]:
