@@ -27,6 +27,7 @@ from .data.data_checks import (
 from .data.dataset import Dataset, Limits, read_csv, read_table
 from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from .data.encoded import EncodedDataset
+from .data.registry import SourceKind, UnknownSourceError, open_source, register_source, unregister_source
 from .data.samples import SAMPLES, load_sample
 from .data.sparse import SparseDataset
 from .data.sparse_io import read_sparse, read_svmlight
@@ -91,4 +92,5 @@ __all__ = [
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
     "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
     "SparseDataset", "read_sparse", "read_svmlight", "__version__", "from_sql", "SqlSource",
+    "SourceKind", "UnknownSourceError", "open_source", "register_source", "unregister_source",
 ]

@@ -267,8 +267,6 @@ def test_the_data_page_reads_its_upload(registered, export):
     assert at.session_state[state.CURRENT].name == "export.jsonl"
 
 
-@pytest.mark.xfail(strict=True, reason="needs the fslab/npfs patch of issue 36.3's report (BootstrapCounting: NPFS on "
-                   "any source with bootstrap(key, mean), not only Dask and SQL): remove this marker with the patch")
 def test_npfs_bootstraps_it_by_poisson_weights(registered, export):
     """NPFS on a count-only source: bootstrap l counts row i w_i times (row_hash.poisson_weights, key = the first 64
     bits of seed l), so it picks what memory picks on the rows repeated w_i times; the command line runs it, held out
@@ -286,9 +284,6 @@ def test_npfs_bootstraps_it_by_poisson_weights(registered, export):
     assert json.loads(out)["counts"] == held.counts.tolist()
 
 
-@pytest.mark.xfail(strict=True, reason="needs the fslab/cli/job.py patch of issue 36.3's report (compare's default "
-                   "selectors on a count-only source leave out Fisher's, as the library does): remove this marker with "
-                   "the patch")
 def test_compare_on_it_leaves_out_what_reads_rows(registered, export):
     path, mem = export
     code, out, err = _cli("compare", f"rows:{path}", "--k", "2", "--json", "-q")

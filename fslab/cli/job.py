@@ -279,7 +279,13 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser | None = N
         job.n_jobs, job.show_all = args.n_jobs, args.all
     elif cmd == "compare":
         job.k = _pick(args, choices, "k", min(5, n - 1) if n > 1 else 1)
-        job.selectors = _selector_list(_pick(args, choices, "selectors", DEFAULT_SELECTORS))
+        picked = _pick(args, choices, "selectors")
+        if picked is None and not isinstance(src, CodedSource):   # count tables only: what reads rows cannot run
+            skipped = [n for n in DEFAULT_SELECTORS if SELECTORS[n].needs_rows]
+            picked = tuple(n for n in DEFAULT_SELECTORS if n not in skipped)
+            job.notes.append(f"left out {', '.join(SELECTORS[n].label for n in skipped)}: it reads every row's codes, "
+                             f"and this {type(src).__name__} gives count tables only")
+        job.selectors = _selector_list(picked if picked is not None else DEFAULT_SELECTORS)
     else:
         job.show_all = args.all
         if args.features is not None:

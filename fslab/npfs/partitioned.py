@@ -17,11 +17,23 @@ matrix of the same seed (another draw of the bootstraps), not in distribution as
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from ..counting.folds import DEFAULT_FOLDS, DEFAULT_SEED
 from ..errors import ParameterError
+
+
+@runtime_checkable
+class BootstrapCounting(Protocol):
+    """A count-only source whose ``bootstrap(key, mean)`` view counts row i (its 0-based index in the source's row
+    order) w_i times, w_i = :func:`fslab.row_hash.poisson_weights` (Dask, SQL, a registered source)."""
+
+    @property
+    def is_sample(self) -> bool: ...
+
+    def bootstrap(self, key: int, mean: float = 1.0): ...
 
 
 def _features(view, k: int, selector, params: dict) -> Sequence[int]:

@@ -33,16 +33,14 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from ..counting.folds import DEFAULT_FOLDS, DEFAULT_SEED, assign_folds, check_estimate
-from ..data.distributed import DaskSource
 from ..data.encoded import EncodedDataset
 from ..data.sparse import SparseDataset
-from ..data.sql_source import SqlSource  # numpy only: no Ibis import
 from ..errors import ClusterError, FslabError, ParameterError, TooLargeError, UnsupportedTargetError
 from ..limits import Limits, check_memory, over_limit
 from ..measures.cross_fit import require_sample
 from ..selectors._registry import SelectorSet
 from ..tables import CodedSource, as_source
-from .partitioned import partitioned_bootstraps
+from .partitioned import BootstrapCounting, partitioned_bootstraps
 from .result import (
     PICKED,
     RULES,
@@ -76,13 +74,19 @@ class NPFSCancelled(FslabError):
     """The progress callback asked to stop before a single bootstrap finished."""
 
 
+def in_engine(source) -> bool:
+    """Rows kept in an engine that counts Poisson-weighted bootstraps (:class:`BootstrapCounting`)."""
+    return not isinstance(source, CodedSource | SparseDataset) and isinstance(source, BootstrapCounting)
+
+
 def _check(source, k: int, n_bootstraps: int, alpha: float, sample_fraction: float, p0, epsilon: float,
            limits: Limits | None = None) -> None:
-    if not (isinstance(source, CodedSource | SparseDataset | DaskSource | SqlSource)
-            and source.is_sample):  # rows to resample
+    if not (isinstance(source, CodedSource | SparseDataset) or in_engine(source)) or not source.is_sample:
         raise ParameterError(
-            "NPFS resamples the rows of a sample; an exact distribution has no rows to resample. "
-            "Draw a sample from it first (Distribution.sample(m, seed))."
+            "NPFS resamples the rows of a sample; an exact distribution has no rows to resample (draw a sample from "
+            "it first: Distribution.sample(m, seed))" + ("" if isinstance(source, CodedSource) else
+                                                          f", and a {type(source).__name__} gives count tables "
+                                                          "without Poisson-weighted bootstrap views") + "."
         )
     K = source.n_features
     if not 1 <= int(k) < K:
@@ -240,11 +244,12 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     Parameters
     ----------
     dataset : a Dataset (discretised with its defaults) or an encoded dataset; or rows kept in an engine
-        (a ``DaskSource`` or a ``SqlSource``): its bootstraps weigh each row by a Poisson(sample_fraction) weight
-        computed there (:func:`fslab.row_hash.poisson_weights` of the row's index: the same rows get the same
-        weights on Dask and in SQL, so the same matrix), the standard large-data approximation of resampling
-        (:mod:`fslab.npfs.partitioned`), so its matrix is not the in-memory one of the same seed; ``counting``,
-        ``estimate``, ``n_jobs``, ``prefer`` and ``batch_size`` do not apply there.
+        (a ``DaskSource``, a ``SqlSource``, a registered source: :class:`BootstrapCounting`): its bootstraps weigh
+        each row by a Poisson(sample_fraction) weight computed there (:func:`fslab.row_hash.poisson_weights` of the
+        row's index: the same rows get the same weights on Dask and in SQL, so the same matrix), the standard
+        large-data approximation of resampling (:mod:`fslab.npfs.partitioned`), so its matrix is not the in-memory
+        one of the same seed; ``counting``, ``estimate``, ``n_jobs``, ``prefer`` and ``batch_size`` do not apply
+        there.
     selector : a name in ``SELECTORS`` run through ``select(boot, k, selector, **selector_params)`` (pass
         ``measure=``, ``s=`` and the selector's parameters as keywords), or a callable
         ``f(boot, k, **selector_params)`` returning feature indices (or anything with ``.features``).
@@ -299,7 +304,7 @@ def npfs(dataset, selector: str | Callable = "jmi", k: int = 10, n_bootstraps: i
     root = np.random.SeedSequence(seed)  # seed=None draws fresh entropy; the result records it for a rerun
     seeds = root.spawn(n)
     estimate, folds = check_estimate(estimate, folds)
-    if isinstance(source, DaskSource | SqlSource):  # rows in an engine: Poisson bootstraps counted there
+    if in_engine(source):  # rows in an engine: Poisson bootstraps counted there
         blocks, cancelled = partitioned_bootstraps(source, selector, int(k), seeds, sample_fraction=sample_fraction,
                                                    progress=progress, counting=counting, estimate=estimate,
                                                    selector_params=selector_params, folds=folds)
