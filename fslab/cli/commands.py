@@ -165,7 +165,8 @@ def restrict(source, names: tuple[str, ...]):
     if unknown:
         raise ParameterError(f"--features: no feature named {unknown[0]!r}")
     if not isinstance(source, EncodedDataset):
-        raise ParameterError("--features applies to a data set; a distribution's lattice has all its features")
+        raise ParameterError("--features applies to a data set with its rows here (a CSV or a sample); an exact "
+                             "distribution's lattice, or a source counting elsewhere, has all its features")
     return source.keep_features([j for j, f in enumerate(source.feature_names) if f in set(names)])
 
 
