@@ -96,3 +96,26 @@ def test_auto_flag_matches_the_columns_auto_gives_quantile_bins(seed):
     robust = {n.split(":")[0] for n in enc.notes if ": quantile bins, because" in n}
     for j, (flag, _) in said.items():
         assert (flag == "outliers: quantile bins") == (frame.columns[j] in robust), frame.columns[j]
+
+
+@pytest.mark.slow   # the command line reads the file in a capped child process: 0.4-1 s
+def test_the_command_line_says_the_librarys_words(capsys, tmp_path):
+    import json
+
+    from fslab.cli import main
+
+    frame = tenure().assign(t=["a", "b"] * 60)
+    path = tmp_path / "tenure.csv"
+    frame.to_csv(path, index=False)
+    assert main(["select", str(path), "--target", "t", "--k", "1", "--json", "-q"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    library = notes_for_frame(frame)
+    assert [n for n in notes if "outlier(s)" in n] == [library] and library.startswith(SAID)
+    assert "Use quantile bins" not in " ".join(notes)
+
+
+def notes_for_frame(frame) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ds = fslab.Dataset.from_frame(frame, "t")
+    return next(w for w in ds.warnings if "outlier(s)" in w)
