@@ -160,6 +160,7 @@ class CrossFittedEvaluator(TableEvaluator):
         self._rows = self._rows.reshape(self.n_folds, len(source.labels))
         super().__init__(measure, derived, engine)
         self._zero: np.ndarray | None = None
+        self._seen_zero = np.zeros(0, dtype=bool)
         self._act: dict[tuple[int, ...], tuple] = {}
 
     def _check_labels(self) -> None:
@@ -228,7 +229,8 @@ class CrossFittedEvaluator(TableEvaluator):
             pure[np.arange(L), :, np.arange(L)] = 1.0
             seen = np.asarray(cells.cell_loss(pure, pure, rows, self._params))          # (L, F)
             unseen = np.asarray(cells.prior_loss(rows, self._params)).T                  # (L, F)
-            self._zero = ((seen == 0) & (unseen == 0)).all(axis=1)
+            self._seen_zero = (seen == 0).all(axis=1)
+            self._zero = self._seen_zero & (unseen == 0).all(axis=1)
         return self._zero
 
     def _active(self, cells, subset: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
@@ -281,6 +283,7 @@ class CrossFittedEvaluator(TableEvaluator):
         rows = self._fold_rows()
         F, L = rows.shape
         act, cell, C, const = self._active(cells, tuple(int(j) for j in subset))
+        self._zero_loss_classes(cells)
         prior = np.asarray(cells.prior_loss(rows, self._params))
         src = self.source
         q = src.y[act].astype(np.int64)
@@ -317,7 +320,9 @@ class CrossFittedEvaluator(TableEvaluator):
                 one = ~spread[sid]
                 acc += np.bincount(b_of[sid[one]] * F + ef[one], weights=count[one] * prior[ef[one], el[one]],
                                    minlength=B * F)
-                many = np.flatnonzero(spread)
+                # a class-pure part seen in training in every fold it is tested in: 0 where a pure cell loses nothing
+                pure = np.minimum.reduceat(el, sstart) == np.maximum.reduceat(el, sstart)
+                many = np.flatnonzero(spread & ~(pure & self._seen_zero[el[sstart]]))
                 if many.size:
                     index = np.full(spread.size, -1, dtype=np.int64)
                     index[many] = np.arange(many.size)
