@@ -7,7 +7,7 @@ interleaved), whether the picks agree (else the first differing step), and the l
 
     .venv/bin/python bench/bench_feast.py                      # every shape
     .venv/bin/python bench/bench_feast.py --shape optdigits --criterion cmim
-    .venv/bin/python bench/bench_feast.py --before             # fslab without the compiled kernels too
+    .venv/bin/python bench/bench_feast.py --before             # fslab with the key path and lazy pairs off too
 
 Shapes: the peers script's three (Adult, digits-in-noise, Gisette-shaped), optdigits (10 classes, 17 levels),
 20 classes x 5 levels 8,000 x 300, and generated ones spanning 2-30 classes, 2-17 levels, 64-5,000 columns and
@@ -59,12 +59,15 @@ def main(argv=None) -> int:
     ap.add_argument("--shape", action="append", help="a shape's name or the start of it (default: all)")
     ap.add_argument("--criterion", action="append", choices=["cmim", "jmi", "mi-greedy", "mrmr"])
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--before", action="store_true", help="also time fslab without the compiled kernels (numpy only)")
+    ap.add_argument("--before", action="store_true", help="also time fslab without the key path and lazy pairs")
     a = ap.parse_args(argv)
     sys.path.insert(0, str(PEERS))
     import feast_ratio
 
     import fslab
+    from fslab.counting import dense as _fast
+    from fslab.selectors import _scorers
+
     feast_ratio.build()
     libdirs = f"{feast_ratio.CACHE / 'MIToolbox'}:{feast_ratio.CACHE / 'FEAST'}"
     if libdirs not in os.environ.get("LD_LIBRARY_PATH", ""):
@@ -74,9 +77,12 @@ def main(argv=None) -> int:
 
     ctypes.CDLL(str(feast_ratio.CACHE / "MIToolbox" / "libMIToolbox.so"), mode=ctypes.RTLD_GLOBAL)
     lib = ctypes.CDLL(str(feast_ratio.CACHE / "FEAST" / "libFSToolbox.so"))
+    lazy_pays, key_min, key_classes = _scorers._lazy_pays, _fast._KEY_MIN_VALUES, _fast._KEY_MIN_CLASSES
 
     def engine(new: bool) -> None:
-        os.environ["FSLAB_KERNELS"] = "1" if new else "0"  # fslab.counting.kernels.wanted reads it on every call
+        _fast._KEY_MIN_VALUES = key_min if new else 10**9
+        _fast._KEY_MIN_CLASSES = key_classes if new else 10**9
+        _scorers._lazy_pays = lazy_pays if new else (lambda ev, n, reducer=True: n > 256 and reducer)
 
     print(f"# {os.cpu_count()} cores shared; CPU s (time.process_time), best of {a.reps} interleaved runs; "
           "ratio = fslab / FEAST (goal <= 0.33)")

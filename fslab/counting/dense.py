@@ -26,9 +26,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..tables import recall_prefix
-from . import kernels
 
-_STATE_CACHE = 256  # subset states kept (and at most the block budget of their arrays, but always 2: issue 35.4)
+_STATE_CACHE = 256  # subset states kept, their arrays within _STATE_BUDGETS block budgets (but always 2)
+_STATE_BUDGETS = 1  # was 4: 1,000,000 x 500 JMI held up to 256 MiB of states it never reused (issue 35.4)
 _BLOCK_ENTRIES = 1 << 21  # counts per block of cells (16 MiB of float64)
 _BITS_COST = 4.0  # one 64-row word AND + popcount vs one sparse multiply-add (measured: ~1 ns vs ~0.22 ns)
 # Row blocks of the float32 value indicators: at most the packed codes' size and BLOCK_BYTES (a floor of
@@ -89,13 +89,6 @@ class FastCounter:
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
-        # the compiled kernels read the codes as they are (row-major bytes); other layouts keep numpy
-        self._row_major = self.X.dtype == np.uint8 and self.X.flags.c_contiguous
-
-    def _kernels(self, keys: int) -> bool:
-        """Whether a count of ``keys`` (row, feature) keys takes the compiled kernels (:func:`kernels.wanted`): large
-        counts, and every count on codes over BLOCK_BYTES, whose column-major copy the numpy path would make."""
-        return self._row_major and kernels.wanted(keys if self.X.nbytes <= BLOCK_BYTES else kernels.MIN_KEYS)
 
     @property
     def nlogn(self) -> np.ndarray:
@@ -172,29 +165,50 @@ class FastCounter:
         A, G = self.A, n_groups
         width = self.n if features is None else features.size
         size = self.m if rows is None else rows.size
-        if width and self._kernels(width * size):
-            return kernels.value_group_counts(self.X, rows, group, G, A, features)
         out = np.empty((width, G, A), dtype=np.int64)
         if width == 0:
             return out
         step = min(width, max(1, _KEY_BLOCK // max(size, 1)))
         base = (np.arange(step, dtype=np.int64)[:, None] * G + group.astype(np.int64)) * A  # (step, size)
         keys = np.empty((step, size), dtype=np.int64)
-        for c0 in range(0, width, step):
-            c1 = min(width, c0 + step)
-            columns = self.columns[c0:c1] if features is None else self.columns[features[c0:c1]]
-            block = keys[:c1 - c0]
-            np.add(base[:c1 - c0], columns if rows is None else np.take(columns, rows, axis=1), out=block)
-            out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
+        span = max(step, self._span(size))
+        for g0 in range(0, width, span):
+            g1 = min(width, g0 + span)
+            columns = self._column_block(slice(g0, g1) if features is None else features[g0:g1], rows)
+            for c0 in range(g0, g1, step):
+                c1 = min(g1, c0 + step)
+                block = keys[:c1 - c0]
+                np.add(base[:c1 - c0], columns[c0 - g0:c1 - g0], out=block)
+                out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
         return out
 
     @property
     def columns(self) -> np.ndarray:
-        """The codes column by column (n, m), made on first use (one byte a cell): a few columns are then rows
-        read in one piece, where the row-major codes give a byte of every row per column."""
+        """The codes column by column (n, m), made on first use (one byte a cell) while the codes take at most
+        BLOCK_BYTES: a few columns are then rows read in one piece, where the row-major codes give a byte of every row
+        per column. Larger codes are transposed a group of columns at a time (:meth:`_column_block`)."""
         if self._columns is None:
             self._columns = np.ascontiguousarray(self.X.T)
         return self._columns
+
+    def _span(self, size: int) -> int:
+        """Columns transposed together for the key path: all while the codes are small (one cached copy), else a
+        quarter block budget of ``size`` rows each (1,000,000 x 500: 16 columns, 16 MB; issue 35.4)."""
+        return self.n if self.X.nbytes <= BLOCK_BYTES else max(1, self._budget() // (4 * max(size, 1)))
+
+    def _column_block(self, features: slice | np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+        """The codes of ``features`` over ``rows`` (None: every row), column by column: (width, rows) uint8; from
+        :attr:`columns` while the codes are small, else from the row-major codes of these columns only."""
+        if self.X.nbytes <= BLOCK_BYTES:
+            block = self.columns[features]
+            return block if rows is None else np.take(block, rows, axis=1)
+        if rows is None:
+            part = self.X[:, features]
+        elif isinstance(features, slice):
+            part = np.take(self.X[:, features], rows, axis=0)
+        else:
+            part = self.X[np.ix_(rows, features)]
+        return np.ascontiguousarray(part.T)
 
     def pair_key_counts(self, firsts: np.ndarray, seconds: np.ndarray, classes: bool = True) -> np.ndarray:
         """n(X_f = u, Y = l, X_j = v) for each pair (f, j) = (firsts[p], seconds[p]) over every row: (P, a, L, A)
@@ -207,22 +221,24 @@ class FastCounter:
         L = self.L if classes else 1
         if P and a > 1 and A > 1 and not self._keys_pay((a - 1) * L, self.m):
             return self._pair_bit_counts(firsts, seconds, a, classes)
-        if P and self._kernels(P * self.m):
-            out = kernels.pair_counts(self.X, firsts, seconds, self.y if classes else None, L, a, A)
-            return out.reshape((P, a, L, A) if classes else (P, a, A))
         out = np.empty((P, a * L, A), dtype=np.int64)
         step = min(P, max(1, _KEY_BLOCK // max(self.m, 1)))
         # (p a L + y) A, the same for every block: each key is then two operations on the pair's columns
         base = np.arange(step, dtype=np.int64)[:, None] * (a * L * A) + (self.y.astype(np.int64) * A if classes
                                                                           else np.zeros(self.m, dtype=np.int64))
         keys = np.empty((step, self.m), dtype=np.int64)  # C order: one pair's keys after another
-        for p0 in range(0, P, step):
-            p1 = min(P, p0 + step)
-            block = keys[:p1 - p0]
-            np.multiply(self.columns[firsts[p0:p1]], L * A, out=block, dtype=np.int64)
-            block += base[:p1 - p0]
-            np.add(block, self.columns[seconds[p0:p1]], out=block)
-            out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
+        span = max(step, self._span(self.m) // 2)  # pairs whose columns are transposed together (two per pair)
+        for q0 in range(0, P, span):
+            q1 = min(P, q0 + span)
+            used, where = np.unique(np.concatenate([firsts[q0:q1], seconds[q0:q1]]), return_inverse=True)
+            columns, fi, si = self._column_block(used, None), where[:q1 - q0], where[q1 - q0:]
+            for p0 in range(q0, q1, step):
+                p1 = min(q1, p0 + step)
+                block = keys[:p1 - p0]
+                np.multiply(columns[fi[p0 - q0:p1 - q0]], L * A, out=block, dtype=np.int64)
+                block += base[:p1 - p0]
+                np.add(block, columns[si[p0 - q0:p1 - q0]], out=block)
+                out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
         return out.reshape((P, a, L, A) if classes else (P, a, A))
 
     def _pair_bit_counts(self, firsts: np.ndarray, seconds: np.ndarray, a: int, classes: bool) -> np.ndarray:
@@ -311,7 +327,7 @@ class FastCounter:
             if gbits is None:
                 gbits = self._group_bits(rows, group, n_groups)
             out = np.empty((n_groups, cols))
-            step = max(1, self._budget() // (8 * words))  # bit rows per AND: the temporary stays in the budget
+            step = max(1, self._budget() // (32 * words))  # bit rows per AND: the temporary within a quarter budget
             for g in range(n_groups):
                 for c in range(0, cols, step):
                     out[g, c:c + step] = np.bitwise_count(bits[c:c + step] & gbits[g]).sum(axis=1)
@@ -350,7 +366,7 @@ class FastCounter:
             state = self._refine(state.rows, state.cell * a_f + self.X[state.rows, f], state.n_cells * a_f)
             self._states[subset[:i + 1]] = state
         held = sum(st.nbytes for st in self._states.values())
-        while len(self._states) > _STATE_CACHE or (held > self._budget() and len(self._states) > 2):
+        while len(self._states) > _STATE_CACHE or (held > _STATE_BUDGETS * self._budget() and len(self._states) > 2):
             _, old = self._states.popitem(last=False)  # least recently used first; the newest two stay
             held -= old.nbytes
         return state
