@@ -302,7 +302,7 @@ class CrossFittedEvaluator(TableEvaluator):
             B = part.size
             acc = np.zeros(B * F)
             if act.size:
-                key = src.X[act][:, part].T.astype(np.int64) << qb
+                key = src.X[act[None, :], part[:, None]].astype(np.int64) << qb
                 key |= low
                 key |= np.arange(B, dtype=np.int64)[:, None] << (cb + ab + qb)
                 key = np.sort(key, axis=None)
