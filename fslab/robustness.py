@@ -6,7 +6,8 @@ Checks of one selection (same selector, measure and k) that the in-sample criter
   prefix J_t of the selection, beside the held-out value of no feature at all (the class prior): a pick whose
   in-sample gain mostly vanishes on held-out rows fits this sample, not the problem. And **selection across
   folds** (Weka's cross-validation mode of attribute selection): the selector rerun on each training fold (all
-  rows but one fold) and how often each chosen feature comes back.
+  rows but one fold) and how often each chosen feature comes back: in memory, and on a SQL engine from the same
+  folds (``SqlSource.training_folds``); a source that cannot rerun (Dask) says so in the verdict.
 
 - **NPFS** (Ditzler et al. 2015, Section III-B): rerun the selector on n bootstrap resamples; feature j's count
   z_j is Binomial(n, p0 = k/K) if it were picked by chance, and it is *relevant* when z_j exceeds the critical value
