@@ -98,6 +98,7 @@ def test_auto_flag_matches_the_columns_auto_gives_quantile_bins(seed):
         assert (flag == "outliers: quantile bins") == (frame.columns[j] in robust), frame.columns[j]
 
 
+@pytest.mark.cli
 @pytest.mark.slow   # the command line reads the file in a capped child process: 0.4-1 s
 def test_the_command_line_says_the_librarys_words(capsys, tmp_path):
     import json
