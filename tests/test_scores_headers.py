@@ -61,4 +61,4 @@ def test_the_history_gets_short_headers():
     config = history_config(table)
     assert config["0-1 error"]["label"] == "0-1" and config["Δ 0-1 error"]["label"] == "Δ 0-1"
     assert config["Δ AUC"]["help"] == "change in AUC from the pick kept before"
-    assert config["features"]["width"] == "medium" and "estimate" not in config
+    assert config["features"]["width"] == 160 and "estimate" not in config and "#" not in config

@@ -150,11 +150,12 @@ def history_table(entries: list[dict]) -> pd.DataFrame:
 
 
 def history_config(table: pd.DataFrame) -> dict:
-    """Short headers for :func:`history_table` ("0-1", "Δ 0-1"; the full name in the tooltip) and a 200 px features
-    column, so a history of five measures fits a 1024 px projector as the score table does."""
+    """Short headers for :func:`history_table` ("0-1", "Δ 0-1"; the full name in the tooltip) and a 160 px features
+    column (a long pick is cut there, and listed in full in the box that ticks it again), so a history of five
+    measures fits a 1024 px projector as the score table does."""
     short = {MEASURES[m].label: text for m, text in SHORT.items()}
-    config: dict = {"#": st.column_config.NumberColumn("#", width="small"),
-                    "features": st.column_config.TextColumn("features", width="medium", help="the kept pick")}
+    config: dict = {"features": st.column_config.TextColumn("features", width=160, help="the kept pick (in full: "
+                                                                                   "'Tick a kept pick again')")}
     for column in table.columns:
         label = column.removeprefix("Δ ")
         if label in short:
