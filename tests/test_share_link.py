@@ -3,8 +3,11 @@ Streamlit's 1.5 MB code highlighter into the browser on the first page with a sh
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from tests.conftest import ROOT
 from tests.test_share_app import open_page  # noqa: F401  (the fixture)
 from ui.share import link_markdown
 from ui.warm import ELEMENTS
@@ -21,6 +24,14 @@ def test_the_link_text_escapes_markdown_and_the_target_is_the_address():
 
 def test_the_warm_up_does_not_load_the_code_highlighter():
     assert "StreamlitSyntaxHighlighter" not in ELEMENTS
+
+
+def test_no_page_draws_a_code_block():
+    """``st.code`` and a fenced block in Markdown both pull the highlighter: none in the app's own files."""
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+    assert len(files) > 20
+    found = [f.name for f in files if re.search(r"\.code\(|`{3}", f.read_text(encoding="utf-8"))]
+    assert not found, found
 
 
 @pytest.mark.slow  # an AppTest run of Select through app.py (~0.3 s)
