@@ -39,6 +39,13 @@ loss adds up over cells (0-1, cost-sensitive, balanced, log-loss, MI: ``spec.hel
 from the engine's mixed-cell counts, as their plug-in reducers are, with every pure row costing the loss of
 the prior's rule, and from the occupied cells of batched tables elsewhere; F-beta, AUC and the squared error go
 through their whole-table ``held_out`` functions.
+
+**The row path** (issue 35.2; same values, less work where the engine's dense (cell, fold x class, value) counts
+outgrow the rows: many classes, deep steps): the rows of a cell of J that lies in one fold keep their prior's loss
+under any refinement, and the rows of a class-pure cell of a class that a pure cell and the prior's rule both get
+right (0-1: the prior's class) keep loss 0, so both are left out once (:meth:`CrossFittedEvaluator._active`); the
+others give one key (candidate, cell of J, X_j, fold x class) per candidate, sorted once per batch
+(:meth:`CrossFittedEvaluator._row_extensions`).
 """
 
 from __future__ import annotations
@@ -205,17 +212,19 @@ class CrossFittedEvaluator(TableEvaluator):
         return self._row_extensions(cells, list(subset), candidates)
 
     def _rows_pay(self, cells, subset, candidates: np.ndarray) -> bool:
-        """The row path (:meth:`_row_extensions`) where the engine would not serve the step (plain tables: more
-        fold x class indices than it pays for, a few candidates) or where its dense counts of (mixed cell,
-        fold x class, value) per feature exceed ROW_RULE times the row path's rows (deep steps: many small cells;
-        measured crossover 3-9, bench/README.md, issue 35.2)."""
+        """The row path (:meth:`_row_extensions`) where the counts the other path would lay out per candidate,
+        (cells of J x fold x class x values: the engine's mixed cells, or the plain tables' cells where the engine
+        would not serve the step), exceed ROW_RULE times the row path's rows (deep steps, many classes; measured
+        crossover 3-9, bench/README.md, issue 35.2)."""
         counter = self.counter
-        if (not isinstance(counter, FastCounter) or FAST_SHARE * candidates.size < self.source.n_features
-                or not self._fast_pays(subset)):
-            return True
         key = tuple(int(j) for j in subset)
-        dense = counter._state(key).n_cells * counter.L * counter.A
-        return dense > ROW_RULE * max(self._active(cells, key)[0].size, 1)
+        if (isinstance(counter, FastCounter) and FAST_SHARE * candidates.size >= self.source.n_features
+                and self._fast_pays(subset)):
+            n_cells = counter._state(key).n_cells
+        else:
+            n_cells = self.cells(key)[1]
+        width = int(self.source.arities[candidates].max()) if candidates.size else 1
+        return n_cells * len(self.source.labels) * width > ROW_RULE * max(self._active(cells, key)[0].size, 1)
 
     def _zero_loss_classes(self, cells) -> np.ndarray:
         """(L,) bool: classes l whose class-pure cells lose nothing now or under any refinement. A part of such a
@@ -269,7 +278,7 @@ class CrossFittedEvaluator(TableEvaluator):
         relabel[kept] = np.arange(kept.size)
         out = (act, relabel[base[act]], int(kept.size), const)
         self._act[subset] = out
-        while len(self._act) > 4:
+        while len(self._act) > 2:   # a greedy step asks one J; the next step its extension
             self._act.pop(next(iter(self._act)))
         return out
 
