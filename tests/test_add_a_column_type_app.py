@@ -1,10 +1,11 @@
 """Issue 36.3 in the app: a column type registered with fslab.data.parse_rules.register is in the Data page's
 "Read it as" list, and choosing it for a column of an upload types that column with it, in the capped worker
 process that reads uploads (a worker forked before the registration gets the registered types with each job:
-fslab.data.upload.with_kinds)."""
+fslab.data.upload.WithKinds)."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from fslab.data import COLUMN_TYPES
 from fslab.data import parse_rules as pr
-from fslab.data.upload import registered_kinds
+from fslab.data.upload import WithKinds, read_upload, registered_kinds
 from ui.state import CURRENT
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -82,6 +83,8 @@ def test_the_types_list_follows_the_registry():
         assert page_types().index("duration") < page_types().index("category")
         assert type_label("duration") == "durations, in minutes" and type_label("date") == "date or timestamp"
         assert registered_kinds() == (DURATION,)
+        job = pickle.loads(pickle.dumps(WithKinds(read_upload, registered_kinds())))   # as the worker gets it
+        assert job.__name__ == "read_upload" and job.kinds[0].name == "duration"   # errors name the job
     finally:
         pr.unregister("duration")
     assert "duration" not in page_types()

@@ -20,11 +20,11 @@ from fslab.data.samples import SAMPLES, load_sample, sample_limits
 from fslab.data.target import TargetSplit, split_target, split_text
 from fslab.data.upload import (
     Upload,
+    WithKinds,
     bare_codes,
     read_upload,
     registered_kinds,
     typed_dataset,
-    with_kinds,
     with_raw,
 )
 from fslab.errors import FslabError
@@ -73,8 +73,8 @@ def isolated(fn, *args):
     """``fn(*args)`` in a worker process capped by the server's LIMITS (``max_parse_mb``, ``max_parse_seconds``):
     what a hostile file costs to read, decompress or type is spent there, a breach is a clean limit error, the
     server's GIL stays free for the other sessions (ui.heavy.run_in_worker, fslab.limited). The column types
-    registered in this process travel with the job (fslab.data.upload.with_kinds)."""
-    return run_in_worker(with_kinds, registered_kinds(), fn, *args, caps=LIMITS)
+    registered in this process travel with the job (fslab.data.upload.WithKinds)."""
+    return run_in_worker(WithKinds(fn, registered_kinds()), *args, caps=LIMITS)
 
 
 def _read(digest: str, _data: bytes) -> Upload:

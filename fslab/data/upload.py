@@ -84,13 +84,20 @@ def registered_kinds() -> tuple[parse_rules.ColumnKind, ...]:
     return kinds
 
 
-def with_kinds(kinds: tuple[parse_rules.ColumnKind, ...], fn, /, *args):
-    """``fn(*args)`` with the column types ``kinds`` registered (in order, replacing a kind of the same name), for a
-    worker process that did not inherit them (:func:`registered_kinds`)."""
-    for kind in kinds:
-        parse_rules.EXTRA.pop(kind.name, None)
-        parse_rules.EXTRA[kind.name] = kind
-    return fn(*args)
+class WithKinds:
+    """``fn`` to run with the column types ``kinds`` registered first (in order, replacing a kind of the same name),
+    in a worker process that did not inherit them (:func:`registered_kinds`); it pickles when they do and keeps
+    ``fn``'s name (a worker's errors name the job)."""
+
+    def __init__(self, fn, kinds: tuple[parse_rules.ColumnKind, ...]) -> None:
+        self.fn, self.kinds = fn, kinds
+        self.__name__ = getattr(fn, "__name__", "the job")
+
+    def __call__(self, *args, **kwargs):
+        for kind in self.kinds:
+            parse_rules.EXTRA.pop(kind.name, None)
+            parse_rules.EXTRA[kind.name] = kind
+        return self.fn(*args, **kwargs)
 
 
 def code_dtype(levels: int) -> np.dtype:
@@ -120,5 +127,5 @@ def compact(upload: Upload) -> Upload:
     return Upload(frame, upload.guess, replace(base, text_codes=codes))
 
 
-__all__ = ["Upload", "bare_codes", "code_dtype", "compact", "read_upload", "registered_kinds", "typed_dataset",
-           "with_kinds", "with_raw"]
+__all__ = ["Upload", "WithKinds", "bare_codes", "code_dtype", "compact", "read_upload", "registered_kinds",
+           "typed_dataset", "with_raw"]
