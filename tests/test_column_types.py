@@ -115,8 +115,9 @@ def test_outlier_stretching_the_mean_std_bins_is_flagged():
     x = np.tile(np.arange(1, 41), 3).astype(float)
     x[5] = 9999
     ds = _load(pd.DataFrame({"tenure": x, "calls": np.arange(120) % 4, "t": ["a", "b"] * 60}))
-    assert ds.flags() == {"tenure": "outliers: use quantile bins"}
-    assert any("Use quantile bins" in w and "9999" in w for w in ds.warnings)
+    assert ds.flags() == {"tenure": "outliers: quantile bins"}   # robust bins (auto) already switched it
+    assert any("robust bins (auto) give it 3 quantile bins" in w and "9999" in w for w in ds.warnings)
+    assert any("at most 35%" in n for n in ds.discretize("mean-std").notes)   # mean-std keeps the crowded bin: said
     ok = _load(pd.DataFrame({"tenure": np.tile(np.arange(1, 41), 3), "t": ["a", "b"] * 60}))
     assert ok.flags() == {}
     assert fslab.Dataset.from_arrays(x[:, None], np.arange(120) % 2).flags() == {}   # arrays: no extra pass

@@ -48,7 +48,7 @@ def test_customers_read_as_a_person_reads_them():
     assert ds.features["discount"].max() == 79.0
     assert "Missing values: 'age' 15 (2.5%)" in said
     assert "customer_id" in said and "--column-type customer_id=category" in said
-    assert "outliers: use quantile bins" in ds.flags()["tenure"]
+    assert "outliers: quantile bins" in ds.flags()["tenure"]
     assert any("'tenure' has 1 outlier(s) (9999" in w for w in ds.warnings)
     assert "age" not in ds.flags() or "outliers" not in ds.flags()["age"]   # -1 is impossible, not ours to guess
 

@@ -251,7 +251,7 @@ def test_messy_upload_types_can_be_overridden_and_missing_rows_dropped(at):
     assert any("**row** (whole numbers, a different one in every row)" in c.value for c in at.caption)
     summary = next(d.value for d in at.dataframe if "read as" in d.value.columns).set_index("column")
     assert summary.loc["signup_date", "read as"] == "date" and summary.loc["discount", "example"] == "66%"
-    assert "outliers: use quantile bins" in summary.loc["tenure", "flags"]
+    assert "outliers: quantile bins" in summary.loc["tenure", "flags"]
     at.selectbox(key="data_type_column").set_value("discount").run()
     at.selectbox(key="data_type_value").set_value("category").run()
     assert not at.exception and not at.error

@@ -48,9 +48,9 @@ from .data_checks import (
     check_names,
     check_size,
     column_stats,
+    outlier_notes,
     profile,
     profile_column,
-    stretched_columns,
 )
 from .discretize import check_method, encode_frame, value_name
 from .encoded import EncodedDataset
@@ -100,6 +100,8 @@ class Dataset:
     # (fslab.data.plan); discretize records its coding in the encoded dataset's plan
     binning: str = "auto"   # discretize()'s method when none is given: robust bins for a user's table, "mean-std"
     # for the papers' samples (kept through to_frame as attrs["fslab_binning"])
+    outliers: tuple[str, ...] | None = field(default=None, repr=False)   # the outlier sentences among warnings,
+    # for ``binning`` (None: not checked, as for arrays); discretize(method) says those of its method instead
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, target: str, positive=None, limits: Limits | None = None, *,
@@ -261,19 +263,21 @@ class Dataset:
             conv = table["column"].isin(list(converted)).to_numpy()
             table.loc[conv, "flags"] = table.loc[conv, "flags"].str.replace(r"(, )?ID-like", "", regex=True) \
                 .str.lstrip(", ")
-        if user:
-            stretched = stretched_columns(features, array, stats)
-            if stretched:   # the flags as one list (a .at read per column costs ~40 us: 0.1 s at 2,500 columns)
+        outliers: tuple[str, ...] | None = None
+        if user:   # far outliers under the default binning (discretize says them again for another)
+            found = outlier_notes(features, array, stats, binning)
+            if found:   # the flags as one list (a .at read per column costs ~40 us: 0.1 s at 2,500 columns)
                 said_flags = table["flags"].tolist()
-                table.loc[list(stretched), "flags"] = [
-                    ", ".join(filter(None, [said_flags[j], "outliers: use quantile bins"])) for j in stretched]
-                flags += tuple(stretched.values())
+                table.loc[list(found), "flags"] = [
+                    ", ".join(filter(None, [said_flags[j], found[j][0]])) for j in found]
+            outliers = tuple(said for _, said in found.values())
+            flags += outliers
         target_row = {k: v for k, v in target_info.items() if k != "_sentences"} | {"flags": ""}
         table = pd.concat([pd.DataFrame([target_row]), table], ignore_index=True)
         table.insert(1, "role", ["target"] + ["feature"] * (len(table) - 1))
         table = _with_types(table, types, features)
         return cls(features, key, target_column, encoded, table, tuple(notes) + encoded.notes, warnings + flags,
-                   array, stats, tuple(types), left_out, text_codes, plan, binning)
+                   array, stats, tuple(types), left_out, text_codes, plan, binning, outliers)
 
     @staticmethod
     def from_dask(frame, target, positive=None, method: str | None = None, bins: int = 3, **options):
@@ -332,6 +336,14 @@ class Dataset:
     def messages(self) -> tuple[str, ...]:
         """Every note (what was done) and warning (flagged columns), as plain sentences."""
         return self.notes + self.warnings
+
+    def notes_for(self, method: str, bins: int = 3) -> tuple[str, ...]:
+        """:attr:`messages` with the outlier sentences of the binning ``method`` (bins) in place of the default's
+        (:func:`fslab.data.data_checks.outlier_notes`: what the outliers do to those bins)."""
+        if self.outliers is None or (method, bins) == (self.binning, 3):
+            return self.messages
+        now = outlier_notes(self.features, self.array, self.stats, method, bins) if self.stats is not None else {}
+        return tuple(m for m in self.messages if m not in self.outliers) + tuple(s for _, s in now.values())
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -408,7 +420,7 @@ class Dataset:
         return EncodedDataset(
             enc.X, t.y, labels=t.labels, feature_names=self.feature_names, arities=enc.arities,
             class_names=t.class_names, categories=enc.categories, values=enc.raw, target=self.target,
-            task=t.task, notes=self.messages + enc.notes, plan=plan,
+            task=t.task, notes=self.notes_for(method, bins) + enc.notes, plan=plan,
         )
 
 
