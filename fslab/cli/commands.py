@@ -76,7 +76,10 @@ def run_select(job: Job, bar: ProgressBar) -> str:
                                                                  **job.params)
     check = None
     if hold_out:
-        check = holdout_check(src, result, folds=job.folds, frequency=job.loaded.own and spec.kind != "exhaustive")
+        frequency: bool | str = (True if job.loaded.own and spec.kind != "exhaustive" else
+                                 "an exhaustive search is not rerun on each training fold" if job.loaded.own else
+                                 "a shipped sample's picks are not rerun on each training fold")
+        check = holdout_check(src, result, folds=job.folds, frequency=frequency)
     ties = step_ties(result)
     # leaks among the chosen columns (fslab.alerts): a warning line each, with the one fix (--drop COL)
     alerts = selection_alerts(src, result, folds=job.folds) if job.loaded.kind == "dataset" else result.alerts
