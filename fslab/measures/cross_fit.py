@@ -62,6 +62,7 @@ from ..tables import CodedSource, JointTable, TableSource, readonly
 from .evaluator import FAST_SHARE, TableEvaluator
 
 ROW_KEYS = 1 << 20  # keys (row, candidate) per sorted batch of the row path (8 MiB of int64, ~10 such arrays)
+PURE_TABLE = 1 << 22  # numbers of the row path's table of class-pure parts' losses (32 MiB)
 ROW_RULE = 8  # the row path from (mixed cells x fold x class x values) > ROW_RULE x active rows on
 
 
@@ -167,7 +168,7 @@ class CrossFittedEvaluator(TableEvaluator):
         self._rows = self._rows.reshape(self.n_folds, len(source.labels))
         super().__init__(measure, derived, engine)
         self._zero: np.ndarray | None = None
-        self._seen_zero = np.zeros(0, dtype=bool)
+        self._pure: np.ndarray | None = None
         self._act: dict[tuple[int, ...], tuple] = {}
 
     def _check_labels(self) -> None:
@@ -238,9 +239,26 @@ class CrossFittedEvaluator(TableEvaluator):
             pure[np.arange(L), :, np.arange(L)] = 1.0
             seen = np.asarray(cells.cell_loss(pure, pure, rows, self._params))          # (L, F)
             unseen = np.asarray(cells.prior_loss(rows, self._params)).T                  # (L, F)
-            self._seen_zero = (seen == 0).all(axis=1)
-            self._zero = self._seen_zero & (unseen == 0).all(axis=1)
+            self._zero = ((seen == 0) & (unseen == 0)).all(axis=1)
         return self._zero
+
+    def _pure_losses(self, cells, n: int) -> np.ndarray | None:
+        """(L, N, F) with N > n: the loss of one test row of class l in fold f in a cell whose N' < N training rows
+        are all of class l (``cell_loss`` on those tables; the held-out losses are linear in the test counts).
+        None when the table would pass PURE_TABLE numbers (then the parts are laid out whole)."""
+        rows = self._fold_rows()
+        F, L = rows.shape
+        if self._pure is None or self._pure.shape[1] <= n:
+            size = max(n + 1, 2 * (0 if self._pure is None else self._pure.shape[1]), 64)
+            if L * L * F * size > PURE_TABLE:
+                return None
+            train, test = np.zeros((L, size, F, L)), np.zeros((L, size, F, L))
+            diagonal = np.arange(L)
+            train[diagonal, :, :, diagonal] = np.arange(size, dtype=np.float64)[:, None]
+            test[diagonal, :, :, diagonal] = 1.0
+            self._pure = np.asarray(cells.cell_loss(train.reshape(-1, F, L), test.reshape(-1, F, L), rows,
+                                                    self._params)).reshape(L, size, F)
+        return self._pure
 
     def _active(self, cells, subset: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """(active rows, their dense cell of J, the cells' number, the dropped rows' loss per fold (F,)).
@@ -329,9 +347,17 @@ class CrossFittedEvaluator(TableEvaluator):
                 one = ~spread[sid]
                 acc += np.bincount(b_of[sid[one]] * F + ef[one], weights=count[one] * prior[ef[one], el[one]],
                                    minlength=B * F)
-                # a class-pure part seen in training in every fold it is tested in: 0 where a pure cell loses nothing
+                # a class-pure part spread over folds: its loss per test row is a function of (class, fold,
+                # training rows) only, read off a table (:meth:`_pure_losses`)
                 pure = np.minimum.reduceat(el, sstart) == np.maximum.reduceat(el, sstart)
-                many = np.flatnonzero(spread & ~(pure & self._seen_zero[el[sstart]]))
+                size = np.add.reduceat(count, sstart)
+                table = self._pure_losses(cells, int(size.max()))
+                if table is not None:
+                    pe = np.flatnonzero((spread & pure)[sid])
+                    trained = (size[sid[pe]] - count[pe]).astype(np.int64)
+                    acc += np.bincount(b_of[sid[pe]] * F + ef[pe], minlength=B * F,
+                                       weights=count[pe] * table[el[pe], trained, ef[pe]])
+                many = np.flatnonzero(spread & ~pure if table is not None else spread)
                 if many.size:
                     index = np.full(spread.size, -1, dtype=np.int64)
                     index[many] = np.arange(many.size)
