@@ -63,7 +63,7 @@ from .evaluator import FAST_SHARE, TableEvaluator
 
 ROW_KEYS = 1 << 20  # keys (row, candidate) per sorted batch of the row path (8 MiB of int64, ~10 such arrays)
 PURE_TABLE = 1 << 22  # numbers of the row path's table of class-pure parts' losses (32 MiB)
-ROW_RULE = 8  # the row path from (mixed cells x fold x class x values) > ROW_RULE x active rows on
+ROW_RULE = 5  # the row path from (cells x fold x class x values) > ROW_RULE x counted rows on (crossover 4-8)
 
 
 def fold_source(source, folds: np.ndarray, n_folds: int):
@@ -213,25 +213,27 @@ class CrossFittedEvaluator(TableEvaluator):
         return self._row_extensions(cells, list(subset), candidates)
 
     def _rows_pay(self, cells, subset, candidates: np.ndarray) -> bool:
-        """The row path (:meth:`_row_extensions`) where the counts the other path would lay out per candidate,
-        (cells of J x fold x class x values: the engine's mixed cells, or the plain tables' cells where the engine
-        would not serve the step), exceed ROW_RULE times the row path's rows (deep steps, many classes; measured
-        crossover 3-9, bench/README.md, issue 35.2)."""
+        """The row path (:meth:`_row_extensions`) where the counts the other path lays out per candidate (cells of
+        J x fold x class x values: the engine's mixed cells, or the plain tables' cells where the engine would not
+        serve the step) exceed ROW_RULE times the rows it counts (the engine's mixed rows; every row), which bound
+        the row path's rows from above (deep steps, many classes; bench/README.md, issue 35.2)."""
         counter = self.counter
         key = tuple(int(j) for j in subset)
         if (isinstance(counter, FastCounter) and FAST_SHARE * candidates.size >= self.source.n_features
                 and self._fast_pays(subset)):
-            n_cells = counter._state(key).n_cells
+            state = counter._state(key)
+            n_cells, n_rows = state.n_cells, state.rows.size
         else:
-            n_cells = self.cells(key)[1]
+            n_cells, n_rows = self.cells(key)[1], self.source.n_rows
         width = int(self.source.arities[candidates].max()) if candidates.size else 1
-        return n_cells * len(self.source.labels) * width > ROW_RULE * max(self._active(cells, key)[0].size, 1)
+        return n_cells * len(self.source.labels) * width > ROW_RULE * max(n_rows, 1)
 
     def _zero_loss_classes(self, cells) -> np.ndarray:
         """(L,) bool: classes l whose class-pure cells lose nothing now or under any refinement. A part of such a
         cell either has training rows (all of class l: the rule of a pure-l cell) or not (the prior's rule), so
-        both losses of a class-l row must be 0 in every fold: ``prior_loss`` and the loss of a pure-l cell (0-1 and
-        balanced: the prior's class; log-loss and MI: none)."""
+        both losses of a class-l row must be 0 in every fold: ``prior_loss`` and the loss of a pure-l cell, checked
+        on one training row (a decision rule's choice on a pure cell does not depend on its count; 0-1 and balanced:
+        the prior's class; log-loss and MI: none, their smoothed probability stays below 1)."""
         if self._zero is None:
             rows = self._fold_rows()
             F, L = rows.shape
