@@ -3,7 +3,7 @@
 Usage (from the repository root):
     .venv/bin/python bench/bench_heldout.py              # every shape, median of 5 interleaved pairs
     .venv/bin/python bench/bench_heldout.py --pairs 3 --only splice,optdigits
-    .venv/bin/python bench/bench_heldout.py --rows       # rows the counting engine keeps per step, both estimates
+    .venv/bin/python bench/bench_heldout.py --rows       # rows counted per step: engines and the held-out row path
 
 Each pair runs the plug-in and the cross-fitted ``select(..., k)`` back to back in this one process, in alternating
 order, each on a fresh copy of the source (no memo carried over); CPU seconds (``time.process_time``, one BLAS
@@ -76,17 +76,18 @@ def run(pairs: int, k: int, only: set[str] | None) -> None:
 
 def rows_kept(k: int, only: set[str] | None) -> None:
     """Rows of the mixed cells the fast engine keeps counting at each step of the held-out selection's path: the
-    plug-in drops class-pure cells, the held-out estimate only cells pure in (fold, class)."""
+    plug-in drops class-pure cells, the held-out engine only cells pure in (fold, class), the held-out row path
+    also cells in one fold and class-pure cells of a class that loses nothing (0-1: the prior's class)."""
     for name, source in shapes(only).items():
         path = list(select(source, k, "bayes-greedy", estimate="cross-fitted").features)
         plug, cross = get_measure("zero-one").on(source), get_measure("zero-one").on(source, estimate="cross-fitted")
         if plug.counter is None or cross.counter is None:   # more than 16 (fold x) classes: plain tables
             print(f"{name}: the held-out estimate counts plain tables ({len(source.labels)} classes x 5 folds)")
             continue
-        kept = [(plug.counter._state(tuple(path[:t])).rows.size, cross.counter._state(tuple(path[:t])).rows.size)
-                for t in range(k)]
-        print(f"{name}: rows counted at steps 1..{k} (plug-in / held-out): "
-              + ", ".join(f"{a:,}/{b:,}" for a, b in kept))
+        kept = [(plug.counter._state(tuple(path[:t])).rows.size, cross.counter._state(tuple(path[:t])).rows.size,
+                 cross._active(cross.mixed_cells, tuple(path[:t]))[0].size) for t in range(k)]
+        print(f"{name}: rows counted at steps 1..{k} (plug-in engine / held-out engine / held-out row path): "
+              + ", ".join(f"{a:,}/{b:,}/{c:,}" for a, b, c in kept))
 
 
 if __name__ == "__main__":
