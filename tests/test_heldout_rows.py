@@ -88,3 +88,21 @@ def test_rows_equal_plain_tables(name, params, L, rows_always):
             J = [int(j) for j in rng.choice(data.n_features, depth, replace=False)]
             cand = np.array([j for j in range(data.n_features) if j not in J])
             np.testing.assert_allclose(rows.extensions(J, cand), plain.extensions(J, cand), rtol=1e-10, atol=1e-12)
+
+
+def test_default_rule_takes_rows_on_many_classes():
+    """10 classes x 5 folds, 6 levels: the engine's (cells x 50 x 6) counts per feature outgrow 5x the rows after one
+    feature, so deeper steps take the row path by default; the empty J keeps the engine. Same values as the plain
+    tables either way."""
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 6, (400, 8))
+    y = (X[:, 0] + X[:, 1] + (rng.random(400) < 0.2)) % 10
+    data = _data(X, y, labels=tuple(range(10)))
+    ev = measure("zero-one").on(data, estimate="cross-fitted")
+    plain = measure("zero-one").on(data, estimate="cross-fitted", engine="plain")
+    cand = np.arange(2, 8)
+    assert not ev._rows_pay(ev.mixed_cells, [], np.arange(8))
+    assert ev._rows_pay(ev.mixed_cells, [0, 1], cand)
+    for J in ([], [0], [0, 1]):
+        rest = np.array([j for j in range(8) if j not in J])
+        np.testing.assert_allclose(ev.extensions(J, rest), plain.extensions(J, rest), rtol=1e-10, atol=1e-12)
