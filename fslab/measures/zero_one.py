@@ -36,8 +36,8 @@ def _held_out_cells(train: np.ndarray, test: np.ndarray, rows: np.ndarray, param
         pick1 = np.where(t0 + t1 > 0, t1 > t0, along_folds(prior[:, 1] > prior[:, 0], t0.ndim))
         wrong = np.where(pick1, test[:, :, 0], test[:, :, 1])
         return wrong / along_folds(rows.sum(axis=1), wrong.ndim)
-    seen = train.sum(axis=2, keepdims=True) > 0
-    rule = np.where(seen, train, along_folds(prior, train.ndim)).argmax(axis=2)
+    seen = train.sum(axis=2, keepdims=True) > 0   # every cell seen (the row path's spread parts): no copy
+    rule = (train if seen.all() else np.where(seen, train, along_folds(prior, train.ndim))).argmax(axis=2)
     right = np.take_along_axis(test, rule[:, :, None], axis=2)[:, :, 0]
     return (test.sum(axis=2) - right) / along_folds(rows.sum(axis=1), right.ndim)
 
