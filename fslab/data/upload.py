@@ -108,7 +108,8 @@ def code_dtype(levels: int) -> np.dtype:
 def compact(upload: Upload) -> Upload:
     """``upload`` holding each column once: a text (Arrow-backed) column of ``frame`` equal to its typed column in
     ``base`` (same dtype, index and values: the typing kept it as read) is that typed column, so the two share
-    memory; ``base.text_codes`` (code per row, -1 missing) in :func:`code_dtype` of their levels.
+    memory, and when the typing hashed it (``base.text_codes``: code per row, -1 missing, in :func:`code_dtype` of
+    their levels) that column is a categorical of those codes and levels, in the table and the features alike.
 
     The values are unchanged, only where they are stored: a text code indexes the same level whatever its width.
     Numeric columns keep the frame's one block (the typed features are views of it already, and a frame of one
@@ -119,12 +120,21 @@ def compact(upload: Upload) -> Upload:
     same = [c for c in frame.columns if c in typed and not isinstance(frame.dtypes[c], np.dtype)
             and typed[c].dtype == frame.dtypes[c] and typed[c].index.equals(frame.index)
             and typed[c].equals(frame[c])] if frame.columns.is_unique else []
+    codes = {c: (np.asarray(k).astype(code_dtype(len(u)), copy=False), u) for c, (k, u) in base.text_codes.items()}
+    features = base.features
     if same:
         frame = frame.copy(deep=False)
+        text = [c for c in same if c in codes and c in features.columns]   # text kept as read, hashed by the typing
+        if text:
+            features = features.copy(deep=False)
         for c in same:
+            if c in text:   # its codes and levels as a categorical: no Arrow strings (8-9 bytes a row and its text)
+                levels = pd.Categorical.from_codes(codes[c][0], categories=pd.Index(codes[c][1]))
+                codes[c] = (levels.codes, codes[c][1])   # one array of codes (read-only), for discretize too
+                typed[c] = pd.Series(levels, index=features.index, name=c, copy=False)
+                features[c] = typed[c]
             frame[c] = typed[c]
-    codes = {c: (np.asarray(k).astype(code_dtype(len(u)), copy=False), u) for c, (k, u) in base.text_codes.items()}
-    return Upload(frame, upload.guess, replace(base, text_codes=codes))
+    return Upload(frame, upload.guess, replace(base, features=features, text_codes=codes))
 
 
 __all__ = ["Upload", "WithKinds", "bare_codes", "code_dtype", "compact", "read_upload", "registered_kinds",
