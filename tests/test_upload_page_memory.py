@@ -66,3 +66,36 @@ def test_the_uploaders_copy_shares_the_files_bytes():
     twin.seek(0)
     twin.write(b"changed")   # a write copies (BytesIO's copy-on-write): neither the file nor the original change
     assert twin.getvalue()[:7] == b"changed" and data[:7] == bytes(range(7)) and stored.getvalue() is data
+
+
+@pytest.mark.slow   # 1.6 s: five typings
+def test_text_kept_as_categoricals_reads_like_the_plain_table():
+    """compact's categoricals (fslab.data.upload.compact) change where text is stored, not what it says: the same
+    plan, codes, summary and one-class alerts as the table typed as read, and the same Dataset when the compact
+    table is typed again with an override or without a column (the Data page's retyping)."""
+    import warnings
+
+    from fslab.alerts import one_class_alerts
+    from fslab.data.csv_io import read_table
+    from fslab.data.upload import read_upload, typed_dataset
+
+    rng = np.random.default_rng(5)
+    n = 90
+    frame = pd.DataFrame({"colour": rng.choice(["red", "green", None], n), "size": rng.choice(["S", "M", "L"], n),
+                          "when": [f"2021-01-{i % 28 + 1:02d}" for i in range(n - 6)] + ["soon"] * 6,
+                          "v": rng.normal(size=n).round(2), "y": rng.choice(["yes", "no"], n)})
+    data = frame.to_csv(index=False).encode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        up, plain = read_upload(data), read_table(data)
+        assert isinstance(up.base.features["colour"].dtype, pd.CategoricalDtype)
+        for types, drop in [((), []), ((("size", "category"),), []), ((), ["colour"]), ((("when", "category"),), [])]:
+            a = typed_dataset(plain.drop(columns=drop), "y", types)
+            b = typed_dataset(up.frame.drop(columns=drop), "y", types)
+            assert a.plan.describe() == b.plan.describe()
+            coded, again = a.discretize(), b.discretize()
+            assert (coded.X == again.X).all() and coded.categories == again.categories
+            assert a.summary().equals(b.summary()) and one_class_alerts(a) == one_class_alerts(b)
+        base = typed_dataset(plain, "y")
+        assert (base.discretize().X == up.base.discretize().X).all() and base.summary().equals(up.base.summary())
+        assert up.frame["colour"].isna().sum() == frame["colour"].isna().sum()
