@@ -150,10 +150,13 @@ class FastCounter:
     def _keys_pay(self, n_groups: int, n_rows: int) -> bool:
         """One bincount over (feature, value, group) keys (about _KEY_COST word operations a row) beats a float32
         indicator column per value from _KEY_MIN_VALUES values (or beyond _KEY_MIN_CLASSES classes) on, and
-        popcounts (one word operation per 64 rows, group and value >= 1) unless the groups are few."""
+        popcounts (one word operation per 64 rows, group and value >= 1) unless the groups are few, or while the value
+        bits are not made and would take more than BLOCK_BYTES (A - 1 bits a cell: 1,000,000 x 500 with 8 values,
+        437 MB for the first step's class counts; issue 35.4)."""
         words = -(-self.m // 64)
         return ((self.A >= _KEY_MIN_VALUES or self.L > _KEY_MIN_CLASSES)
-                and n_groups * (self.A - 1) * words >= _KEY_COST * n_rows)
+                and (n_groups * (self.A - 1) * words >= _KEY_COST * n_rows
+                     or (self._bits is None and self.n * (self.A - 1) * words * 8 > BLOCK_BYTES)))
 
     def _value_group_counts(self, rows: np.ndarray | None, group: np.ndarray, n_groups: int,
                             features: np.ndarray | None = None) -> np.ndarray:
