@@ -1,5 +1,6 @@
 """The key path without a column-major copy of large codes (issue 35.4): codes over BLOCK_BYTES are transposed a group
-of columns at a time, with the same counts as the cached copy, on random shapes with 2-30 classes and 2-17 levels."""
+of columns at a time, and class counts and pairs take the keys where the value bits would outgrow BLOCK_BYTES, with
+the same counts as the cached copy and the bits, on random shapes with 2-30 classes and 2-17 levels."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from fslab.tables import CodedSource
 def _counts(src, rows, group, feats, f, j):
     c = FastCounter(src)
     out = (c._value_group_counts(rows, group, 7, feats), c._value_group_counts(None, src.y, len(src.labels)),
-           c._value_group_counts(rows, group, 7), c.pair_key_counts(f, j), c.pair_key_counts(f, j, classes=False))
+           c._value_group_counts(rows, group, 7), c.pair_key_counts(f, j), c.pair_key_counts(f, j, classes=False),
+           c.marginal)
     return out, c._columns is None
 
 
