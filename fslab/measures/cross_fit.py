@@ -62,7 +62,6 @@ from ..tables import CodedSource, JointTable, TableSource, readonly
 from .evaluator import FAST_SHARE, TableEvaluator
 
 ROW_KEYS = 1 << 20  # keys (row, candidate) per sorted batch of the row path (8 MiB of int64, ~10 such arrays)
-PURE_TABLE = 1 << 22  # numbers of the row path's table of class-pure parts' losses (32 MiB)
 ROW_RULE = 5  # the row path from (cells x fold x class x values) > ROW_RULE x counted rows on (crossover 4-8)
 
 
@@ -168,7 +167,6 @@ class CrossFittedEvaluator(TableEvaluator):
         self._rows = self._rows.reshape(self.n_folds, len(source.labels))
         super().__init__(measure, derived, engine)
         self._zero: np.ndarray | None = None
-        self._pure: np.ndarray | None = None
         self._act: dict[tuple[int, ...], tuple] = {}
 
     def _check_labels(self) -> None:
@@ -244,23 +242,24 @@ class CrossFittedEvaluator(TableEvaluator):
             self._zero = ((seen == 0) & (unseen == 0)).all(axis=1)
         return self._zero
 
-    def _pure_losses(self, cells, n: int) -> np.ndarray | None:
-        """(L, N, F) with N > n: the loss of one test row of class l in fold f in a cell whose N' < N training rows
-        are all of class l (``cell_loss`` on those tables; the held-out losses are linear in the test counts).
-        None when the table would pass PURE_TABLE numbers (then the parts are laid out whole)."""
+    def _pure_shares(self, cells, cls: np.ndarray, trained: np.ndarray, tested: np.ndarray,
+                     fold: np.ndarray) -> np.ndarray:
+        """Held-out shares of class-pure parts spread over folds: a part of class ``cls`` with ``trained`` training
+        and ``tested`` test rows in fold ``fold`` (one entry each). ``cell_loss`` on one pure table per distinct
+        (class, trained, tested, fold): the same numbers, bit for bit, as the part's whole (F, L) layout."""
         rows = self._fold_rows()
         F, L = rows.shape
-        if self._pure is None or self._pure.shape[1] <= n:
-            size = max(n + 1, 2 * (0 if self._pure is None else self._pure.shape[1]), 64)
-            if L * L * F * size > PURE_TABLE:
-                return None
-            train, test = np.zeros((L, size, F, L)), np.zeros((L, size, F, L))
-            diagonal = np.arange(L)
-            train[diagonal, :, :, diagonal] = np.arange(size, dtype=np.float64)[:, None]
-            test[diagonal, :, :, diagonal] = 1.0
-            self._pure = np.asarray(cells.cell_loss(train.reshape(-1, F, L), test.reshape(-1, F, L), rows,
-                                                    self._params)).reshape(L, size, F)
-        return self._pure
+        t, c = trained.astype(np.int64), tested.astype(np.int64)
+        key = ((cls * (int(t.max()) + 1) + t) * (int(c.max()) + 1) + c) * F + fold
+        uniq, inverse = np.unique(key, return_inverse=True)
+        u_fold, rest = uniq % F, uniq // F
+        u_test, rest = rest % (int(c.max()) + 1), rest // (int(c.max()) + 1)
+        u_train, u_cls = rest % (int(t.max()) + 1), rest // (int(t.max()) + 1)
+        train, test = np.zeros((uniq.size, F, L)), np.zeros((uniq.size, F, L))
+        train[np.arange(uniq.size), :, u_cls] = u_train[:, None]
+        test[np.arange(uniq.size), :, u_cls] = u_test[:, None]
+        share = np.asarray(cells.cell_loss(train, test, rows, self._params))[np.arange(uniq.size), u_fold]
+        return share[inverse.ravel()]
 
     def _active(self, cells, subset: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """(active rows, their dense cell of J, the cells' number, the dropped rows' loss per fold (F,)).
@@ -349,17 +348,15 @@ class CrossFittedEvaluator(TableEvaluator):
                 one = ~spread[sid]
                 acc += np.bincount(b_of[sid[one]] * F + ef[one], weights=count[one] * prior[ef[one], el[one]],
                                    minlength=B * F)
-                # a class-pure part spread over folds: its loss per test row is a function of (class, fold,
-                # training rows) only, read off a table (:meth:`_pure_losses`)
+                # a class-pure part spread over folds: its loss in fold f is a function of (class, training rows,
+                # test rows, f) only: ``cell_loss`` once per distinct tuple (the same arithmetic as a whole layout)
                 pure = np.minimum.reduceat(el, sstart) == np.maximum.reduceat(el, sstart)
-                size = np.add.reduceat(count, sstart)
-                table = self._pure_losses(cells, int(size.max()))
-                if table is not None:
-                    pe = np.flatnonzero((spread & pure)[sid])
-                    trained = (size[sid[pe]] - count[pe]).astype(np.int64)
-                    acc += np.bincount(b_of[sid[pe]] * F + ef[pe], minlength=B * F,
-                                       weights=count[pe] * table[el[pe], trained, ef[pe]])
-                many = np.flatnonzero(spread & ~pure if table is not None else spread)
+                pe = np.flatnonzero((spread & pure)[sid])
+                if pe.size:
+                    acc += np.bincount(b_of[sid[pe]] * F + ef[pe], weights=self._pure_shares(
+                        cells, el[pe], np.add.reduceat(count, sstart)[sid[pe]] - count[pe], count[pe], ef[pe]),
+                        minlength=B * F)
+                many = np.flatnonzero(spread & ~pure)
                 if many.size:
                     index = np.full(spread.size, -1, dtype=np.int64)
                     index[many] = np.arange(many.size)
