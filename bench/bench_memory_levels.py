@@ -1,9 +1,8 @@
 """Whole-process peak of a selection on many-level codes (issue 35.4): 1,000,000 x 500 int16 values 0..7 (kept as 8
 levels), 5 classes, a quarter of the columns informative; prints the peak after the data, the codes and the selection.
 
-    .venv/bin/python bench/bench_memory_levels.py            # the engine as it is
-    .venv/bin/python bench/bench_memory_levels.py --before   # BLOCK_BYTES unbounded: the whole column-major copy,
-                                                             # value bits of any size, 4 budgets of subset states
+    .venv/bin/python bench/bench_memory_levels.py   # the engine of this checkout (for the figure's "before", run
+                                                    # it on the fslab/ of commit 1aa78ec: git archive 1aa78ec fslab)
 
 One run per process (``ru_maxrss`` is the process's peak); the data are made in row chunks so their own temporaries
 stay small beside the caller's array.
@@ -29,17 +28,13 @@ def peak_mib() -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", action="store_true")
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--columns", type=int, default=500)
     ap.add_argument("--selector", default="jmi")
     ap.add_argument("--k", type=int, default=5)
     a = ap.parse_args(argv)
     import fslab
-    from fslab.counting import dense
 
-    if a.before:
-        dense.BLOCK_BYTES = 1 << 40
     m, n = a.rows, a.columns
     rng = np.random.default_rng(0)
     y = rng.integers(0, 5, m)
@@ -59,8 +54,7 @@ def main(argv=None) -> int:
     s = fslab.select(d, a.k, selector=a.selector)
     cpu = time.process_time() - t
     p = peak_mib()
-    mode = "before" if a.before else "after"
-    print(f"{mode} {a.selector} k={a.k} {m} x {n}: data {base:.0f} MiB, codes {codes:.0f}, "
+    print(f"{a.selector} k={a.k} {m} x {n}: data {base:.0f} MiB, codes {codes:.0f}, "
           f"select {p:.0f} MiB = {p * 2**20 / (m * n):.2f} B/cell; select {cpu:.1f} s CPU; picks {list(s.features)}; "
           f"load {os.getloadavg()[0]:.1f}")
     return 0
