@@ -99,3 +99,26 @@ def test_text_kept_as_categoricals_reads_like_the_plain_table():
         base = typed_dataset(plain, "y")
         assert (base.discretize().X == up.base.discretize().X).all() and base.summary().equals(up.base.summary())
         assert up.frame["colour"].isna().sum() == frame["colour"].isna().sum()
+
+
+@pytest.mark.slow   # the Data page in AppTest
+def test_the_page_keeps_the_uploaded_bytes_without_a_copy():
+    """Through reruns (a binning change), the kept upload is the file manager's own bytes object (here the test's:
+    AppTest registers it as given), not a copy made by the uploader's per-run deep copy."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from ui.data import PENDING
+
+    rng = np.random.default_rng(6)
+    table = pd.DataFrame(rng.normal(size=(3000, 4)).round(4), columns=list("abcd"))
+    table["y"] = rng.integers(0, 2, 3000)
+    content = table.to_csv(index=False).encode()
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120).run()
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("upload").run()
+    at.file_uploader(key="data_upload").set_value(("t.csv", content, "text/csv")).run()
+    at.selectbox(key="data_method").set_value("quantile").run()
+    assert not at.exception and not at.error, [e.value for e in (*at.exception, *at.error)]
+    assert at.session_state[PENDING].data is content
