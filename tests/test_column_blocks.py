@@ -39,6 +39,7 @@ def test_column_groups_give_the_counts_of_the_whole_copy(seed, monkeypatch):
     # "large" codes: a budget of 3 bytes a row gives groups of one column (pairs: a block of keys at a time)
     monkeypatch.setattr(dense, "BLOCK_BYTES", 1)
     monkeypatch.setattr(dense, "MIN_BLOCK_BYTES", 3 * m)
+    monkeypatch.setattr(dense, "_TILE_ROWS", 16)  # transposed 16 rows at a time (a multiple of 8: the value bits' too)
     groups, no_copy = _counts(src, rows, group, feats, f, j)
     assert no_copy
     for a, b in zip(whole, groups, strict=True):
@@ -49,6 +50,7 @@ def test_column_block_by_hand(monkeypatch):
     X = np.array([[0, 1, 2], [1, 1, 0], [2, 0, 1], [1, 2, 2]], dtype=np.uint8)
     c = FastCounter(CodedSource(X, np.full(3, 3), np.arange(2), y=np.array([0, 1, 0, 1])))
     monkeypatch.setattr(dense, "BLOCK_BYTES", 1)
+    monkeypatch.setattr(dense, "_TILE_ROWS", 1)
     assert c._column_block(slice(1, 3), None).tolist() == [[1, 1, 0, 2], [2, 0, 1, 2]]
     assert c._column_block(slice(0, 2), np.array([3, 0])).tolist() == [[1, 0], [2, 1]]
     assert c._column_block(np.array([2, 0]), np.array([1, 2])).tolist() == [[0, 1], [1, 2]]
