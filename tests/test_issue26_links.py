@@ -55,14 +55,6 @@ def test_the_open_tab_travels_in_a_link(open_page):  # noqa: F811
     assert dict(at.query_params)["tab"] == "Learning curves"
 
 
-@pytest.mark.slow  # 0.31 s measured (inner loop: unit and not slow)
-def test_the_share_box_has_a_link_to_copy(open_page):  # noqa: F811
-    at = open_page("pages/selection.py", {"data": "mushroom", "k": "3"})
-    codes = [c.value for c in at.sidebar.code]
-    # (the harness makes the page under test the default one, whose path is "/"; the browser test checks the path)
-    assert len(codes) == 1 and "?" in codes[0] and "k=3" in codes[0] and "data=mushroom" in codes[0]
-
-
 @pytest.mark.slow  # 0.41 s measured (inner loop: unit and not slow)
 def test_a_link_made_on_a_custom_distribution_says_so(open_page):  # noqa: F811
     recipe = Recipe("toy", None, {"json": {"states": [[0], [1]], "probs": [[0.3, 0.2], [0.1, 0.4]]}}, {})
