@@ -320,5 +320,19 @@ def check_drop(columns, names) -> list[str]:
     return cols
 
 
+def dataset_alerts(encoded, raw=None) -> tuple[Alert, ...]:
+    """Leak alerts first, then data alerts, of ``encoded`` (its codes: what a selector sees); a column filled in for
+    one class only is found on ``raw`` (the missing values are gone from the codes' view) and replaces a
+    near-perfect alert on the same column (the more specific reason)."""
+    found = list(data_alerts(encoded))
+    if raw is not None and getattr(encoded, "task", "binary") != "regression":
+        names = set(encoded.feature_names)
+        named = {a.columns[0] for a in found if a.severity == "leak" and not a.kind.startswith("near-perfect")}
+        extra = [a for a in one_class_alerts(raw) if a.columns[0] in names and a.columns[0] not in named]
+        said = {a.columns[0] for a in extra}
+        found = extra + [a for a in found if not (a.kind == "near-perfect" and a.columns[0] in said)]
+    return tuple(sorted(found, key=lambda a: a.severity != "leak"))
+
+
 __all__ = ["ASSOCIATED", "IMBALANCE", "PERFECT", "Alert", "associated_pairs", "check_drop", "code_alerts",
-           "data_alerts", "leak_alerts", "one_class_alerts", "perfect_alerts", "selection_alerts"]
+           "data_alerts", "dataset_alerts", "leak_alerts", "one_class_alerts", "perfect_alerts", "selection_alerts"]

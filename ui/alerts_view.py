@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from fslab.alerts import Alert, data_alerts, one_class_alerts
+from fslab.alerts import Alert, dataset_alerts
 
 from . import state
 from .cache import BOUNDED
-from .data import UPLOAD_CACHE, leave_out_current
+from .data import UPLOAD_CACHE, isolated, leave_out_current
 from .pages import PAGES
 from .text import md
 
@@ -26,26 +26,20 @@ SELECTING = tuple(p.title for p in PAGES if p.recipe in ("select", "by_measure",
 LEAVE_OUT_ERROR = "fslab.alerts.leave_out_error"   # why the last leave-out could not rebuild the data
 
 
-def dataset_alerts(encoded, raw=None) -> tuple[Alert, ...]:
-    """Leak alerts first, then data alerts, of ``encoded`` (its codes: what a selector sees); a column filled in for
-    one class only is found on ``raw`` (the missing values are gone from the codes' view) and replaces a
-    near-perfect alert on the same column (the more specific reason)."""
-    found = list(data_alerts(encoded))
-    if raw is not None and getattr(encoded, "task", "binary") != "regression":
-        names = set(encoded.feature_names)
-        named = {a.columns[0] for a in found if a.severity == "leak" and not a.kind.startswith("near-perfect")}
-        extra = [a for a in one_class_alerts(raw) if a.columns[0] in names and a.columns[0] not in named]
-        said = {a.columns[0] for a in extra}
-        found = extra + [a for a in found if not (a.kind == "near-perfect" and a.columns[0] in said)]
-    return tuple(sorted(found, key=lambda a: a.severity != "leak"))
-
-
 def _compute(_encoded, _raw, key: str) -> tuple[Alert, ...]:
     return dataset_alerts(_encoded, _raw)
 
 
 _shared = st.cache_data(show_spinner="Checking the columns for leaks...", **BOUNDED)(_compute)
-_session = st.cache_data(show_spinner="Checking the columns for leaks...", **UPLOAD_CACHE)(_compute)
+
+
+def _isolated(_encoded, _raw, key: str) -> tuple[Alert, ...]:
+    """An upload's alerts in the capped worker (ui.data.isolated): counting pairs and one-class columns of a 45 MB
+    table allocates 50-100 MB for a moment, spent there."""
+    return isolated(dataset_alerts, _encoded, _raw)
+
+
+_session = st.cache_data(show_spinner="Checking the columns for leaks...", **UPLOAD_CACHE)(_isolated)
 
 
 def alerts_for(encoded, raw, key: str, shared: bool | None = None) -> tuple[Alert, ...]:
