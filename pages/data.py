@@ -56,6 +56,7 @@ from ui.data import (
     unused_upload,
 )
 from ui.data import upload as read_upload
+from ui.source import registered_upload, upload_types
 from ui.text import md, read_aloud
 
 METHOD_HELP = {
@@ -89,7 +90,7 @@ def choose_frame(kind: str):
     if kind == "upload":
         share_uploaded_bytes()
         upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row; also gzip "
-                                  ".csv.gz or parquet)", type=UPLOAD_TYPES, key="data_upload",
+                                  ".csv.gz or parquet)", type=[*UPLOAD_TYPES, *upload_types()], key="data_upload",
                                   max_upload_size=LIMITS.max_upload_mb)
         kept = pending_upload()
         if upload is None and kept is None:
@@ -103,6 +104,8 @@ def choose_frame(kind: str):
         else:
             data, file_name = upload.getvalue(), upload.name   # the file manager's bytes (share_uploaded_bytes)
             sha = hashlib.sha256(data).hexdigest()
+        if registered_upload(file_name, data):   # a file of a registered source (fslab.data.registry) reads itself
+            return None
         try:
             read = read_upload(data)
         except FslabError as err:
@@ -301,12 +304,14 @@ def choose_missing(base) -> str:
                          "dropping the rows keeps only complete rows.")
 
 
-def show_messages(ds) -> None:
+def show_messages(ds, method: str, bins: int) -> None:
+    """The notes, then the warnings (the outlier sentences of the binning in use: Dataset.notes_for)."""
     if ds.notes:
         st.info("\n".join(f"- {md(n)}" for n in ds.notes))
-    if ds.warnings:
-        shown = ds.warnings[:8]
-        more = f"\n- ... and {len(ds.warnings) - 8} more (see the flags column below)" if len(ds.warnings) > 8 else ""
+    warnings = ds.notes_for(method, bins)[len(ds.notes):]
+    if warnings:
+        shown = warnings[:8]
+        more = f"\n- ... and {len(warnings) - 8} more (see the flags column below)" if len(warnings) > 8 else ""
         st.warning("\n".join(f"- {md(w)}" for w in shown) + more)
 
 
@@ -359,7 +364,7 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
         m4.metric(f"Positive rate ({md(ds.positive)})", f"{ds.positive_rate():.3f}")
     else:
         m4.metric("Classes" if ds.task == "multiclass" else "Distinct values", f"{len(ds.encoded_target.labels):,}")
-    show_messages(ds)
+    show_messages(ds, method, bins)
     if on_leave_out is not None:
         show_leaks(alerts, on_leave_out, "data_alerts")
     summary = ds.summary()

@@ -248,8 +248,6 @@ def test_the_app_takes_it_as_an_upload_and_selects_on_it(registered, export):
     assert all(name in shown for name in picked), (picked, shown[:300])
 
 
-@pytest.mark.xfail(strict=True, reason="needs the 3-line pages/data.py patch of issue 36.3's report (that page is "
-                   "another helper's file): remove this marker with the patch")
 def test_the_data_page_reads_its_upload(registered, export):
     """On the Data page, a .jsonl upload goes to the registered source instead of the CSV reader."""
     from streamlit.testing.v1 import AppTest
