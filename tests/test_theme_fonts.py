@@ -58,3 +58,16 @@ def test_presentation_mode_lifts_every_chart_text_to_14_px(presenting):
         sizes = _font_sizes(theme.chart(fig).to_plotly_json())
         assert sizes and min(sizes) >= theme.MIN_FONT, (name, sorted(sizes)[:3])
         assert fig.layout.font.size == theme.CHART_FONT
+
+
+def test_a_histogram_sends_counts_not_values():
+    """The Data page's histograms are counted in Python (at most 60 bars): a 200,000-row column sends 60 counts to
+    the browser, whose sum is the non-missing rows, at the column's range (issue 32: a chart sent every value)."""
+    from fslab.plots.data import target_histogram
+
+    x = np.r_[np.arange(200_000, dtype=float), np.nan]
+    for fig in (bins_figure(x, np.array([1e5]), "x", "quantile"), target_histogram(x, "t")):
+        bars = fig.data[0]
+        assert bars.type == "bar" and len(bars.y) == 60 and int(np.sum(bars.y)) == 200_000
+        assert bars.x[0] - bars.width[0] / 2 == 0 and np.isclose(bars.x[-1] + bars.width[-1] / 2, 199_999)
+    assert len(target_histogram(np.array([np.nan]), "t").data[0].y) == 0
