@@ -148,8 +148,9 @@ def estimate_choice(container, kind: str, page: str) -> str:
     return container.radio(
         "Estimate", options, format_func=ESTIMATE_LABELS.get, horizontal=True, key=key, persist_state="session",
         help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
-             "column with a value per row scores perfectly). Held out: fitted on 4 of 5 stratified folds and "
-             "scored on the fifth, averaged (a column that only fits the sample scores like no feature at all).")
+             "column with a value per row scores perfectly). Held out: fitted on all stratified folds but one "
+             "(5 folds, fewer when a class has fewer rows) and scored on that one, averaged (a column that only "
+             "fits the sample scores like no feature at all).")
 
 
 def held_out_possible() -> bool:
