@@ -56,7 +56,8 @@ with st.expander("How these are computed", key="scores.how"):
         "predictor** that sees only that feature (Ahmed, Narasimhan & Agarwal, Section 3), beside its **mutual "
         "information** with the target. Each comes **in-sample** (the papers' plug-in: fitted and scored on the "
         "same rows) and **held out** (fitted on all folds but one and scored on that one: 5 folds, fewer when a "
-        "class has fewer rows), so a column that only fits this sample stands out: a large in-sample score and a held-out one no better than no feature. Sort by any "
+        "class has fewer rows), so a column that only fits this sample stands out: a large in-sample score and a "
+        "held-out one no better than no feature. Sort by any "
         "column, tick features to see what they achieve together, and export them.")
     st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an error) or}\ "
              r"\mathrm{score}^{*}_{D_{\{j\}}}\ \text{(a score)},\qquad I(X_j;Y)\ \text{in bits}")
