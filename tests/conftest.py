@@ -66,11 +66,13 @@ def tier_of(item) -> str:
 
 
 # Worker groups for `pytest -n N --dist loadgroup` (.ci/run, issue 36.5). Tests that share a costly server run on
-# one worker, one after another, so no two of them overlap and the server starts once: every browser test (one
-# `streamlit run` and one chromium), every file that starts Dask clusters (two worker processes each), every
-# PostgreSQL-parametrised test (one server). A file with a module-scoped fixture goes to one worker whole, so the
-# fixture is built once. Everything else runs wherever a worker is free: each test has its own tmp_path, free ports
-# and environment (a worker is a process of its own). The groups are read from the nodeid and the file's source,
+# one worker, one after another, so no two of them overlap and the server starts once: every file that starts Dask
+# clusters (two worker processes each), every PostgreSQL-parametrised test (one server). A file with a module-scoped
+# fixture goes to one worker whole, so the fixture is built once. Browser tests go by file: each worker that takes
+# one starts its own `streamlit run` and chromium (session fixtures, once per worker), so both workers can run
+# browser files side by side; a file's tests stay together (they share pages and flows). Everything else runs
+# wherever a worker is free: each test has its own tmp_path, free ports and environment (a worker is a process of
+# its own). The groups are read from the nodeid and the file's source,
 # because the controller that schedules sees only nodeids (and pytest 9 ignores xdist 3.8's renaming of an
 # xdist_group-marked nodeid, so marks alone would not group anything).
 _MODULE_SCOPES = ("module", "class", "package")
@@ -85,11 +87,11 @@ def _starts_a_cluster(node: ast.AST) -> bool:
 
 def source_groups(path: str, source: str) -> tuple[str | None, frozenset[str]]:
     """(group of every test of a file, the tests that start a cluster) from the file's path (relative to the root)
-    and source. The file's group: "browser" under tests/e2e/; "cluster" if code outside its tests starts a
+    and source. The file's group: "browser PATH" under tests/e2e/; "cluster" if code outside its tests starts a
     LocalCluster (a fixture, ``pytestmark``); "file PATH" if it declares a module-scoped fixture; else None. A test
     starts a cluster if it takes the ``client`` fixture, names LocalCluster or carries the cluster mark."""
     if path.startswith("tests/e2e/"):
-        return "browser", frozenset()
+        return f"browser {path}", frozenset()
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -229,9 +231,51 @@ def running_streamlit(log_path: Path, argv=streamlit_argv, cwd: Path = ROOT, env
 
 @pytest.fixture(scope="session")
 def streamlit_url():
-    """`streamlit run app.py` on a free loopback port for the browser tests; its log in artifacts/."""
-    with running_streamlit(ARTIFACTS / "streamlit-e2e.log") as url:
+    """`streamlit run app.py` on a free loopback port for the browser tests; its log in artifacts/ (one server per
+    xdist worker: streamlit-e2e-gw0.log, ...)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    with running_streamlit(ARTIFACTS / f"streamlit-e2e{'-' + worker if worker else ''}.log") as url:
         yield url
+
+
+# Loaded into every page of the browser tests (the browser fixture's contexts): what wait_idle needs to know when a
+# click's rerun is over without a fixed sleep. Streamlit marks the app div with the script's state, but a click only
+# sends a rerun request over the websocket; the state turns "running" a round trip later. So the page notes when it
+# last sent a websocket message, when a run last ended (and how many have), and how many HTTP requests (an upload's
+# PUT, sent before its rerun) are in flight.
+IDLE_WATCH = """(() => {
+  const w = window.__fslabIdle = {sent: 0, ended: 0, runs: 0, seen: 0, since: 0, inflight: 0};
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (...args) { w.sent = performance.now(); return send.apply(this, args); };
+  const open = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    w.inflight += 1;
+    this.addEventListener("loadend", () => { w.inflight -= 1; }, {once: true});
+    return open.apply(this, args);
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.oldValue !== "notRunning" && r.target.getAttribute("data-test-script-state") === "notRunning") {
+        w.ended = performance.now(); w.runs += 1;
+      }
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-test-script-state"],
+                        attributeOldValue: true});
+})()"""
+# The page is idle: the script is not running, no upload is in flight, and either a run ended since the last wait
+# with nothing sent after it (the click's rerun is over: no sleep), or nothing was sent for `grace` ms (a click that
+# starts no run, an upload whose rerun request has not left yet, a page without the watcher: the old fixed wait).
+_IDLE = """([grace, settle]) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  const w = window.__fslabIdle, now = performance.now();
+  if (!w) { window.__fslabSince ??= now; return now - window.__fslabSince >= grace; }
+  if (w.inflight > 0) return false;
+  const done = w.sent > w.ended ? now - w.sent >= grace                  // sent, no run since: a rerun unless
+             : (w.runs > w.seen && now - w.ended >= settle) || now - w.since >= grace;  // none starts in time
+  if (done) w.seen = w.runs;
+  return done;
+}"""
 
 
 @pytest.fixture(scope="session")
@@ -241,6 +285,14 @@ def browser():
     expect.set_options(timeout=scaled(5_000))  # expect(...)'s own default, 5 s, scaled like every other wait
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        new_context = b.new_context
+
+        def watched_context(**kwargs):
+            ctx = new_context(**kwargs)
+            ctx.add_init_script(IDLE_WATCH)
+            return ctx
+
+        b.new_context = watched_context  # every test's contexts: wait_idle's watcher in each page
         yield b
         b.close()
 
@@ -258,9 +310,11 @@ def page(browser, streamlit_url):
 
 
 def wait_idle(page) -> None:
-    """Wait until the Streamlit script has finished its run."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=scaled(120_000))
+    """Wait until the Streamlit script has finished the run the last action started (if it started one): as soon
+    as that run ends after a click, else once nothing has been sent for 300 ms (:data:`IDLE_WATCH`)."""
+    page.evaluate("() => { if (window.__fslabIdle) window.__fslabIdle.since = performance.now(); "
+                  "else window.__fslabSince = performance.now(); }")
+    page.wait_for_function(_IDLE, arg=[300, 50], timeout=scaled(120_000))
 
 
 def goto_page(page, title: str) -> None:

@@ -11,7 +11,7 @@ TWO_TESTS = "import pytest\n\n{head}\ndef test_a(client, tmp_path):\n    pass\n\
 
 
 @pytest.mark.parametrize("path,source,group,cluster", [
-    ("tests/e2e/test_toy_e2e.py", "def test_toy(page):\n    pass\n", "browser", set()),
+    ("tests/e2e/test_toy_e2e.py", "def test_toy(page):\n    pass\n", "browser tests/e2e/test_toy_e2e.py", set()),
     # per test: the client fixture, LocalCluster in its body, the cluster mark
     ("tests/test_a.py", TWO_TESTS.format(head="", mark="", body="pass"), None, {"test_a"}),
     ("tests/test_a.py", TWO_TESTS.format(head="", mark="", body="from distributed import LocalCluster"), None,
@@ -33,9 +33,10 @@ def test_groups_from_the_source(path, source, group, cluster):
 
 
 def test_groups_of_nodeids():
-    """A PostgreSQL parameter groups a test of an otherwise free file; this file's own tests go anywhere; every
-    browser test is in one group."""
+    """A PostgreSQL parameter groups a test of an otherwise free file; this file's own tests go anywhere; a browser
+    file's tests stay together, and two browser files may run on two workers."""
     assert work_group("tests/test_ci_groups.py::test_groups_of_nodeids") is None
     assert work_group("tests/test_ci_groups.py::test_x[postgres-2]") == "postgres"
     assert work_group("tests/test_ci_groups.py::test_x[duckdb-postgresql_like]") is None
-    assert work_group("tests/e2e/test_toy_e2e.py::test_anything") == "browser"
+    assert work_group("tests/e2e/test_toy_e2e.py::test_anything") == "browser tests/e2e/test_toy_e2e.py"
+    assert work_group("tests/e2e/test_share_e2e.py::test_a[x]") == "browser tests/e2e/test_share_e2e.py"
