@@ -78,14 +78,3 @@ def test_example1_tour_from_home(page):
         wait_idle(page)
     expect(main.get_by_text("Example 1 tour · step 4 of 4", exact=False)).to_be_visible()
     screenshot(page, "tour-step4-1400")
-
-
-def test_presentation_mode_grows_the_text_and_survives_a_page_switch(page):
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.get_by_text("Presentation mode").click()
-    wait_idle(page)
-    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
-    page.locator('[data-testid="stMain"]').get_by_role("button", name="Start the Example 1 tour").click()
-    wait_idle(page)
-    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
-    screenshot(page, "tour-step1-presentation-1024")
