@@ -13,6 +13,7 @@ from .cost import WorkLimitError
 from .criteria import bayes_value, criterion
 from .data.column_types import TYPES as COLUMN_TYPES
 from .data.column_types import ColumnTypeError
+from .data.dask_read import from_dask
 from .data.data_checks import (
     BinaryFileError,
     DataLimitError,
@@ -25,6 +26,7 @@ from .data.data_checks import (
     UnknownTargetError,
 )
 from .data.dataset import Dataset, Limits, read_csv, read_table
+from .data.distributed import DaskSource
 from .data.distributions import Distribution, example1, from_joint_frame, joint_frame
 from .data.encoded import EncodedDataset
 from .data.registry import SourceKind, UnknownSourceError, open_source, register_source, unregister_source
@@ -91,6 +93,6 @@ __all__ = [
     "load_sample", "markov_boundary", "measure", "minimal_optimal", "nogueira_stability", "npfs", "npfs_threshold",
     "one_shot", "prefix_criteria", "preset", "random_valid_ordering", "read_csv", "read_table", "select",
     "strongly_relevant", "subset_risks", "supported_measures", "uniform_dataset", "check_base_selector",
-    "SparseDataset", "read_sparse", "read_svmlight", "__version__", "from_sql", "SqlSource",
+    "SparseDataset", "read_sparse", "read_svmlight", "__version__", "from_sql", "SqlSource", "from_dask", "DaskSource",
     "SourceKind", "UnknownSourceError", "open_source", "register_source", "unregister_source",
 ]
