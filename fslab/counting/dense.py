@@ -212,8 +212,8 @@ class FastCounter:
         for r in range(0, size, _TILE_ROWS):  # tile by tile: 3.4x faster than transposing the strided view at once
             if rows is None:
                 tile = self.X[r:r + _TILE_ROWS, features]
-            elif isinstance(features, slice):
-                tile = np.take(self.X[:, features], rows[r:r + _TILE_ROWS], axis=0)
+            elif isinstance(features, slice):  # (np.take of the strided view would copy all its rows per call)
+                tile = self.X[rows[r:r + _TILE_ROWS], features]
             else:
                 tile = self.X[np.ix_(rows[r:r + _TILE_ROWS], features)]
             out[:, r:r + _TILE_ROWS] = tile.T
