@@ -30,7 +30,6 @@ from typing import cast
 import joblib
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import train_test_split
 
 from .data.dataset import Dataset
 from .data.encoded import EncodedDataset
@@ -98,6 +97,8 @@ def _split(y: np.ndarray, train_size: float, seed: int) -> tuple[np.ndarray, np.
     # stratify when every class can go both ways (scikit-learn refuses a part smaller than the class count)
     ok = counts[counts > 0].min() >= 2 and n_classes <= n_train <= y.size - n_classes
     stratify = y if ok else None
+    from sklearn.model_selection import train_test_split  # on use: scikit-learn takes 0.5-2 s to import
+
     return train_test_split(rows, train_size=train_size, random_state=seed, stratify=stratify)
 
 

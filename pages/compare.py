@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.measures import MEASURES, SCORABLE
 from ui import compare_panels as panels
 from ui import page_plan

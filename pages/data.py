@@ -10,6 +10,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.data.column_types import ColumnTypeError
 from fslab.data.discretize import METHODS, value_name
 from fslab.data.samples import SAMPLES

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.data.samples import SAMPLES
 from fslab.errors import FslabError
 from fslab.limits import limits_table

@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.data.distributions import joint_frame
 from fslab.errors import FslabError
 from fslab.measures import MEASURES, supported_measures

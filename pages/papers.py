@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.reproduction import ALL_VERDICTS, PAPERS, PROFILES, VERDICT_LABELS
 from ui import papers as ui
 from ui.text import read_aloud

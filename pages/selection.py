@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab import export, terms
 from fslab.convergence import tie_words
 from fslab.cost import select_cost

@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.pena_nilsson.orderings import greedy_path
 from fslab.pena_nilsson.toy import PRESETS
 from fslab.plots.orderings import hasse_figure

@@ -3,6 +3,10 @@ each criterion picks, and sample from it to watch plug-in selection converge."""
 
 import streamlit as st
 
+import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page's modules once, a session at a time)
+
+# isort: split
+
 from fslab.errors import FslabError
 from fslab.limits import LIMITS
 from fslab.measures import MEASURES, supported_measures

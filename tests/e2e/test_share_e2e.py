@@ -1,6 +1,6 @@
 """Real browser: a Select view on the Splice sample (balanced error, k = 5) travels as a downloaded recipe and as
 the link in the address bar, each opened in a fresh browser context (a new session with nothing in it); each
-page's link opened as the very first request to a freshly started server (cold links); a link made on an
+page's link opened at once as the first requests to a freshly started server (cold links); a link made on an
 uploaded file asks for that file."""
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ import re
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-import pytest
 from playwright.sync_api import expect
 
 from fslab.measures import MEASURES
 from fslab.recipe import Recipe
-from tests.conftest import ARTIFACTS, ROOT, choose, goto_page, running_streamlit, wait_idle
+from tests.conftest import ARTIFACTS, ROOT, choose, goto_page, running_streamlit, scaled, wait_idle
 
 SPLICE = "Splice-junction DNA sequences (N vs EI/IE)"
 
@@ -118,50 +117,35 @@ COLD_LINKS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "query", "sidebar_text", "widget"), COLD_LINKS, ids=[c[0] for c in COLD_LINKS])
-def test_a_share_link_works_as_the_first_request_after_the_server_starts(browser, path, query, sidebar_text,
-                                                                          widget):
+def test_share_links_work_as_the_first_requests_after_the_server_starts(browser):
     """Streamlit runs a page of pages/ without app.py while its legacy-pages flag is still set (until some
-    session has run app.py's st.navigation); ui/entry.py reruns such a run through app.py."""
+    session has run app.py's st.navigation); ui/entry.py reruns such a run through app.py. Every page's link is
+    opened at once on a freshly started server, as a class opens the teacher's links right after it starts: the
+    first is the server's first request, the others start before any session has run app.py, and only the first
+    imports ``ui`` (the check is made on each run: with the import-time check alone, 1 of 4 such sessions showed the
+    raw page). Each session gets its page's view, with app.py's titled navigation and the link written back."""
     with fresh_server() as url:
-        ctx, pg = fresh_page(browser, f"{url}/{path}?{urlencode(query)}")
-        try:
-            sidebar = pg.locator('[data-testid="stSidebar"]')
-            expect(sidebar.get_by_text("Share this view")).to_be_visible(timeout=120_000)  # the run has finished
-            wait_idle(pg)
-            nav = sidebar.locator('[data-testid="stSidebarNavLink"]')
-            expect(nav.filter(has_text="Toy distribution")).to_have_count(1)   # app.py's navigation, titled
-            expect(nav.filter(has_text="app")).to_have_count(0)                # not the raw file names
-            expect(sidebar.get_by_text(sidebar_text)).to_be_visible()
-            if widget is not None:
-                role, name, value = widget
-                expect(pg.get_by_role(role, name=name)).to_have_value(value)
-            assert f"/{path}?" in pg.url
-            assert query.items() <= dict(parse_qsl(urlsplit(pg.url).query)).items()  # app.py wrote it back
-            expect(pg.locator('[data-testid="stException"]')).to_have_count(0)
-            wait_idle(pg)
-            pg.wait_for_timeout(1000)
-            pg.screenshot(path=str(ARTIFACTS / f"cold-link-{path}.png"))
-        finally:
-            ctx.close()
-
-
-def test_cold_links_opened_at_once_each_get_their_view(browser):
-    """Four sessions that start before any has run app.py (a class opening the teacher's link right after the
-    server starts): each is in a legacy run, and only the first imports ``ui``; the check is made on each run
-    (with the import-time check alone, 1 of 4 such sessions showed the raw page)."""
-    path, query, sidebar_text, _ = COLD_LINKS[0]
-    with fresh_server() as url:
-        contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(4)]
+        contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in COLD_LINKS]
         try:
             pages = [ctx.new_page() for ctx in contexts]
-            for pg in pages:
-                pg.set_default_timeout(90_000)
+            for pg, (path, query, _, _) in zip(pages, COLD_LINKS, strict=True):
+                pg.set_default_timeout(scaled(90_000))
                 pg.goto(f"{url}/{path}?{urlencode(query)}", wait_until="commit")
-            for pg in pages:
-                expect(pg.locator('[data-testid="stSidebar"]').get_by_text(sidebar_text)).to_be_visible(
-                    timeout=120_000)
-                expect(pg.get_by_role("combobox", name="Measure")).to_have_value(label("balanced"), timeout=60_000)
+            for pg, (path, query, sidebar_text, widget) in zip(pages, COLD_LINKS, strict=True):
+                sidebar = pg.locator('[data-testid="stSidebar"]')
+                expect(sidebar.get_by_text("Share this view")).to_be_visible(timeout=scaled(120_000))  # run over
+                wait_idle(pg)
+                nav = sidebar.locator('[data-testid="stSidebarNavLink"]')
+                expect(nav.filter(has_text="Toy distribution")).to_have_count(1)   # app.py's navigation, titled
+                expect(nav.filter(has_text="app")).to_have_count(0)                # not the raw file names
+                expect(sidebar.get_by_text(sidebar_text)).to_be_visible()
+                if widget is not None:
+                    role, name, value = widget
+                    expect(pg.get_by_role(role, name=name)).to_have_value(value)
+                assert f"/{path}?" in pg.url
+                assert query.items() <= dict(parse_qsl(urlsplit(pg.url).query)).items()  # app.py wrote it back
+                expect(pg.locator('[data-testid="stException"]')).to_have_count(0)
+                pg.screenshot(path=str(ARTIFACTS / f"cold-link-{path}.png"))
         finally:
             for ctx in contexts:
                 ctx.close()
