@@ -27,7 +27,8 @@ engines = sorted(m for m in ("dask", "distributed", "duckdb", "ibis") if m in sy
 assert not engines, f"the first page imported {engines}"
 from ui.preload import _is_module, script_modules   # after the run: importing ui preloads
 modules = [m for m in script_modules() if m.startswith(("fslab", "ui")) and _is_module(m)]
-assert len(modules) > 30 and not [m for m in modules if m not in sys.modules], [m for m in modules if m not in sys.modules]
+missing = [m for m in modules if m not in sys.modules]
+assert len(modules) > 30 and not missing, missing
 """
 
 
