@@ -3,9 +3,11 @@
 import sys
 
 from .entry import CheckedPackage, leave_legacy_pages_mode
+from .preload import preload
 
+# First, while this package's import lock is held: every module app.py and the pages name (ui/preload.py). Before the
+# legacy-run check below, which reruns by raising: a failed import of ``ui`` would hand the sessions waiting on it a
+# half-made package, and they would import the rest on their own, at the same time.
+preload()
 leave_legacy_pages_mode()  # a page run without app.py (first request after start is a page link): rerun via app.py
-from .preload import preload  # noqa: E402
-
-preload()  # every module app.py and the pages name, imported by one session while the others wait (ui/preload.py)
 sys.modules[__name__].__class__ = CheckedPackage  # ... and the same check on each later `from ui import X`

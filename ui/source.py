@@ -72,7 +72,8 @@ def registered_upload(file_name: str, data: bytes) -> bool:
         columns = [*first.feature_names, first.target]
         if st.session_state.get(TARGET_KEY) not in columns:   # another file's column: this one's default
             st.session_state[TARGET_KEY] = first.target
-        target = st.selectbox("Column to predict (the target)", columns, key=TARGET_KEY)
+        target = st.selectbox("Column to predict (the target)", columns, key=TARGET_KEY,
+                              persist_state="session")
         encoded = first if target == first.target else _opened(kind.name, sha, target, kind.opener, data)
     except FslabError as err:
         st.error(f"{md(file_name)}: {md(err)}.\n\nThe current dataset ({md(state.get_dataset()[0])}) is unchanged.")
