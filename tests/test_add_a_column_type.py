@@ -1,7 +1,7 @@
 """Adding a column type is one record in one file (issue 36.3): a "duration" type ("3h 20m", "45m", "2h" ->
 minutes) registered with fslab.data.parse_rules.register reaches the typing of Dataset.from_frame (inferred and
-asked for), the plan's words, column_types= checks, recipes and the command line's --column-type. (The Data page
-lists its type choices from fslab.data.COLUMN_TYPES: see the report of issue 36.3 for its one-line change.)"""
+asked for), the plan's words, column_types= checks, recipes and the command line's --column-type. (The Data page's
+"Read it as" list: tests/test_add_a_column_type_app.py.)"""
 
 from __future__ import annotations
 
