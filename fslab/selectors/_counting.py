@@ -51,12 +51,25 @@ def plugin_reducer(ev):
     return reducer
 
 
+def held_out_pairs(ev) -> bool:
+    """Whether ``ev`` is a cross-fitted evaluator whose dense engine counts (fold, class) indices and whose loss adds
+    up over cells (``table_criteria`` then scores a pair's table from its occupied cells: 0-1, log-loss, MI, ...)."""
+    return (ev.estimate != "plug-in" and isinstance(ev.counter, FastCounter)
+            and getattr(ev, "mixed_cells", None) is not None)
+
+
 def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     """C({f_p, j_p}) for each pair p, as ``ev.extensions([f_p], [j_p])``: on a dense fast engine with the measure's
     plug-in reducer one count of every pair (``FastCounter.pair_key_counts``: the reducer's sum over the cells of
-    (X_f, X_j), where pure cells add 0); otherwise the candidates of each first feature together."""
+    (X_f, X_j), where pure cells add 0); held out (:func:`held_out_pairs`) one count of every pair by (fold, class),
+    n(X_f = u, fold-class, X_j = v), scored as the pairs' tables of (u, v) cells; otherwise the candidates of each
+    first feature together."""
     firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
     reducer = plugin_reducer(ev)
+    if reducer is None and firsts.size and held_out_pairs(ev):
+        counts = ev.counter.pair_key_counts(firsts, seconds)  # (P, a, F L, A): the derived source's fold-classes
+        tables = counts.transpose(0, 1, 3, 2).reshape(firsts.size, -1, counts.shape[2])
+        return np.atleast_1d(ev.table_criteria(JointTable(tables, ev.source.labels)))
     if reducer is None:
         out = np.empty(firsts.size)
         for f in np.unique(firsts):
@@ -75,9 +88,16 @@ def pair_information(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     every pair on a dense fast engine (``FastCounter.pair_key_counts`` without the class), otherwise the candidates
     of each first feature together (:func:`feature_pair_counts`)."""
     firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
-    if isinstance(ev.counter, FastCounter):
-        pairs = ev.counter.pair_key_counts(firsts, seconds, classes=False).transpose(0, 2, 1)  # (P, X_j, X_f)
-        return np.atleast_1d(mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits"))
+    counter = ev.counter
+    if isinstance(counter, FastCounter):
+        # m I = sum n_uv ln n_uv - sum n_u ln n_u - sum n_v ln n_v + m ln m: the whole counts index the k ln k table,
+        # and each feature's margin term is its value counts' (summed over the classes), once per call
+        nlogn = counter.nlogn
+        counts = counter.pair_key_counts(firsts, seconds, classes=False)  # (P, a, A)
+        joint = nlogn[counts.reshape(firsts.size, -1)].sum(axis=1)
+        margin = nlogn[counter.marginal.sum(axis=0).astype(np.int64)].sum(axis=1)  # (n,)
+        mi = joint - margin[firsts] - margin[seconds] + nlogn[counter.m]
+        return np.maximum(mi, 0.0) / (counter.m * np.log(2.0))
     out = np.empty(firsts.size)
     for f in np.unique(firsts):
         mine = firsts == f

@@ -14,10 +14,8 @@ import numpy as np
 
 from ..counting.dense import FastCounter
 from ..errors import ParameterError
-from ..information import mutual_information
 from ..measures import Evaluator
-from ..tables import JointTable
-from ._counting import feature_pair_counts, pair_extensions, pair_information, plugin_reducer
+from ._counting import held_out_pairs, pair_extensions, pair_information, plugin_reducer
 from ._loop import Hooks
 from .ties import ties_with
 
@@ -122,7 +120,7 @@ def _lazy_pays(ev: Evaluator, n: int, reducer: bool = True, min_cells: int = 0) 
     otherwise (few-candidate counts per feature of J) beyond _LAZY_MIN_FEATURES. ``reducer``: the gains need the
     measure's plug-in reducer (CMIM's I(Xj, Xi; Y); mRMR's I(Xj; Xi) does not)."""
     counter = ev.counter
-    if isinstance(counter, FastCounter) and (not reducer or plugin_reducer(ev) is not None):
+    if isinstance(counter, FastCounter) and (not reducer or plugin_reducer(ev) is not None or held_out_pairs(ev)):
         return n >= _LAZY_MIN_PAIRS and counter.m * counter.n >= min_cells
     return n > _LAZY_MIN_FEATURES
 
@@ -215,8 +213,7 @@ class MRMRScorer(PairGainScorer):
         return self.relevance[candidates] - self.acc[candidates] / self.size
 
     def _fold(self, f: int, others: np.ndarray) -> None:
-        pairs = feature_pair_counts(self.ev, f, others)  # (B, values of X_j, values of X_f): X_f plays Y's part
-        self.acc[others] += mutual_information(JointTable(pairs, np.arange(pairs.shape[-1])), unit="bits")
+        self.acc[others] += pair_information(self.ev, np.full(others.size, f), others)
 
     def _fold_pairs(self, fs: np.ndarray, js: np.ndarray) -> None:
         np.add.at(self.acc, js, pair_information(self.ev, fs, js))
@@ -234,9 +231,10 @@ class JMIScorer(PairGainScorer):
 
     def _fold(self, f: int, others: np.ndarray) -> None:
         counter = self.ev.counter
-        if isinstance(counter, FastCounter) and plugin_reducer(self.ev) is not None and (
-                (int(counter.arities[f]) - 1) * counter.L * (counter.A - 1) <= _PAIR_ROWS):
-            # binary columns, few classes: a popcount row or two a pair, without the engine's per-step states
+        if held_out_pairs(self.ev) or (isinstance(counter, FastCounter) and plugin_reducer(self.ev) is not None and (
+                (int(counter.arities[f]) - 1) * counter.L * (counter.A - 1) <= _PAIR_ROWS)):
+            # binary columns, few classes: a popcount row or two a pair, without the engine's per-step states; held
+            # out: the pairs' (fold, class) counts, where the engine's cells of {f} outgrow the rows
             self.acc[others] += pair_extensions(self.ev, np.full(others.size, f), others)
         else:
             self.acc[others] += self.ev.extensions([f], others)
