@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fslab.counting import dense
+from fslab.counting.dense import FastCounter
 from fslab.data.encoded import EncodedDataset
 from fslab.information import mutual_information
 from fslab.measures import measure
@@ -80,3 +82,27 @@ def test_held_out_jmi_cmim_as_plain_tables(kind, seed, classes, levels):
     assert fast.order == slow.order
     assert fast.n_tied == slow.n_tied
     np.testing.assert_allclose(fast.best, slow.best, rtol=0, atol=1e-12)
+
+
+def test_cached_columns_give_the_counts_of_the_whole_copy(monkeypatch):
+    """Codes over BLOCK_BYTES: lazy rounds' pair counts read their columns from a small cache (least recently used
+    out first); the counts equal the whole column-major copy's through hits, misses, evictions and oversize asks."""
+    rng = np.random.default_rng(7)
+    m, n, L, A = 300, 12, 4, 6
+    y = rng.integers(0, L, m)
+    X = rng.integers(0, A, (m, n)).astype(np.uint8)
+    src = EncodedDataset(X, y)
+    asks = [(rng.integers(0, n, size), rng.integers(0, n, size)) for size in (1, 2, 2, 1, 2, 6, 2, 1, 2, 2)]
+    whole = FastCounter(src)
+    want = [whole.pair_key_counts(f, j, classes=c) for f, j in asks for c in (True, False)]
+    monkeypatch.setattr(dense, "BLOCK_BYTES", 1)
+    monkeypatch.setattr(dense, "MIN_BLOCK_BYTES", 3 * m)
+    monkeypatch.setattr(dense, "_COLUMN_CACHE", 4 * m)  # 4 columns held
+    cached = FastCounter(src)
+    got = [cached.pair_key_counts(f, j, classes=c) for f, j in asks for c in (True, False)]
+    assert cached._columns is None and cached._store is not None and cached._store.shape == (4, m)
+    for a, b in zip(want, got, strict=True):
+        assert np.array_equal(a, b)
+    held = cached._owner[cached._owner >= 0]
+    assert np.array_equal(cached._slot[held], np.flatnonzero(cached._owner >= 0))  # the maps agree
+    assert all(np.array_equal(cached._store[cached._slot[f]], X[:, f]) for f in held)
