@@ -187,8 +187,11 @@ class PairGainScorer:
             open_, bound = candidates[still], bound[still]
             if open_.size == 0:
                 return
-            if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds)
-                open_ = np.sort(open_[np.lexsort((open_, -bound))[:batch]])
+            if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds; open_ is sorted)
+                kth = np.partition(bound, open_.size - batch)[open_.size - batch]  # the batch-th highest bound
+                pick = bound > kth
+                pick[np.flatnonzero(bound == kth)[:batch - int(pick.sum())]] = True
+                open_ = open_[pick]
             batch *= 2
             start = self.seen[open_]
             stop = np.minimum(start + _LAZY_DEPTH, t)
