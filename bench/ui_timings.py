@@ -4,8 +4,10 @@ Starts ``streamlit run app.py`` on 127.0.0.1 (headless, a free port), opens one 
 drives, in one session per repetition, the flows below. Each interaction is timed from the click (or the
 navigation) to the moment the page has **settled**: the script is not running and nothing in the page's body has
 changed for 0.5 s (a MutationObserver records the time of the last change outside <head>; that time, as seen when the
-quiet period is detected, is reported, not the end of the quiet period). So the time includes drawing: Plotly charts,
-KaTeX formulas and tables.
+quiet period is detected, is reported, not the end of the quiet period). A main-thread task longer than 0.25 s counts
+as a change when it ends (a 50 ms heartbeat that came late): before, a long task such as Plotly's module evaluation
+could look like 0.5 s of quiet, and a chart drawn right after it fell outside the time. So the time includes drawing:
+Plotly charts, KaTeX formulas and tables.
 
     .venv/bin/python bench/ui_timings.py                 # 3 repetitions, this checkout
     .venv/bin/python bench/ui_timings.py --root /tmp/old  # another checkout (its app.py and pages)
@@ -25,7 +27,10 @@ period included), which a loaded machine moves less than the wall time (``--top 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
 new browser context (a new Streamlit session) on the same server. The table gives, per interaction, the cold
-(first repetition) time, the median and the worst over the repetitions, in seconds.
+(first repetition) time, the median and the worst over the repetitions, in seconds, and what the settled page held
+(the last repetition): elements in the document's body, those of them inside a folded expander (drawn but not seen),
+Plotly charts and KaTeX formulas. These counts do not move with the machine's load, so they show a change that
+draws less where a noisy machine's seconds cannot.
 """
 
 from __future__ import annotations
@@ -45,22 +50,37 @@ from load_test import CHROMIUM, CHROMIUM_ARGS, free_port, start_server, stop_ser
 QUIET_MS = 500
 XOR = "XOR of two features (plus a noise feature)"
 PCMAC, BASEHOCK = "PCMAC (20 Newsgroups: IBM PC vs Mac hardware)", "BASEHOCK (20 Newsgroups: baseball vs hockey)"
+BLOCKED_MS = 250  # a heartbeat gap this long: the main thread ran one long task (a renderer's module, a chart)
 # installed before any page script: remembers when the visible document last changed (changes inside <head>, such
-# as the style sheet a script injects when it loads, are not drawing)
-OBSERVER = """
-window.__fslabLastChange = performance.now();
-new MutationObserver((changes) => {
-  if (changes.some((c) => !(document.head && document.head.contains(c.target)))) {
+# as the style sheet a script injects when it loads, are not drawing) and when the main thread was last blocked (a
+# 50 ms heartbeat that came late): a long task, e.g. Plotly's module evaluated, is work, not quiet, even when it
+# changes nothing in the document (the page answers no click meanwhile, and a chart is often drawn right after it)
+OBSERVER = f"""
+window.__fslabLastChange = window.__fslabBeat = performance.now();
+new MutationObserver((changes) => {{
+  if (changes.some((c) => !(document.head && document.head.contains(c.target)))) {{
     window.__fslabLastChange = performance.now();
-  }
-}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  }}
+}}).observe(document, {{subtree: true, childList: true, attributes: true, characterData: true}});
+setInterval(() => {{
+  const now = performance.now();
+  if (now - window.__fslabBeat > {BLOCKED_MS}) window.__fslabLastChange = now;
+  window.__fslabBeat = now;
+}}, 50);
 """
 SETTLED = f"""(t0) => {{
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (performance.now() - window.__fslabBeat > {BLOCKED_MS}) return false;  // just after a long task: beat first
   const now = performance.now(), last = window.__fslabLastChange;
   return now - t0 > {QUIET_MS} && now - last > {QUIET_MS} ? Math.max(last, t0 + 1e-3) : false;
 }}"""  # the last change as seen when the quiet period is detected (a later change cannot slip into the time)
+# what the settled page holds: elements in the body, those inside a folded expander (drawn, not seen), Plotly charts
+# and KaTeX formulas; counts, so unlike seconds the machine's load does not move them
+DRAWN = """() => [document.body.getElementsByTagName('*').length,
+  document.querySelectorAll('details:not([open]) *').length,
+  document.querySelectorAll('.js-plotly-plot').length, document.querySelectorAll('.katex').length]"""
+DRAWN_NAMES = ("nodes", "hidden", "charts", "katex")
 
 
 class Missing(Exception):
@@ -209,9 +229,9 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
 
 
 def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None,
-             dwell_ms: int = 0, profile: bool = False, top: int = 5) -> tuple[dict, dict]:
-    """One session's click-to-settled seconds per interaction and, with ``profile``, the main thread's busy
-    seconds per interaction (else an empty dict)."""
+             dwell_ms: int = 0, profile: bool = False, top: int = 5) -> tuple[dict, dict, dict]:
+    """One session's click-to-settled seconds per interaction, with ``profile`` the main thread's busy seconds per
+    interaction (else an empty dict), and what each settled page holds (:data:`DRAWN_NAMES`)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.add_init_script(OBSERVER)
     page = ctx.new_page()
@@ -219,10 +239,13 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
     profiler = Profiler(ctx, page, profile, top)
     times: dict[str, float | None] = {}
     busy: dict[str, float | None] = {}
+    drawn: dict[str, list[int]] = {}
 
     def record(name: str) -> None:
         busy[name], costs = profiler.stop()
-        print(f"    {name}: {fmt(times[name])}{costs}", flush=True)
+        drawn[name] = page.evaluate(DRAWN)
+        counts = ", ".join(f"{what} {count}" for what, count in zip(DRAWN_NAMES, drawn[name], strict=True))
+        print(f"    {name}: {fmt(times[name])}  ({counts}){costs}", flush=True)
 
     try:
         profiler.start()
@@ -245,21 +268,24 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
             page.screenshot(path=str(shots))
     finally:
         ctx.close()
-    return times, {k: v for k, v in busy.items() if v is not None}
+    return times, {k: v for k, v in busy.items() if v is not None}, drawn
 
 
 def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str, float]] | None = None) -> None:
+def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str, float]] | None = None,
+           drawn: list[dict[str, list[int]]] | None = None) -> None:
     """The table: per interaction the cold (first repetition), median and worst seconds; with ``busy`` (--profile)
-    also the median of the main thread's busy seconds, which the machine's load moves less than wall time."""
+    also the median of the main thread's busy seconds, which the machine's load moves less than wall time; then
+    what the settled page held (``drawn``, the last repetition: nodes / hidden / charts / katex)."""
     names = list(dict.fromkeys(n for run in runs for n in run))
     width = max(len(n) for n in names) + 2
     print(f"\n{label}: click-to-settled seconds, {len(runs)} repetition(s), {os.cpu_count()} cores, "
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}" + (f" {'busy':>6}" if busy else "")
+    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}" + (f" {'busy':>6}" if busy else "") \
+        + "  nodes/hidden/charts/katex"
     print(head)
     print("-" * len(head))
     for n in names:
@@ -268,7 +294,8 @@ def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str,
         cpu = [b[n] for b in busy or () if n in b]
         print(f"{n:<{width}} {fmt(values[0]):>6} {fmt(statistics.median(present) if present else None):>7} "
               f"{fmt(max(present) if present else None):>6}"
-              + (f" {fmt(statistics.median(cpu) if cpu else None):>6}" if busy else ""))
+              + (f" {fmt(statistics.median(cpu) if cpu else None):>6}" if busy else "")
+              + "  " + "/".join(str(c) for c in next((d[n] for d in reversed(drawn or ()) if n in d), ["-"])))
 
 
 def main(argv=None) -> int:
@@ -302,22 +329,25 @@ def main(argv=None) -> int:
             urls.append(f"http://127.0.0.1:{port}")
         runs: list[list[dict]] = [[] for _ in roots]
         busy: list[list[dict]] = [[] for _ in roots]
+        drawn: list[list[dict]] = [[] for _ in roots]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for rep in range(args.reps):
                 for i, (root, url) in enumerate(zip(roots, urls, strict=True)):
                     print(f"  repetition {rep + 1}: {root}", flush=True)
                     shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
-                    times, cpu = run_once(browser, url, args.only, int(args.timeout * 1000), shot,
+                    times, cpu, held = run_once(browser, url, args.only, int(args.timeout * 1000), shot,
                                           int(args.dwell * 1000), args.profile, args.top)
                     runs[i].append(times)
                     busy[i].append(cpu)
+                    drawn[i].append(held)
             browser.close()
     finally:
         for server in servers:
             stop_server(server)
     for i, root in enumerate(roots):
-        report(runs[i], (args.label + ": " if args.label else "") + str(root), busy[i] if args.profile else None)
+        report(runs[i], (args.label + ": " if args.label else "") + str(root), busy[i] if args.profile else None,
+               drawn[i])
     return 0
 
 
