@@ -107,25 +107,29 @@ theme.table(ui.titled_table(view, values))
 st.caption("The same values as a table; each column header says whether lower or higher is better.")
 st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
                    "text/csv", key="bym.download", on_click="ignore")
-with st.expander("How this is computed, and the paper's words", key="bym.how"):
-    st.markdown(
-        "Ahmed, Narasimhan & Agarwal's headline claim: which features are best depends on **how the classifier "
-        "will be judged**. Here one selector runs once per measure on the same data; the table shows the feature "
-        "each measure adds at each step and where they part, and the chart judges every measure's choice by every "
-        "other measure, so a disagreement has a price you can read.")
-    st.latex(r"j^{\ell}_t=\arg\max_{j\notin J^{\ell}_{t-1}} C^{\ell}\big(J^{\ell}_{t-1}\cup\{j\}\big),\qquad "
-             r"C^{\ell}(J)=-\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error)}\ \text{or}\ +\mathrm{score}^{\ell,*}_{D_J}")
-    st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equation (3), Section 3). Example "
-               "1 (Section 4): the 0-1 error picks X1 (error 0.25 < 0.30) while mutual information picks X2 "
-               "(0.17 > 0.08 bit). The sign C = -error is only the selector's convention: values below are each "
-               "measure's own (errors: lower is better; scores: higher is better).")
-    st.markdown(
-        "- **0-1 and cost-sensitive errors** reward features that move P(Y=1|x) across the decision threshold "
-        "(1/2, or c); a feature can carry much information and still not change a single decision.\n"
-        "- **Balanced error** and **F-beta** care about the rare class; they tend to prefer features that find it.\n"
-        "- **AUC** rewards features that rank rows well, whatever the threshold.\n"
-        "- **Log-loss** is -H(Y|X_J), so BayesGreedy with the log-loss is MIGreedy (Example 5): their columns "
-        "match.\n\n"
-        "Ahmed et al., Section 3: *the Bayes criterion of a subset is the performance of the Bayes-optimal "
-        "classifier that uses only those features*, so the answer to 'which features?' is only defined once the "
-        "measure is fixed. " + terms.direction("zero-one").capitalize() + " for errors, higher for scores.")
+# drawn only when opened (issue 34.5): its formula and text were re-drawn, hidden, on every click of the page
+with st.expander("How this is computed, and the paper's words", key="bym.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "Ahmed, Narasimhan & Agarwal's headline claim: which features are best depends on **how the classifier "
+            "will be judged**. Here one selector runs once per measure on the same data; the table shows the feature "
+            "each measure adds at each step and where they part, and the chart judges every measure's choice by every "
+            "other measure, so a disagreement has a price you can read.")
+        st.latex(r"j^{\ell}_t=\arg\max_{j\notin J^{\ell}_{t-1}} C^{\ell}\big(J^{\ell}_{t-1}\cup\{j\}\big),\qquad "
+                 r"C^{\ell}(J)=-\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error)}\ \text{or}\ "
+                 r"+\mathrm{score}^{\ell,*}_{D_J}")
+        st.caption("Algorithm 1 (BayesGreedy) with the Bayes criterion of measure l (equation (3), Section 3). Example "
+                   "1 (Section 4): the 0-1 error picks X1 (error 0.25 < 0.30) while mutual information picks X2 "
+                   "(0.17 > 0.08 bit). The sign C = -error is only the selector's convention: values below are each "
+                   "measure's own (errors: lower is better; scores: higher is better).")
+        st.markdown(
+            "- **0-1 and cost-sensitive errors** reward features that move P(Y=1|x) across the decision threshold "
+            "(1/2, or c); a feature can carry much information and still not change a single decision.\n"
+            "- **Balanced error** and **F-beta** care about the rare class; they tend to prefer features that find "
+            "it.\n"
+            "- **AUC** rewards features that rank rows well, whatever the threshold.\n"
+            "- **Log-loss** is -H(Y|X_J), so BayesGreedy with the log-loss is MIGreedy (Example 5): their columns "
+            "match.\n\n"
+            "Ahmed et al., Section 3: *the Bayes criterion of a subset is the performance of the Bayes-optimal "
+            "classifier that uses only those features*, so the answer to 'which features?' is only defined once the "
+            "measure is fixed. " + terms.direction("zero-one").capitalize() + " for errors, higher for scores.")

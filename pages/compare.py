@@ -70,18 +70,20 @@ if kind == "dataset":
     st.caption(estimate_note(estimate, beside=False) + " Every panel above (side by side, each learning-curve "
                "split's selection, every binning) selects with this estimate."
                + (f" {note}" if (note := page_plan.inherited_note(inherited)) else ""))
-with st.expander("How this is computed", key="compare.how"):
-    st.markdown(
-        "For the measure you care about, do the features chosen by its **Bayes criterion** differ from those "
-        "chosen by **mutual information**, **mRMR** or the **Fisher score**, and do they give a better learner? "
-        "This page runs several selectors for the same k, shows where they disagree and why, and then trains a "
-        "learner on each selector's first k features over repeated train/test splits, as in Section 4 of "
-        "Ahmed, Narasimhan & Agarwal (Figures 1, 2 and 4).")
-    st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
-             r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
-    st.latex(MEASURES[measure_name].formula)
-    st.latex(r"C^{\mathrm{MI}}(J) = I(X_J;Y),\quad \mathrm{mRMR}: I(X_j;Y)-\tfrac{1}{|J|}\sum_{i\in J} I(X_j;X_i),"
-             r"\quad F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}")
-    st.caption("BayesGreedy adds the feature that maximises the Bayes criterion of the chosen measure (Algorithm 1); "
-               "BayesScore and MIScore rank single features; MIGreedy maximises I(X_J; Y), the Bayes criterion of the "
-               "log-loss (Example 5), so it is not the right target for the 0-1 error (Example 1).")
+# drawn only when opened (issue 34.5): folded, its formulas and text were still drawn on every run of the page
+with st.expander("How this is computed", key="compare.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "For the measure you care about, do the features chosen by its **Bayes criterion** differ from those "
+            "chosen by **mutual information**, **mRMR** or the **Fisher score**, and do they give a better learner? "
+            "This page runs several selectors for the same k, shows where they disagree and why, and then trains a "
+            "learner on each selector's first k features over repeated train/test splits, as in Section 4 of "
+            "Ahmed, Narasimhan & Agarwal (Figures 1, 2 and 4).")
+        st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{(an error) or }"
+                 r"+\,\mathrm{score}^{*}_{D_J}\ \text{(a score), the value of the Bayes-optimal predictor on } X_J")
+        st.latex(MEASURES[measure_name].formula)
+        st.latex(r"C^{\mathrm{MI}}(J) = I(X_J;Y),\quad \mathrm{mRMR}: I(X_j;Y)-\tfrac{1}{|J|}\sum_{i\in J} I(X_j;X_i),"
+                 r"\quad F_j = \frac{\sum_l p_l(\mu_{lj}-\mu_j)^2}{\sum_l p_l\sigma_{lj}^2}")
+        st.caption("BayesGreedy adds the feature that maximises the Bayes criterion of the chosen measure (Algorithm "
+                   "1); BayesScore and MIScore rank single features; MIGreedy maximises I(X_J; Y), the Bayes criterion "
+                   "of the log-loss (Example 5), so it is not the right target for the 0-1 error (Example 1).")

@@ -163,22 +163,24 @@ if estimate == "cross-fitted" or inherited is not None:
     st.caption(("Held out on each bootstrap: its rows keep their original row's fold, so a row's copies never score "
                 "each other. " if estimate == "cross-fitted" else "")
                + (page_plan.inherited_note(inherited) if inherited is not None else ""))
-with st.expander("How NPFS decides"):
-    st.markdown(
-        "Neyman-Pearson feature selection (Ditzler, Polikar & Rosen 2015) wraps **any** selector. It draws *n* "
-        "bootstrap samples of the rows, runs the selector with a fixed *k* on each, and counts how often each "
-        "feature was chosen. A feature picked at random would be chosen with probability p0 = k/K, so its count "
-        "would follow a binomial law; a feature is **relevant** when its count is too large for that (a one-sided "
-        "test of size alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features "
-        "you need: smaller than k when k was too large, larger when k was too small (Section III-C). A feature "
-        "chosen in all n bootstraps has p-value p0^n, so the strict rule can declare anything only from "
-        f"n >= ln(alpha) / ln(p0) bootstraps ({need} here)."
-    )
-    st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K}")
-    st.latex(r"\zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad"
-             r"\text{feature } i \text{ relevant}\iff z_i>\zeta")
-    st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
-               "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
+# drawn only when opened (issue 34.5): folded, its formulas and text were still drawn on every run of the page
+with st.expander("How NPFS decides", key="npfs.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "Neyman-Pearson feature selection (Ditzler, Polikar & Rosen 2015) wraps **any** selector. It draws *n* "
+            "bootstrap samples of the rows, runs the selector with a fixed *k* on each, and counts how often each "
+            "feature was chosen. A feature picked at random would be chosen with probability p0 = k/K, so its count "
+            "would follow a binomial law; a feature is **relevant** when its count is too large for that (a one-sided "
+            "test of size alpha). The number of relevant features, **k\\***, is NPFS's estimate of how many features "
+            "you need: smaller than k when k was too large, larger when k was too small (Section III-C). A feature "
+            "chosen in all n bootstraps has p-value p0^n, so the strict rule can declare anything only from "
+            f"n >= ln(alpha) / ln(p0) bootstraps ({need} here)."
+        )
+        st.latex(r"Z_i=\sum_{l=1}^{n} X_{il}\ \overset{H_0}{\sim}\ \mathrm{Binomial}(n,\,p_0),\qquad p_0=\frac{k}{K}")
+        st.latex(r"\zeta=\min\{z:\ P(Z\le z\mid H_0)\ge 1-\alpha\},\qquad"
+                 r"\text{feature } i \text{ relevant}\iff z_i>\zeta")
+        st.caption("Section III-B, equation (3): the Neyman-Pearson likelihood ratio is increasing in z, so the most "
+                   "powerful test of size alpha rejects for large counts; zeta is the binomial quantile.")
 
 order = st.radio("Order features by", ["count", "index"], key="npfs.order", horizontal=True,
                  format_func=lambda o: "times selected" if o == "count" else "column order", persist_state="session")
@@ -192,8 +194,9 @@ st.subheader("Counts against the critical value")
 st.plotly_chart(theme.chart(counts_figure(result, order)), width="stretch", key="npfs.counts")
 st.caption("How many of the n bootstraps chose each feature; bars above the dashed line (zeta) are relevant. "
            "Hover for each feature's p-value P(Z >= z | H0).")
-with st.expander("Every feature's count and p-value"):
-    st.dataframe(result.summary(), hide_index=True, key="npfs.table")
+with st.expander("Every feature's count and p-value", key="npfs.table_open", on_change="rerun") as every:
+    if every.open:  # drawn only when opened (issue 34.5)
+        st.dataframe(result.summary(), hide_index=True, key="npfs.table")
 
 st.subheader("Relevant features as bootstraps accumulate")
 st.plotly_chart(theme.chart(relevant_path_figure(result)), width="stretch", key="npfs.path")

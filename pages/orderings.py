@@ -102,10 +102,11 @@ with tab_lattice:
             st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
             st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
                          column_config=ui.gap_columns(out["gaps"]))
-            with st.expander("Every subset as a table"):
-                st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch", key="orderings.table",
-                             column_config={"value": st.column_config.NumberColumn(
-                                 format=f"%.{value_decimals(risks['value'])}f")})
+            with st.expander("Every subset as a table", key="orderings.table_open", on_change="rerun") as every:
+                if every.open:  # a data grid of 2^n rows, drawn hidden on every visit before (issue 34.5)
+                    st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch",
+                                 key="orderings.table", column_config={"value": st.column_config.NumberColumn(
+                                     format=f"%.{value_decimals(risks['value'])}f")})
 
 with tab_t1:
     if tab_t1.open is not False:  # only the open tab runs (on_change='rerun')
@@ -166,8 +167,10 @@ with tab_t1:
             st.plotly_chart(theme.chart(hasse_figure(lat["risks"], lat["greedy"], lat["optimal"])), width="stretch",
                             key="orderings.t1_hasse")
             st.caption("The constructed distribution's lattice with greedy's path and the best subset of each size.")
-            with st.expander(f"The constructed distribution ({len(built.states)} states)"):
-                st.dataframe(joint_frame(built), hide_index=True, key="orderings.t1_joint")
+            with st.expander(f"The constructed distribution ({len(built.states)} states)", key="orderings.t1_open",
+                             on_change="rerun") as joint:
+                if joint.open:  # drawn only when opened (issue 34.5)
+                    st.dataframe(joint_frame(built), hide_index=True, key="orderings.t1_joint")
             if st.button("Use it as the toy distribution", key="orderings.t1_use"):
                 install(f"Theorem 1 construction (n={int(n)})", built)
                 st.rerun()
@@ -274,11 +277,14 @@ with tab_finite:
                 st.dataframe(ui.steps_table(r.steps), hide_index=True, width="stretch",
                              key=f"orderings.fin_tab_{r.method}")
 
-with st.expander("What Peña & Nilsson prove", key="orderings.how"):
-    st.markdown(
-        "Peña & Nilsson, *On the Complexity of Discrete Feature Selection for Optimal Classification*: the only "
-        "rule every distribution obeys is **monotonicity** (a superset never has a larger Bayes risk); beyond that, "
-        "**any** ordering of the subsets is possible (Theorem 1), so the best k-subset needs exhaustive search. "
-        "The smallest subset with the lowest risk, S*, is different: backward search or a one-shot test finds it."
-    )
-    st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")
+# drawn only when opened (issue 34.5): the formula was re-drawn, hidden, on every run of the page
+with st.expander("What Peña & Nilsson prove", key="orderings.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "Peña & Nilsson, *On the Complexity of Discrete Feature Selection for Optimal Classification*: the only "
+            "rule every distribution obeys is **monotonicity** (a superset never has a larger Bayes risk); beyond "
+            "that, **any** ordering of the subsets is possible (Theorem 1), so the best k-subset needs exhaustive "
+            "search. The smallest subset with the lowest risk, S*, is different: backward search or a one-shot test "
+            "finds it."
+        )
+        st.latex(r"R(g^*(S)) = \sum_{s} \min_y p(s, y),\qquad T \subseteq S \;\Rightarrow\; R(g^*(S)) \le R(g^*(T))")

@@ -54,17 +54,19 @@ st.caption(" ".join(filter(None, [
     "is better. Tick **pick** to build a subset below.", ui.header_legend(chosen, held_out=not exact),
     ui.levels_note(table)])))
 
-with st.expander("How these are computed", key="scores.how"):
-    st.markdown(
-        "Every feature on its own, under several performance measures at once: the value of the **Bayes-optimal "
-        "predictor** that sees only that feature (Ahmed, Narasimhan & Agarwal, Section 3), beside its **mutual "
-        "information** with the target. Each comes **in-sample** (the papers' plug-in: fitted and scored on the "
-        "same rows) and **held out** (fitted on all folds but one and scored on that one: 5 folds, fewer when a "
-        "class has fewer rows), so a column that only fits this sample stands out: a large in-sample score and a "
-        "held-out one no better than no feature. Sort by any "
-        "column, tick features to see what they achieve together, and export them.")
-    st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an error) or}\ "
-             r"\mathrm{score}^{*}_{D_{\{j\}}}\ \text{(a score)},\qquad I(X_j;Y)\ \text{in bits}")
+# drawn only when opened (issue 34.5): folded, its formulas and text were still drawn on every run of the page
+with st.expander("How these are computed", key="scores.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "Every feature on its own, under several performance measures at once: the value of the **Bayes-optimal "
+            "predictor** that sees only that feature (Ahmed, Narasimhan & Agarwal, Section 3), beside its **mutual "
+            "information** with the target. Each comes **in-sample** (the papers' plug-in: fitted and scored on the "
+            "same rows) and **held out** (fitted on all folds but one and scored on that one: 5 folds, fewer when a "
+            "class has fewer rows), so a column that only fits this sample stands out: a large in-sample score and a "
+            "held-out one no better than no feature. Sort by any "
+            "column, tick features to see what they achieve together, and export them.")
+        st.latex(r"\mathrm{score}_\ell(j) = \mathrm{er}^{\ell,*}_{D_{\{j\}}}\ \text{(an error) or}\ "
+                 r"\mathrm{score}^{*}_{D_{\{j\}}}\ \text{(a score)},\qquad I(X_j;Y)\ \text{in bits}")
 
 picked = ui.picked(edited)
 st.subheader("Your picked features together")

@@ -116,32 +116,37 @@ st.caption(("Criterion of the remaining set after each elimination, starting fro
            + (" MIGreedy is not drawn: it would treat each target value as a class." if ui.is_regression(source)
               else ""))
 
-with st.expander("How this is computed", key="select.how"):
-    st.markdown(
-        "Pick a **performance measure** and a **selector**. BayesGreedy (Ahmed, Narasimhan & Agarwal, Algorithm 1) "
-        "adds, one at a time, the feature that makes the **Bayes-optimal** predictor best for *that* measure; "
-        "MIGreedy, mRMR, JMI and CMIM use mutual information instead, and the score-based selectors rank single "
-        "features. Below you see the criterion after each step, every candidate's value at every step, and the "
-        "selected features.")
-    if kind == "dataset":
-        st.caption(ui.estimate_note(estimate))
-    if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
-        st.caption(f"Started at k = {st.session_state['select.k']} for your data: {st.session_state['select.k_why']} "
-                   "(Ahmed et al., footnote 3's stopping rule, on held-out values)"
-                   + (", with the balanced error (the 0-1 error of an imbalanced target often stays at the base "
-                      "rate whatever the features)" if len(source.labels) == 2 else "")
-                   + ". Change k or the measure freely.")
-    st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
-             r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
-    st.latex(spec.formula)
-    if s is not None:
-        st.latex(r"C(J) \approx \binom{|J|}{s}^{-1} \sum_{A \subset J,\ |A| = s} C(A),\qquad s = " + str(s))
-    st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
-               + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used "
-                  "for the curves, so every selection is judged the same way."))
+# the folded sections below are drawn only when opened: their formulas (KaTeX) and text were re-drawn, hidden, on
+# every click of this page (issue 34.5)
+with st.expander("How this is computed", key="select.how", on_change="rerun") as how_open:
+    if how_open.open:
+        st.markdown(
+            "Pick a **performance measure** and a **selector**. BayesGreedy (Ahmed, Narasimhan & Agarwal, Algorithm 1) "
+            "adds, one at a time, the feature that makes the **Bayes-optimal** predictor best for *that* measure; "
+            "MIGreedy, mRMR, JMI and CMIM use mutual information instead, and the score-based selectors rank single "
+            "features. Below you see the criterion after each step, every candidate's value at every step, and the "
+            "selected features.")
+        if kind == "dataset":
+            st.caption(ui.estimate_note(estimate))
+        if kind == "dataset" and ui.own_data() and st.session_state.get("select.k_why"):
+            st.caption(f"Started at k = {st.session_state['select.k']} for your data: "
+                       f"{st.session_state['select.k_why']} "
+                       "(Ahmed et al., footnote 3's stopping rule, on held-out values)"
+                       + (", with the balanced error (the 0-1 error of an imbalanced target often stays at the base "
+                          "rate whatever the features)" if len(source.labels) == 2 else "")
+                       + ". Change k or the measure freely.")
+        st.latex(r"C^{\mathrm{Bayes},\ell}(J) = -\,\mathrm{er}^{\ell,*}_{D_J}\ \text{or}\ +\mathrm{score}^{*}_{D_J}"
+                 r"\qquad\text{with }\ " + MEASURES[measure_name].formula)
+        st.latex(spec.formula)
+        if s is not None:
+            st.latex(r"C(J) \approx \binom{|J|}{s}^{-1} \sum_{A \subset J,\ |A| = s} C(A),\qquad s = " + str(s))
+        st.caption(f"Selector: {spec.reference}. Measure: {MEASURES[measure_name].reference}."
+                   + ("" if spec.uses_measure else f" {spec.label} uses its own criterion; the measure above is used "
+                      "for the curves, so every selection is judged the same way."))
 says_title, says_text = paper_says(selector)
-with st.expander(f"What the paper says: {says_title}"):
-    st.markdown(says_text)
+with st.expander(f"What the paper says: {says_title}", key="select.says", on_change="rerun") as says_open:
+    if says_open.open:
+        st.markdown(says_text)
 
 render_k_suggestion(kind, source, selector, measure_name, params, k, "select", estimate=result.estimate
                     if result.estimate in ("plug-in", "cross-fitted") else "plug-in")

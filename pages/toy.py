@@ -75,9 +75,14 @@ c1, c2, c3 = st.columns(3)
 c1.metric("Features", dist.n_features)
 c2.metric("States with mass", int((dist.probs.sum(axis=1) > 0).sum()))
 c3.metric("Classes", len(dist.labels))
-st.plotly_chart(theme.chart(joint_figure(dist)), width="stretch", key="toy.joint_chart")
-st.caption("Each bar is one state x of the features; its height is p(x) and the colours split it by class. "
-           "States are labelled by their feature values in order.")
+# drawn only when opened: below the first screen, and the only chart of the page, so a click to Toy draws no Plotly
+# chart (issue 34.5); the law is stated above in words and as a formula
+with st.expander("The law as a chart: p(x) of each state, split by class", key="toy.chart_open",
+                 on_change="rerun") as law_chart:
+    if law_chart.open:
+        st.plotly_chart(theme.chart(joint_figure(dist)), width="stretch", key="toy.joint_chart")
+        st.caption("Each bar is one state x of the features; its height is p(x) and the colours split it by class. "
+                   "States are labelled by their feature values in order.")
 toy.assumptions_box(dist)
 
 with st.expander("Build your own distribution"):

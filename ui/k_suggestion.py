@@ -150,5 +150,6 @@ def render_k_suggestion(kind: str, source, selector: str, measure_name: str, mea
     if result is not None:
         st.caption("NPFS relevant features: " + (", ".join(result.relevant_names) or "none") + ".")
         use_k_button(int(result.k_star), int(k), key_prefix)
-    with st.expander("Step table"):
-        st.dataframe(test.steps, hide_index=True, key=f"{key_prefix}.ksteps")
+    with st.expander("Step table", key=f"{key_prefix}.ksteps_open", on_change="rerun") as steps:
+        if steps.open:  # drawn only when opened (issue 34.5)
+            st.dataframe(test.steps, hide_index=True, key=f"{key_prefix}.ksteps")

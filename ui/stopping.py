@@ -37,8 +37,12 @@ def gains_figure(result: StoppingResult, measure_label: str) -> go.Figure:
 def render_stopping_rule(source, selector: str, measure: str, params: dict, k: int, key: str = "select",
                          estimate: str = "plug-in") -> None:
     """The "k unknown?" expander: footnote 3's rule applied to ``selector`` under ``measure`` on ``source``, with
-    the criterion estimated as ``estimate`` says (held out: a step that only fits the sample gains nothing)."""
-    with st.expander("k unknown? Stop when a step gains too little (Ahmed et al., footnote 3)"):
+    the criterion estimated as ``estimate`` says (held out: a step that only fits the sample gains nothing). Drawn
+    only when opened (``{key}.stop_open``): its text and boxes were drawn, folded, on every click of the page."""
+    with st.expander("k unknown? Stop when a step gains too little (Ahmed et al., footnote 3)", key=f"{key}.stop_open",
+                     on_change="rerun") as box:
+        if not box.open:
+            return
         st.markdown(
             "The paper notes that greedy selection needs no k in advance: stop \"when the difference in feature "
             "criterion across two successive iterations falls below a certain value\" and keep the features chosen "
