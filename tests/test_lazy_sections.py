@@ -1,8 +1,8 @@
 """A folded section draws nothing until it is opened (issue 34.5): a closed ``st.expander``'s content is still sent
 to the browser and drawn, hidden, on every run of its page (Select's folded sections held 694 of its 2,554 elements
-on the toy distribution; 77 now, the sidebar's), so an expander that holds a formula, a chart or a data grid takes
-``on_change="rerun"`` and draws its content under ``if <expander>.open``. A static check of app.py, pages/ and ui/
-(no app run)."""
+on the toy distribution; 77 now: the folded headings and the sidebar's share box), so an expander that holds a
+formula, a chart or a data grid takes ``on_change="rerun"`` and draws its content under ``if <expander>.open``. A
+static check of app.py, pages/ and ui/ (no app run)."""
 
 from __future__ import annotations
 
