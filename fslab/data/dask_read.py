@@ -140,9 +140,10 @@ def _partition_stats(frame: pd.DataFrame, numeric: list[str], text: list[str], c
         x = V[~missing[:, j], j]
         if x.size == 0:
             values.append(np.empty(0))
-        elif not integral[j]:   # kept as is only with at most two values
-            ends = (x == lo[j]) | (x == hi[j])
-            values.append(np.unique(x[ends]) if ends.all() else None)
+        elif not integral[j]:   # kept as is only with at most two values; a few kept to count them (outliers)
+            head = np.unique(x[:4 * cap])
+            u = head if head.size > cap else np.unique(x)
+            values.append(u if u.size <= cap else None)
         elif hi[j] - lo[j] > 1 << 16:
             u = np.unique(x)
             values.append(u if u.size <= cap else None)
@@ -329,10 +330,17 @@ def _exact_ids(dask, parts, summary: TableSummary, near_unique: str) -> TableSum
 
 def _exact_quantiles(dask, parts, columns: list[str], n: np.ndarray, bins: int,
                      top: np.ndarray) -> list[np.ndarray]:
-    """np.quantile(x, linspace(0, 1, bins + 1)[1:-1]) of each column (linear method), exactly: the order
-    statistics it interpolates are found by an 8-bit radix select over the partitions (``top``: the first byte's
-    histogram, from the statistics pass; then 7 passes)."""
-    q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+    """np.quantile(x, linspace(0, 1, bins + 1)[1:-1]) of each column (linear method), exactly, ties merged
+    (:func:`_order_quantiles`)."""
+    return [np.unique(e) for e in _order_quantiles(dask, parts, columns, n, np.linspace(0.0, 1.0, bins + 1)[1:-1],
+                                                   top)]
+
+
+def _order_quantiles(dask, parts, columns: list[str], n: np.ndarray, q: np.ndarray,
+                     top: np.ndarray) -> list[np.ndarray]:
+    """np.quantile(x, q) of each column (linear method), exactly: the order statistics it interpolates are found by
+    an 8-bit radix select over the partitions (``top``: the first byte's histogram, from the statistics pass; then
+    7 passes)."""
     virtual = [(n[j] - 1) * q for j in range(len(columns))]   # numpy's linear method: (n - 1) q, as it rounds
     pairs = []
     for j in range(len(columns)):
@@ -358,7 +366,7 @@ def _exact_quantiles(dask, parts, columns: list[str], n: np.ndarray, bins: int,
         diff = b - a
         lerp = a + diff * t
         lerp = np.where(t >= 0.5, b - diff * (1 - t), lerp)
-        out.append(np.unique(np.where(a == b, a, lerp)))
+        out.append(np.where(a == b, a, lerp))
     return out
 
 
@@ -425,24 +433,85 @@ def _fullest_shares(dask, typed: list, columns: list[str], edges: list[np.ndarra
 
 
 def _robust_edges(dask, typed: list, numeric: list[str], binned: list[int], g: dict, edges: dict[int, np.ndarray],
-                  bins: int) -> tuple[dict[int, np.ndarray], dict[int, tuple[float, float]]]:
+                  bins: int, shares: dict | None = None
+                  ) -> tuple[dict[int, np.ndarray], dict[int, tuple[float, float]]]:
     """``auto`` (discretize's robust bins) from the mean-std ``edges``: one pass counting each binned column's rows
     per mean-std bin, the exact quantile edges of the columns with at least ROBUST_SHARE of their rows in one bin,
     one pass counting those per quantile bin; quantile edges where they crowd fewer rows
     (:func:`fslab.data.discretize.robust_switch`). Returns (edges, {position: (mean-std's fullest share,
-    quantile's)} of the columns switched)."""
+    quantile's)} of the columns switched); ``shares`` (a dict) gets {position: (mean-std's fullest share,
+    quantile's or None where not counted)} of every binned column."""
     share = _fullest_shares(dask, typed, [numeric[j] for j in binned], [edges[j] for j in binned], g["n"][binned])
     crowded = [j for j, s in zip(binned, share, strict=True) if s >= ROBUST_SHARE]
+    if shares is not None:
+        shares |= {j: (float(s), None) for j, s in zip(binned, share, strict=True)}
     if not crowded:
         return edges, {}
     cols = [numeric[j] for j in crowded]
     quantile = _exact_quantiles(dask, typed, cols, g["n"][crowded], bins, g["top"][crowded])
     q_share = _fullest_shares(dask, typed, cols, quantile, g["n"][crowded])
     ms_share = share[[binned.index(j) for j in crowded]]
+    if shares is not None:
+        shares |= {j: (float(a), float(b)) for j, a, b in zip(crowded, ms_share, q_share, strict=True)}
     switch = robust_switch(ms_share, q_share)
     edges = dict(edges) | {j: q for j, q, s in zip(crowded, quantile, switch, strict=True) if s}
     return edges, {j: (float(a), float(b)) for j, a, b, s in zip(crowded, ms_share, q_share, switch, strict=True)
                    if s}
+
+
+def _partition_far(frame: pd.DataFrame, columns: list[str], lo: np.ndarray, hi: np.ndarray
+                   ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Per column, the rows of one partition beyond [lo, hi] and its three smallest distinct such values."""
+    X = _numeric_matrix(frame, columns)
+    with np.errstate(invalid="ignore"):
+        far = (X < lo[None, :]) | (X > hi[None, :])   # a missing value is never far
+    return far.sum(axis=0).astype(np.int64), [np.unique(X[far[:, j], j])[:3] for j in range(len(columns))]
+
+
+def _merge_far(*parts: tuple[np.ndarray, list[np.ndarray]]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Far counts added and the three smallest far values kept (a reduction-tree node on the workers)."""
+    return (np.sum([p[0] for p in parts], axis=0),
+            [np.unique(np.concatenate(vs))[:3] for vs in zip(*(p[1] for p in parts), strict=True)])
+
+
+def _outlier_sentences(dask, typed: list, numeric: list[str], binned: list[int], g: dict,
+                       edges: dict[int, np.ndarray], shares: dict, method: str, bins: int) -> list[str]:
+    """The sentences :func:`fslab.data.data_checks.outlier_notes` says in memory, counted on the workers: the binned
+    columns with more than DISCRETE_MAX distinct values whose fullest bin under ``method`` (``edges``; "auto": the
+    mean-std bins, ``shares`` from :func:`_robust_edges`) holds at least STRETCHED of their rows; their quartiles and
+    quantile edges by the exact radix select, the quantile bins' fullest share (auto counted it), then one pass
+    counting the rows beyond the fences with the three smallest distinct far values. Quantile bins: none."""
+    from .data_checks import OUTLIER_IQR, STRETCHED, outlier_columns, outlier_words
+
+    n_distinct = np.array([DISCRETE_MAX + 1 if g["values"][j] is None else g["values"][j].size for j in binned])
+    columns = [j for j, keep in zip(binned, outlier_columns(n_distinct, g["integral"][binned], bins), strict=True)
+               if keep]
+    if method == "quantile" or not columns:
+        return []
+    if method == "auto":
+        share = {j: shares[j][0] for j in columns}
+    else:
+        share = dict(zip(columns, _fullest_shares(dask, typed, [numeric[j] for j in columns],
+                                                  [edges[j] for j in columns], g["n"][columns]), strict=True))
+    crowded = [j for j in columns if share[j] >= STRETCHED]
+    if not crowded:
+        return []
+    cols = [numeric[j] for j in crowded]
+    probs = np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]])
+    q = _order_quantiles(dask, typed, cols, g["n"][crowded], probs, g["top"][crowded])
+    counted = [i for i, j in enumerate(crowded) if method != "auto" or shares[j][1] is None]   # auto counted them
+    q_share = {j: shares[j][1] for j in crowded if method == "auto"}
+    if counted:
+        got = _fullest_shares(dask, typed, [cols[i] for i in counted], [np.unique(q[i][2:]) for i in counted],
+                              g["n"][[crowded[i] for i in counted]])
+        q_share |= {crowded[i]: float(x) for i, x in zip(counted, got, strict=True)}
+    lo = np.array([x[0] - OUTLIER_IQR * (x[1] - x[0]) for x in q])
+    hi = np.array([x[1] + OUTLIER_IQR * (x[1] - x[0]) for x in q])
+    n_far, first = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_far)(p, cols, lo, hi)
+                                                        for p in typed], _merge_far))
+    return [outlier_words(c, int(n_far[i]), first[i], float(lo[i]), float(hi[i]), method, bins, float(share[j]),
+                          float(q_share[j]))[1]
+            for i, (j, c) in enumerate(zip(crowded, cols, strict=True)) if n_far[i]]
 
 
 def from_dask(frame, target, positive=None, method: str | None = None, bins: int = 3,
@@ -565,8 +634,7 @@ def from_dask(frame, target, positive=None, method: str | None = None, bins: int
     numeric = [c.name for c in kept if c.type in PARSED]
     text = [c.name for c in kept if c.type not in PARSED]
     cap = max(bins, DISCRETE_MAX)
-    g = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_stats)(p, numeric, text, cap, max_levels,
-                                                                            method in ("quantile", "auto"))
+    g = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_stats)(p, numeric, text, cap, max_levels, True)
                                       for p in typed],
                                       functools.partial(_merge_stats, cap, max_levels)))
     for j, c in enumerate(numeric):
@@ -585,8 +653,10 @@ def from_dask(frame, target, positive=None, method: str | None = None, bins: int
               if not (g["values"][j] is not None and (g["values"][j].size <= 2 or g["integral"][j]))]
     edges = _edges(dask, typed, numeric, binned, g, "mean-std" if method == "auto" else method, bins, small_ints)
     robust: dict[int, tuple[float, float]] = {}
+    shares: dict[int, tuple] = {}
     if binned and method == "auto":
-        edges, robust = _robust_edges(dask, typed, numeric, binned, g, edges, bins)
+        edges, robust = _robust_edges(dask, typed, numeric, binned, g, edges, bins, shares)
+    outliers = _outlier_sentences(dask, typed, numeric, binned, g, edges, shares, method, bins)
     coding: dict[str, tuple[str, np.ndarray, tuple[str, ...], bool]] = {}
     for j, c in enumerate(numeric):
         if j in edges:
@@ -616,6 +686,7 @@ def from_dask(frame, target, positive=None, method: str | None = None, bins: int
     if dropped:
         notes.append(f"{dropped} row(s) with a missing target were dropped; {rows} remain.")
     notes.extend(coded.describe(estimate=False))   # the selection says its estimate
+    notes.extend(outliers)   # memory's words (Dataset.discretize's notes)
     return DaskSource(list(encoded_parts), rows, arities, chosen.labels, features, class_names=chosen.class_names,
                       task=chosen.task, target=target, categories=tuple(categories), notes=notes, plan=coded)
 

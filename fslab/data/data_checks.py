@@ -207,7 +207,7 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
     if method == "quantile":
         return {}
     source = NumericSource.of(frame, array)
-    cols = np.flatnonzero(~is_discrete(stats.n_distinct, stats.integral, bins) & (stats.n_distinct > DISCRETE_MAX))
+    cols = np.flatnonzero(outlier_columns(stats.n_distinct, stats.integral, bins))
     if not cols.size:
         return {}
     n = source.n_rows - stats.n_missing[cols]
@@ -252,8 +252,7 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
         # quantile bins' fullest share, as encode_frame's auto computes it (sorted edges, tied edges merged)
         Q = mark_ties(np.sort(q[2:, flagged].T, axis=1))
         q_share = largest_share(block[:, flagged], Q, n[crowded[idx[flagged]]])
-        quantile_helps = robust_switch(share[crowded[idx[flagged]]], q_share)
-        for k, qs, helps in zip(flagged, q_share, quantile_helps, strict=True):
+        for k, qs in zip(flagged, q_share, strict=True):
             c = crowded[idx[k]]
             i = int(cols[c])
             j = int(source.positions[i])
@@ -263,9 +262,8 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
                 first = values[(values < lo[k]) | (values > hi[k])][:3]
             else:
                 first = np.unique(block[far[:, k], k])[:3]
-            shown = ", ".join(f"{v:g}" for v in first) + (", ..." if n_far[k] > 3 else "")
-            out[j] = _outlier_words(names[j], int(n_far[k]), shown, float(lo[k]), float(hi[k]), method, bins,
-                                    float(share[c]), float(qs), bool(helps))
+            out[j] = outlier_words(names[j], int(n_far[k]), first, float(lo[k]), float(hi[k]), method, bins,
+                                   float(share[c]), float(qs))
     return out
 
 
@@ -285,10 +283,21 @@ def _mean_std_share(source: NumericSource, cols: np.ndarray, stats: ColumnStats,
     return np.maximum(np.maximum(low, high), n - low - high) / np.maximum(n, 1)
 
 
-def _outlier_words(name: str, n_far: int, shown: str, lo: float, hi: float, method: str, bins: int,
-                   share: float, q_share: float, quantile_helps: bool) -> tuple[str, str]:
-    """(flag, sentence) of one column's outliers under ``method``: what they do to the bins in use and the one
-    change that would change the codes."""
+def outlier_columns(n_distinct, integral, bins: int):
+    """The numeric columns :func:`outlier_notes` looks at (a mask): binned (not kept as is) with more than
+    DISCRETE_MAX distinct values."""
+    return ~is_discrete(n_distinct, integral, bins) & (np.asarray(n_distinct) > DISCRETE_MAX)
+
+
+def outlier_words(name: str, n_far: int, first, lo: float, hi: float, method: str, bins: int, share: float,
+                  q_share: float) -> tuple[str, str]:
+    """(flag, sentence) of one column's outliers under ``method``: what they do to the bins in use and the one change
+    that would change the codes. ``n_far``: its rows beyond the fences [``lo``, ``hi``] = [Q1 - 3 IQR, Q3 + 3 IQR];
+    ``first``: its smallest distinct far values (three are shown); ``share``: its rows' share in the fullest bin
+    of ``method``; ``q_share``: in the fullest of ``bins`` quantile bins. Every engine (memory, SQL, Dask) says
+    these words."""
+    shown = ", ".join(f"{v:g}" for v in list(first)[:3]) + (", ..." if n_far > 3 else "")
+    quantile_helps = bool(robust_switch(share, q_share))
     said = f"Column {name!r} has {n_far} outlier(s) ({shown}; beyond [Q1 - 3 IQR, Q3 + 3 IQR] = [{lo:g}, {hi:g}])"
     kind = f"{bins} equal-width bins" if method == "uniform" else "three mean-std bins"
     crowd = f"{kind} put {pct(share)} of the rows in one bin"

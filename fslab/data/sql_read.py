@@ -298,7 +298,7 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
             notes.append(f"{dropped} row(s) with a missing feature value were dropped (missing='drop'); {rows} "
                          "remain.")
     chosen, y_sql = _classes(pairs, key, positive, boolean, numeric_target)
-    coding, robust = _coding(t, plan, typed, None if dropped_rows else summary, rows, method, bins)
+    coding, robust, outliers = _coding(t, plan, typed, None if dropped_rows else summary, rows, method, bins)
     kinds = [coding[c.name][0] for c in plan.kept]
     categories = [coding[c.name][1] for c in plan.kept]
     plan = plan.with_coding(kinds, categories, method, bins,
@@ -306,6 +306,7 @@ def _code_table(ibis, t, plan: TablePlan, summary, pairs, key: str, positive, nu
                             {j: coding[c.name][2] for j, c in enumerate(plan.kept) if kinds[j] == "discrete"},
                             robust={j: robust[c.name] for j, c in enumerate(plan.kept) if c.name in robust})
     notes.extend(plan.describe(estimate=False))   # the selection run on the source says its estimate
+    notes.extend(outliers)   # memory's words (Dataset.discretize's notes)
     columns = [f'{coding[c.name][3]} AS "{code_column(j)}"' for j, c in enumerate(plan.kept)]
     if row_id is not None:
         columns.append(f"{_quoted(t, row_id)} AS {_quoted(t, row_id)}")
@@ -441,12 +442,14 @@ def _drop_missing(ibis, t, typed: dict, plan: TablePlan, key: str, numeric: bool
     return t, left, pairs, rows - left
 
 
-def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int) -> tuple[dict, dict]:
+def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bins: int
+            ) -> tuple[dict, dict, list[str]]:
     """{column: (kind, code names, cut points or discrete values, SQL of its codes)} of the kept columns by
     :func:`fslab.data.discretize.encode_frame`'s rules, from statistics counted in the engine (``summary``: the
     plan's statistics when they hold for these rows, reused for the columns kept as numbers). ``typed`` {column:
     its column of ``t``, ``f{j}``}; and {column: (mean-std's fullest share, quantile's)} of the columns method
-    "auto" gave quantile bins (:func:`_robust_edges`)."""
+    "auto" gave quantile bins (:func:`_robust_edges`); and the outlier sentences of the binned columns
+    (:func:`_outlier_sentences`)."""
     names = {c.name: typed[c.name].get_name() for c in plan.kept}
     numbers = [c for c in plan.kept if c.type not in ("text", "category")]
     texts = [c for c in plan.kept if c.type in ("text", "category")]
@@ -469,8 +472,10 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
     binned = [c for c in numbers if not is_discrete(stats[c.name][1], stats[c.name][2], bins)]
     found = dict(zip([c.name for c in discrete], distinct_values(t, [names[c.name] for c in discrete], rows,
                                                                    "list the distinct values"), strict=True))
-    edges, robust = _robust_edges(t, binned, names, stats, bins, rows) if method == "auto" else \
+    shares: dict[str, tuple] = {}
+    edges, robust = _robust_edges(t, binned, names, stats, bins, rows, shares) if method == "auto" else \
         (_edges(t, binned, names, stats, method, bins, rows), {})
+    outliers = _outlier_sentences(t, binned, names, stats, edges, shares, method, bins, rows)
     strings = {c.name for c in texts if typed[c.name].type().is_string()}
     for group in ([c for c in texts if c.name in strings], [c for c in texts if c.name not in strings]):
         found |= dict(zip([c.name for c in group], distinct_values(t, [names[c.name] for c in group], rows,
@@ -494,7 +499,7 @@ def _coding(t, plan: TablePlan, typed: dict, summary, rows: int, method: str, bi
             sql, labels = _numeric_category(f'"{names[c.name]}"', np.asarray(sorted(found[c.name]), dtype=np.float64),
                                             missing)
         out[c.name] = ("categorical", labels, (), sql)
-    return out, robust
+    return out, robust, outliers
 
 
 def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, rows: int) -> dict[str, np.ndarray]:
@@ -540,13 +545,14 @@ def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, ro
     return out
 
 
-def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: int
+def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: int, shares: dict | None = None
                   ) -> tuple[dict[str, np.ndarray], dict[str, tuple[float, float]]]:
     """``auto`` (discretize's robust bins) in the engine: the mean-std edges, one count of each binned column's rows
     per mean-std bin, the quantile edges (exact order statistics, ties merged) of the columns with at least
     ROBUST_SHARE of their rows in one bin, one count per quantile bin of those; quantile edges where they crowd
     fewer rows (:func:`fslab.data.discretize.robust_switch`). Returns ({column: edges}, {column: (mean-std's
-    fullest share, quantile's)} of the columns switched)."""
+    fullest share, quantile's)} of the columns switched); ``shares`` (a dict) gets {column: (mean-std's fullest
+    share, quantile's or None where not counted)} of every binned column."""
     from .discretize import ROBUST_SHARE, robust_switch
 
     edges = _edges(t, binned, names, stats, "mean-std", bins, rows)
@@ -559,7 +565,62 @@ def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: in
         if robust_switch(share[c.name], q_share[c.name]):
             edges[c.name] = quantile[c.name]
             robust[c.name] = (share[c.name], q_share[c.name])
+    if shares is not None:   # for the outlier sentences: mean-std's fullest share of every column, quantile's
+        shares |= {c.name: (share[c.name], q_share.get(c.name)) for c in binned}
     return edges, robust
+
+
+def _outlier_sentences(t, binned: list, names: dict, stats: dict, edges: dict, shares: dict, method: str,
+                       bins: int, rows: int) -> list[str]:
+    """The sentences :func:`fslab.data.data_checks.outlier_notes` says in memory, from the engine: the binned
+    columns with more than DISCRETE_MAX distinct values whose fullest bin under ``method`` (``edges``; "auto": the
+    mean-std bins, ``shares`` from :func:`_robust_edges`) holds at least STRETCHED of their rows; their quartiles
+    and quantile edges from one query of exact order statistics (numpy's linear rule), the quantile bins' fullest
+    share from one GROUP BY (auto counted it already), then one query counting the rows beyond the fences with the
+    three smallest distinct far values. Quantile bins: none."""
+    from .data_checks import OUTLIER_IQR, STRETCHED, outlier_columns, outlier_words
+
+    columns = [c for c in binned if bool(outlier_columns(stats[c.name][1], stats[c.name][2], bins))]
+    if method == "quantile" or not columns:
+        return []
+    if method == "auto":
+        share = {c.name: shares[c.name][0] for c in columns}
+    else:
+        share = _fullest_shares(t, columns, names, stats, edges, rows)
+    crowded = [c for c in columns if share[c.name] >= STRETCHED]
+    if not crowded:
+        return []
+    probs = np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]])
+    ranks = {c.name: _quantile_ranks(stats[c.name][0], probs) for c in crowded}
+    found = _order_statistics(t, [names[c.name] for c in crowded],
+                              [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in crowded], rows)
+    q = {c.name: _lerp(np.array([found[i][int(r)] for r in ranks[c.name][0]]),
+                       np.array([found[i][int(r)] for r in ranks[c.name][1]]), ranks[c.name][2])
+         for i, c in enumerate(crowded)}
+    quantile = {c.name: np.unique(q[c.name][2:]) for c in crowded}   # tied edges merged, as memory's mark_ties
+    counted = [c for c in crowded if method != "auto" or shares[c.name][1] is None]   # auto counted the others
+    q_share = {c.name: shares[c.name][1] for c in crowded if c not in counted} | \
+        _fullest_shares(t, counted, names, stats, quantile, rows)
+    fences = {c.name: (q[c.name][0] - OUTLIER_IQR * (q[c.name][1] - q[c.name][0]),
+                       q[c.name][1] + OUTLIER_IQR * (q[c.name][1] - q[c.name][0])) for c in crowded}
+    items = []
+    for c in crowded:
+        v, (lo, hi) = f'"{names[c.name]}"', fences[c.name]
+        items.append(f"CASE WHEN {v} < {_sql_float(lo)} OR {v} > {_sql_float(hi)} THEN {v} END")
+    got = over_long(t, _to_sql(t), items, 'SELECT "i", "v", "t" FROM (SELECT "i", "v", SUM(COUNT(*)) OVER (PARTITION '
+                    'BY "i") AS "t", ROW_NUMBER() OVER (PARTITION BY "i" ORDER BY "v") AS "r" FROM fslab_long WHERE '
+                    '"v" IS NOT NULL GROUP BY "i", "v") AS "q" WHERE "r" <= 3', rows, "count the outliers")
+    far: dict[int, tuple[int, list[float]]] = {}
+    for i, v, n in zip(got.get("i", []), got.get("v", []), got.get("t", []), strict=True):
+        far.setdefault(int(i), (int(n), []))[1].append(float(v))
+    out = []
+    for i, c in enumerate(crowded):
+        if i in far:
+            n_far, first = far[i]
+            out.append(outlier_words(c.name, n_far, sorted(first), float(fences[c.name][0]),
+                                     float(fences[c.name][1]), method, bins, float(share[c.name]),
+                                     float(q_share[c.name]))[1])
+    return out
 
 
 def _fullest_shares(t, columns: list, names: dict, stats: dict, edges: dict, rows: int) -> dict[str, float]:
