@@ -486,6 +486,9 @@ class FastCounter:
                 whole: bool, features: np.ndarray | None = None, cache: _State | None = None) -> np.ndarray:
         A, L = self.A, self.L
         n = self.n if features is None else features.size
+        if C == 1 and whole:  # one cell of every row (J empty): the class marginals n(Y = l, X_j = v), counted once
+            _ = self.marginal
+            return (self._marginal_by_value if features is None else self._marginal_by_value[:, :, features])[None]
         if self._keys_pay(C * L, rows.size):
             _ = self.marginal
             return self._key_counts(rows, cell, C, class_counts, whole, features, cache)
