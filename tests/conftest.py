@@ -129,16 +129,87 @@ def work_group(nodeid: str) -> str | None:
     return group
 
 
+# Longest units first (.ci/run's wall is the last worker's finish: a long test started last keeps one worker busy
+# while the other idles). The scheduler sees only nodeids, so a unit's seconds are estimated from its tests' kind,
+# read from the source: a browser test starts pages in a real browser, a cluster or PostgreSQL test talks to a
+# server, an app, command-line or slow-marked test runs a script or a process; the rest are quick unit tests.
+BROWSER_S, SERVER_S, PROCESS_S, QUICK_S = 20.0, 3.0, 2.0, 0.1
+
+
+def _marks_slow(node: ast.AST) -> bool:
+    """``node`` is, or lists, ``pytest.mark.slow`` (called or not)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "slow" and isinstance(n.value, ast.Attribute)
+               and n.value.attr == "mark" for n in ast.walk(node))
+
+
+def source_costs(path: str, source: str) -> tuple[float, dict[str, float]]:
+    """Estimated seconds of one test of a file (path relative to the root) and of the tests that differ, by name:
+    :data:`BROWSER_S` under tests/e2e/; :data:`PROCESS_S` for an app or command-line file (by name, or one that
+    imports AppTest), a module marked slow, or a test marked slow; :data:`QUICK_S` otherwise."""
+    if path.startswith("tests/e2e/"):
+        return BROWSER_S, {}
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return QUICK_S, {}
+    name = Path(path).name
+    module_slow = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark"
+                                                        for t in n.targets) and _marks_slow(n.value)
+                      for n in tree.body)
+    app_test = any(isinstance(n, ast.alias) and n.name == "AppTest" for n in ast.walk(tree))   # imported anywhere
+    heavy = module_slow or app_test or any(fnmatch(name, p) for p in CLI_FILES + APP_FILES)
+    tests = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+    slow = {t.name: PROCESS_S for t in tests if any(_marks_slow(d) for d in t.decorator_list)}
+    return (PROCESS_S if heavy else QUICK_S), ({} if heavy else slow)
+
+
+@cache
+def _file_costs(path: str) -> tuple[float, dict[str, float]]:
+    try:
+        source = (ROOT / path).read_text(encoding="utf-8")
+    except OSError:
+        source = ""
+    return source_costs(path, source)
+
+
+def test_cost(nodeid: str) -> float:
+    """Estimated seconds of the test ``nodeid`` (:func:`source_costs`; at least :data:`SERVER_S` in the cluster or
+    PostgreSQL group)."""
+    path, _, rest = nodeid.partition("::")
+    default, named = _file_costs(path)
+    cost = named.get(rest.partition("[")[0].rpartition("::")[2], default)
+    return max(cost, SERVER_S) if work_group(nodeid) in ("cluster", "postgres") else cost
+
+
+test_cost.__test__ = False  # a helper, not a test
+
+
+def longest_first(units: dict[str, dict[str, bool]]) -> list[tuple[str, dict[str, bool]]]:
+    """xdist's work units (scope -> its nodeids) ordered by estimated seconds, longest first; ties keep their order."""
+    return sorted(units.items(), key=lambda unit: -sum(map(test_cost, unit[1])))
+
+
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist (the dev extra); without it, never called
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` schedules by :func:`work_group`: a group is one unit of work, every other test its own."""
+    """``--dist loadgroup`` schedules by :func:`work_group`: a group is one unit of work, every other test its own;
+    units go out longest first (:func:`longest_first`)."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return work_group(nodeid) or nodeid
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:   # the queue is complete before the first unit is handed out
+                units = longest_first(self.workqueue)
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self.ordered = True
+            super()._assign_work_unit(node)
 
     return GroupScheduling(config, log)
 
