@@ -26,6 +26,7 @@ Adult's 123 candidates, 1.4 s a step). Importing this module needs no Ibis.
 
 from __future__ import annotations
 
+import re
 import uuid
 import weakref
 from collections.abc import Iterator, Sequence
@@ -37,6 +38,7 @@ from ..errors import FslabError, ParameterError
 from ..tables import JointTable, check_subset
 
 COMPOUND = 250   # SELECTs per UNION ALL at most (SQLite allows 500)
+_PLAIN_TABLE = re.compile(r'^SELECT \* FROM ((?:(?:"[^"]+"|`[^`]+`|\w+)\.)*(?:"[^"]+"|`[^`]+`|\w+))$')   # a table
 
 
 class SqlError(FslabError, RuntimeError):
@@ -131,6 +133,7 @@ class SqlSource:
         self._root: SqlSource | None = None   # a bootstrap view's source (which owns the temporary tables)
         self._numbered: SqlSource | None = None   # the codes with the 0-based row index ``i`` (for bootstraps)
         self._table = ""             # the name of the temporary table of codes a derived source counts
+        self._ranked = False         # that table has ``_j``, each row's rank in its class (a training fold)
         self._folded: dict[tuple[int, int], SqlSource] = {}
         self._temp: list[str] = []   # temporary tables this source stored (dropped by close())
         self._classes: np.ndarray | None = None   # table([]): the class counts
@@ -228,15 +231,19 @@ class SqlSource:
         import ibis
 
         columns = self._code_columns()
-        rows = self.codes.select(*columns, i=ibis.row_number().over(order_by=self._order_key()).cast("int64"))
-        ranks, name = self._store(ranked(rows, "i"), "ranks")
+        if self._ranked:   # a training fold's stored rows carry their ranks already
+            ranks, name = self.codes, self._table
+        else:
+            rows = self.codes.select(*columns, i=ibis.row_number().over(order_by=self._order_key()).cast("int64"))
+            ranks, name = self._store(ranked(rows, "i"), "ranks")
         backend = self.codes.get_backend()
         kept = [*columns[:-1], "i"]
         sql = folded_sql(name, kept, n_folds, seed, self.labels.shape[0])
         schema = {c: ranks.schema()[c] for c in kept} | {"y": "int32"}
         codes, stored = self._store(backend.sql(sql, schema=schema, dialect="postgres"), "folds")
-        self._temp.remove(name)
-        _drop(backend, name)   # the ranks, once the folds are stored
+        if not self._ranked:
+            self._temp.remove(name)
+            _drop(backend, name)   # the ranks, once the folds are stored
         out = self._derived(codes, np.tile(self.labels, n_folds), "i")
         out._table = stored
         return out
@@ -250,7 +257,11 @@ class SqlSource:
         one table, as the source's own steps do: compiled over the filter, a step took 0.1 s of Ibis) that its
         ``close()`` drops. The class index ``fold * L + y`` goes back to y without division (Ibis divides through
         a float): fold = #{g = 1 .. F - 1 : fold * L + y >= g L}, a CASE per g (PostgreSQL casts no boolean to
-        bigint)."""
+        bigint). The stored rows carry their own index ``i`` (0-based in this order) and ``_j``, their rank in their
+        class (:func:`fslab.counting.sql_count.ranked`), so held out inside, :meth:`folded` stores one table, not
+        two."""
+        import ibis
+
         n_folds, seed = check_folds_and_seed(n_folds, seed)
         if self._weighted:
             raise ParameterError("the training folds of a bootstrap view are not defined; call it on the source")
@@ -261,11 +272,13 @@ class SqlSource:
         for f in range(n_folds):
             rows = t.filter((t.y < f * L) | (t.y >= (f + 1) * L))
             fold = sum((rows.y >= g * L).ifelse(1, 0) for g in range(1, n_folds))
-            codes, name = self._store(rows.select(*self._code_columns()[:-1], "i",
-                                                  y=(rows.y - fold * L).cast("int32")), "train")
+            back = rows.select(*self._code_columns()[:-1], "i", y=(rows.y - fold * L).cast("int32"))
+            local = back.select(*self._code_columns()[:-1], "y",
+                                i=ibis.row_number().over(order_by=back.i).cast("int64"))
+            codes, name = self._store(ranked(local, "i"), "train")
             self._temp.remove(name)
             train = self._derived(codes, self.labels, "i")
-            train._table, train._temp = name, [name]
+            train._table, train._temp, train._ranked = name, [name], True
             train.n_rows = int(per_fold.sum() - per_fold[f])
             yield train
 
@@ -327,12 +340,16 @@ class SqlSource:
         self.bytes_received += int(table.nbytes)
         return {name: table.column(name).to_numpy().astype(np.int64) for name in table.column_names}
 
-    def _sql_of_codes(self) -> str:
-        """The SQL of ``codes`` (compiled by Ibis once per source; every count query reads it as ``fslab_c``)."""
+    def _sql_of_codes(self) -> tuple[str, str]:
+        """(WITH clause, table) the count queries read the codes from (compiled by Ibis once per source): a stored
+        table by its name (read through a WITH, DuckDB took 4x the CPU of a step: it materializes a CTE used more
+        than once), else ``fslab_c`` defined by the codes' SQL."""
         if self._codes_sql is None or self._codes_sql[0] is not self.codes:
             import ibis
 
-            self._codes_sql = (self.codes, str(ibis.to_sql(self.codes, pretty=False)))
+            sql = str(ibis.to_sql(self.codes, pretty=False)).strip()
+            table = _PLAIN_TABLE.match(sql)
+            self._codes_sql = (self.codes, ("", table.group(1)) if table else (f"WITH fslab_c AS ({sql}) ", "fslab_c"))
         return self._codes_sql[1]
 
     def _q(self, name: str) -> str:
@@ -347,7 +364,7 @@ class SqlSource:
         return self._quoted[name]
 
     def _group_sql(self, keys: list[str], value: str | None = None, index: int | None = None) -> str:
-        """``SELECT keys..., [value AS v,] y, COUNT(*) (a bootstrap view: SUM(w)) AS n [, index AS i] FROM fslab_c
+        """``SELECT keys..., [value AS v,] y, COUNT(*) (a bootstrap view: SUM(w)) AS n [, index AS i] FROM codes
         GROUP BY ...`` in plain SQL: an Ibis expression per candidate cost more to build and compile than the engine
         took to count (Adult's 123 candidates: 1.4 s a step, 4 s with the compile)."""
         q = self._q
@@ -358,16 +375,16 @@ class SqlSource:
         groups = ", ".join([*(q(k) for k in keys), *([q(value)] if value is not None else []), q("y")])
         count = f"SUM({q('w')})" if self._weighted else "COUNT(*)"
         tail = f", {int(index)} AS {q('i')}" if index is not None else ""
-        return f"SELECT {', '.join(cols)}, {count} AS {q('n')}{tail} FROM fslab_c GROUP BY {groups}"
+        return f"SELECT {', '.join(cols)}, {count} AS {q('n')}{tail} FROM {self._sql_of_codes()[1]} GROUP BY {groups}"
 
     def _raw(self, selects: list[str]) -> dict[str, np.ndarray]:
-        """The UNION ALL of ``selects`` (SQL over ``fslab_c``, the codes) as {column: int64 array}: one query per
-        :data:`COMPOUND` of them (SQLite allows 500 SELECTs in a compound), run as plain SQL (no Ibis compile);
-        the engine's errors become one :class:`SqlError`."""
+        """The UNION ALL of ``selects`` (SQL over the codes, :meth:`_sql_of_codes`) as {column: int64 array}: one
+        query per :data:`COMPOUND` of them (SQLite allows 500 SELECTs in a compound), run as plain SQL (no Ibis
+        compile); the engine's errors become one :class:`SqlError`."""
         backend = self.codes.get_backend()
         parts: list[dict[str, np.ndarray]] = []
         for start in range(0, len(selects), COMPOUND):
-            sql = f"WITH fslab_c AS ({self._sql_of_codes()}) " + " UNION ALL ".join(selects[start:start + COMPOUND])
+            sql = self._sql_of_codes()[0] + " UNION ALL ".join(selects[start:start + COMPOUND])
             try:
                 cursor = backend.raw_sql(sql)
                 try:
