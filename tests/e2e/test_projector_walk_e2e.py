@@ -3,16 +3,19 @@ four steps, Toy with the XOR preset, Orderings, Select, NPFS after Run, By measu
 only by the app's own navigation (the page bar's previous / next links, the tour's buttons). On each page: the sidebar
 stays folded, nothing scrolls the page sideways and no data grid scrolls its columns sideways, no chart text is under
 14 px, and the page's first result (a chart, a table or a verdict) starts within the first 768 px, under the page's
-read-aloud line and compact controls (NPFS: after Run). Screenshots and the figures in artifacts/
+read-aloud line and compact controls (NPFS: after Run). Presentation mode (issue 26, item 5) grows the text to
+19 px, on the tour's page too; each tour step's title stays on one line, its caption clear of the top bar and its
+point (the verdict, the chart, the NPFS button) on the first screen. Screenshots and the figures in artifacts/
 (projector-walk.json)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, wait_idle
+from tests.conftest import ARTIFACTS, scaled, wait_idle
 
 WIDTH, HEIGHT = 1024, 768
 # the smallest font of the text of every drawn chart (plotly writes each text's size into its style attribute)
@@ -30,18 +33,53 @@ _GRID_OVERFLOW = """() => Math.max(0, ...[...document.querySelectorAll('[data-te
   .filter(e => e.getBoundingClientRect().width > 0).map(e => e.scrollWidth - e.clientWidth))"""
 
 
+_PRESENTING = "getComputedStyle(document.documentElement).fontSize === '19px'"
+# the view has settled: every visible chart drawn, and the sidebar's edge and the charts' boxes the same in three
+# polls 100 ms apart (the sidebar's fold animation, the charts' first draw and the reflow after it are over)
+_SETTLED = """() => { const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+    .filter(c => c.getBoundingClientRect().width > 0);
+  if (charts.some(c => !c.querySelector('.main-svg'))) return false;
+  const s = document.querySelector('[data-testid="stSidebar"]');
+  const now = JSON.stringify([s ? s.getBoundingClientRect().right : 0,
+                              ...charts.map(c => [c.getBoundingClientRect().top, c.getBoundingClientRect().height])]);
+  const w = window, same = w.__fslabLayout === now;
+  w.__fslabLayout = now; w.__fslabSame = same ? (w.__fslabSame || 0) + 1 : 0; return w.__fslabSame >= 2; }"""
+
+# the lines an element's text takes (distinct tops of its text's boxes)
+_LINES = ("e => { const r = document.createRange(); r.selectNodeContents(e); "
+          "return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }")
+
+
 def _sidebar_right(pg) -> float:
     box = pg.locator('[data-testid="stSidebar"]').bounding_box()
     return 0.0 if box is None else max(0.0, box["x"] + box["width"])
 
 
 def _check(pg, name: str, found: dict) -> None:
-    pg.wait_for_timeout(700)  # the sidebar's fold animation and the charts' first draw
+    pg.wait_for_function(_SETTLED, polling=100, timeout=scaled(15_000))
     pg.screenshot(path=str(ARTIFACTS / f"projector-{name}.png"))
     fonts = pg.evaluate(_CHART_FONTS)
     found[name] = {"sidebar": _sidebar_right(pg), "overflow": pg.evaluate(_OVERFLOW),
                    "grid_overflow": pg.evaluate(_GRID_OVERFLOW), "min_chart_font": min(fonts, default=None),
                    "result_top": pg.evaluate(_RESULT_TOP)}
+
+
+def _tour_step(pg, step: int, found: dict) -> None:
+    """Issue 26, item 5 on tour step ``step``: its title's lines, whether its caption clears the top bar, where its
+    point starts (px); the step's screenshot under issue 26's name too."""
+    main = pg.locator('[data-testid="stMain"]')
+    header = main.locator("h2").first
+    expect(header).to_be_visible()
+    found["title_lines"] = header.evaluate(_LINES)
+    bar = pg.locator('[data-testid="stHeader"]').bounding_box()
+    caption = main.get_by_text(f"Example 1 tour · step {step} of 4").bounding_box()
+    found["caption_clear"] = caption["y"] >= bar["y"] + bar["height"] - 1
+    point = (main.locator('[data-testid="stAlertContentSuccess"]').first if step == 1 else
+             main.locator('[data-testid="stPlotlyChart"]').first if step in (2, 3) else
+             main.get_by_role("button", name="Load D_uni and open NPFS"))
+    point.wait_for()
+    found["point_top"] = point.bounding_box()["y"]
+    shutil.copyfile(ARTIFACTS / f"projector-tour{step}.png", ARTIFACTS / f"issue26-present-1024x768-step{step}.png")
 
 
 def _next(pg) -> None:
@@ -61,11 +99,14 @@ def test_a_teachers_walk_at_1024_x_768(browser, streamlit_url):
         wait_idle(pg)
         pg.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode").click()  # once, as a teacher
         wait_idle(pg)
+        pg.wait_for_function(_PRESENTING, timeout=scaled(10_000))   # the text grows
         _check(pg, "home", found)
         main.get_by_role("button", name="Start the Example 1 tour").click()
         wait_idle(pg)
+        pg.wait_for_function(_PRESENTING, timeout=scaled(10_000))   # and stays grown on the tour's page
         for step in range(1, 5):
             _check(pg, f"tour{step}", found)
+            _tour_step(pg, step, found[f"tour{step}"])
             if step < 4:
                 main.get_by_role("button", name="Next").click()
                 wait_idle(pg)
@@ -101,6 +142,9 @@ def test_a_teachers_walk_at_1024_x_768(browser, streamlit_url):
     assert all(v["overflow"] <= 0 for v in found.values()), found
     assert all(v["min_chart_font"] is None or v["min_chart_font"] >= 14 for v in found.values()), found
     assert all(v["grid_overflow"] <= 0 for v in found.values()), found
+    tour = [v for n, v in found.items() if n.startswith("tour")]
+    assert len(tour) == 4 and all(v["title_lines"] == 1 and v["caption_clear"] for v in tour), tour
+    assert all(v["point_top"] < HEIGHT - 60 for v in tour), tour   # each step's point on the first screen
     # the tour's last step is its NPFS button: no result to place
     assert all(v["result_top"] is not None and v["result_top"] <= HEIGHT for n, v in found.items() if n != "tour4"), \
         found
