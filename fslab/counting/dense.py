@@ -264,6 +264,8 @@ class FastCounter:
             return self._pair_bit_counts(firsts, seconds, a, classes)
         out = np.empty((P, a * L, A), dtype=np.int64)
         step = min(P, max(1, _KEY_BLOCK // max(self.m, 1)))
+        if self.m >= _KEY_BLOCK and a * L * A <= 1 << 16:
+            return self._pair_short_keys(firsts, seconds, a, L, out).reshape((P, a, L, A) if classes else (P, a, A))
         # (p a L + y) A, the same for every block: each key is then two operations on the pair's columns
         base = np.arange(step, dtype=np.int64)[:, None] * (a * L * A) + (self.y.astype(np.int64) * A if classes
                                                                           else np.zeros(self.m, dtype=np.int64))
@@ -282,6 +284,25 @@ class FastCounter:
                 np.add(block, columns[si[p0 - q0:p1 - q0]], out=block)
                 out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
         return out.reshape((P, a, L, A) if classes else (P, a, A))
+
+    def _pair_short_keys(self, firsts: np.ndarray, seconds: np.ndarray, a: int, L: int, out: np.ndarray) -> np.ndarray:
+        """:meth:`pair_key_counts` over many rows (a pair a block): 2-byte keys (X_f L + y) A + X_j, the part before
+        X_j made once per first feature of a column group, then one addition and one bincount a pair (the 8-byte
+        keys of a million rows leave the cache between their passes)."""
+        A = self.A
+        y = (self.y * A).astype(np.uint16) if L > 1 else np.zeros(self.m, dtype=np.uint16)
+        keys = np.empty(self.m, dtype=np.uint16)
+        span = max(1, self._span(self.m) // 2)
+        for q0 in range(0, firsts.size, span):
+            q1 = min(firsts.size, q0 + span)
+            used, where = np.unique(np.concatenate([firsts[q0:q1], seconds[q0:q1]]), return_inverse=True)
+            columns, index = self._column_rows(used)
+            fi, si = index[where[:q1 - q0]], index[where[q1 - q0:]]
+            heads = {int(f): columns[f].astype(np.uint16) * np.uint16(L * A) + y for f in np.unique(fi)}
+            for p in range(q0, q1):
+                np.add(heads[int(fi[p - q0])], columns[si[p - q0]], out=keys, casting="unsafe")  # < a L A <= 2^16
+                out[p] = np.bincount(keys, minlength=a * L * A).reshape(a * L, A)
+        return out
 
     def _pair_bit_counts(self, firsts: np.ndarray, seconds: np.ndarray, a: int, classes: bool) -> np.ndarray:
         """:meth:`pair_key_counts` by popcounts of the packed value bits (few values and classes): n(u, l, v) for
