@@ -120,3 +120,21 @@ def test_short_keys_of_many_rows_give_the_same_pair_counts(seed, classes, levels
     got = [short.pair_key_counts(fs, js, classes=c) for c in (True, False)]
     for a, b in zip(want, got, strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize(("seed", "classes", "levels"), SHAPES)
+def test_short_keys_of_many_rows_give_the_same_group_counts(seed, classes, levels, monkeypatch):
+    """From _KEY_BLOCK rows on, n(group, X_j = v) takes 2-byte keys a column at a time: the counts of the 8-byte keys,
+    over every row or a subset, for every feature or a few."""
+    ds = data(seed, classes, levels)
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.choice(ds.n_rows, 300, replace=False))
+    group = rng.integers(0, 7, rows.size)
+    feats = rng.permutation(ds.n_features)[:6]
+    asks = [(None, ds.y, classes, None), (rows, group, 7, None), (rows, group, 7, feats), (None, ds.y, classes, feats)]
+    want = [FastCounter(ds)._value_group_counts(*ask) for ask in asks]
+    monkeypatch.setattr(dense, "_KEY_BLOCK", 64)
+    short = FastCounter(ds)
+    got = [short._value_group_counts(*ask) for ask in asks]
+    for a, b in zip(want, got, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

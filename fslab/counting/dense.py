@@ -177,6 +177,8 @@ class FastCounter:
         if width == 0:
             return out
         step = min(width, max(1, _KEY_BLOCK // max(size, 1)))
+        if size >= _KEY_BLOCK and G * A <= 1 << 16:  # many rows, a column a block: 2-byte keys g A + X[r, j]
+            return self._short_group_counts(rows, group, G, features, out)
         base = (np.arange(step, dtype=np.int64)[:, None] * G + group.astype(np.int64)) * A  # (step, size)
         keys = np.empty((step, size), dtype=np.int64)
         span = max(step, self._span(size))
@@ -188,6 +190,22 @@ class FastCounter:
                 block = keys[:c1 - c0]
                 np.add(base[:c1 - c0], columns[c0 - g0:c1 - g0], out=block)
                 out[c0:c1] = np.bincount(block.ravel(), minlength=(c1 - c0) * G * A).reshape(c1 - c0, G, A)
+        return out
+
+    def _short_group_counts(self, rows: np.ndarray | None, group: np.ndarray, G: int, features: np.ndarray | None,
+                            out: np.ndarray) -> np.ndarray:
+        """:meth:`_value_group_counts` over many rows: 2-byte keys g[r] A + X[r, j], one addition and one bincount a
+        column (8-byte keys of a million rows leave the cache between their passes)."""
+        A, width = self.A, out.shape[0]
+        head = group.astype(np.uint16) * np.uint16(A)
+        keys = np.empty(head.size, dtype=np.uint16)
+        span = self._span(head.size)
+        for g0 in range(0, width, span):
+            g1 = min(width, g0 + span)
+            columns = self._column_block(slice(g0, g1) if features is None else features[g0:g1], rows)
+            for c in range(g0, g1):
+                np.add(head, columns[c - g0], out=keys, casting="unsafe")  # < G A <= 2^16
+                out[c] = np.bincount(keys, minlength=G * A).reshape(G, A)
         return out
 
     @property
