@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     def engine(new: bool) -> None:
         _fast._KEY_MIN_VALUES = key_min if new else 10**9
         _fast._KEY_MIN_CLASSES = key_classes if new else 10**9
-        _scorers._lazy_pays = lazy_pays if new else (lambda ev, n, reducer=True: n > 256 and reducer)
+        _scorers._lazy_pays = lazy_pays if new else (lambda ev, n, reducer=True, min_cells=0: n > 256 and reducer)
 
     print(f"# {os.cpu_count()} cores shared; CPU s (time.process_time), best of {a.reps} interleaved runs; "
           "ratio = fslab / FEAST (goal <= 0.33)")
