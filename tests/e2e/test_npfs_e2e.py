@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import choose, goto_page, screenshot, wait_idle
+from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle
 
 
 def test_npfs_on_duni_heatmap_progress_and_cancel(page):
@@ -15,7 +15,7 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
     page.get_by_role("button", name="Run NPFS").click()
     wait_idle(page)
-    expect(main.get_by_text("Relevant (")).to_be_visible(timeout=30_000)
+    expect(main.get_by_text("Relevant (")).to_be_visible(timeout=scaled(30_000))
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
     matrix = page.locator('[data-testid="stPlotlyChart"]').first
     expect(matrix.locator("g.ytick")).to_have_count(116)
@@ -41,8 +41,8 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     wait_idle(page)
     page.get_by_role("button", name="Run NPFS").click()
     progress = page.locator('[data-testid="stProgress"]')
-    expect(progress).to_be_visible(timeout=20_000)
-    expect(main.get_by_text("s left")).to_be_visible(timeout=20_000)
+    expect(progress).to_be_visible(timeout=scaled(20_000))
+    expect(main.get_by_text("s left")).to_be_visible(timeout=scaled(20_000))
     screenshot(page, "npfs-progress")
     page.get_by_role("button", name="Cancel").click()
     wait_idle(page)

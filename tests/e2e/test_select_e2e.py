@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import choose, goto_page, screenshot, wait_idle
+from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle
 
 
 def test_select_page_trace_renders(page):
@@ -106,7 +106,7 @@ def test_select_at_1024_keeps_labels_whole_and_apart(page):
     assert checkbox.evaluate(NOT_CUT)
     page.get_by_text("Presentation mode").click()  # 19 px text: the label wraps instead of being cut
     wait_idle(page)
-    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=10_000)
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '19px'", timeout=scaled(10_000))
     assert checkbox.evaluate(NOT_CUT) and all(button.evaluate(NOT_CUT) for button in buttons.all())
     heatmap.scroll_into_view_if_needed()
     screenshot(page, "select-heatmap-1024-presentation")

@@ -74,7 +74,7 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
         open_share_box(fresh).locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
             str(recipe_path))
         wait_idle(fresh)
-        expect(fresh.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=60_000)
+        expect(fresh.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
         assert selected_text(fresh) == expected
         expect(fresh).to_have_url(re.compile(r"/selection\?.*data=splice"))  # arrives after the run: wait
     finally:
@@ -82,8 +82,9 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
 
     ctx, linked = fresh_page(browser, link)
     try:
-        expect(linked.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=60_000)
-        expect(linked.locator('[data-testid="stSidebar"]').get_by_text("splice (sample)")).to_be_visible(timeout=60_000)
+        expect(linked.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
+        expect(linked.locator('[data-testid="stSidebar"]').get_by_text("splice (sample)")).to_be_visible(
+            timeout=scaled(60_000))
         assert selected_text(linked) == expected
     finally:
         ctx.close()

@@ -3,6 +3,8 @@ first visit to Toy fetches none of them after the click (issue 26: Home -> Toy l
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from tests.conftest import goto_page, scaled
 from ui.warm import ELEMENTS, element_scripts
 
@@ -22,6 +24,6 @@ def test_home_loads_the_renderers_before_the_reader_clicks(page):
     assert wanted <= before
     after_click: list[str] = []
     page.on("request", lambda r: after_click.append(r.url.split("/")[-1]) if r.url.endswith(".js") else None)
-    goto_page(page, "Toy distribution")
-    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
+    goto_page(page, "Toy distribution")   # waits until Toy's run is over (it draws no chart until a fold opens)
+    expect(page.get_by_role("heading", name="Toy distribution")).to_be_visible()
     assert not wanted & set(after_click), f"fetched again after the click: {sorted(wanted & set(after_click))}"
