@@ -440,19 +440,23 @@ def _robust_edges(dask, typed: list, numeric: list[str], binned: list[int], g: d
     one pass counting those per quantile bin; quantile edges where they crowd fewer rows
     (:func:`fslab.data.discretize.robust_switch`). Returns (edges, {position: (mean-std's fullest share,
     quantile's)} of the columns switched); ``shares`` (a dict) gets {position: (mean-std's fullest share,
-    quantile's or None where not counted)} of every binned column."""
+    quantile's, (Q1, Q3); None where not counted)} of every binned column."""
     share = _fullest_shares(dask, typed, [numeric[j] for j in binned], [edges[j] for j in binned], g["n"][binned])
     crowded = [j for j, s in zip(binned, share, strict=True) if s >= ROBUST_SHARE]
     if shares is not None:
-        shares |= {j: (float(s), None) for j, s in zip(binned, share, strict=True)}
+        shares |= {j: (float(s), None, None) for j, s in zip(binned, share, strict=True)}
     if not crowded:
         return edges, {}
     cols = [numeric[j] for j in crowded]
-    quantile = _exact_quantiles(dask, typed, cols, g["n"][crowded], bins, g["top"][crowded])
+    levels = np.linspace(0.0, 1.0, bins + 1)[1:-1]   # and the quartiles, for the outlier sentences: one select
+    found = _order_quantiles(dask, typed, cols, g["n"][crowded], np.concatenate([levels, [0.25, 0.75]]),
+                             g["top"][crowded])
+    quantile = [np.unique(x[:levels.size]) for x in found]
     q_share = _fullest_shares(dask, typed, cols, quantile, g["n"][crowded])
     ms_share = share[[binned.index(j) for j in crowded]]
     if shares is not None:
-        shares |= {j: (float(a), float(b)) for j, a, b in zip(crowded, ms_share, q_share, strict=True)}
+        shares |= {j: (float(a), float(b), x[levels.size:])
+                   for j, a, b, x in zip(crowded, ms_share, q_share, found, strict=True)}
     switch = robust_switch(ms_share, q_share)
     edges = dict(edges) | {j: q for j, q, s in zip(crowded, quantile, switch, strict=True) if s}
     return edges, {j: (float(a), float(b)) for j, a, b, s in zip(crowded, ms_share, q_share, switch, strict=True)
@@ -497,14 +501,20 @@ def _outlier_sentences(dask, typed: list, numeric: list[str], binned: list[int],
     if not crowded:
         return []
     cols = [numeric[j] for j in crowded]
-    probs = np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]])
-    q = _order_quantiles(dask, typed, cols, g["n"][crowded], probs, g["top"][crowded])
-    counted = [i for i, j in enumerate(crowded) if method != "auto" or shares[j][1] is None]   # auto counted them
-    q_share = {j: shares[j][1] for j in crowded if method == "auto"}
+    known = [i for i, j in enumerate(crowded) if method == "auto" and shares[j][1] is not None]
+    counted = [i for i in range(len(crowded)) if i not in known]   # auto counted the others' quartiles, share
+    q: list = [None] * len(crowded)
+    q_share = {crowded[i]: shares[crowded[i]][1] for i in known}
+    for i in known:
+        q[i] = shares[crowded[i]][2]
     if counted:
-        got = _fullest_shares(dask, typed, [cols[i] for i in counted], [np.unique(q[i][2:]) for i in counted],
+        probs = np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]])
+        found = _order_quantiles(dask, typed, [cols[i] for i in counted], g["n"][[crowded[i] for i in counted]],
+                                 probs, g["top"][[crowded[i] for i in counted]])
+        got = _fullest_shares(dask, typed, [cols[i] for i in counted], [np.unique(x[2:]) for x in found],
                               g["n"][[crowded[i] for i in counted]])
-        q_share |= {crowded[i]: float(x) for i, x in zip(counted, got, strict=True)}
+        for i, x, share_q in zip(counted, found, got, strict=True):
+            q[i], q_share[crowded[i]] = x, float(share_q)
     lo = np.array([x[0] - OUTLIER_IQR * (x[1] - x[0]) for x in q])
     hi = np.array([x[1] + OUTLIER_IQR * (x[1] - x[0]) for x in q])
     n_far, first = _compute(dask, _tree_sum_with(dask, [dask.delayed(_partition_far)(p, cols, lo, hi)

@@ -519,11 +519,8 @@ def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, ro
                         "read the columns' deviations") if inexact else {}
         deviations = {inexact[int(i)].name: d for i, d in zip(got.get("i", []), got.get("d", []), strict=True)}
     elif method == "quantile":
-        q = np.linspace(0.0, 1.0, bins + 1)[1:-1]
-        ranks = {c.name: _quantile_ranks(stats[c.name][0], q) for c in binned}
-        found = _order_statistics(t, [names[c.name] for c in binned],
-                                  [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in binned], rows)
-    for j, c in enumerate(binned):
+        found = _quantiles(t, binned, names, stats, np.linspace(0.0, 1.0, bins + 1)[1:-1], rows)
+    for c in binned:
         n, _, integral, lo, hi, s1, s2 = stats[c.name]
         if method == "mean-std":
             if c.name in means:
@@ -535,14 +532,23 @@ def _edges(t, binned: list, names: dict, stats: dict, method: str, bins: int, ro
         elif method == "uniform":
             edges = uniform_edges(np.array([lo]), np.array([hi]), bins)[0]
         else:
-            below, above, fraction = ranks[c.name]
-            edges = _lerp(np.array([found[j][int(r)] for r in below]), np.array([found[j][int(r)] for r in above]),
-                          fraction)
+            edges = found[c.name]
         if not np.all(np.isfinite(edges)):
             raise DataError(f"column {c.name!r} has values too large to bin (|x| up to "
                             f"{max(abs(lo), abs(hi)):.3g}); rescale the column")
         out[c.name] = np.unique(edges)
     return out
+
+
+def _quantiles(t, columns: list, names: dict, stats: dict, probs: np.ndarray, rows: int) -> dict[str, np.ndarray]:
+    """{column: np.quantile(x, probs)} (numpy's linear rule) of each column's non-missing values, from exact order
+    statistics (one query, :func:`_order_statistics`)."""
+    ranks = {c.name: _quantile_ranks(stats[c.name][0], probs) for c in columns}
+    found = _order_statistics(t, [names[c.name] for c in columns],
+                              [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in columns], rows)
+    return {c.name: _lerp(np.array([found[i][int(r)] for r in ranks[c.name][0]]),
+                          np.array([found[i][int(r)] for r in ranks[c.name][1]]), ranks[c.name][2])
+            for i, c in enumerate(columns)}
 
 
 def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: int, shares: dict | None = None
@@ -552,21 +558,28 @@ def _robust_edges(t, binned: list, names: dict, stats: dict, bins: int, rows: in
     ROBUST_SHARE of their rows in one bin, one count per quantile bin of those; quantile edges where they crowd
     fewer rows (:func:`fslab.data.discretize.robust_switch`). Returns ({column: edges}, {column: (mean-std's
     fullest share, quantile's)} of the columns switched); ``shares`` (a dict) gets {column: (mean-std's fullest
-    share, quantile's or None where not counted)} of every binned column."""
+    share, quantile's, (Q1, Q3); None where not counted)} of every binned column."""
     from .discretize import ROBUST_SHARE, robust_switch
 
     edges = _edges(t, binned, names, stats, "mean-std", bins, rows)
     share = _fullest_shares(t, binned, names, stats, edges, rows)
     crowded = [c for c in binned if share[c.name] >= ROBUST_SHARE]
-    quantile = _edges(t, crowded, names, stats, "quantile", bins, rows) if crowded else {}
+    levels = np.linspace(0.0, 1.0, bins + 1)[1:-1]   # and the quartiles, for the outlier sentences: one sort
+    found = _quantiles(t, crowded, names, stats, np.concatenate([levels, [0.25, 0.75]]), rows) if crowded else {}
+    for c in crowded:
+        if not np.all(np.isfinite(found[c.name])):   # b - a overflowed between two huge order statistics
+            raise DataError(f"column {c.name!r} has values too large to bin (|x| up to "
+                            f"{max(abs(stats[c.name][3]), abs(stats[c.name][4])):.3g}); rescale the column")
+    quantile = {c.name: np.unique(found[c.name][:levels.size]) for c in crowded}
     q_share = _fullest_shares(t, crowded, names, stats, quantile, rows)
     robust = {}
     for c in crowded:
         if robust_switch(share[c.name], q_share[c.name]):
             edges[c.name] = quantile[c.name]
             robust[c.name] = (share[c.name], q_share[c.name])
-    if shares is not None:   # for the outlier sentences: mean-std's fullest share of every column, quantile's
-        shares |= {c.name: (share[c.name], q_share.get(c.name)) for c in binned}
+    if shares is not None:   # for the outlier sentences: mean-std's fullest share of every column, quantile's, Q1/Q3
+        shares |= {c.name: (share[c.name], q_share.get(c.name), found[c.name][levels.size:] if c.name in found
+                            else None) for c in binned}
     return edges, robust
 
 
@@ -590,17 +603,13 @@ def _outlier_sentences(t, binned: list, names: dict, stats: dict, edges: dict, s
     crowded = [c for c in columns if share[c.name] >= STRETCHED]
     if not crowded:
         return []
-    probs = np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]])
-    ranks = {c.name: _quantile_ranks(stats[c.name][0], probs) for c in crowded}
-    found = _order_statistics(t, [names[c.name] for c in crowded],
-                              [np.union1d(ranks[c.name][0], ranks[c.name][1]) for c in crowded], rows)
-    q = {c.name: _lerp(np.array([found[i][int(r)] for r in ranks[c.name][0]]),
-                       np.array([found[i][int(r)] for r in ranks[c.name][1]]), ranks[c.name][2])
-         for i, c in enumerate(crowded)}
-    quantile = {c.name: np.unique(q[c.name][2:]) for c in crowded}   # tied edges merged, as memory's mark_ties
-    counted = [c for c in crowded if method != "auto" or shares[c.name][1] is None]   # auto counted the others
-    q_share = {c.name: shares[c.name][1] for c in crowded if c not in counted} | \
-        _fullest_shares(t, counted, names, stats, quantile, rows)
+    known = {c.name: shares[c.name] for c in crowded if method == "auto" and shares[c.name][1] is not None}
+    counted = [c for c in crowded if c.name not in known]   # auto counted the others' quartiles and quantile share
+    q = _quantiles(t, counted, names, stats, np.concatenate([[0.25, 0.75], np.linspace(0.0, 1.0, bins + 1)[1:-1]]),
+                   rows) if counted else {}
+    quantile = {c.name: np.unique(q[c.name][2:]) for c in counted}   # tied edges merged, as memory's mark_ties
+    q_share = {name: known[name][1] for name in known} | _fullest_shares(t, counted, names, stats, quantile, rows)
+    q |= {name: known[name][2] for name in known}
     fences = {c.name: (q[c.name][0] - OUTLIER_IQR * (q[c.name][1] - q[c.name][0]),
                        q[c.name][1] + OUTLIER_IQR * (q[c.name][1] - q[c.name][0])) for c in crowded}
     items = []
