@@ -99,7 +99,9 @@ def test_bootstrap_data_is_scattered_once_not_pickled_per_task():
 def test_npfs_on_partitioned_data_same_matrix_with_2_or_5_workers(client):
     """fslab.npfs(dask_source): Poisson bootstrap weights drawn per row on the workers (from the bootstrap's seed and
     the row's global index), so the same partitions give the same matrix on 2 worker processes (the fixture) and on
-    a cluster of 5; the rows never come to the client."""
+    a cluster of 5 workers; the rows never come to the client. The 5 are threads of this process (the placement of
+    partitions is what changes; worker processes and their pickling are the fixture's: a process each cost ~2 s
+    of CPU in imports)."""
     from distributed import Client, LocalCluster
 
     from fslab.data.distributed import to_dask_source
@@ -108,8 +110,8 @@ def test_npfs_on_partitioned_data_same_matrix_with_2_or_5_workers(client):
     src = to_dask_source(data, npartitions=6, client=client)
     want = npfs(src, "jmi", k=6, n_bootstraps=6, seed=5)
     assert want.relevant.tolist() == [0, 1, 2, 3, 4]
-    with LocalCluster(n_workers=5, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as five:
+    with LocalCluster(n_workers=5, processes=False, threads_per_worker=1, dashboard_address=None) as cluster, \
+            Client(cluster) as five:
         assert len(five.scheduler_info()["workers"]) == 5
         got = npfs(to_dask_source(data, npartitions=6, client=five), "jmi", k=6, n_bootstraps=6, seed=5)
     np.testing.assert_array_equal(got.matrix, want.matrix)
