@@ -62,7 +62,7 @@ from ..tables import CodedSource, JointTable, TableSource, readonly
 from .evaluator import FAST_SHARE, TableEvaluator
 
 ROW_KEYS = 1 << 20  # keys (row, candidate) per sorted batch of the row path (8 MiB of int64, ~10 such arrays)
-ROW_RULE = 5  # the row path from (cells x fold x class x values) > ROW_RULE x counted rows on (crossover 4-8)
+ROW_RULE = 2  # the row path from (cells x fold x class x values) > ROW_RULE x its rows on (crossover 1.5-3)
 
 
 def fold_source(source, folds: np.ndarray, n_folds: int):
@@ -167,6 +167,7 @@ class CrossFittedEvaluator(TableEvaluator):
         self._rows = self._rows.reshape(self.n_folds, len(source.labels))
         super().__init__(measure, derived, engine)
         self._zero: np.ndarray | None = None
+        self._free = np.zeros(0, dtype=bool)   # classes whose class-pure part with training rows loses nothing
         self._act: dict[tuple[int, ...], tuple] = {}
 
     def _check_labels(self) -> None:
@@ -213,8 +214,9 @@ class CrossFittedEvaluator(TableEvaluator):
     def _rows_pay(self, cells, subset, candidates: np.ndarray) -> bool:
         """The row path (:meth:`_row_extensions`) where the counts the other path lays out per candidate (cells of
         J x fold x class x values: the engine's mixed cells, or the plain tables' cells where the engine would not
-        serve the step) exceed ROW_RULE times the rows it counts (the engine's mixed rows; every row), which bound
-        the row path's rows from above (deep steps, many classes; bench/README.md, issue 35.2)."""
+        serve the step) exceed ROW_RULE times the rows the row path counts (:meth:`_active`; deep steps, many
+        classes; bench/README.md, issue 35.2). Those rows are among the other path's (every row, or the engine's
+        mixed rows), so a layout under a quarter of that bound keeps the other path without finding them."""
         counter = self.counter
         key = tuple(int(j) for j in subset)
         if (isinstance(counter, FastCounter) and FAST_SHARE * candidates.size >= self.source.n_features
@@ -224,10 +226,14 @@ class CrossFittedEvaluator(TableEvaluator):
         else:
             n_cells, n_rows = self.cells(key)[1], self.source.n_rows
         width = int(self.source.arities[candidates].max()) if candidates.size else 1
-        # a loss without a free class (log-loss, MI) keeps every class-pure row and lays out more: 3x the threshold
-        # (Gisette-shaped MIGreedy: the engine is cheaper through step 10; optdigits: the rows from step 3 on)
-        rule = ROW_RULE * (1 if self._zero_loss_classes(cells).any() else 3)
-        return n_cells * len(self.source.labels) * width > rule * max(n_rows, 1)
+        layout = n_cells * len(self.source.labels) * width
+        # a loss whose class-pure parts cost something (log-loss, MI) scores each of them: 4x the threshold
+        # (Gisette-shaped MIGreedy: the engine is cheaper through step 8; optdigits: the rows from step 3 on)
+        self._zero_loss_classes(cells)
+        rule = ROW_RULE * (1 if self._free.all() else 4)
+        if 4 * layout <= rule * max(n_rows, 1):
+            return False
+        return layout > rule * max(self._active(cells, key)[0].size, 1)
 
     def _zero_loss_classes(self, cells) -> np.ndarray:
         """(L,) bool: classes l whose class-pure cells lose nothing now or under any refinement. A part of such a
@@ -243,26 +249,30 @@ class CrossFittedEvaluator(TableEvaluator):
             seen = np.asarray(cells.cell_loss(pure, pure, rows, self._params))          # (L, F)
             unseen = np.asarray(cells.prior_loss(rows, self._params)).T                  # (L, F)
             self._zero = ((seen == 0) & (unseen == 0)).all(axis=1)
+            self._free = (seen == 0).all(axis=1)
         return self._zero
 
     def _pure_shares(self, cells, cls: np.ndarray, trained: np.ndarray, tested: np.ndarray,
                      fold: np.ndarray) -> np.ndarray:
         """Held-out shares of class-pure parts spread over folds: a part of class ``cls`` with ``trained`` training
-        and ``tested`` test rows in fold ``fold`` (one entry each). ``cell_loss`` on one pure table per distinct
-        (class, trained, tested, fold): the same numbers, bit for bit, as the part's whole (F, L) layout."""
+        and ``tested`` test rows in fold ``fold`` (one entry each). A held-out loss adds up over the test rows under
+        the rule fitted on the training rows, so the share is ``tested`` times the share of one test row:
+        ``cell_loss`` on one pure table per distinct (class, training rows), every fold at once (a table of the
+        pairs seen, no sort)."""
         rows = self._fold_rows()
         F, L = rows.shape
-        t, c = trained.astype(np.int64), tested.astype(np.int64)
-        key = ((cls * (int(t.max()) + 1) + t) * (int(c.max()) + 1) + c) * F + fold
-        uniq, inverse = np.unique(key, return_inverse=True)
-        u_fold, rest = uniq % F, uniq // F
-        u_test, rest = rest % (int(c.max()) + 1), rest // (int(c.max()) + 1)
-        u_train, u_cls = rest % (int(t.max()) + 1), rest // (int(t.max()) + 1)
+        t = trained.astype(np.int64)
+        T = int(t.max()) + 1
+        key = cls * T + t
+        seen = np.zeros(L * T, dtype=bool)
+        seen[key] = True
+        uniq = np.flatnonzero(seen)
+        u_cls, u_train = np.divmod(uniq, T)
         train, test = np.zeros((uniq.size, F, L)), np.zeros((uniq.size, F, L))
         train[np.arange(uniq.size), :, u_cls] = u_train[:, None]
-        test[np.arange(uniq.size), :, u_cls] = u_test[:, None]
-        share = np.asarray(cells.cell_loss(train, test, rows, self._params))[np.arange(uniq.size), u_fold]
-        return share[inverse.ravel()]
+        test[np.arange(uniq.size), :, u_cls] = 1.0
+        one = np.asarray(cells.cell_loss(train, test, rows, self._params))      # (distinct, F): one test row
+        return tested * one[(np.cumsum(seen) - 1)[key], fold]
 
     def _active(self, cells, subset: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """(active rows, their dense cell of J, the cells' number, the dropped rows' loss per fold (F,)).
@@ -314,7 +324,6 @@ class CrossFittedEvaluator(TableEvaluator):
         rows = self._fold_rows()
         F, L = rows.shape
         act, cell, C, const = self._active(cells, tuple(int(j) for j in subset))
-        self._zero_loss_classes(cells)
         prior = np.asarray(cells.prior_loss(rows, self._params))
         src = self.source
         q = src.y[act].astype(np.int64)
@@ -322,43 +331,55 @@ class CrossFittedEvaluator(TableEvaluator):
         # key bits, low to high: fold x class (qb), value (ab), cell of J (cb), candidate: shifts, no divisions
         qb, ab, cb = (max(int(x) - 1, 0).bit_length() for x in (F * L, A, max(C, 1)))
         fold_of, class_of = np.divmod(np.arange(1 << qb), L)
-        low = (cell << (ab + qb)) | q
         room = 62 - (cb + ab + qb)   # bits left for the candidate in an int64 key
         if room < 1:
             return super().extensions(subset, candidates)
-        rule = np.empty((F, candidates.size))
         step = min(max(1, ROW_KEYS // max(act.size, 1)), 1 << min(room, 40))
+        # uint32 keys where a batch's candidates fit in the bits left (half the bytes to sort and scan)
+        kind = np.uint32 if cb + ab + qb + max(step - 1, 0).bit_length() <= 32 else np.int64
+        low = ((cell << (ab + qb)) | q).astype(kind)
+        # the active rows' codes, one contiguous row per feature (a batch's gather reads whole rows)
+        codes = np.ascontiguousarray(src.X[act].T) if act.size else src.X[:0].T
+        self._zero_loss_classes(cells)
+        free, prior_flat = self._free, prior.ravel()
+        rule = np.empty((F, candidates.size))
         for s0 in range(0, candidates.size, step):
             part = candidates[s0:s0 + step]
             B = part.size
             acc = np.zeros(B * F)
             if act.size:
-                key = src.X[act[None, :], part[:, None]].astype(np.int64) << qb
+                key = codes[part].astype(kind) << kind(qb)
                 key |= low
-                key |= np.arange(B, dtype=np.int64)[:, None] << (cb + ab + qb)
+                key |= np.arange(B, dtype=kind)[:, None] << kind(cb + ab + qb)
                 key = np.sort(key, axis=None)
                 start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
                 count = np.diff(np.append(start, key.size)).astype(np.float64)
                 entry = key[start]
-                sub, eq = entry >> qb, entry & ((1 << qb) - 1)
+                sub, eq = entry >> kind(qb), (entry & kind((1 << qb) - 1)).astype(np.intp)
                 ef, el = fold_of[eq], class_of[eq]
                 first = np.concatenate(([True], sub[1:] != sub[:-1]))
                 sid = np.cumsum(first) - 1                               # part of each entry
                 sstart = np.flatnonzero(first)
                 send = np.append(sstart[1:], sub.size) - 1
                 spread = ef[sstart] != ef[send]                          # entries sort by (part, fold, class)
-                b_of = sub[sstart] >> (cb + ab)
-                one = ~spread[sid]
-                acc += np.bincount(b_of[sid[one]] * F + ef[one], weights=count[one] * prior[ef[one], el[one]],
-                                   minlength=B * F)
-                # a class-pure part spread over folds: its loss in fold f is a function of (class, training rows,
-                # test rows, f) only: ``cell_loss`` once per distinct tuple (the same arithmetic as a whole layout)
-                pure = np.minimum.reduceat(el, sstart) == np.maximum.reduceat(el, sstart)
-                pe = np.flatnonzero((spread & pure)[sid])
+                b_of = (sub[sstart] >> kind(cb + ab)).astype(np.intp)
+                at = b_of[sid] * F + ef                                  # (candidate, fold) of each entry
+                split = spread[sid]
+                acc += np.bincount(at, weights=count * prior_flat[eq] * ~split, minlength=B * F)
+                # class-pure parts: no class change between consecutive entries of the part (running sums of
+                # whole numbers: exact, and cheaper than reductions per part)
+                change = np.cumsum(np.concatenate(([0], (el[1:] != el[:-1]) & ~first[1:])))
+                pure = change[send] == change[sstart]
+                # a class-pure part spread over folds: every fold with test rows has training rows, all of its class,
+                # so its loss in fold f is 0 for a class of ``free`` (a pure cell's rule gets it right), else a
+                # function of (class, training rows, test rows, f) only: ``cell_loss`` once per distinct tuple (the
+                # same arithmetic as a whole layout)
+                pe = np.flatnonzero(split & pure[sid] & ~free[el])
                 if pe.size:
-                    acc += np.bincount(b_of[sid[pe]] * F + ef[pe], weights=self._pure_shares(
-                        cells, el[pe], np.add.reduceat(count, sstart)[sid[pe]] - count[pe], count[pe], ef[pe]),
-                        minlength=B * F)
+                    total = np.cumsum(count)
+                    size = total[send] - total[sstart] + count[sstart]           # rows of each part
+                    acc += np.bincount(at[pe], weights=self._pure_shares(
+                        cells, el[pe], size[sid[pe]] - count[pe], count[pe], ef[pe]), minlength=B * F)
                 many = np.flatnonzero(spread & ~pure)
                 if many.size:
                     index = np.full(spread.size, -1, dtype=np.int64)
