@@ -350,7 +350,7 @@ class CrossFittedEvaluator(TableEvaluator):
             if act.size:
                 key = codes[part].astype(kind) << kind(qb)
                 key |= low
-                key |= np.arange(B, dtype=kind)[:, None] << kind(cb + ab + qb)
+                key |= np.left_shift(np.arange(B, dtype=kind), kind(cb + ab + qb))[:, None]
                 key = np.sort(key, axis=None)
                 start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
                 count = np.diff(np.append(start, key.size)).astype(np.float64)
@@ -376,8 +376,8 @@ class CrossFittedEvaluator(TableEvaluator):
                 # same arithmetic as a whole layout)
                 pe = np.flatnonzero(split & pure[sid] & ~free[el])
                 if pe.size:
-                    total = np.cumsum(count)
-                    size = total[send] - total[sstart] + count[sstart]           # rows of each part
+                    running = np.cumsum(count)
+                    size = running[send] - running[sstart] + count[sstart]       # rows of each part
                     acc += np.bincount(at[pe], weights=self._pure_shares(
                         cells, el[pe], size[sid[pe]] - count[pe], count[pe], ef[pe]), minlength=B * F)
                 many = np.flatnonzero(spread & ~pure)
