@@ -3,6 +3,7 @@ levels), 5 classes, a quarter of the columns informative; prints the peak after 
 
     .venv/bin/python bench/bench_memory_levels.py   # the engine of this checkout (for the figure's "before", run
                                                     # it on the fslab/ of commit 1aa78ec: git archive 1aa78ec fslab)
+    .venv/bin/python bench/bench_memory_levels.py --dtype uint8   # a caller's 1-byte array (fewer than 256 levels)
 
 One run per process (``ru_maxrss`` is the process's peak); the data are made in row chunks so their own temporaries
 stay small beside the caller's array.
@@ -32,16 +33,19 @@ def main(argv=None) -> int:
     ap.add_argument("--columns", type=int, default=500)
     ap.add_argument("--selector", default="jmi")
     ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--dtype", default="int16", choices=("int16", "int8", "uint8"),
+                    help="the caller's array (int8 / uint8: 1 byte a cell, what a caller with few levels can pass)")
     a = ap.parse_args(argv)
     import fslab
 
     m, n = a.rows, a.columns
     rng = np.random.default_rng(0)
     y = rng.integers(0, 5, m)
-    X = np.empty((m, n), dtype=np.int16)
+    dtype = np.dtype(a.dtype)
+    X = np.empty((m, n), dtype=dtype)
     informative = X[:, ::4].shape[1]
     for r in range(0, m, 50_000):
-        part = rng.integers(0, 8, (min(m, r + 50_000) - r, n), dtype=np.int16)
+        part = rng.integers(0, 8, (min(m, r + 50_000) - r, n), dtype=dtype)
         rows_y = y[r:r + part.shape[0]]
         part[:, ::4] = np.where(rng.random((part.shape[0], informative)) < 0.3,
                                 (rows_y[:, None] + np.arange(informative)) % 8, part[:, ::4])
@@ -54,7 +58,9 @@ def main(argv=None) -> int:
     s = fslab.select(d, a.k, selector=a.selector)
     cpu = time.process_time() - t
     p = peak_mib()
-    print(f"{a.selector} k={a.k} {m} x {n}: data {base:.0f} MiB, codes {codes:.0f}, "
+    shared = np.shares_memory(d.X, X)
+    print(f"{a.dtype} caller, codes {'a view of it' if shared else 'a copy'}; "
+          f"{a.selector} k={a.k} {m} x {n}: data {base:.0f} MiB, codes {codes:.0f}, "
           f"select {p:.0f} MiB = {p * 2**20 / (m * n):.2f} B/cell; select {cpu:.1f} s CPU; picks {list(s.features)}; "
           f"load {os.getloadavg()[0]:.1f}")
     return 0

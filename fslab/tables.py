@@ -214,7 +214,8 @@ class CodedSource:
     Parameters
     ----------
     X : (r, n) int array, ``0 <= X[:, j] < arities[j]``; kept in its own integer dtype (an encoded dataset's
-        codes are uint8 up to 256 levels), cast to intp only inside the cell-code arithmetic.
+        codes are uint8 up to 256 levels; int8, int16 and int32 codes are viewed as the unsigned type of their size,
+        not copied), cast to intp only inside the cell-code arithmetic.
     arities : (n,) number of values of each feature.
     labels : (L,) value of Y for each class index.
     y : (r,) class index of each row, for a sample; or
@@ -248,6 +249,8 @@ class CodedSource:
             raise DataError(f"feature codes need a 2-d array; got shape {X.shape}")
         if not np.issubdtype(X.dtype, np.integer):
             raise DataError("feature codes must be integers; discretise real-valued features first")
+        if X.dtype.kind == "i" and X.dtype.itemsize <= 4 and X.dtype.isnative and not (X.size and X.min() < 0):
+            X = X.view(np.dtype(f"u{X.dtype.itemsize}"))   # non-negative codes keep their bytes: int8 -> uint8, no copy
         X = readonly(np.ascontiguousarray(X if X.dtype.kind == "u" else X.astype(np.int64, copy=False)))
         arities = np.array(arities, dtype=np.int64)
         labels = np.array(labels)
