@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, download_recipe, goto_page, wait_idle
+from tests.conftest import ARTIFACTS, download_recipe, goto_page, scaled, wait_idle
 
 
 def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, streamlit_url):
@@ -42,7 +42,7 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
 
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     student = ctx.new_page()
-    student.set_default_timeout(60_000)
+    student.set_default_timeout(scaled(60_000))
     try:
         student.goto(shown)
         wait_idle(student)

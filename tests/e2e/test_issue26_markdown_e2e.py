@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, wait_idle
+from tests.conftest import ARTIFACTS, scaled, wait_idle
 
 FILE = ("[click me](http://evil.example/phish) ![x](http://evil.example/pixel.png) http://evil.example/raw "
         "www.evil.example me@evil.example <http://evil.example/a>")
@@ -16,7 +16,7 @@ FILE = ("[click me](http://evil.example/phish) ![x](http://evil.example/pixel.pn
 def test_a_links_payload_is_text_in_the_browser(browser, streamlit_url):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(scaled(60_000))
     requests: list[str] = []
     pg.on("request", lambda r: requests.append(r.url))
     try:

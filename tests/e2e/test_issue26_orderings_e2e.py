@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, wait_idle
+from tests.conftest import ARTIFACTS, scaled, wait_idle
 
 # the tiles whose text runs past their box (an ellipsis or a cut: scrollWidth beyond clientWidth)
 _CUT = "els => els.map(e => [e.innerText, e.scrollWidth > e.clientWidth + 1]).filter(([t, c]) => c)"
@@ -18,7 +18,7 @@ _TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnim
 def test_minimal_tiles_are_not_cut(browser, streamlit_url):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(scaled(60_000))
     ARTIFACTS.mkdir(exist_ok=True)
     try:
         pg.goto(f"{streamlit_url}/orderings?{urlencode({'dist': 's-star-vs-markov', 'tab': 'Minimal S* (BS, OS)'})}")

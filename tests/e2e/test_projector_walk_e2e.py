@@ -99,7 +99,7 @@ def _next(pg) -> None:
 def test_a_teachers_walk_at_1024_x_768(browser, streamlit_url):
     ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     pg = ctx.new_page()
-    pg.set_default_timeout(120_000)
+    pg.set_default_timeout(scaled(120_000))
     ARTIFACTS.mkdir(exist_ok=True)
     found: dict[str, dict] = {}
     main = pg.locator('[data-testid="stMain"]')

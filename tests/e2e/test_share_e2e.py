@@ -36,7 +36,7 @@ def open_share_box(page):
 def fresh_page(browser, url: str):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(scaled(60_000))
     pg.goto(url)
     wait_idle(pg)
     return ctx, pg
