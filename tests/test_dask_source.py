@@ -7,7 +7,6 @@ from __future__ import annotations
 import inspect
 import os
 import signal
-import subprocess
 import sys
 
 import numpy as np
@@ -28,8 +27,6 @@ from fslab.data.distributed import (
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: about 2 min under load
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Selectors that read per-row values a count table does not carry (declared ``needs_rows``): refused with a
 # ParameterError on partitioned codes. mRMR runs there: its pair tables are (X_f, X_j, Y) tables summed over Y.
@@ -216,25 +213,19 @@ def test_bad_input_and_missing_dask(client, monkeypatch):
 
 
 def test_command_line_scheduler_gives_the_same_answer(client, capsys):
-    """`fslab npfs adult --k 10 --n N --scheduler ADDRESS` prints exactly what the local run prints (both runs at
-    once, in fresh processes); `fslab select` on the cluster counts on the workers and prints the same."""
+    """`fslab npfs adult --k 10 --n N --scheduler ADDRESS` prints exactly what the local run prints; `fslab select`
+    on the cluster counts on the workers and prints the same. (That ``import fslab`` and its command line never
+    import dask: tests/test_import.py, in a fresh interpreter.)"""
     from fslab.cli.main import main
 
     address = client.scheduler.address
-    npfs = [sys.executable, "-m", "fslab", "npfs", "adult", "--k", "10", "--n", "4", "-q"]
-    imports = [sys.executable, "-c", "import sys, fslab, fslab.data.distributed, fslab.cli.main; "
-               "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"]
-    runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-            for cmd in (npfs + ["--scheduler", address], npfs, imports)]
-    (dask_out, dask_err), (local_out, _), (imported, _) = (run.communicate(timeout=300) for run in runs)
-    assert runs[0].returncode == 0, dask_err
-    assert dask_out == local_out and "relevant" in local_out
-    assert imported.strip() == "False"   # import fslab (and its command line) never imports dask
-    outputs = []
-    for extra in (["--scheduler", address], []):
-        assert main(["select", "mushroom", "--k", "4", "-q", *extra]) == 0
-        outputs.append(capsys.readouterr().out)
-    assert outputs[0] == outputs[1]
+    for command, says in ((["npfs", "adult", "--k", "10", "--n", "4", "-q"], "relevant"),
+                          (["select", "mushroom", "--k", "4", "-q"], "odor")):
+        outputs = []
+        for extra in (["--scheduler", address], []):
+            assert main([*command, *extra]) == 0
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1] and says in outputs[0], command
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
         with connect("tcp://127.0.0.1:9", timeout="1s"):
             pass
