@@ -50,15 +50,17 @@ def test_toy_distribution_reproduces_example1(at):
     assert _selected(at) == "Selected: **X2**"
 
 
-@pytest.mark.parametrize("selector", ["mrmr", "jmi", "fisher", "bayes-score", "precision-greedy", "backward"])
-def test_other_selectors_render(at, selector):
-    if selector == "backward":
-        at.radio(key="select.source").set_value("distribution").run()
-        at.number_input(key="select.k").set_value(1).run()
-    at.selectbox(key="select.selector").set_value(selector).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    assert _selected(at).startswith("Selected:")
+def test_other_selectors_render(at):
+    """Each other selector in turn in one session (Mushroom; backward on Example 1 with k = 1), one run each."""
+    for selector in ["mrmr", "jmi", "fisher", "bayes-score", "precision-greedy", "backward"]:
+        if selector == "backward":
+            at.radio(key="select.source").set_value("distribution").run()
+            at.number_input(key="select.k").set_value(1)
+        at.selectbox(key="select.selector").set_value(selector).run()
+        assert not at.exception, (selector, [e.value for e in at.exception])
+        assert not at.error, (selector, [e.value for e in at.error])
+        assert at.selectbox(key="select.selector").value == selector
+        assert _selected(at).startswith("Selected:"), selector
 
 
 def test_measure_parameters_and_s_variate(at):
