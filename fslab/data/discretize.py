@@ -507,12 +507,17 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     filled = cast(list[tuple[str, ...]], categories)  # every column's names are set by now
     arities = np.array([len(c) for c in filled], dtype=np.int64)
     dtype = code_dtype(int(arities.max()) if n else 1)
-    if check_memory is not None:
-        check_memory(m * n * dtype.itemsize, f"the codes of {m:,} x {n:,} cells")
-    X = np.empty((m, n), dtype=dtype)
-    for j, codes in text_codes.items():
-        X[:, j] = codes
-    _numeric_codes(X, source, stats, discrete, binned, E, n_values)
+    if (array is not None and source.n_columns == n and array.dtype.kind in "iu"
+            and array.dtype.itemsize == dtype.itemsize and array.flags.c_contiguous
+            and bool(_identity(source, stats, discrete).all())):
+        X = array.view(dtype)   # every column already holds its codes 0 .. a-1: the caller's array, not a copy
+    else:
+        if check_memory is not None:
+            check_memory(m * n * dtype.itemsize, f"the codes of {m:,} x {n:,} cells")
+        X = np.empty((m, n), dtype=dtype)
+        for j, codes in text_codes.items():
+            X[:, j] = codes
+        _numeric_codes(X, source, stats, discrete, binned, E, n_values)
     with np.errstate(over="ignore", invalid="ignore"):
         span = stats.hi - stats.lo + 1
     exact = discrete & stats.small & (stats.n_missing == 0) & (stats.n_distinct == span)
@@ -522,15 +527,20 @@ def encode_frame(frame: pd.DataFrame, method: str = "mean-std", bins: int = 3, a
     return EncodedFrame(X, arities, tuple(filled), raw, notes, tuple(kinds), cut, kept, quantile)
 
 
+def _identity(source: NumericSource, stats: ColumnStats, discrete) -> np.ndarray:
+    """Per numeric column: its integer values are already its codes 0 .. a-1 (every one present, none missing)."""
+    with np.errstate(invalid="ignore"):
+        return (discrete & stats.small & (stats.lo == 0) & (stats.n_missing == 0)
+                & (stats.n_distinct == stats.hi + 1) & (source.dtype.kind in "biu"))
+
+
 def _numeric_codes(X, source: NumericSource, stats: ColumnStats, discrete, binned, E, n_values) -> None:
     """Write the codes of every numeric column into X, a block of rows at a time.
 
     Columns whose values are already 0 .. a-1 (every integer present, no missing) are copied as they are;
     other small-range integer columns go through a rank table, wide-range ones through their sorted values.
     """
-    with np.errstate(invalid="ignore"):
-        identity = (discrete & stats.small & (stats.lo == 0) & (stats.n_missing == 0)
-                    & (stats.n_distinct == stats.hi + 1) & (source.dtype.kind in "biu"))
+    identity = _identity(source, stats, discrete)
     small = np.flatnonzero(discrete & stats.small & ~identity)
     copy = np.flatnonzero(identity)
     wide = np.flatnonzero(discrete & ~stats.small & (stats.n_distinct > 0))
