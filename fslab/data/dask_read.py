@@ -538,7 +538,8 @@ def from_dask(frame, target, positive=None, method: str | None = None, bins: int
     statistics; uniform: the global min and max; the same kept-as-is rule for few distinct values and the same
     category order). Mean and std are summed per partition, so they can differ from numpy's pairwise sums in the
     last bit; a value exactly on such an edge is the only way a code could differ. The source's ``plan`` is the
-    coded plan.
+    coded plan; its notes end with memory's outlier sentences for the binning
+    (:func:`fslab.data.data_checks.outlier_notes`, counted on the workers).
 
     ``method``: None (the default) is "auto", robust bins (mean-std, quantile bins where outliers crowd 90 % of a
     column's rows into one mean-std bin: :mod:`fslab.data.discretize`), or the frame's ``attrs["fslab_binning"]``

@@ -201,7 +201,8 @@ def outlier_notes(frame: pd.DataFrame, array: np.ndarray | None, stats: ColumnSt
     "quantile" flags nothing. The sentence says what the binning in use does and suggests only what would change
     the codes: quantile bins where they put fewer rows in their fullest bin (auto's own rule,
     :func:`fslab.data.discretize.robust_switch`: under "auto" such a column already has them), otherwise fixing
-    the values. Occupancy is one pass over blocks of rows; only the crowded columns are sorted.
+    the values. Occupancy is one pass over blocks of rows; only the crowded columns are sorted. SQL and Dask say
+    the same words (:func:`outlier_words`) from counts made in the engine (``from_sql``, ``from_dask``).
     """
     method, bins = check_method(method, bins)
     if method == "quantile":

@@ -203,7 +203,8 @@ def from_sql(table_or_path, target: str, con=None, method: str = "auto", bins: i
     sample std, quantile numpy's linear rule on exact order statistics, uniform min + k (max - min) / bins), a
     missing value a level of its own. ``column_types``, ``dayfirst``, ``near_unique``, ``constant``, ``missing`` and
     ``positive`` as in :meth:`Dataset.from_frame`. Mean and std are the engine's sums (exact ones for whole
-    numbers), so a real value exactly on such an edge is the only way a code could differ.
+    numbers), so a real value exactly on such an edge is the only way a code could differ. The notes end with
+    memory's outlier sentences for the binning (:func:`fslab.data.data_checks.outlier_notes`, counted in the engine).
 
     ``feature_names``: the columns to use (default: every column but the target and ``row_id``). ``row_id``: a column
     numbering the rows (their order for held-out folds and bootstrap weights; PostgreSQL keeps no row order of its
