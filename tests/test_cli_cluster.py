@@ -17,9 +17,11 @@ from fslab.cli.main import main
 from fslab.cluster import SchedulerAddressError, parse_address, probe, usable_scheduler
 from fslab.data.dask_read import from_dask, table_files
 from fslab.errors import ClusterError, DataError
+from tests import dask_cluster
 
 dd = pytest.importorskip("dask.dataframe")
 pytest.importorskip("distributed")
+client, dask_client = dask_cluster.client, dask_cluster.dask_client   # one 2-worker LocalCluster per process
 
 
 def frame(m: int = 3000, seed: int = 0) -> pd.DataFrame:

@@ -14,16 +14,18 @@ dd = pytest.importorskip("dask.dataframe")
 pytest.importorskip("distributed")
 
 from fslab.data.dask_read import from_dask  # noqa: E402
+from tests import dask_cluster  # noqa: E402
 from tests.test_dask_plan import in_memory, plan_record, tables  # noqa: E402
 
-pytestmark = pytest.mark.slow   # a LocalCluster of two worker processes
+pytestmark = [pytest.mark.slow, pytest.mark.cluster]   # tests/dask_cluster.py's LocalCluster of two worker processes
+dask_client = dask_cluster.dask_client   # the fixture (module-scoped `pairs` takes the session's client itself)
 
 # the in-memory default for a user's file: held out (5 folds, seed 0)
 CASES = [("bayes-greedy", {"measure": "balanced"}), ("mi-greedy", {}), ("jmi", {})]
 
 
 @pytest.fixture(scope="module")
-def pairs(client):
+def pairs(dask_client):
     """(name, in-memory encoded dataset, DaskSource read in 3 partitions on the workers) for every table."""
     return [(name, in_memory(df, target), from_dask(dd.from_pandas(df, npartitions=3, sort=False), target))
             for name, df, target in tables()]

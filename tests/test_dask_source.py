@@ -23,6 +23,7 @@ from fslab.data.distributed import (
     require_dask,
     to_dask_source,
 )
+from tests import dask_cluster
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -39,7 +40,7 @@ ROW_MEASURES = {"precision", "recall"}   # the same per-row criteria, as measure
 PLAIN = "engine" in inspect.signature(fslab.select).parameters   # the evaluation seam's oracle, once it exists
 
 
-# the `client` fixture (a two-worker LocalCluster on 127.0.0.1) is in tests/conftest.py
+client, dask_client = dask_cluster.client, dask_cluster.dask_client   # one 2-worker LocalCluster per process
 
 
 def random_frame(seed: int, m: int = 400) -> pd.DataFrame:

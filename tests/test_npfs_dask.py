@@ -19,11 +19,12 @@ from fslab.data.distributed import ClusterError  # noqa: E402
 from fslab.data.encoded import EncodedDataset  # noqa: E402
 from fslab.data.synthetic import uniform_dataset  # noqa: E402
 from fslab.npfs import npfs  # noqa: E402
+from tests import dask_cluster  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a LocalCluster of two worker processes: not in the inner loop
 
 
-# the `client` fixture (a two-worker LocalCluster on 127.0.0.1) is in tests/conftest.py
+client, dask_client = dask_cluster.client, dask_cluster.dask_client   # one 2-worker LocalCluster per process
 
 
 def _duni():
