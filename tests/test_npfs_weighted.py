@@ -203,6 +203,7 @@ def test_tables_too_large_to_count_resample():
         npfs(data, "jmi", k=2, n_bootstraps=2, seed=0, counting="weights")
 
 
+@pytest.mark.slow  # 2.9 s CPU: JMI on the uint16 codes (the engine's >256-level path) takes 2.8 s of it; uint8: 0.005 s
 def test_counted_engine_keeps_small_codes():
     """Signed codes are stored as int64 by EncodedDataset; the direct engine copies a bootstrap's rows per run, so it
     keeps them in uint8 (uint16 beyond 256 levels): 8x less memory per bootstrap, the same selections."""

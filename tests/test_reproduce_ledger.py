@@ -94,6 +94,7 @@ def test_rows_are_valid_and_round_trip(ledger):
     assert sum(ledger.counts().values()) == len(ledger.rows)
 
 
+@pytest.mark.slow  # 1.5 s CPU at load 20 (the three ledgers read and formatted): not for the inner loop
 def test_markdown_table_is_regenerated_from_results():
     """REPRODUCE.md's block is exactly what `bench/reproduce.py --markdown` writes from the shipped results."""
     text = REPRODUCE_MD.read_text(encoding="utf-8")
