@@ -65,6 +65,8 @@ def test_default_view_shows_the_side_by_side_panel(at):
     _open_overlaps(at)
     assert "Jaccard overlap of the selected sets" in _titles(at)
     assert len(at.get("download_button")) >= 4
+    at.session_state["compare.how"] = True  # the formulas are folded, drawn when opened (issue 34.5)
+    at.run()
     assert len(at.latex) >= 3
 
 

@@ -35,6 +35,8 @@ def test_default_run_selects_five_mushroom_features(at):
     assert "odor=none" in _selected(at)
     assert _selected(at).count("**") == 10  # five bold names
     assert len(at.get("plotly_chart")) == 2
+    at.session_state["select.how"] = True  # the formulas are folded, drawn when opened (issue 34.5)
+    at.run()
     assert len(at.latex) >= 2
     assert len(at.get("download_button")) == 5  # selection, trace (CSV, JSON) and the data's selected columns
     table = _selected_table(at)
@@ -66,6 +68,7 @@ def test_other_selectors_render(at):
 def test_measure_parameters_and_s_variate(at):
     at.selectbox(key="select.measure").set_value("cost-sensitive").run()
     at.slider(key="select.c").set_value(0.1).run()
+    at.session_state["select.how"] = True  # the formulas: drawn when opened (issue 34.5)
     at.checkbox(key="select.use_s").check().run()
     assert not at.exception and not at.error
     assert any(r"\binom" in x.value for x in at.latex)
@@ -203,6 +206,8 @@ def test_errors_are_shown_positive_with_their_direction(at):
 def test_paper_text_follows_the_selector_and_in_sample_note(at):
     says = lambda: next(e.label for e in at.expander if e.label.startswith("What the paper says"))  # noqa: E731
     assert says().startswith("What the paper says: Algorithm 1, BayesGreedy")
+    at.session_state["select.how"] = True  # the estimate's note is in "How this is computed" (drawn when opened)
+    at.run()
     assert any("in-sample plug-in estimate" in c.value for c in at.caption)
     at.selectbox(key="select.selector").set_value("jmi").run()
     assert says() == "What the paper says: JMI (Yang & Moody 1999)"

@@ -49,7 +49,7 @@ def _texts(at) -> str:
     return " ".join(str(m.value) for m in at.markdown)
 
 
-CONV_OPEN = {"toy.conv_open": True}  # the convergence study runs only in its opened expander
+CONV_OPEN = {"toy.conv_open": True, "toy.chart_open": True}  # the convergence study runs only in its opened expander
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def toy() -> AppTest:
 def test_toy_convergence_study_runs_only_when_opened():
     """Closed by default (issue 16: the page's first paint); opening it draws its chart; the choices made in it
     (and a preset's k) are kept while it is closed."""
-    at = _page("pages/toy.py")
+    at = _page("pages/toy.py", **{"toy.chart_open": True})  # the joint law's chart, folded too (issue 34.5)
     assert len(at.get("plotly_chart")) == 1 and not at.multiselect  # the joint law only
     at.session_state["toy.conv_open"] = True
     at.run()

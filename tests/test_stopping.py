@@ -65,6 +65,9 @@ def test_select_page_helper_runs_on_request():
         render_stopping_rule(preset("bayes-example-1"), "bayes-greedy", "zero-one", {}, 1, key="t")
 
     at = AppTest.from_function(app, default_timeout=30).run()
+    assert not at.exception and not at.number_input  # folded: nothing drawn until opened (issue 34.5)
+    at.session_state["t.stop_open"] = True
+    at.run()
     assert not at.exception and not any("k = " in m.value for m in at.markdown)  # nothing runs unasked
     at.number_input(key="t.stop_tol").set_value(0.04)
     at.button(key="t.stop_run").click().run()
