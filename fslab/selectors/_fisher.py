@@ -9,6 +9,8 @@ On a Distribution the moments are exact expectations under the law.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..data.encoded import EncodedDataset
@@ -28,13 +30,29 @@ def fisher_scores(source) -> np.ndarray:
         if no_values.any():
             matrix = np.where(no_values[None, :], source.X, values)
     n_labels = len(source.labels)
+    rows: slice | np.ndarray = slice(None)
     if source.y is not None:
-        W = np.zeros((matrix.shape[0], n_labels))
-        W[np.arange(matrix.shape[0]), source.y] = 1.0
+        rows = np.argsort(source.y, kind="stable")   # rows by class: a class's sums are one reduceat segment
+        class_sums = _sorted_class_sums(np.bincount(source.y, minlength=n_labels))
     else:
-        W = np.asarray(source.weights, dtype=np.float64)
-    return np.concatenate([_block_scores(np.asarray(matrix[:, start:start + _BLOCK], dtype=np.float64), W)
-                           for start in range(0, matrix.shape[1], _BLOCK)])
+        class_sums = partial(np.matmul, np.asarray(source.weights, dtype=np.float64).T)   # sum_x w_l(x) v(x)
+    return np.concatenate([_block_scores(np.asarray(matrix[rows, start:start + _BLOCK], dtype=np.float64),
+                                         class_sums) for start in range(0, matrix.shape[1], _BLOCK)])
+
+
+def _sorted_class_sums(counts: np.ndarray):
+    """A -> the (L, n) sums of A's rows per class, A's rows sorted by class (``counts`` rows each): one
+    ``np.add.reduceat``, not a product with a one-hot matrix (BLAS threads on a shared 2-core server spin: Fisher
+    on Mushroom took 336 ms of CPU that way at load 8, 45 ms by sums)."""
+    present = counts > 0
+    starts = (np.cumsum(counts) - counts)[present]
+
+    def sums(A: np.ndarray) -> np.ndarray:
+        out = np.zeros((counts.size, A.shape[1]))
+        if A.shape[0]:
+            out[present] = np.add.reduceat(A, starts, axis=0)
+        return out
+    return sums
 
 
 def _centred_scaled(V: np.ndarray, finite: np.ndarray) -> np.ndarray:
@@ -51,13 +69,13 @@ def _centred_scaled(V: np.ndarray, finite: np.ndarray) -> np.ndarray:
     return np.where(finite, (np.where(finite, V, 0.0) - centre) / half, 0.0)
 
 
-def _block_scores(V: np.ndarray, W: np.ndarray) -> np.ndarray:
+def _block_scores(V: np.ndarray, class_sums) -> np.ndarray:
     finite = np.isfinite(V)  # missing raw values are left out of each feature's moments
     V0 = _centred_scaled(V, finite)
-    mass = W.T @ finite.astype(np.float64)           # (L, n) mass of class l with a value of feature j
+    mass = class_sums(finite.astype(np.float64))     # (L, n) mass of class l with a value of feature j
     safe = np.where(mass > 0, mass, 1.0)
-    mean = (W.T @ V0) / safe                         # mu_lj
-    second = (W.T @ (V0 * V0)) / safe
+    mean = class_sums(V0) / safe                     # mu_lj
+    second = class_sums(V0 * V0) / safe
     var = np.maximum(second - mean**2, 0.0)          # sigma_lj^2
     p = mass / mass.sum(axis=0, keepdims=True).clip(min=1e-300)
     overall = (p * mean).sum(axis=0)
