@@ -3,9 +3,9 @@ not part of the library: issue 25 moved it out of fslab.cost).
 
 A profile hook (``sys.setprofile``) sees every call of the evaluators' ``criterion`` (1 table), ``extensions`` (one
 per candidate) and ``removals`` (one per kept feature), of the sources' ``table`` / ``extension_tables`` used outside
-an evaluator (the permutation test) and of mRMR's pair tables (one per candidate); nested calls count once, at the
-outermost level. Nothing is patched: the hook is this thread's only, and gone when the block ends. Jobs run several
-times slower while it is on, so time them outside it.
+an evaluator (the permutation test) and of mRMR's pair tables (one per candidate, by ``feature_pair_counts`` or
+``pair_information``); nested calls count once, at the outermost level. Nothing is patched: the hook is this
+thread's only, and gone when the block ends. Jobs run several times slower while it is on, so time them outside it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _sizes() -> dict:
 
     size = {"criterion": lambda a: 1, "table": lambda a: 1, "extensions": lambda a: len(a["candidates"]),
             "extension_tables": lambda a: len(a["candidates"]), "removals": lambda a: len(a["kept"]),
-            "pairs": lambda a: len(a["candidates"])}
+            "pairs": lambda a: len(a["candidates"]), "pair_information": lambda a: len(a["firsts"])}
     classes, todo = [], [Evaluator]
     while todo:
         cls = todo.pop()
@@ -41,7 +41,7 @@ def _sizes() -> dict:
     found = {vars(cls)[name].__code__: name for cls in classes for name in ("criterion", "extensions", "removals")
              if name in vars(cls)}
     found |= {CodedSource.table.__code__: "table", CodedSource.extension_tables.__code__: "extension_tables",
-              _counting.feature_pair_counts.__code__: "pairs"}
+              _counting.feature_pair_counts.__code__: "pairs", _counting.pair_information.__code__: "pair_information"}
     return {code: (name, size[name]) for code, name in found.items()}
 
 

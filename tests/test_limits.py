@@ -289,7 +289,8 @@ def test_library_refuses_only_what_cannot_fit_in_memory(monkeypatch):
     from fslab.limits import NotEnoughMemoryError
 
     monkeypatch.setattr(limits_module, "available_memory", lambda: 1000)
-    ds = Dataset.from_arrays(np.zeros((100, 20), dtype=np.uint8), np.arange(100) % 2)
+    # values 2, not codes 0 .. a-1: the codes need their own array (an array of codes would be viewed, no memory)
+    ds = Dataset.from_arrays(np.full((100, 20), 2, dtype=np.uint8), np.arange(100) % 2)
     with pytest.raises(NotEnoughMemoryError, match=r"the codes of 100 x 20 cells need about 0\.00 GB of memory, but "
                                                    r"only 0\.00 GB is available; use fewer rows or columns"):
         ds.discretize()
