@@ -61,6 +61,8 @@ def test_three_thousand_columns_read_as_in_memory_in_a_few_queries(monkeypatch):
     assert kinds["day0"] == ("date", "date-iso", "days") and kinds["t0"][0] == "text"
     assert_same_plan(src.plan, enc.plan)
     assert_same_codes(src, enc)
+    outliers = [n for n in enc.notes if "outlier(s)" in n]   # memory's outlier sentences, word for word
+    assert outliers and [n for n in src.notes if "outlier(s)" in n] == outliers
     # statistics of 2,400 number and 600 text columns, 3 parse rules, codes: a few dozen queries, not thousands
     assert len(queries) <= 30, sorted(set(queries))
     src.close()
