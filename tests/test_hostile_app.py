@@ -158,6 +158,7 @@ def test_hostile_distribution_names_display_literally(at):
            "probs": [[0.3, 0.1], [0.1, 0.2], [0.05, 0.1], [0.05, 0.1]]}
     toy_import(at, f"{IMAGE}.json", json.dumps(doc).encode())
     assert not at.error
+    at.session_state["toy.chart_open"] = True   # the law's chart is folded, drawn when opened (issue 34.5)
     at.button(key="toy.use_json").click().run()
     assert not at.exception
     assert at.session_state["fslab.distribution_name"] == f"{IMAGE}.json"

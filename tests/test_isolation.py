@@ -27,6 +27,7 @@ APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 def _session(page: str, **session_state) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["orderings.table_open"] = True   # Orderings' table is folded, drawn when opened (issue 34.5)
     for key, value in session_state.items():
         at.session_state[key] = value
     at.switch_page(page).run()

@@ -21,6 +21,10 @@ def _upload(name: str) -> AppTest:
     at.selectbox(key="data_target").set_value(messy.TARGETS[name]).run()
     at.button(key="data_use").click().run()
     assert at.session_state["fslab.current_data"].encoded.target == messy.TARGETS[name]
+    # folded sections draw when opened (issue 34.5): Select's "How this is computed" (the stopping rule's caption),
+    # NPFS's explanation and count table
+    for fold in ("select.how", "npfs.how", "npfs.table_open"):
+        at.session_state[fold] = True
     at.switch_page("pages/selection.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
