@@ -141,9 +141,10 @@ def test_interrupted_caller_terminates_the_worker(forkserver):
         if done >= 3:
             raise Interrupted
 
+    before = multiprocessing.active_children()   # a Dask test's cluster may live on here (tests/dask_cluster.py)
     with pytest.raises(Interrupted):
         heavy.run_in_worker(npfs, _toy(), "mi-score", 1, n_bootstraps=5_000, progress=progress, context=forkserver)
-    assert multiprocessing.active_children() == []
+    assert [p for p in multiprocessing.active_children() if p not in before] == []
 
 
 def test_slot_is_released_when_the_session_stops_right_after_taking_it(monkeypatch):

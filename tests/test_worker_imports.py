@@ -2,6 +2,7 @@
 
 import multiprocessing
 import sys
+import types
 
 import pytest
 
@@ -13,11 +14,14 @@ def _child(queue) -> None:
 
 
 @pytest.mark.slow
-def test_a_job_worker_skips_the_pages_preload():
+def test_a_job_worker_skips_the_pages_preload(monkeypatch):
     from ui.preload import script_modules
 
     assert {"fslab.plots.by_measure", "ui.toy", "ui.compare"} <= set(script_modules())   # the server preloads them
-    ctx = multiprocessing.get_context("forkserver")   # as ui.heavy starts its jobs
+    # a plain __main__ (an AppTest earlier in this process leaves its script there, which a new process would re-run)
+    # and a fresh interpreter: a child of multiprocessing, as a job's worker is
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+    ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     worker = ctx.Process(target=_child, args=(queue,))
     worker.start()
