@@ -170,6 +170,7 @@ def test_formatted_numbers_read_back(values, style):
     np.testing.assert_allclose(converted.to_numpy(), values, rtol=0, atol=1e-9)
 
 
+@pytest.mark.slow  # over 0.25 s of CPU: out of the inner loop
 def test_command_line_column_type_and_missing(tmp_path, capsys):
     from fslab.cli.main import main
 

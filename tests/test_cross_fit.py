@@ -243,6 +243,7 @@ def test_plug_in_is_the_default_and_unchanged():
     assert ev.estimate == "plug-in"
 
 
+@pytest.mark.slow  # over 0.25 s of CPU: out of the inner loop
 def test_bad_requests_are_parameter_errors():
     data = fslab.load_sample("mushroom").discretize()
     with pytest.raises(ParameterError, match="estimate must be one of"):

@@ -33,6 +33,7 @@ def test_a_link_with_excluded_columns_loads_without_them(open_page):  # noqa: F8
     assert dict(at.query_params)["exclude"] == "odor=none,odor=foul"
 
 
+@pytest.mark.slow  # over 0.25 s of CPU: out of the inner loop
 def test_by_measure_travels_in_a_link(open_page):  # noqa: F811
     assert "by_measure" in PAGES and {"selector", "k", "measures"} <= set(CHOICES["by_measure"])
     link = {"data": "mushroom", "source": "dataset", "selector": "bayes-greedy", "k": "3",
