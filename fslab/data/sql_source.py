@@ -30,6 +30,7 @@ import re
 import uuid
 import weakref
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -46,15 +47,23 @@ class SqlError(FslabError, RuntimeError):
     dropped table)."""
 
 
-def fetch(expr, what: str = "count"):
-    """Run an Ibis expression as a pyarrow table; the engine's own errors become one :class:`SqlError`."""
+@contextmanager
+def engine_errors(what: str) -> Iterator[None]:
+    """The engine's own errors, whatever their types, become one :class:`SqlError` saying what could not be done and
+    the first line of the engine's message; fslab's own errors pass."""
     try:
-        return expr.to_pyarrow()
+        yield
     except FslabError:
         raise
     except Exception as err:   # each engine raises its own types
         first = (str(err).strip().splitlines() or [""])[0][:300]
         raise SqlError(f"the SQL engine could not {what}: {type(err).__name__}: {first}") from None
+
+
+def fetch(expr, what: str = "count"):
+    """Run an Ibis expression as a pyarrow table; the engine's own errors become one :class:`SqlError`."""
+    with engine_errors(what):
+        return expr.to_pyarrow()
 
 
 def _backend(t) -> str:
@@ -385,7 +394,7 @@ class SqlSource:
         parts: list[dict[str, np.ndarray]] = []
         for start in range(0, len(selects), COMPOUND):
             sql = self._sql_of_codes()[0] + " UNION ALL ".join(selects[start:start + COMPOUND])
-            try:
+            with engine_errors("count"):
                 cursor = backend.raw_sql(sql)
                 try:
                     if backend.name == "duckdb":   # DuckDB's raw_sql gives the connection: read columns as arrays
@@ -397,11 +406,6 @@ class SqlSource:
                 finally:
                     if backend.name != "duckdb":   # keep DuckDB's connection open
                         cursor.close()
-            except FslabError:
-                raise
-            except Exception as err:   # each engine raises its own types
-                first = (str(err).strip().splitlines() or [""])[0][:300]
-                raise SqlError(f"the SQL engine could not count: {type(err).__name__}: {first}") from None
             self.queries += 1
             self.bytes_received += sum(int(v.nbytes) for v in got.values())
             parts.append(got)

@@ -32,12 +32,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import FslabError
 from . import parse_rules as pr
 from . import sql_parse as sp
 from .data_checks import ID_MIN_ROWS, InfiniteValueError
 from .plan import TEXT_CAP, VALUES_CAP, ColumnSummary, TableSummary
-from .sql_source import SqlError, fetch
+from .sql_source import SqlError, engine_errors, fetch
 
 BATCH = 300     # Ibis aggregate expressions per query (a type set by hand: few columns)
 LONG_COLUMNS = 1_000   # columns per long-form query at most
@@ -410,7 +409,7 @@ def raw_rows(t, query: str, what: str, fetch: bool = True) -> dict[str, list]:
     ``Backend.sql`` would parse it again with sqlglot, seconds for a wide table's query); the engine's errors become
     one SqlError. ``fetch=False``: a statement with no result (CREATE ...)."""
     backend = t.get_backend()
-    try:
+    with engine_errors(what):
         cursor = backend.raw_sql(query)
         try:
             rows = cursor.fetchall() if fetch else []
@@ -418,11 +417,6 @@ def raw_rows(t, query: str, what: str, fetch: bool = True) -> dict[str, list]:
         finally:
             if backend.name != "duckdb":   # DuckDB's raw_sql gives the connection itself: keep it open
                 cursor.close()
-    except FslabError:
-        raise
-    except Exception as err:   # each engine raises its own types
-        first = (str(err).strip().splitlines() or [""])[0][:300]
-        raise SqlError(f"the SQL engine could not {what}: {type(err).__name__}: {first}") from None
     return {name: [row[k] for row in rows] for k, name in enumerate(names)}
 
 
