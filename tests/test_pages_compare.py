@@ -225,3 +225,20 @@ def test_overlap_charts_share_a_row_only_where_both_fit(at):
     assert not any(_chart_keys(g) & OVERLAP_TITLES for g in at.grid)
     assert not any(_chart_keys(c) & OVERLAP_TITLES for c in at.columns)
     assert OVERLAP_TITLES <= set(_titles(at))
+
+
+def test_a_remembered_k_out_of_range_goes_back_to_the_default_without_a_warning(at, monkeypatch):
+    """k persists across pages: 40, kept from a wide data set, is out of Example 1's range 1 .. 1. It goes back to
+    the default by leaving Session State, not by a write there: Streamlit logs a warning for a widget given both a
+    value and a Session State write (seen in the server log on Select -> Compare)."""
+    from streamlit.elements.lib import policies
+
+    warnings: list[tuple] = []
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    monkeypatch.setattr(policies._LOGGER, "warning", lambda *args, **kwargs: warnings.append(args))
+    monkeypatch.setattr(policies.runtime, "exists", lambda: True)  # AppTest runs without a Runtime
+    at.session_state["compare.k"] = 40
+    at.radio(key="compare.source").set_value("distribution").run()
+    assert not at.exception
+    assert at.slider(key="compare.k").value == 1
+    assert warnings == []

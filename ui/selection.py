@@ -55,9 +55,11 @@ def keep_choice(key: str, options: list) -> None:
 
 def keep_in_range(key: str, low: int, high: int, default: int) -> None:
     """Before a number box or slider whose range follows the data is drawn: a remembered value outside
-    ``[low, high]`` (kept from other data, settings persist across pages) goes back to ``default``."""
+    ``[low, high]`` (kept from other data, settings persist across pages) goes back to ``default``: it is removed,
+    so the widget starts at its own default (writing ``default`` into Session State before a widget that is also
+    given a value makes Streamlit log a "set via the Session State API" warning)."""
     if not low <= st.session_state.get(key, default) <= high:
-        st.session_state[key] = default
+        del st.session_state[key]
 
 
 def work_note(selector: str, n: int, k: int, rows: int) -> str | None:
@@ -141,10 +143,10 @@ def estimate_choice(container, kind: str, page: str) -> str:
     key, marker = f"{page}.estimate", f"{page}.estimate_for"
     if st.session_state.get(marker) != data_key():
         st.session_state[marker] = data_key()
-        st.session_state[key] = default
+        del st.session_state[key]
     options = list(ESTIMATE_LABELS)
     if st.session_state.get(key) not in options:
-        st.session_state[key] = default
+        del st.session_state[key]
     return container.radio(
         "Estimate", options, format_func=ESTIMATE_LABELS.get, horizontal=True, key=key, persist_state="session",
         help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
