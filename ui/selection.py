@@ -143,10 +143,10 @@ def estimate_choice(container, kind: str, page: str) -> str:
     key, marker = f"{page}.estimate", f"{page}.estimate_for"
     if st.session_state.get(marker) != data_key():
         st.session_state[marker] = data_key()
-        del st.session_state[key]
+        st.session_state[key] = default
     options = list(ESTIMATE_LABELS)
     if st.session_state.get(key) not in options:
-        del st.session_state[key]
+        st.session_state[key] = default
     return container.radio(
         "Estimate", options, format_func=ESTIMATE_LABELS.get, horizontal=True, key=key, persist_state="session",
         help="In-sample: the plug-in Bayes rule fitted and scored on the same rows (the papers' definition; a "
