@@ -252,3 +252,53 @@ def run_limited(limits: Limits, fn, /, *args, what: str = "reading the file", co
 
 __all__ = ["OutOfBand", "ParseLimitError", "breach_error", "limit_this_process", "packed", "receive_value",
            "run_capped", "run_limited", "send_packed", "send_value"]
+
+
+WORKER_NICENESS = 1  # a little below the server's threads: they win a contended core, the job is never starved
+
+
+def lower_priority() -> None:
+    """Make this process background work that still finishes: ``nice`` +1 and Linux's SCHED_BATCH policy, in the
+    server's own scheduling group.
+
+    SCHED_BATCH marks the job as CPU-bound: a waking interactive thread (a session's rerun, the websocket loop)
+    preempts it at once, and the job never preempts them; nice +1 gives it about 45 % of a core where it competes
+    with the server's busy threads. It stays in the server's session and Linux autogroup (no ``setsid``): a group of
+    its own at nice 19 (the earlier policy) weighed 15 against 1,024 for every other group, so on a machine busy
+    with anything else the job barely ran (a 30-bootstrap NPFS: 7 s in-process, 422 s through the worker; issue
+    26). Measured with tests/test_issue26_heavy.py. Each step is skipped where the platform has no such thing.
+    """
+    for step in (lambda: os.nice(WORKER_NICENESS), _batch_policy):
+        try:
+            step()
+        except (AttributeError, OSError):
+            pass
+
+
+def _batch_policy() -> None:
+    os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+
+
+def serve_job(results, job, answer, with_progress: bool, caps=None) -> None:
+    """A job's worker process (``ui.heavy.run_in_worker``): reads ``(fn, args, kwargs)`` from the pipe ``job``;
+    ``progress`` calls and an error go to ``results`` (a queue); the result goes to the pipe ``answer``, announced
+    by a ``("piped", None)`` message on ``results``. Both pipes carry :func:`send_packed` messages: arrays and large
+    bytes out of band, each memory region once, so neither side copies them into a pickle first.
+
+    It lives here, not in ``ui``: a worker imports the module of its target to unpickle it, and ``ui.heavy``
+    imports Streamlit and the pages' modules (1.2-1.5 s a job, on every upload, binning and NPFS run)."""
+    lower_priority()
+    fn, args, kwargs = receive_value(job.fileno())
+    job.close()
+    if with_progress:
+        kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
+    try:
+        message = packed(fn(*args, **kwargs) if caps is None else run_capped(caps, fn, *args, **kwargs))
+    except MemoryError as err:   # packing the answer did not fit (under caps, fn's own is run_capped's error)
+        results.put(("error", err if caps is None else memory_error(caps)))
+        return
+    except Exception as err:  # sent back and re-raised in the caller's thread
+        results.put(("error", err))
+        return
+    results.put(("piped", None))
+    send_packed(answer.fileno(), *message)

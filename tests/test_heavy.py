@@ -13,6 +13,7 @@ import pytest
 
 from fslab.data.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError
+from fslab.limited import WORKER_NICENESS
 from fslab.npfs import npfs
 from ui import heavy
 
@@ -105,7 +106,7 @@ def test_worker_runs_at_a_lower_priority_than_the_server(forkserver):
     WORKER_NICENESS (1), Linux's SCHED_BATCH, and the server's own session and autogroup (a group of its own at
     nice 19 starved it 50x on a busy machine)."""
     niceness, same_session, group, policy = heavy.run_in_worker(_priority, context=forkserver)
-    assert niceness == min(19, os.nice(0) + heavy.WORKER_NICENESS)
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
     assert same_session
     if os.path.exists("/proc/self/autogroup"):
         assert group == _priority()[2]  # the server's group, at the server's group niceness

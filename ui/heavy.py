@@ -6,7 +6,8 @@ holds the GIL that the other sessions and the websocket event loop need. Two too
 - :func:`heavy_slot`: a server-wide bounded slot (``max(1, cores - 1)`` jobs at once, one core left for the
   light work of everybody else). A session that must wait sees :data:`WAIT_MESSAGE` and can still rerun.
 - :func:`run_in_worker`: runs a function in a separate process (forked from a ``forkserver`` that has imported
-  fslab once, at a lower CPU priority, :func:`lower_priority`, so the interactive sessions keep their share), relays its
+  fslab once; the worker's side is :func:`fslab.limited.serve_job`, which never imports Streamlit), at a lower CPU
+  priority (:func:`fslab.limited.lower_priority`), so the interactive sessions keep their share; relays its
   ``progress`` calls to the caller's thread and returns its result; the server's GIL stays free meanwhile. If the
   caller is interrupted (Streamlit stops a script at its next ``st`` call when the user reruns or cancels), the
   worker is terminated. A worker that cannot start, or dies, is a :class:`WorkerError` with a plain message. With
@@ -30,7 +31,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from fslab.errors import FslabError
-from fslab.limited import OutOfBand, breach_error, memory_error, packed, receive_value, run_capped, send_packed
+from fslab.limited import OutOfBand, breach_error, packed, receive_value, send_packed, serve_job
 
 WAIT_MESSAGE = "Waiting for another user's heavy job to finish..."
 SAME_JOB_MESSAGE = "Another session is computing this same result; it appears here when done..."
@@ -146,55 +147,8 @@ def is_heavy_lattice(n_features: int, cells: int) -> bool:
 def _context():
     """A forkserver context that imports fslab once: each job then starts with a fork, not a fresh import."""
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["fslab", "fslab.data.upload"])   # the upload job's module too
+    ctx.set_forkserver_preload(["fslab", "fslab.data.upload", "fslab.limited"])   # the upload job's module too
     return ctx
-
-
-WORKER_NICENESS = 1  # a little below the server's threads: they win a contended core, the job is never starved
-
-
-def lower_priority() -> None:
-    """Make this process background work that still finishes: ``nice`` +1 and Linux's SCHED_BATCH policy, in the
-    server's own scheduling group.
-
-    SCHED_BATCH marks the job as CPU-bound: a waking interactive thread (a session's rerun, the websocket loop)
-    preempts it at once, and the job never preempts them; nice +1 gives it about 45 % of a core where it competes
-    with the server's busy threads. It stays in the server's session and Linux autogroup (no ``setsid``): a group of
-    its own at nice 19 (the earlier policy) weighed 15 against 1,024 for every other group, so on a machine busy
-    with anything else the job barely ran (a 30-bootstrap NPFS: 7 s in-process, 422 s through the worker; issue
-    26). Measured with tests/test_issue26_heavy.py. Each step is skipped where the platform has no such thing.
-    """
-    for step in (lambda: os.nice(WORKER_NICENESS), _batch_policy):
-        try:
-            step()
-        except (AttributeError, OSError):
-            pass
-
-
-def _batch_policy() -> None:
-    os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-
-
-def _work(results, job, answer, with_progress: bool, caps=None) -> None:
-    """The worker: reads ``(fn, args, kwargs)`` from the pipe ``job``; ``progress`` calls and an error go to
-    ``results`` (a queue); the result goes to the pipe ``answer``, announced by a ``("piped", None)`` message on
-    ``results``. Both pipes carry :func:`fslab.limited.send_packed` messages: arrays and large bytes out of band,
-    each memory region once, so neither side copies them into a pickle first."""
-    lower_priority()
-    fn, args, kwargs = receive_value(job.fileno())
-    job.close()
-    if with_progress:
-        kwargs = {**kwargs, "progress": lambda *a: results.put(("progress", a))}
-    try:
-        message = packed(fn(*args, **kwargs) if caps is None else run_capped(caps, fn, *args, **kwargs))
-    except MemoryError as err:   # packing the answer did not fit (under caps, fn's own is run_capped's error)
-        results.put(("error", err if caps is None else memory_error(caps)))
-        return
-    except Exception as err:  # sent back and re-raised in the caller's thread
-        results.put(("error", err))
-        return
-    results.put(("piped", None))
-    send_packed(answer.fileno(), *message)
 
 
 _MAIN_LOCK = threading.Lock()
@@ -227,7 +181,7 @@ def _start(ctx, results, job, answer, fn, with_progress: bool, caps=None):
     once, then reported as a WorkerError saying what happened, never as the raw OSError."""
     failure: BaseException | None = None
     for _ in range(START_ATTEMPTS):
-        worker = ctx.Process(target=_work, args=(results, job, answer, with_progress, caps), daemon=True)
+        worker = ctx.Process(target=serve_job, args=(results, job, answer, with_progress, caps), daemon=True)
         try:
             with plain_main():
                 worker.start()
