@@ -250,10 +250,6 @@ def run_limited(limits: Limits, fn, /, *args, what: str = "reading the file", co
     return payload
 
 
-__all__ = ["OutOfBand", "ParseLimitError", "breach_error", "limit_this_process", "packed", "receive_value",
-           "run_capped", "run_limited", "send_packed", "send_value"]
-
-
 WORKER_NICENESS = 1  # a little below the server's threads: they win a contended core, the job is never starved
 
 
@@ -302,3 +298,7 @@ def serve_job(results, job, answer, with_progress: bool, caps=None) -> None:
         return
     results.put(("piped", None))
     send_packed(answer.fileno(), *message)
+
+
+__all__ = ["WORKER_NICENESS", "OutOfBand", "ParseLimitError", "breach_error", "limit_this_process", "lower_priority",
+           "packed", "receive_value", "run_capped", "run_limited", "send_packed", "send_value", "serve_job"]
