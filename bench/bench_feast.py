@@ -8,6 +8,11 @@ interleaved), whether the picks agree (else the first differing step), and the l
     .venv/bin/python bench/bench_feast.py                      # every shape
     .venv/bin/python bench/bench_feast.py --shape optdigits --criterion cmim
     .venv/bin/python bench/bench_feast.py --before             # fslab with the key path and lazy pairs off too
+    .venv/bin/python bench/bench_feast.py --against /tmp/tree  # also another checkout's fslab, in this process
+
+``--against ROOT`` imports ``ROOT/fslab`` a second time as the package ``fslab_twin`` (fslab imports itself only
+relatively) and times it in the same rounds on the same codes (an ``EncodedDataset`` of the twin's own class),
+asserting the same picks: a before/after comparison at the same load.
 
 Shapes: the peers script's three (Adult, digits-in-noise, Gisette-shaped), optdigits (10 classes, 17 levels),
 20 classes x 5 levels 8,000 x 300, and generated ones spanning 2-30 classes, 2-17 levels, 64-5,000 columns and
@@ -17,6 +22,7 @@ Shapes: the peers script's three (Adult, digits-in-noise, Gisette-shaped), optdi
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -54,12 +60,32 @@ def shapes() -> dict:
     return out
 
 
+def load_twin(root: str):
+    """``root``/fslab imported as the package ``fslab_twin`` (another checkout, beside this one in one process)."""
+    pkg = Path(root) / "fslab"
+    spec = importlib.util.spec_from_file_location("fslab_twin", pkg / "__init__.py",
+                                                  submodule_search_locations=[str(pkg)])
+    assert spec is not None and spec.loader is not None
+    twin = importlib.util.module_from_spec(spec)
+    sys.modules["fslab_twin"] = twin
+    spec.loader.exec_module(twin)
+    return twin
+
+
+def twin_data(twin, d):
+    """``d``'s codes as the twin's own ``EncodedDataset`` (same codes, arities, labels and names)."""
+    encoded = importlib.import_module("fslab_twin.data.encoded")
+    return encoded.EncodedDataset(np.asarray(d.X), np.asarray(d.y), labels=d.labels, feature_names=d.feature_names,
+                                  arities=d.arities)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shape", action="append", help="a shape's name or the start of it (default: all)")
     ap.add_argument("--criterion", action="append", choices=["cmim", "jmi", "mi-greedy", "mrmr"])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--before", action="store_true", help="also time fslab without the key path and lazy pairs")
+    ap.add_argument("--against", metavar="ROOT", help="also time ROOT/fslab (another checkout) in the same rounds")
     a = ap.parse_args(argv)
     sys.path.insert(0, str(PEERS))
     import feast_ratio
@@ -77,6 +103,7 @@ def main(argv=None) -> int:
 
     ctypes.CDLL(str(feast_ratio.CACHE / "MIToolbox" / "libMIToolbox.so"), mode=ctypes.RTLD_GLOBAL)
     lib = ctypes.CDLL(str(feast_ratio.CACHE / "FEAST" / "libFSToolbox.so"))
+    twin = load_twin(a.against) if a.against else None
     lazy_pays, key_min, key_classes = _scorers._lazy_pays, _fast._KEY_MIN_VALUES, _fast._KEY_MIN_CLASSES
 
     def engine(new: bool) -> None:
@@ -92,16 +119,23 @@ def main(argv=None) -> int:
             continue
         d = make()
         X, y = np.asarray(d.X), np.asarray(d.y)
+        d_twin = twin_data(twin, d) if twin is not None else None
         for sel, fname in feast_ratio.CRITERIA.items():
             if a.criterion and sel not in a.criterion:
                 continue
             run = feast_ratio.feast_runner(lib, fname, X, y, k)
-            tl, tf, tb = [], [], []
+            tl, tf, tb, tt = [], [], [], []
             for _ in range(a.reps):
+                if twin is not None:
+                    t = time.process_time()
+                    other = [int(i) for i in twin.select(d_twin, k, selector=sel).features]
+                    tt.append(time.process_time() - t)
                 engine(True)
                 t = time.process_time()
                 picks = [int(i) for i in fslab.select(d, k, selector=sel).features]
                 tl.append(time.process_time() - t)
+                if twin is not None:
+                    assert other == picks, f"{name} {sel}: {a.against} picks {other}, this tree {picks}"
                 if a.before:
                     engine(False)
                     t = time.process_time()
@@ -117,6 +151,8 @@ def main(argv=None) -> int:
             step = next((i for i, (p, q) in enumerate(zip(picks, fp, strict=True)) if p != q), None)
             same = "same picks" if step is None else f"differ from step {step + 1} ({picks[step]} vs {fp[step]})"
             before = f"  before {min(tb):8.3f} s" if tb else ""
+            if tt:
+                before += f"  against {min(tt):8.3f} s (ratio {min(tt) / max(min(tf), 1e-4):6.2f})"
             print(f"{name:34s} {sel:10s} fslab {min(tl):8.3f} s{before}  FEAST {min(tf):8.3f} s  ratio {r:6.2f}  "
                   f"{same}  load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"worst fslab/FEAST CPU ratio {worst:.2f}")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +14,44 @@ from ..counting.folds import describe_estimate
 from ..export import json_ready
 
 TRACE_COLUMNS = ("step", "candidate", "name", "value", "chosen", "n_tied", "tied")
+
+
+class _Later:
+    """A field made on first access: ``__init__`` may pass the value or a :func:`deferred` that makes it (the trace's
+    DataFrame and the code alerts are a third of a small ``select``'s fixed cost, and NPFS or a quick recomputation
+    often reads neither). The value made is kept. Installed on the class after ``@dataclass`` (so the fields keep
+    their types and defaults); a data descriptor, so a frozen dataclass's ``__init__`` sets it here."""
+
+    def __init__(self, name: str):
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.slot]
+        if isinstance(value, Deferred):
+            value = value.make()
+            obj.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.slot] = value
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """``make()`` returns ``fn(*args)``: a value a :class:`Selection` builds when it is first read."""
+
+    fn: Callable[..., Any]
+    args: tuple = ()
+
+    def make(self):
+        return self.fn(*self.args)
+
+
+def deferred(fn: Callable[..., Any], *args) -> Any:
+    """A :class:`Selection` field's value made by ``fn(*args)`` when first read (``trace``, ``alerts``)."""
+    return Deferred(fn, args)
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,6 +97,10 @@ class Selection:
     split_seed: int | None = None
     alerts: tuple = ()
 
+    def __getstate__(self) -> dict:
+        """Pickled with every deferred field made (a deferred alert holds the whole source)."""
+        return {key: value.make() if isinstance(value, Deferred) else value for key, value in self.__dict__.items()}
+
     @property
     def estimate_label(self) -> str:
         """Which number the scores and trace values are, in words (:func:`fslab.measures.describe_estimate`)."""
@@ -101,6 +145,10 @@ class Selection:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+
+for _name in ("trace", "alerts"):
+    setattr(Selection, _name, _Later(_name))
 
 
 def build_trace(log, names: tuple[str, ...]) -> pd.DataFrame:

@@ -19,7 +19,7 @@ from ..tables import as_source
 from ._exhaustive import exhaustive_search
 from ._loop import Hooks, run_search
 from ._registry import SELECTORS, Run, SelectorSpec
-from ._result import Selection, build_trace
+from ._result import Selection, build_trace, deferred
 from ._scorers import SVariateScorer
 
 
@@ -111,7 +111,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
         best, _, trace = exhaustive_search(src, k, ev, max_subsets=sel_params["max_subsets"], hooks=hooks)
         scores = np.array([ev.criterion(best[:t]) for t in range(1, k + 1)])
         return Selection(tuple(best), tuple(names[j] for j in best), scores, trace, spec.name, measure_name, k, s,
-                         used, notes=extra_notes, alerts=code_alerts(src, best), **record)
+                         used, notes=extra_notes, alerts=deferred(code_alerts, src, best), **record)
 
     backward = spec.kind == "backward"
     scorer = spec.scorer(Run(src, ev, s, backward, hooks))
@@ -121,7 +121,7 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
         start = (cast(SVariateScorer, scorer).total / comb(n, s)) if s is not None and n > s \
             else ev.criterion(range(n))
     log = run_search(n, n - k if backward else k, scorer, backward=backward, hooks=hooks)
-    trace = build_trace(log, names)
+    trace = deferred(build_trace, log, names)  # built when read (a third of a small run's fixed cost)
     if backward:
         features = tuple(int(j) for j in np.setdiff1d(np.arange(n), log.order))
         notes = extra_notes + (() if log.order else (
@@ -129,7 +129,8 @@ def select(source, k: int, selector: str = "bayes-greedy", measure="zero-one", s
             f"the full set of {n} features.",))
         return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace,
                          spec.name, measure_name, k, s, used, eliminated=tuple(log.order), start_score=start,
-                         notes=notes, alerts=code_alerts(src, features), **record)
+                         notes=notes, alerts=deferred(code_alerts, src, features), **record)
     features = tuple(log.order)
     return Selection(features, tuple(names[j] for j in features), np.array(log.best), trace, spec.name,
-                     measure_name, k, s, used, notes=extra_notes, alerts=code_alerts(src, features), **record)
+                     measure_name, k, s, used, notes=extra_notes, alerts=deferred(code_alerts, src, features),
+                     **record)
