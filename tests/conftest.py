@@ -375,14 +375,35 @@ def browser():
 
 @pytest.fixture
 def page(browser, streamlit_url):
-    """A fresh browser tab (new Streamlit session) opened on the home page and idle."""
+    """A fresh browser tab (a new Streamlit session) that has opened nothing yet: the test's first :func:`goto_page`
+    opens its page by address, so the session's first run is that page's (opening Home first, then the page, cost
+    every browser test Home's run and drawing: ~1.5 s); :func:`open_home` for a test that starts on Home."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     pg.set_default_timeout(scaled(60_000))
-    pg.goto(streamlit_url)
-    wait_idle(pg)
+    pg.fslab_url = streamlit_url
     yield pg
     ctx.close()
+
+
+def open_home(page) -> None:
+    """Open the app's default page (Home) in the :func:`page` fixture's tab and wait until its run is over."""
+    page.goto(page.fslab_url)
+    wait_idle(page)
+
+
+@cache
+def page_paths() -> dict[str, str]:
+    """Each page's title -> its address under the app's URL (ui/pages.py's PAGES, read as source: importing ``ui``
+    in a test process would import every page): Streamlit's default, the file's stem; "" for the default page."""
+    tree = ast.parse((ROOT / "ui" / "pages.py").read_text(encoding="utf-8"))
+    paths = {}
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "PageInfo":
+            file, title = (a.value for a in call.args[:2])
+            default = any(k.arg == "default" and k.value.value is True for k in call.keywords)
+            paths[title] = "" if default else Path(file).stem
+    return paths
 
 
 def wait_idle(page) -> None:
@@ -393,8 +414,32 @@ def wait_idle(page) -> None:
     page.wait_for_function(_IDLE, arg=[300, 50], timeout=scaled(120_000))
 
 
+# The view has settled: every visible chart drawn, and the sidebar's edge and the charts' boxes the same in three polls
+# 100 ms apart (a fold animation, a chart's first draw, the reflow after a resize or a scroll are over).
+_SETTLED = """() => { const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+    .filter(c => c.getBoundingClientRect().width > 0);
+  if (charts.some(c => !c.querySelector('.main-svg'))) return false;
+  const s = document.querySelector('[data-testid="stSidebar"]');
+  const now = JSON.stringify([s ? s.getBoundingClientRect().right : 0, ...charts.map(c => {
+    const r = c.getBoundingClientRect(); return [r.top, r.left, r.width, r.height]; })]);
+  const w = window, same = w.__fslabLayout === now;
+  w.__fslabLayout = now; w.__fslabSame = same ? (w.__fslabSame || 0) + 1 : 0; return w.__fslabSame >= 2; }"""
+
+
+def wait_settled(page, timeout: float = 15_000) -> None:
+    """Wait until the view holds still (:data:`_SETTLED`), instead of a fixed sleep before a measure or a screenshot;
+    ``timeout`` in ms on an idle machine (scaled to the load)."""
+    page.evaluate("() => { window.__fslabLayout = null; window.__fslabSame = 0; }")   # no count from a former view
+    page.wait_for_function(_SETTLED, polling=100, timeout=scaled(timeout))
+
+
 def goto_page(page, title: str) -> None:
-    """Click a sidebar navigation link (keeps the session, unlike page.goto)."""
+    """Click a sidebar navigation link (keeps the session, unlike page.goto); in a :func:`page` tab that has opened
+    nothing yet, open the page by its address (a new session either way)."""
+    if page.url == "about:blank" and hasattr(page, "fslab_url"):
+        page.goto(f"{page.fslab_url}/{page_paths()[title]}")
+        wait_idle(page)
+        return
     page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
     wait_idle(page)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, screenshot, wait_idle
+from tests.conftest import goto_page, open_home, screenshot, wait_idle
 
 
 def test_by_measure_page_shows_picks_and_cross_chart(page):
@@ -32,6 +32,7 @@ def test_by_measure_page_shows_picks_and_cross_chart(page):
 
 def test_example1_tour_from_home(page):
     page.set_viewport_size({"width": 1024, "height": 768})
+    open_home(page)
     main = page.locator('[data-testid="stMain"]')
     main.get_by_role("button", name="Start the Example 1 tour").click()
     wait_idle(page)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from fslab.data.samples import SAMPLES
-from tests.conftest import choose, screenshot
+from tests.conftest import choose, open_home, screenshot
 
 
 def _pick_sample(page, name: str) -> None:
@@ -13,6 +13,7 @@ def _pick_sample(page, name: str) -> None:
 
 
 def test_home_page_loads_adult_and_a_generated_sample(page):
+    open_home(page)
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Current dataset: mushroom (sample) (8,124 rows x 116 features)")).to_be_visible()
     # Adult: the largest file (48,842 x 123 a9a indicators, pooled a9a + a9a.t), with its citation and licence.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, scaled
+from tests.conftest import goto_page, open_home, scaled
 from ui.warm import ELEMENTS, element_scripts
 
 
@@ -14,6 +14,7 @@ def _loaded(page) -> set[str]:
 
 
 def test_home_loads_the_renderers_before_the_reader_clicks(page):
+    open_home(page)
     wanted = set(element_scripts())
     assert len(wanted) == len(ELEMENTS)  # this Streamlit has every renderer the warm-up names
     page.wait_for_function(
