@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from urllib.parse import urlencode
 
 import numpy as np
 import pytest
@@ -50,11 +51,13 @@ def open_page(tmp_path):
     so page paths resolve as they do next to app.py)."""
     (tmp_path / "pages").symlink_to(ROOT / "pages")
 
-    def opener(page_file: str, query: dict | None = None) -> AppTest:
+    def opener(page_file: str, query: dict | None = None, box: bool = False) -> AppTest:
         harness = tmp_path / "harness.py"
         harness.write_text(HARNESS.format(root=str(ROOT), app=str(ROOT / "app.py"), start=page_file))
         at = AppTest.from_file(str(harness), default_timeout=60)
         at.query_params.update(query or {})
+        if box:  # the sidebar's share box opened (its content is drawn only then, issue 34.5)
+            at.session_state["share.open"] = True
         at.run()
         assert not at.exception, [e.value for e in at.exception]
         return at
@@ -96,7 +99,7 @@ def test_a_link_carries_the_estimate(open_page):
 
 
 def test_the_address_bar_follows_the_widgets(open_page):
-    at = open_page("pages/selection.py")
+    at = open_page("pages/selection.py", box=True)
     assert at.query_params["data"] == "mushroom" and at.query_params["k"] == "5"
     at.number_input(key="select.k").set_value(4)
     rerun(at)
@@ -148,7 +151,7 @@ def test_a_k_larger_than_the_data_allows_is_lowered_with_a_note(open_page):
 def test_a_recipe_file_restores_data_choices_and_page(open_page):
     recipe = Recipe("select", {"sample": "adult", "method": "quantile", "bins": 4}, {"preset": "xor"},
                     {"selector": "jmi", "k": 2})
-    at = open_page("pages/home.py")
+    at = open_page("pages/home.py", box=True)
     at.sidebar.file_uploader(key="share.upload").set_value(("r.json", recipe.to_json().encode(), "application/json"))
     rerun(at)
     assert not at.exception, [e.value for e in at.exception]
@@ -163,7 +166,7 @@ def test_a_recipe_with_an_uploaded_file_asks_for_that_file_and_checks_it(open_pa
     raw = PATIENTS.read_bytes()
     data = {"file": "patients.csv", "sha256": hashlib.sha256(raw).hexdigest(), "target": "outcome"}
     recipe = Recipe("select", data, None, {"k": 2, "measure": "zero-one"})
-    at = open_page("pages/home.py")
+    at = open_page("pages/home.py", box=True)
     at.sidebar.file_uploader(key="share.upload").set_value(("r.json", recipe.to_json().encode(), "application/json"))
     rerun(at)
     at.sidebar.file_uploader(key="share.data_file").set_value(
@@ -184,7 +187,7 @@ def test_a_recipe_with_an_uploaded_file_asks_for_that_file_and_checks_it(open_pa
      "'selector' must be one of"),
 ])
 def test_a_bad_recipe_file_is_refused_with_its_reason(open_page, text, message):
-    at = open_page("pages/home.py")
+    at = open_page("pages/home.py", box=True)
     at.sidebar.file_uploader(key="share.upload").set_value(("bad.json", text, "application/json"))
     rerun(at)
     assert message in at.error[0].value
@@ -326,7 +329,7 @@ def _load_recipe(at, text: bytes) -> AppTest:
      "the recipe's distribution has no features"),
 ])
 def test_a_recipe_that_broke_a_session_is_refused(open_page, recipe, message):
-    at = _load_recipe(open_page("pages/home.py"), json.dumps(recipe).encode())
+    at = _load_recipe(open_page("pages/home.py", box=True), json.dumps(recipe).encode())
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
 
 
@@ -341,7 +344,7 @@ def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_pag
     spec = {"json": {"states": states.tolist(), "probs": [[round(c * 1e-5, 5) for c in row] for row in counts]}}
     text = json.dumps({"fslab_recipe": 1, "page": "select", "distribution": spec, "choices": {"k": 2}}).encode()
     assert 1_000_000 < len(text) < 2_000_000
-    at = _load_recipe(open_page("pages/selection.py"), text)
+    at = _load_recipe(open_page("pages/selection.py", box=True), text)
     assert at.session_state["fslab.share.dist_memo"][1] == spec  # the recipe's own entry, not a re-serialisation
     big = Distribution(states, rng.random((40_000, 2)))  # 17-digit probabilities: about 2.3 MB as JSON
     assert len(big.to_json()) > 2_000_000
@@ -408,6 +411,23 @@ def test_a_page_that_stops_early_still_gets_its_link_and_share_box(open_page):
     """NPFS waits for its Run button (the page ends with st.stop()): a stop ends the whole script run, so the link
     and the share box are written before the page runs."""
     query = {"data": "uniform", "method": "uniform", "bins": "3", "selector": "mi-score", "k": "5", "n": "20"}
-    at = open_page("pages/npfs.py", query)
+    at = open_page("pages/npfs.py", query, box=True)
     assert [b.label for b in at.sidebar.get("download_button")] == ["Download recipe (JSON)"]
     assert query.items() <= dict(at.query_params).items()
+
+
+def test_the_share_box_draws_its_content_only_when_opened(open_page):
+    """Closed (every page's default), the box draws nothing but its heading, and the address bar still follows
+    each run; opened, it shows the link to copy (the same address) and the recipe's download and upload."""
+    at = open_page("pages/selection.py", {"k": "3"})
+    assert not at.sidebar.get("download_button") and not at.sidebar.get("file_uploader")
+    assert not [m for m in at.sidebar.markdown if m.value.startswith("[")]   # no link to copy
+    at.number_input(key="select.k").set_value(4)
+    rerun(at)
+    assert at.query_params["k"] == "4" and at.query_params["data"] == "mushroom"
+    at.session_state["share.open"] = True   # the reader opens the box
+    rerun(at)
+    assert [b.label for b in at.sidebar.get("download_button")] == ["Download recipe (JSON)"]
+    assert [u.label for u in at.sidebar.get("file_uploader")] == ["Load a recipe"]
+    target = next(m.value for m in at.sidebar.markdown if m.value.startswith("[")).rsplit("](", 1)[1]
+    assert target.startswith("/?") and target.rstrip(")").split("?")[1] == urlencode(dict(at.query_params))

@@ -36,7 +36,7 @@ def test_no_page_draws_a_code_block():
 
 @pytest.mark.slow  # an AppTest run of Select through app.py (~0.3 s)
 def test_the_share_box_shows_the_link_without_a_code_block(open_page):  # noqa: F811
-    at = open_page("pages/selection.py", {"data": "mushroom", "k": "3"})
+    at = open_page("pages/selection.py", {"data": "mushroom", "k": "3"}, box=True)  # the share box opened
     assert not at.code  # no st.code anywhere: the browser would load the highlighter for it
     links = [m.value for m in at.sidebar.markdown if m.value.startswith("[")]
     # (the harness makes the page under test the default one, whose path is "/"; the browser test checks the path)

@@ -48,6 +48,7 @@ LOADED = "fslab.share.loaded"        # hash of the recipe upload already applied
 AWAITING = "fslab.share.awaiting"    # a link's Recipe on an uploaded file the session has not been given yet
 DIST_MEMO = "fslab.share.dist_memo"  # (Distribution, its recipe entry): computed once per distribution object
 BOX = "fslab.share.box"              # this run's LinkBox (the share box's link to copy), for stop()
+OPEN_KEY = "share.open"              # the sidebar's share box is open (its content is drawn only then)
 LINK_KEY = "share_link"              # the container of the link to copy (its CSS class: st-key-share_link)
 DIST_NOTE = "fslab.share.dist_note"  # (recipe entry, why a recipe cannot hold it or None): checked once per entry
 DATA_FILE_TYPES = ["csv", "txt", "tsv", "gz", "parquet"]  # what the Data page takes (fslab.read_table reads them all)
@@ -426,12 +427,13 @@ class LinkBox:
     page with a share box (issue 34.5). Drawn where :func:`publish` placed it, refilled by :func:`write_link` after
     the page."""
 
-    def __init__(self, page: str, url_path: str):
+    def __init__(self, page: str, url_path: str, drawn: bool = True):
         self.page, self.url_path, self.recipe = page, url_path, None
-        self.slot = st.container(key=LINK_KEY).empty()
+        self.slot = st.container(key=LINK_KEY).empty() if drawn else None  # None: the box is closed
 
     def show(self, query: dict, recipe: Recipe | None = None) -> None:
-        self.slot.markdown(link_markdown(f"{app_url()}/{self.url_path}?{urlencode(query)}"))
+        if self.slot is not None:
+            self.slot.markdown(link_markdown(f"{app_url()}/{self.url_path}?{urlencode(query)}"))
         self.recipe = recipe  # the download button's file is built on click: the latest recipe of this run
 
     def recipe_json(self) -> str:
@@ -459,7 +461,8 @@ def app_url() -> str:
 
 def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
     """Before nav.run(): write the page's recipe into the address bar and draw the sidebar's share box
-    (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to). Before, not after: a page that
+    (``recipe_pages``: page id -> st.Page, where a loaded recipe switches to); the box's content (the link to copy,
+    the recipe's download and upload) only while it is open. Before, not after: a page that
     ends with ``st.stop()`` stops the whole script run, so nothing after ``nav.run()`` would draw. The widget
     values are already the user's latest here; app.py calls :func:`write_link` after the page for the values
     the page itself set on this run, with the returned box to refill the link to copy."""
@@ -468,7 +471,12 @@ def publish(page: str | None, recipe_pages: dict) -> LinkBox | None:
             st.caption("Waiting for the link's data file (see the page).")
         return None
     box = None
-    with st.sidebar.expander("Share this view", icon=":material/share:"):
+    with st.sidebar.expander("Share this view", icon=":material/share:", key=OPEN_KEY, on_change="rerun") as fold:
+        if not fold.open:  # drawn only when opened (about 34 elements on every page, issue 34.5); the address bar
+            box = LinkBox(page, recipe_pages[page].url_path, drawn=False) if page is not None else None
+            st.session_state[BOX] = box
+            write_link(page, box)  # still follows every run
+            return box
         if page is not None:
             st.caption("The link to this view (page, data, settings), also in the address bar; right-click it "
                        "and choose Copy link address. The recipe file holds the same, and also an uploaded file's "
