@@ -313,6 +313,15 @@ class FastCounter:
             slot = self._slot[features]
         return self._store, slot
 
+    def _pair_columns(self, firsts: np.ndarray, seconds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(store, fi, si): the columns of pair p are store[fi[p]] and store[si[p]] over every row (small codes: the
+        column-major copy as it is, no ``np.unique``; else :meth:`_column_rows` of the distinct features)."""
+        if self.X.nbytes <= BLOCK_BYTES:
+            return self.columns, firsts, seconds
+        used, where = np.unique(np.concatenate([firsts, seconds]), return_inverse=True)
+        columns, index = self._column_rows(used)
+        return columns, index[where[:firsts.size]], index[where[firsts.size:]]
+
     def pair_key_counts(self, firsts: np.ndarray, seconds: np.ndarray, classes: bool = True) -> np.ndarray:
         """n(X_f = u, Y = l, X_j = v) for each pair (f, j) = (firsts[p], seconds[p]) over every row: (P, a, L, A)
         int64 with a the widest first feature (without ``classes``: n(X_f = u, X_j = v), (P, a, A)). One bincount
@@ -335,9 +344,7 @@ class FastCounter:
         span = max(step, self._span(self.m) // 2)  # pairs whose columns are transposed together (two per pair)
         for q0 in range(0, P, span):
             q1 = min(P, q0 + span)
-            used, where = np.unique(np.concatenate([firsts[q0:q1], seconds[q0:q1]]), return_inverse=True)
-            columns, index = self._column_rows(used)
-            fi, si = index[where[:q1 - q0]], index[where[q1 - q0:]]
+            columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
             for p0 in range(q0, q1, step):
                 p1 = min(q1, p0 + step)
                 block = keys[:p1 - p0]
@@ -357,9 +364,7 @@ class FastCounter:
         span = max(1, self._span(self.m) // 2)
         for q0 in range(0, firsts.size, span):
             q1 = min(firsts.size, q0 + span)
-            used, where = np.unique(np.concatenate([firsts[q0:q1], seconds[q0:q1]]), return_inverse=True)
-            columns, index = self._column_rows(used)
-            fi, si = index[where[:q1 - q0]], index[where[q1 - q0:]]
+            columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
             heads = {int(f): columns[f].astype(np.uint16) * np.uint16(L * A) + y for f in np.unique(fi)}
             for p in range(q0, q1):
                 np.add(heads[int(fi[p - q0])], columns[si[p - q0]], out=keys, casting="unsafe")  # < a L A <= 2^16
