@@ -338,8 +338,14 @@ def shown_caption(shown: int, matches: int, total: int, query: str, what: str = 
 
 def show_preview(frame, ds, listed, exclude) -> None:
     """The first rows, target first (pinned) and left-out columns last; of a wide table (``listed``: the columns
-    the table above lists), the target and PREVIEW_COLUMNS of the listed features."""
-    st.subheader("Preview")
+    the table above lists), the target and PREVIEW_COLUMNS of the listed features. Folded, drawn only when opened:
+    a third data grid on every visit, not the page's lesson (how each column is read and coded; issue 34.5)."""
+    with st.expander("Preview: the first 50 rows", key="data.preview_open", on_change="rerun") as preview:
+        if preview.open:
+            _preview_table(frame, ds, listed, exclude)
+
+
+def _preview_table(frame, ds, listed, exclude) -> None:
     left_out = [c for c in exclude if c in frame.columns]
     names, what = None, "every column"
     if listed is not None:
