@@ -12,14 +12,18 @@ fails without any mutation).
     .venv/bin/python tools/mutate.py -k beta    # only the mutations whose name contains "beta"
 
 Speed: one parent process imports numpy, pandas, scipy, scikit-learn, hypothesis and pytest once, then forks one
-child per run, which imports fslab from the copy and calls ``pytest.main`` (no bytecode is written, so a mutated
-module is always compiled from its mutated source). Each run stops at its first failure (``-x``).
+child per run, which imports fslab from the copy and calls ``pytest.main``. The copy's fslab/ and tests/ are
+compiled once to bytecode checked by the source's hash, so a child compiles only the mutated module (its hash
+differs) and writes none. Each run stops at its first failure (``-x``). No baseline run of every test file: a test
+that caught a mutation is run once more on the unmutated copy (all of them in one run, at the end); one that fails
+there too proves nothing, so it is named and left out, and the mutations it caught are run again without it.
 A snippet must occur exactly once in its file: when the code it names changes, update the mutation here.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import subprocess
@@ -28,6 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from py_compile import PycInvalidationMode
 
 ROOT = Path(__file__).resolve().parents[1]
 TIER = "unit and not slow"
@@ -150,11 +155,14 @@ class _Failures:
                 out.write(report.nodeid + "\n")
 
 
-def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_first: bool = True) -> int:
+def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_first: bool = True,
+              collect_only: bool = False) -> int:
     """pytest's exit code for ``tests`` in the copy (tier TIER, stop at the first failure unless ``stop_first`` is
-    False, leaving out the ``deselect`` nodeids), output in ``log`` and failed nodeids in ``log`` + ".failed"."""
+    False, leaving out the ``deselect`` nodeids), output in ``log`` and failed nodeids in ``log`` + ".failed".
+    ``collect_only``: collect them and write pytest's rewritten bytecode of the test files, which later runs read
+    (test files are never mutated)."""
     args = ["-q", "-p", "no:cacheprovider", "-m", TIER, *(["-x"] if stop_first else []),
-            *(f"--deselect={nodeid}" for nodeid in deselect), *tests]
+            *(["--collect-only"] if collect_only else []), *(f"--deselect={nodeid}" for nodeid in deselect), *tests]
     if not hasattr(os, "fork"):
         with open(log, "wb") as out:
             return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=copy, stdout=out,
@@ -170,6 +178,7 @@ def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_f
             os.dup2(fd, 2)
             os.chdir(copy)
             sys.path.insert(0, str(copy))
+            sys.dont_write_bytecode = not collect_only
             import pytest
 
             code = int(pytest.main(args, plugins=[_Failures(Path(f"{log}.failed"))]))
@@ -178,6 +187,21 @@ def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_f
             sys.stderr.flush()
             os._exit(code)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def mutation_run(copy: Path, m: Mutation, log: Path, failing: list[str]) -> tuple[int, list[str]]:
+    """Apply ``m`` to the copy, run its tests (``failing`` left out), restore the file: pytest's exit code and the
+    nodeids that failed."""
+    path = copy / m.file
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original.replace(m.original, m.replacement), encoding="utf-8")
+    failed = Path(f"{log}.failed")
+    failed.unlink(missing_ok=True)
+    try:
+        code = run_tests(copy, m.tests, log, deselect=failing)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    return code, failed.read_text(encoding="utf-8").split() if failed.exists() else []
 
 
 def check_snippets(mutations) -> list[str]:
@@ -226,30 +250,44 @@ def main(argv=None) -> int:
             print("mutation list out of date:\n  " + "\n  ".join(problems))
             return 2
         _warm_up()
+        for folder in ("fslab", "tests"):   # bytecode checked by hash: a mutated module is compiled from its source
+            compileall.compile_dir(copy / folder, quiet=1, invalidation_mode=PycInvalidationMode.CHECKED_HASH)
         every_test = tuple(dict.fromkeys(t for m in mutations for t in m.tests))
-        # A test that fails without any mutation is left out of every run below (and named): the suite reports
-        # that failure itself; it must not make every mutation look caught, nor stop the check.
-        code = run_tests(copy, every_test, logs / "baseline.log", stop_first=False)
-        failed_path = logs / "baseline.log.failed"
-        failing = failed_path.read_text(encoding="utf-8").split() if failed_path.exists() else []
-        if code not in (0, 1) or (code == 1 and not failing):
-            print(f"baseline (no mutation) failed with exit code {code}: {' '.join(every_test)}\n"
-                  + (logs / "baseline.log").read_text(errors="replace")[-3000:])
+        if run_tests(copy, every_test, logs / "collect.log", collect_only=True) != 0:
+            print("the mutations' test files do not collect:\n"
+                  + (logs / "collect.log").read_text(errors="replace")[-3000:])
             return 2
-        print(f"baseline in {time.monotonic() - t0:.1f} s: {len(every_test)} test files, tier {TIER!r}"
-              + (f"; failing without any mutation, left out: {', '.join(failing)}" if failing else ": green"))
+        failing: list[str] = []   # tests that fail without any mutation: left out of every run
+        verdicts: dict[int, tuple[int, list[str]]] = {}
+        seconds: dict[int, float] = {}
+        todo = list(range(len(mutations)))
+        while todo:
+            for i in todo:
+                t1 = time.monotonic()
+                verdicts[i] = mutation_run(copy, mutations[i], logs / f"{i:02d}.log", failing)
+                seconds[i] = time.monotonic() - t1
+            catchers = sorted({t for code, caught in verdicts.values() if code == 1 for t in caught} - set(failing))
+            if not catchers:
+                break
+            # the tests that caught a mutation, on the unmutated copy: each must pass there
+            failed_path = logs / "unmutated.log.failed"
+            failed_path.unlink(missing_ok=True)
+            code = run_tests(copy, tuple(catchers), logs / "unmutated.log", stop_first=False)
+            now_failing = failed_path.read_text(encoding="utf-8").split() if failed_path.exists() else []
+            if code not in (0, 1) or (code == 1 and not now_failing):
+                print(f"the catching tests without any mutation: exit code {code}\n"
+                      + (logs / "unmutated.log").read_text(errors="replace")[-3000:])
+                return 2
+            failing += now_failing
+            print(f"unmutated: {len(catchers)} catching tests" + (f"; failing without any mutation, left out: "
+                                                                  f"{', '.join(now_failing)}" if now_failing else
+                                                                  " pass"))
+            todo = [i for i, (code, caught) in verdicts.items() if set(caught) & set(now_failing)]
         survived, broken = [], []
         for i, m in enumerate(mutations):
-            path = copy / m.file
-            original = path.read_text(encoding="utf-8")
-            path.write_text(original.replace(m.original, m.replacement), encoding="utf-8")
-            t1 = time.monotonic()
-            try:
-                code = run_tests(copy, m.tests, logs / f"{i:02d}.log", deselect=failing)
-            finally:
-                path.write_text(original, encoding="utf-8")
+            code, _ = verdicts[i]
             verdict = {0: "SURVIVED", 1: "caught"}.get(code, f"ERROR (pytest exit {code})")
-            print(f"{verdict:>9}  {m.name}  ({m.file}; {time.monotonic() - t1:.1f} s)")
+            print(f"{verdict:>9}  {m.name}  ({m.file}; {seconds[i]:.1f} s)")
             if code == 0:
                 survived.append(m)
             elif code != 1:
