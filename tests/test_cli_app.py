@@ -1,5 +1,5 @@
-"""``python -m fslab`` end to end (subprocesses), and the done-when test: the command line selects what the
-Select page selects for the same sample and choices."""
+"""``python -m fslab`` end to end (subprocesses: exit codes, streams, Ctrl-C), and the done-when test: the command
+line (``fslab.cli.main``, in process) selects what the Select page selects for the same sample and choices."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from fslab.cli.main import main
 from fslab.recipe import Recipe
 from tests.conftest import ROOT
 from tests.test_share_app import open_page, rerun  # noqa: F401  (open_page: the Select page opened by its link)
@@ -25,6 +26,15 @@ SAMPLE = "waveform"  # 5,000 rows x 40 features, binary (class 2 vs the rest): a
 def fslab(*argv: str, timeout: float = 240) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "fslab", *argv], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def fslab_json(capsys, *argv: str) -> dict:
+    """``fslab ARGV --json`` in this process (the entry point itself: :func:`test_exit_codes_and_streams`)."""
+    capsys.readouterr()
+    code = main([*argv, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
 
 
 def select_page_names(sample: str, measure: str, k: int) -> list[str]:
@@ -39,17 +49,16 @@ def select_page_names(sample: str, measure: str, k: int) -> list[str]:
     return re.findall(r"\*\*(.+?)\*\*", at.success[0].value)
 
 
-def test_select_json_matches_the_select_page():
-    done = fslab("select", f"sample_data/{SAMPLE}.csv.gz", "--measure", "balanced", "--k", "5", "--json")
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
+def test_select_json_matches_the_select_page(capsys):
+    doc = fslab_json(capsys, "select", str(ROOT / "sample_data" / f"{SAMPLE}.csv.gz"), "--measure", "balanced",
+                     "--k", "5")
     assert doc["selector"] == "bayes-greedy" and doc["measure"] == "balanced" and doc["k"] == 5
     assert doc["data"]["name"] == f"{SAMPLE} (sample)"  # the sample file loads as the sample, not as an upload
     page = select_page_names(SAMPLE, "balanced", 5)
     assert len(page) == 5 and doc["names"] == page
 
 
-def test_the_select_pages_recipe_reproduces_its_selection(open_page, tmp_path):  # noqa: F811
+def test_the_select_pages_recipe_reproduces_its_selection(open_page, tmp_path, capsys):  # noqa: F811
     """The page's recipe (what its address bar and "Download recipe" hold) run by the command line."""
     at = open_page("pages/selection.py", {"data": SAMPLE})
     at.selectbox(key="select.measure").set_value("cost-sensitive")
@@ -61,9 +70,7 @@ def test_the_select_pages_recipe_reproduces_its_selection(open_page, tmp_path): 
     assert recipe.data == {"sample": SAMPLE} and recipe.choices["c"] == 0.1
     path = tmp_path / "fslab-select-recipe.json"
     path.write_text(recipe.to_json())
-    done = fslab("select", "--recipe", str(path), "--json")
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
+    doc = fslab_json(capsys, "select", "--recipe", str(path))
     assert doc["measure"] == "cost-sensitive" and doc["params"] == {"c": 0.1} and doc["k"] == 5
     assert len(page) == 5 and doc["names"] == page
 
