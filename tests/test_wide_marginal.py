@@ -74,3 +74,30 @@ def test_wide_lazy_selections_equal_the_plain_tables(selector, monkeypatch):
     assert chosen["n_tied"].tolist() == chosen["n_tied_plain"].tolist()
     monkeypatch.setattr(dense, "_SUMS_MIN_FEATURES", 10**9)  # the marginal from the value bits, as before
     assert fslab.select(d, 3, selector=selector).features == fast.features
+
+
+@pytest.mark.parametrize(("m", "classes", "levels"), [(600, 2, 17), (700, 30, 5), (513, 10, 17), (900, 7, 2)])
+def test_short_pair_keys_from_512_rows_equal_the_8_byte_keys(m, classes, levels, monkeypatch):
+    """Pairs take 2-byte keys from _SHORT_ROWS (512) rows on: the same counts as the 8-byte keys, with and without the
+    class (and the 4-row case: n(X_0 = u, Y = l, X_1 = v) by hand)."""
+    d = _source(m, 40, classes, levels, seed=m)
+    rng = np.random.default_rng(m)
+    fs, js = rng.integers(0, 40, 25), rng.integers(0, 40, 25)
+    assert FastCounter(d).m >= dense._SHORT_ROWS
+    short = [FastCounter(d).pair_key_counts(fs, js, classes=c) for c in (True, False)]
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 10**9)
+    long = [FastCounter(d).pair_key_counts(fs, js, classes=c) for c in (True, False)]
+    for a, b in zip(short, long, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert short[0].sum(axis=(1, 2, 3)).tolist() == [m] * 25
+
+
+def test_short_pair_keys_by_hand(monkeypatch):
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 1)
+    X = np.array([[0, 1], [1, 1], [1, 0], [2, 1]], dtype=np.uint8)
+    fc = FastCounter(EncodedDataset(X, np.array([0, 1, 1, 0]), arities=np.array([5, 4])))  # 5 values: the key path
+    got = fc.pair_key_counts(np.array([0]), np.array([1]))[0]  # (u, l, v)
+    want = np.zeros((5, 2, 5), dtype=np.int64)
+    for u, l, v in [(0, 0, 1), (1, 1, 1), (1, 1, 0), (2, 0, 1)]:
+        want[u, l, v] += 1
+    assert np.array_equal(got, want)
