@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, screenshot, wait_idle
+from tests.conftest import goto_page, screenshot, wait_idle, wait_settled
 
 
 def test_compare_learning_curves_render(page):
@@ -77,7 +77,7 @@ def test_overlap_charts_side_by_side_at_1400_and_stacked_at_1024(page):
     jaccard, tau = _overlap_boxes(page)
     assert abs(jaccard["y"] - tau["y"]) < 2 and tau["x"] > jaccard["x"] + jaccard["width"] - 2
     page.set_viewport_size({"width": 1024, "height": 768})
-    page.wait_for_timeout(1000)  # the grid reflows and plotly redraws at the new width
+    wait_settled(page)  # the grid reflows and plotly redraws at the new width
     jaccard, tau = _overlap_boxes(page)
     assert tau["y"] >= jaccard["y"] + jaccard["height"] - 2 and tau["width"] > 500
     buttons = page.locator('[data-testid="stDownloadButton"]')

@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, scaled, wait_idle
+from tests.conftest import ARTIFACTS, scaled, wait_idle, wait_settled
 
 FILE = ("[click me](http://evil.example/phish) ![x](http://evil.example/pixel.png) http://evil.example/raw "
         "www.evil.example me@evil.example <http://evil.example/a>")
@@ -28,7 +28,7 @@ def test_a_links_payload_is_text_in_the_browser(browser, streamlit_url):
         uploader = main.locator('[data-testid="stFileUploader"]')
         expect(uploader).to_contain_text("click me")
         expect(uploader.locator('[data-testid="stFileUploaderDropzoneInput"]')).to_have_count(1)
-        pg.wait_for_timeout(500)
+        wait_settled(pg)
         ARTIFACTS.mkdir(exist_ok=True)
         pg.screenshot(path=str(ARTIFACTS / "issue26-link-payload.png"))
         app_host = urlsplit(streamlit_url).netloc

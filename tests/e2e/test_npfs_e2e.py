@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle
+from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle, wait_settled
 
 
 def test_npfs_on_duni_heatmap_progress_and_cancel(page):
@@ -21,7 +21,7 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     expect(matrix.locator("g.ytick")).to_have_count(116)
     page.set_viewport_size({"width": 1400, "height": 2000})  # the matrix is 1618 px tall: see all of it
     matrix.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_settled(page)
     screenshot(page, "npfs-mushroom-matrix")
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.get_by_role("button", name="Load D_uni (the paper's synthetic data)").click()
@@ -56,7 +56,7 @@ def test_npfs_on_duni_heatmap_progress_and_cancel(page):
     wait_idle(page)
     expect(main.get_by_text("Relevant (5): X1, X2, X3, X4, X5")).to_be_visible()
     heatmap.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_settled(page)
     screenshot(page, "npfs-page")
 
 

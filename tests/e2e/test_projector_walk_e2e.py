@@ -16,7 +16,7 @@ import shutil
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, scaled, wait_idle
+from tests.conftest import ARTIFACTS, scaled, wait_idle, wait_settled
 
 WIDTH, HEIGHT = 1024, 768
 # the smallest font of the text of every drawn chart (plotly writes each text's size into its style attribute)
@@ -35,16 +35,6 @@ _GRID_OVERFLOW = """() => Math.max(0, ...[...document.querySelectorAll('[data-te
 
 
 _PRESENTING = "getComputedStyle(document.documentElement).fontSize === '19px'"
-# the view has settled: every visible chart drawn, and the sidebar's edge and the charts' boxes the same in three
-# polls 100 ms apart (the sidebar's fold animation, the charts' first draw and the reflow after it are over)
-_SETTLED = """() => { const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-    .filter(c => c.getBoundingClientRect().width > 0);
-  if (charts.some(c => !c.querySelector('.main-svg'))) return false;
-  const s = document.querySelector('[data-testid="stSidebar"]');
-  const now = JSON.stringify([s ? s.getBoundingClientRect().right : 0,
-                              ...charts.map(c => [c.getBoundingClientRect().top, c.getBoundingClientRect().height])]);
-  const w = window, same = w.__fslabLayout === now;
-  w.__fslabLayout = now; w.__fslabSame = same ? (w.__fslabSame || 0) + 1 : 0; return w.__fslabSame >= 2; }"""
 
 # the lines an element's text takes (distinct tops of its text's boxes)
 _LINES = ("e => { const r = document.createRange(); r.selectNodeContents(e); "
@@ -65,7 +55,7 @@ def _check(pg, name: str, found: dict, result: bool = True) -> None:
         except PlaywrightTimeoutError:
             pass   # the assertions below name the page
     wait_idle(pg)   # and a run still going (a page switch's) is over
-    pg.wait_for_function(_SETTLED, polling=100, timeout=scaled(15_000))
+    wait_settled(pg)
     pg.screenshot(path=str(ARTIFACTS / f"projector-{name}.png"))
     fonts = pg.evaluate(_CHART_FONTS)
     found[name] = {"sidebar": _sidebar_right(pg), "overflow": pg.evaluate(_OVERFLOW),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import goto_page, scaled, screenshot, wait_idle
+from tests.conftest import goto_page, scaled, screenshot, wait_idle, wait_settled
 
 
 def test_example1_preset_then_hasse_diagram(page):
@@ -52,7 +52,7 @@ def test_orderings_on_a_wide_dataset_and_fbs_tab(page):
     expect(main.get_by_text("FBS: keeps").first).to_be_visible()
     main.get_by_text("FBS: keeps").first.scroll_into_view_if_needed()
     page.mouse.wheel(0, -250)
-    page.wait_for_timeout(300)
+    wait_settled(page)
     screenshot(page, "orderings-fbs")
 
 
