@@ -3,6 +3,7 @@ misses, and the component scan runs once."""
 
 from __future__ import annotations
 
+import pytest
 from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
@@ -30,3 +31,13 @@ def test_the_component_scan_runs_once_per_process(tmp_path):
     AppTest.from_file(str(script)).run()
     after = manifest_scanner.scan_component_manifests.cache_info()
     assert (after.misses, after.hits) == (hits.misses, hits.hits + 1) and after.misses == 1
+
+
+def test_a_run_past_its_timeout_is_stopped_with_streamlits_error(tmp_path):
+    """The blocking wait keeps Streamlit's timeout: a run past it raises Streamlit's "timed out" error."""
+    script = tmp_path / "slow.py"
+    script.write_text("import time\nimport streamlit as st\nfor _ in range(100):\n    time.sleep(0.01)\n"
+                      "    st.empty()\nst.write('done')\n")
+    at = AppTest.from_file(str(script))
+    with pytest.raises(RuntimeError, match=r"timed out after 0\.2"):
+        at.run(timeout=0.2)
