@@ -123,6 +123,7 @@ def _preview(at: AppTest) -> tuple[list[str], dict]:
 def test_preview_shows_the_target_first_and_left_out_columns_last(at):
     """Mushroom's target 'class' is its 117th and last column, off the first screen: the preview puts it first,
     pinned and labelled, and says so. An upload's left-out ID column comes last, marked."""
+    at.session_state["data.preview_open"] = True  # the preview is folded, drawn when opened (issue 34.5)
     data_page(at)
     columns, config = _preview(at)
     assert columns[0] == "class" and len(columns) == 117
@@ -201,6 +202,7 @@ def test_target_guess_finds_a_text_target_in_the_middle_and_ids_can_be_kept(at):
 
 def test_data_page_on_a_wide_sample_lists_some_columns_and_finds_others(at):
     """PCMAC (1,943 x 3,289): the page settles quickly and says how many of its columns the tables show."""
+    at.session_state["data.preview_open"] = True  # the preview is folded, drawn when opened (issue 34.5)
     data_page(at)
     at.selectbox(key="data_sample").set_value("pcmac").run()
     assert not at.exception and not at.error
