@@ -214,7 +214,10 @@ def test_pages_take_selects_choice_once_and_a_recipe_wins_over_it(tmp_path):
     assert at.slider(key="compare.k").value == 4  # Select's choice did not change: the user's k stands
     recipe = {"fslab_recipe": 1, "page": "compare", "data": {"sample": "mushroom"},
               "choices": {"measure": "auc", "k": 2}}
+    at.session_state["share.open"] = True  # the share box draws its recipe upload only when opened (issue 34.5)
+    rerun(at)
     at.sidebar.file_uploader(key="share.upload").set_value(("r.json", json.dumps(recipe).encode(), "application/json"))
+    at.session_state["share.open"] = True  # (AppTest does not send an expander's state back: open it again)
     rerun(at)
     assert (at.selectbox(key="compare.measure").value, at.slider(key="compare.k").value) == ("auc", 2)
     move("pages/by_measure.py")
