@@ -367,12 +367,14 @@ class Service:
     (b"", "sent no Dask handshake within 0.3 s"),
     (b"\x00" * 8, "is not a Dask scheduler (it answered b'\\x00"),
 ])
-def test_a_service_that_is_not_dask_is_named_as_such(capsys, banner, says):
+def test_a_service_that_is_not_dask_is_named_as_such(capsys, monkeypatch, banner, says):
     """Issue 32.6: an SSH server's banner read as a Dask message length made the client allocate gigabytes
     ("not enough memory"); a silent service made it wait for its whole timeout. Now the probe reads the 8 bytes a
-    scheduler sends unasked and says what answered instead, within the probe's timeout."""
+    scheduler sends unasked and says what answered instead, within the probe's timeout (0.3 s here, connect's
+    probe too: the silent service waited its 2 s default)."""
     import time
 
+    monkeypatch.setattr(fslab.cluster, "probe", lambda address, timeout=0.3: probe(address, timeout))
     service = Service(banner)
     try:
         start = time.perf_counter()
