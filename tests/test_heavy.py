@@ -15,6 +15,7 @@ from fslab.data.encoded import EncodedDataset
 from fslab.errors import FslabError, ParameterError
 from fslab.limited import WORKER_NICENESS
 from fslab.npfs import npfs
+from tests.worker_jobs import priority
 from ui import heavy
 
 
@@ -32,12 +33,12 @@ class Interrupted(Exception):
 
 
 @pytest.fixture
-def forkserver(monkeypatch):
-    """A spawn context with a plain ``__main__``: an AppTest earlier in the same pytest run leaves its script as
-    ``__main__``, which new processes would re-run (NameError '__args'); the served app's ``__main__`` is
-    Streamlit's. The jobs are fslab functions, importable in any fresh process."""
-    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
-    return multiprocessing.get_context("spawn")
+def forkserver():
+    """The app's worker context: its forkserver (started once per test process, with fslab imported) forks each
+    job's worker, so a job costs no fresh interpreter (a spawn context here cost ~1.5 s of CPU a test). ``_start``
+    gives the forkserver a bare ``__main__`` (an AppTest earlier in the run leaves its script there: the test
+    below checks it). The jobs are fslab functions or tests/worker_jobs.py's, cheap to import."""
+    return heavy._context()
 
 
 @pytest.mark.parametrize(("cores", "slots"), [(1, 1), (2, 1), (8, 7)])
@@ -89,7 +90,7 @@ def test_lattice_weight():
     assert not heavy.is_heavy_lattice(6, 8124)
 
 
-@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+@pytest.mark.slow  # starts a worker process
 def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
     """NPFS in a worker gives the same matrix as in this process (same seed) and reports every bootstrap."""
     seen = []
@@ -100,43 +101,33 @@ def test_worker_returns_the_result_and_relays_progress_in_order(forkserver):
     assert [done for done, _ in seen] == sorted(done for done, _ in seen) and seen[-1] == (6, 6)
 
 
-@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+@pytest.mark.slow  # starts a worker process
 def test_worker_runs_at_a_lower_priority_than_the_server(forkserver):
     """The job yields to the interactive sessions without starving (issue 26): niceness the server's plus
     WORKER_NICENESS (1), Linux's SCHED_BATCH, and the server's own session and autogroup (a group of its own at
     nice 19 starved it 50x on a busy machine)."""
-    niceness, same_session, group, policy = heavy.run_in_worker(_priority, context=forkserver)
+    niceness, same_session, group, policy = heavy.run_in_worker(priority, context=forkserver)
     assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
     assert same_session
     if os.path.exists("/proc/self/autogroup"):
-        assert group == _priority()[2]  # the server's group, at the server's group niceness
+        assert group == priority()[2]  # the server's group, at the server's group niceness
     if hasattr(os, "SCHED_BATCH"):
         assert policy == os.SCHED_BATCH
 
 
-def _priority() -> tuple[int, bool, str, int | None]:
-    try:
-        with open("/proc/self/autogroup", encoding="ascii") as fh:
-            group = fh.read().strip()
-    except OSError:
-        group = ""
-    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
-    return os.nice(0), os.getsid(0) == os.getsid(os.getppid()), group, policy
-
-
-@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+@pytest.mark.slow  # starts a worker process
 def test_worker_reraises_the_job_error(forkserver):
     with pytest.raises(ParameterError, match="no-such-selector"):
         heavy.run_in_worker(npfs, _toy(), "no-such-selector", 1, n_bootstraps=2, context=forkserver)
 
 
-@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+@pytest.mark.slow  # starts a worker process
 def test_worker_that_dies_raises_a_fslab_error(forkserver):
     with pytest.raises(FslabError, match="exit code 3"):
         heavy.run_in_worker(os._exit, 3, context=forkserver)
 
 
-@pytest.mark.slow  # starts a worker process (about 1.5 s CPU each)
+@pytest.mark.slow  # starts a worker process
 def test_interrupted_caller_terminates_the_worker(forkserver):
     def progress(done, total):
         if done >= 3:

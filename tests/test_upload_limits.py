@@ -3,17 +3,16 @@ page that types an upload once and rebins without retyping."""
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 
-import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from fslab.limited import ParseLimitError, breach_error, run_limited
 from fslab.limits import Limits, over_limit
 from tests.conftest import ROOT
+from tests.worker_jobs import allocate, die, fail, spin
 
 CAPS = Limits(max_parse_mb=100, max_parse_seconds=1)
 
@@ -41,38 +40,21 @@ def test_a_reader_that_exits_by_itself_is_not_a_limit():
     assert breach_error(0, CAPS) is None and breach_error(1, CAPS) is None and breach_error(None, CAPS) is None
 
 
-def _allocate(n_bytes: int) -> int:
-    return int(np.ones(n_bytes // 8).size)
-
-
-def _spin() -> None:
-    while True:
-        pass
-
-
-def _die() -> None:
-    os.kill(os.getpid(), signal.SIGSEGV)
-
-
 @pytest.mark.slow
 def test_run_limited_answers_or_names_the_limit_it_hit():
-    assert run_limited(CAPS, _allocate, 10 << 20) == (10 << 20) // 8       # 10 MB under a 100 MB cap: fine
+    assert run_limited(CAPS, allocate, 10 << 20) == (10 << 20) // 8       # 10 MB under a 100 MB cap: fine
     with pytest.raises(ParseLimitError, match=r"needed more memory than allowed; the limit is 100 MB "
                                               r"\(100,000,000 bytes\).*FSLAB_MAX_PARSE_MB"):
-        run_limited(CAPS, _allocate, 400 << 20)
+        run_limited(CAPS, allocate, 400 << 20)
     start = time.perf_counter()
     with pytest.raises(ParseLimitError, match=r"took more CPU time than allowed.*the limit is 1 seconds.*"
                                               r"FSLAB_MAX_PARSE_SECONDS"):
-        run_limited(CAPS, _spin)
+        run_limited(CAPS, spin)
     assert time.perf_counter() - start < 1 + 5 + 10   # the limit, the grace to SIGKILL, a loaded machine
     with pytest.raises(ParseLimitError, match=r"\(SIGSEGV\), most likely at its memory limit"):
-        run_limited(CAPS, _die)
+        run_limited(CAPS, die)
     with pytest.raises(ValueError, match="own error"):
-        run_limited(CAPS, _raise)
-
-
-def _raise() -> None:
-    raise ValueError("own error")
+        run_limited(CAPS, fail)
 
 
 @pytest.mark.slow
@@ -80,12 +62,12 @@ def test_the_app_worker_takes_the_same_caps():
     """ui.heavy.run_in_worker(caps=...): the forkserver worker is capped, a breach comes back as the limit error."""
     from ui.heavy import run_in_worker
 
-    assert run_in_worker(_allocate, 10 << 20, caps=CAPS) == (10 << 20) // 8
+    assert run_in_worker(allocate, 10 << 20, caps=CAPS) == (10 << 20) // 8
     with pytest.raises(ParseLimitError, match="FSLAB_MAX_PARSE_MB"):
-        run_in_worker(_allocate, 400 << 20, caps=CAPS)
+        run_in_worker(allocate, 400 << 20, caps=CAPS)
     with pytest.raises(ParseLimitError, match="FSLAB_MAX_PARSE_MB"):
-        run_in_worker(_die, caps=CAPS)
-    assert run_in_worker(_allocate, 400 << 20) == (400 << 20) // 8    # no caps: the worker as before
+        run_in_worker(die, caps=CAPS)
+    assert run_in_worker(allocate, 400 << 20) == (400 << 20) // 8    # no caps: the worker as before
 
 
 CSV = "\n".join(["x,z,outcome"] + [f"{i % 7}.5,{'ab'[i % 2]},{'no' if i % 3 else 'yes'}" for i in range(60)]).encode()
