@@ -110,12 +110,12 @@ def test_cached_columns_give_the_counts_of_the_whole_copy(monkeypatch):
 
 @pytest.mark.parametrize(("seed", "classes", "levels"), SHAPES)
 def test_short_keys_of_many_rows_give_the_same_pair_counts(seed, classes, levels, monkeypatch):
-    """From _KEY_BLOCK rows on, a pair's keys are 2 bytes (the first feature's part made once): the counts of the
+    """From _SHORT_ROWS rows on, a pair's keys are 2 bytes (the first feature's part made once): the counts of the
     8-byte keys and of the popcounts, with and without the class."""
     ds = data(seed, classes, levels)
     fs, js = pairs(ds.n_features, seed, size=9)
     want = [FastCounter(ds).pair_key_counts(fs, js, classes=c) for c in (True, False)]
-    monkeypatch.setattr(dense, "_KEY_BLOCK", 64)  # 400 rows are "many"
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)  # 400 rows are "many"
     short = FastCounter(ds)
     got = [short.pair_key_counts(fs, js, classes=c) for c in (True, False)]
     for a, b in zip(want, got, strict=True):
