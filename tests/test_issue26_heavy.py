@@ -177,12 +177,12 @@ def spawn(monkeypatch):
 
 
 @pytest.mark.slow  # starts a worker process
-def test_the_wait_for_a_silent_worker_calls_idle(spawn, monkeypatch):
-    """A job silent for 0.6 s (besides its start) with ``idle`` due every 0.15 s: called more than once (the
-    server's 1 s, shortened: the wait is the same loop)."""
+def test_the_wait_for_a_silent_worker_calls_idle(monkeypatch):
+    """A job silent for 0.6 s with ``idle`` due every 0.15 s: called more than once (the server's 1 s, shortened:
+    the wait is the same loop). The app's forkserver context: a fork, not a fresh interpreter."""
     monkeypatch.setattr(heavy, "IDLE_SECONDS", 0.15)
     ticks = []
-    assert heavy.run_in_worker(time.sleep, 0.6, context=spawn, idle=lambda: ticks.append(1)) is None
+    assert heavy.run_in_worker(time.sleep, 0.6, context=heavy._context(), idle=lambda: ticks.append(1)) is None
     assert len(ticks) >= 2
 
 
