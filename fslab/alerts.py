@@ -272,6 +272,26 @@ def _column_entropies(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.log2(n) - xlogx.sum(axis=1) / n, starts.sum(axis=0)
 
 
+_SMALL_JOINT = 4_096      # a pair with at most this many joint cells is counted in a table, not a sort
+
+
+def _joint_entropies(X: np.ndarray, a: np.ndarray, b: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """H(X_a, X_b) in bits of each pair, from one table of every pair's joint cells: pair p's cells are numbered
+    o_p + X_a s_b + X_b (o_p: the cells of the pairs before it), counted by one ``bincount``, and
+    H = log2 n - sum_cells c log2 c / n summed per pair (``reduceat``). For pairs of few joint cells: no sort."""
+    cells = sizes[a] * sizes[b]
+    offsets = np.concatenate(([0], np.cumsum(cells)[:-1]))
+    counts = np.bincount((X[:, a] * sizes[b] + X[:, b] + offsets).ravel(), minlength=int(cells.sum()))
+    counts = counts.astype(np.float64)
+    return np.log2(X.shape[0]) - np.add.reduceat(counts * np.log2(counts + (counts == 0)), offsets) / X.shape[0]
+
+
+def _sorted_joint_entropies(X: np.ndarray, a: np.ndarray, b: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """H(X_a, X_b) in bits of each pair from the sorted joint codes' run lengths (:func:`_column_entropies`):
+    memory n x pairs, whatever the number of joint cells."""
+    return _column_entropies(X[:, a] * sizes[b] + X[:, b])[0]
+
+
 def associated_pairs(X: np.ndarray, names) -> list[Alert]:
     """Pairs with I(X_i; X_j) / min(H(X_i), H(X_j)) >= ASSOCIATED, I = H(X_i) + H(X_j) - H(X_i, X_j), the joint
     entropy from the pair's combined codes X_i A_j + X_j, a chunk of pairs at a time (the first MAX_PAIRS pairs, on
@@ -289,9 +309,12 @@ def associated_pairs(X: np.ndarray, names) -> list[Alert]:
     sizes = X.max(axis=0) + 1
     hij = np.empty(i.size)
     chunk = max(1, _PAIR_CODES // n)
-    for start in range(0, i.size, chunk):   # chunks of pairs, each counted in one sort: bounded memory
-        a, b = i[start:start + chunk], j[start:start + chunk]
-        hij[start:start + chunk] = _column_entropies(X[:, a] * sizes[b] + X[:, b])[0]
+    small = np.flatnonzero(sizes[i] * sizes[j] <= _SMALL_JOINT)
+    large = np.flatnonzero(sizes[i] * sizes[j] > _SMALL_JOINT)
+    for pick, entropies in ((small, _joint_entropies), (large, _sorted_joint_entropies)):
+        for start in range(0, pick.size, chunk):   # chunks of pairs: bounded memory
+            at = pick[start:start + chunk]
+            hij[at] = entropies(X, i[at], j[at], sizes)
     mi = h[i] + h[j] - hij
     cells = levels[i] * levels[j]
     low = np.minimum(h[i], h[j])
