@@ -39,9 +39,11 @@ def test_select_page_trace_renders(page):
     screenshot(page, "select-heatmap")
 
 
-def test_default_heatmap_and_backward_on_example1(page):
-    """Mushroom default: the heatmap labels all 60 shown columns; then Example 1 with backward (k = 2 = n)
-    renders the full set and its note instead of failing."""
+def test_default_heatmap_robustness_and_backward_on_example1(page):
+    """Mushroom default (BayesGreedy 0-1, k = 5): the heatmap labels all 60 shown columns; "Does this pick hold up?"
+    runs by itself (predicted under a second) and shows one row per chosen feature with its NPFS frequency, the
+    test's verdict and the binnings that pick it; then Example 1 with backward (k = 2 = n) renders the full set and
+    its note instead of failing."""
     goto_page(page, "Select")
     main = page.locator('[data-testid="stMain"]')
     heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
@@ -50,6 +52,16 @@ def test_default_heatmap_and_backward_on_example1(page):
     expect(heatmap.locator("g.ytick")).to_have_count(5)
     heatmap.scroll_into_view_if_needed()
     screenshot(page, "select-heatmap-mushroom")
+
+    heading = main.get_by_role("heading", name="Does this pick hold up?")
+    heading.wait_for()
+    caption = main.get_by_text("NPFS frequency z/n", exact=False).first
+    expect(caption).to_be_visible()
+    expect(caption).to_contain_text("equation (3)")
+    heading.scroll_into_view_if_needed()
+    expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
+    expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
+    screenshot(page, "select-robustness")
 
     main.get_by_text("toy distribution", exact=False).first.click()
     wait_idle(page)
@@ -62,22 +74,6 @@ def test_default_heatmap_and_backward_on_example1(page):
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     page.locator('[data-testid="stPlotlyChart"]').first.scroll_into_view_if_needed()
     screenshot(page, "select-backward-example1")
-
-
-def test_robustness_section_on_the_default_selection(page):
-    """Mushroom, BayesGreedy 0-1, k = 5: "Does this pick hold up?" runs by itself (predicted under a second) and
-    shows one row per chosen feature with its NPFS frequency, the test's verdict and the binnings that pick it."""
-    goto_page(page, "Select")
-    main = page.locator('[data-testid="stMain"]')
-    heading = main.get_by_role("heading", name="Does this pick hold up?")
-    heading.wait_for()
-    caption = main.get_by_text("NPFS frequency z/n", exact=False).first
-    expect(caption).to_be_visible()
-    expect(caption).to_contain_text("equation (3)")
-    heading.scroll_into_view_if_needed()
-    expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
-    expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
-    screenshot(page, "select-robustness")
 
 
 # every element that shows text is as wide as its text (an ellipsis would make scrollWidth > clientWidth); the
