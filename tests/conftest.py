@@ -239,10 +239,13 @@ def scaled(seconds: float) -> float:
 
 
 def pytest_runtest_setup(item):
-    """AppTest sessions of app tests get their ``default_timeout`` scaled to the load (patched once, on the first
-    app test, so a unit-only run never imports Streamlit)."""
-    if item.get_closest_marker("app") is not None:
+    """AppTest sessions get their ``default_timeout`` scaled to the load and AppTest's per-run overheads cut
+    (tests/apptest_cache.py: one script cache, one component scan, no polling wait), patched once, on the first test
+    that uses AppTest (an app test, or a command-line test comparing with a page), so a unit-only run never imports
+    Streamlit."""
+    if item.get_closest_marker("app") is not None or _uses_app_test(item):
         _scale_app_test_timeouts()
+        import tests.apptest_cache  # noqa: F401
 
 
 def _scale_app_test_timeouts() -> None:
