@@ -93,17 +93,33 @@ def _class_tables(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return _batched_counts([X, y], None)
 
 
+def _column_class_tables(source, columns) -> tuple | None:
+    """(src, cols, t): t[i, v, c] = n(X_cols[i] = v, Y = c) for ``columns`` (default all). From the codes in memory
+    (one batched bincount), else from a counting source without them (SQL, Dask: its batched tables of each column
+    with the class, ``extension_tables((), cols)``, one pass of the engine); None for an exact law, a regression
+    target, a sparse matrix or no rows."""
+    got = _codes(source)
+    src = as_source(source)
+    if got is None and (getattr(src, "X", None) is not None or not src.is_sample
+                        or getattr(src, "task", "binary") == "regression" or not hasattr(src, "extension_tables")):
+        return None
+    cols = np.arange(src.n_features) if columns is None else np.asarray(list(columns), dtype=np.intp)
+    if cols.size == 0 or (got[1].shape[0] if got is not None else getattr(src, "n_rows", 0)) == 0:
+        return None
+    if got is not None:
+        _, X, y = got
+        return src, cols, _class_tables(X[:, cols], y)
+    return src, cols, src.extension_tables((), cols.tolist()).counts
+
+
 def code_alerts(source, columns=None) -> tuple[Alert, ...]:
     """The in-sample leak alerts of the codes (``determines-target``, ``function-of-target``) for ``columns``
-    (indices; default all): cheap, one bincount over the rows and columns; empty for a regression target."""
-    got = _codes(source)
+    (indices; default all): cheap, one count over the rows and columns, in memory or in the source's engine (the
+    same alerts on every path); empty for a regression target."""
+    got = _column_class_tables(source, columns)
     if got is None:
         return ()
-    src, X, y = got
-    cols = np.arange(X.shape[1]) if columns is None else np.asarray(list(columns), dtype=np.intp)
-    if cols.size == 0 or X.shape[0] == 0:
-        return ()
-    t = _class_tables(X[:, cols], y)          # (p, V, C)
+    src, cols, t = got                         # (p, V, C)
     per_value = t.sum(axis=2)                  # rows per value
     per_class = t.sum(axis=1)                  # rows per class (same for every column)
     occupied = (per_value > 0).sum(axis=1)
