@@ -58,6 +58,9 @@ def test_this_environment_runs_the_pinned_versions():
 
 def test_ci_and_readme_install_with_the_constraints():
     ci = (ROOT / ".ci" / "run").read_text()
+    # uv's install, and pip's when uv cannot be installed: both with the pins
+    assert ("uv pip install -q --python .venv/bin/python -c constraints.txt -r requirements.txt "
+            "-r requirements-dev.txt") in ci
     assert "pip install -q -c constraints.txt -r requirements.txt -r requirements-dev.txt" in ci
     readme = (ROOT / "README.md").read_text()
     assert ".venv/bin/pip install -c constraints.txt -r requirements.txt" in readme
