@@ -1,7 +1,7 @@
 """Issue 36.3 in the app: a column type registered with fslab.data.parse_rules.register is in the Data page's
 "Read it as" list, and choosing it for a column of an upload types that column with it, in the capped worker
 process that reads uploads (a worker forked before the registration gets the registered types with each job:
-fslab.data.upload.WithKinds)."""
+fslab.data.upload.WithKinds). The type is in tests/column_kinds.py: the worker imports its module to unpickle it."""
 
 from __future__ import annotations
 
@@ -16,24 +16,11 @@ from streamlit.testing.v1 import AppTest
 from fslab.data import COLUMN_TYPES
 from fslab.data import parse_rules as pr
 from fslab.data.upload import WithKinds, read_upload, registered_kinds
+from tests.column_kinds import DURATION
 from ui.state import CURRENT
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
-
-
-def _minutes(rule: pr.ParseRule, g: pd.DataFrame) -> np.ndarray:
-    """"3h 20m" -> 200: hours * 60 + minutes, or minutes alone (module level: a registered kind travels to the
-    worker by pickle)."""
-    hours, minutes, alone = (pd.to_numeric(g[i], errors="coerce") for i in range(3))
-    return (hours.fillna(0) * 60 + minutes.fillna(0) + alone.fillna(0)).where(hours.notna() | alone.notna()) \
-        .to_numpy(np.float64)
-
-
-# asked for only (inferred=False): as read, the column stays text, so the override is what changes it
-DURATION = pr.ColumnKind("duration", "durations", "minutes", (pr.ParseRule(
-    "duration-hm", "duration", r"(?i)^(\d{1,4})\s*h(?:\s*(\d{1,2})\s*m)?$|^(\d{1,4})\s*m$",
-    ("hours", "minutes", "minutes alone"), "3h 20m -> 200 minutes", inferred=False),), _minutes)
 
 WAITS = ["3h 20m", "45m", "2h", "1h 5m", "10m", "0h 30m"] * 5   # 30 rows: 200, 45, 120, 65, 10, 30 minutes
 CSV = pd.DataFrame({"wait": WAITS, "x": [0, 1, 1] * 10, "y": ["a", "b"] * 15}).to_csv(index=False).encode()
