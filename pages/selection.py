@@ -100,10 +100,11 @@ if kind == "dataset":
 for note in result.notes:
     st.info(note)
 x_title = "features remaining" if spec.kind == "backward" else "number of features t"
-st.plotly_chart(theme.chart(trace_curves_figure(curves, terms.titled(measure_name, params), x_title,
-                                                  title=f"Bayes {terms.label(measure_name, params)} after each step"
-                                                  + (f" ({result.estimate_label})" if kind == "dataset" else ""))),
-                width="stretch", key="select.curves")
+# both figures are built once per selection and reused by the reruns that leave them as they are (theme.memo_chart)
+figure_key = (key, kind, k, selector, measure_name, s, tuple(sorted(params.items())), estimate, tuple(result.features))
+st.plotly_chart(theme.memo_chart(("select.curves", figure_key), lambda: trace_curves_figure(
+    curves, terms.titled(measure_name, params), x_title, title=f"Bayes {terms.label(measure_name, params)} after each "
+    "step" + (f" ({result.estimate_label})" if kind == "dataset" else ""))), width="stretch", key="select.curves")
 overlays = " and ".join(f"{SELECTORS[o].label}'s" for o in ui.overlay_selectors(source))
 st.caption(("Criterion of the remaining set after each elimination, starting from all features (right), "
             if spec.kind == "backward" else
@@ -167,7 +168,7 @@ else:
     value_title = ("gain" if spec.kind == "forward" else "score") if not spec.uses_measure \
         else terms.label(result.measure, params)
     projected = {"max_columns": 25, "tick_font": 10} if theme.presenting() else {}  # theme.chart: 14 px
-    st.plotly_chart(theme.chart(trace_heatmap_figure(
+    st.plotly_chart(theme.memo_chart(("select.heatmap", figure_key), lambda: trace_heatmap_figure(
         ui.own_trace(result), value_title=value_title,
         lower_is_better=spec.uses_measure and terms.lower_is_better(result.measure), **projected)),
         width="stretch", key="select.heatmap")

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from fslab.cost import binning_cost, npfs_cost, over_limit_message, select_cost
+from fslab.cost import npfs_cost, over_limit_message, select_cost
 from fslab.errors import FslabError
 from fslab.measures import ESTIMATES, describe_estimate
 from fslab.npfs import check_base_selector, npfs
@@ -127,7 +127,7 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
     cost = npfs_cost(source, selector, k, N_BOOTSTRAPS, 1.0, measure_used or "zero-one")
     cost = cost + select_cost(source, k, selector, measure_used or "zero-one", None).times(5, "5 training folds")
     if raw is not None:
-        cost = cost + binning_cost(raw, k, selector, measure)
+        cost = cost + uc.raw_binning_cost(uc.token(raw), raw, k, selector, measure)
     refusal = over_limit_message(cost)
     if refusal is not None:
         if holdout is not None:

@@ -30,6 +30,7 @@ from .compare import token
 from .memo import recall, remember, session_memo
 
 RESULTS = "fslab.select.results"
+CURVES = "fslab.select.curves"  # comparison_curves per run and settings
 _MEMO_SIZE = 12
 
 
@@ -270,8 +271,15 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
     estimate; on a sample also the run's curve in the other estimate (in-sample beside held-out).
 
     Backward runs start at the full set (t = n) and go down one point per elimination. MIGreedy is left
-    out for a real-valued target (it would treat every target value as a class).
+    out for a real-valued target (it would treat every target value as a class). Kept in the session's memo for the
+    run and the curves' settings: a rerun that changes neither computes no prefix values.
     """
+    memo = session_memo(CURVES)
+    full = (key, result.selector, result.k, result.s, tuple(result.features), measure, tuple(sorted(params.items())),
+            estimate)
+    found = recall(memo, full)
+    if found is not None:
+        return found
     spec = SELECTORS[result.selector]
     sample = getattr(source, "is_sample", False)
     label = f"{spec.label} (this run" + (f", {ESTIMATE_LABELS[estimate].split(' (')[0].lower()})" if sample else ")")
@@ -296,7 +304,7 @@ def comparison_curves(key: tuple, source, result: Selection, measure: str, param
             continue
         sel = run_selection(key, source, result.k, other, measure, None, params, estimate=estimate)
         curves[SELECTORS[other].label] = curve_frame(source, sel.features, measure, params, estimate)
-    return curves
+    return remember(memo, full, curves, _MEMO_SIZE)
 
 
 def overlay_selectors(source) -> tuple[str, ...]:
