@@ -11,12 +11,13 @@ fails without any mutation).
     .venv/bin/python tools/mutate.py --rev HEAD # on a commit (git archive), untouched by uncommitted edits
     .venv/bin/python tools/mutate.py -k beta    # only the mutations whose name contains "beta"
 
-Speed: one parent process imports numpy, pandas, scipy, scikit-learn, hypothesis and pytest once, then forks one
-child per run, which imports fslab from the copy and calls ``pytest.main``. The copy's fslab/ and tests/ are
-compiled once to bytecode checked by the source's hash, so a child compiles only the mutated module (its hash
-differs) and writes none. Each run stops at its first failure (``-x``). No baseline run of every test file: a test
-that caught a mutation is run once more on the unmutated copy (all of them in one run, at the end); one that fails
-there too proves nothing, so it is named and left out, and the mutations it caught are run again without it.
+Speed: one parent process imports numpy, pandas, scipy, scikit-learn, hypothesis and pytest once and freezes them
+out of the garbage collector's reach (``gc.freeze``), then forks one child per run, which imports fslab from the
+copy and calls ``pytest.main`` with hypothesis's plugin only. The copy's fslab/ and tests/ are compiled once to
+bytecode checked by the source's hash, so a child compiles only the mutated module (its hash differs) and writes
+none. Each run stops at its first failure (``-x``). No baseline run of every test file: a test that caught a
+mutation is run once more on the unmutated copy (all of them in one run, at the end); one that fails there too
+proves nothing, so it is named and left out, and the mutations it caught are run again without it.
 A snippet must occur exactly once in its file: when the code it names changes, update the mutation here.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import gc
 import os
 import shutil
 import subprocess
@@ -155,18 +157,24 @@ class _Failures:
                 out.write(report.nodeid + "\n")
 
 
+# pytest loads no installed plugin by itself (xdist, anyio, platformdirs: 0.1 s a run), only hypothesis's (-p)
+_PLUGINS = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
 def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_first: bool = True,
               collect_only: bool = False) -> int:
     """pytest's exit code for ``tests`` in the copy (tier TIER, stop at the first failure unless ``stop_first`` is
     False, leaving out the ``deselect`` nodeids), output in ``log`` and failed nodeids in ``log`` + ".failed".
     ``collect_only``: collect them and write pytest's rewritten bytecode of the test files, which later runs read
     (test files are never mutated)."""
-    args = ["-q", "-p", "no:cacheprovider", "-m", TIER, *(["-x"] if stop_first else []),
+    args = ["-q", "-p", "no:cacheprovider", "-p", "_hypothesis_pytestplugin", "-m", TIER,
+            *(["-x"] if stop_first else []),
             *(["--collect-only"] if collect_only else []), *(f"--deselect={nodeid}" for nodeid in deselect), *tests]
     if not hasattr(os, "fork"):
         with open(log, "wb") as out:
             return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=copy, stdout=out,
-                                  stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(copy)}).returncode
+                                  stderr=subprocess.STDOUT, env={**os.environ, **_PLUGINS, "PYTHONPATH": str(copy)}
+                                  ).returncode
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -177,6 +185,7 @@ def run_tests(copy: Path, tests: tuple[str, ...], log: Path, deselect=(), stop_f
             os.dup2(fd, 1)
             os.dup2(fd, 2)
             os.chdir(copy)
+            os.environ.update(_PLUGINS)
             sys.path.insert(0, str(copy))
             sys.dont_write_bytecode = not collect_only
             import pytest
@@ -252,6 +261,7 @@ def main(argv=None) -> int:
         _warm_up()
         for folder in ("fslab", "tests"):   # bytecode checked by hash: a mutated module is compiled from its source
             compileall.compile_dir(copy / folder, quiet=1, invalidation_mode=PycInvalidationMode.CHECKED_HASH)
+        gc.freeze()   # the warm-up's objects: no child's collections walk them (pytest's exit gc alone: 0.5 s a run)
         every_test = tuple(dict.fromkeys(t for m in mutations for t in m.tests))
         if run_tests(copy, every_test, logs / "collect.log", collect_only=True) != 0:
             print("the mutations' test files do not collect:\n"
