@@ -8,7 +8,7 @@ import ui as _ui  # noqa: F401  (first of ours: ui/preload.py imports every page
 
 from fslab.measures import MEASURES, SCORABLE
 from ui import compare_panels as panels
-from ui import page_plan
+from ui import page_plan, state
 from ui.cost_matrix import offered_measures
 from ui.link_pages import LINK_PAGES
 from ui.selection import estimate_choice, estimate_note, keep_in_range, measure_params
@@ -46,7 +46,8 @@ params = measure_params(mid, measure_name, "compare", classes=source.labels)
 if source.n_features > 1:
     # k < n by default: with k = n every selector returns all features (Example 1 would show no disagreement)
     keep_in_range("compare.k", 1, top, min(5, source.n_features - 1))
-    k = right.slider("k (features)", 1, top, min(5, source.n_features - 1), key="compare.k", persist_state="session")
+    state.widget_default("compare.k", min(5, source.n_features - 1))  # a link's or Select's k stands
+    k = right.slider("k (features)", 1, top, key="compare.k", persist_state="session")
 else:
     k = 1
     right.caption("One feature: k = 1.")

@@ -81,15 +81,18 @@ except FslabError as err:
 ui.adopt_k(K)
 k = int(c2.number_input("k (features per bootstrap)", 1, K - 1, key="npfs.k", on_change=ui.keep_k,
                         persist_state="session"))
-n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), min(100, LIMITS.max_bootstraps), step=10,
-                        key="npfs.n", help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)",
-                        persist_state="session"))
-alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], 0.01, key="npfs.alpha",
+# a link may set these: their defaults go through Session State, not the widgets (state.widget_default)
+for widget, value in (("npfs.n", min(100, LIMITS.max_bootstraps)), ("npfs.alpha", 0.01), ("npfs.seed", 0),
+                      ("npfs.fraction", 1.0)):
+    state.widget_default(widget, value)
+n = int(c2.number_input("n (bootstraps)", 2, max(2, LIMITS.max_bootstraps), step=10, key="npfs.n",
+                        help=f"at most {LIMITS.max_bootstraps:,} (FSLAB_MAX_BOOTSTRAPS)", persist_state="session"))
+alpha = float(c3.select_slider("alpha (size of the test)", [0.001, 0.005, 0.01, 0.05, 0.1], key="npfs.alpha",
                                persist_state="session"))
 more = c3.popover("More settings", icon=":material/tune:",
                   help="seed, rows per bootstrap, parallel workers, the estimate and the decision rule")
-seed = int(more.number_input("seed", 0, 2**31 - 1, 0, key="npfs.seed", persist_state="session"))
-fraction = float(more.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, 1.0, 0.05, key="npfs.fraction",
+seed = int(more.number_input("seed", 0, 2**31 - 1, key="npfs.seed", persist_state="session"))
+fraction = float(more.slider("rows per bootstrap (fraction of m)", 0.1, 1.0, step=0.05, key="npfs.fraction",
                            persist_state="session"))
 cores = os.cpu_count() or 1
 n_jobs = int(more.number_input("parallel workers (n_jobs)", 1, max(1, cores), 1, key="npfs.n_jobs",

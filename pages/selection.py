@@ -61,7 +61,8 @@ if spec.supports_s:
     if right.checkbox("s-variate approximation", key="select.use_s", wrap=True,
                       help="Approximate C(J) by the average of C(A) over all subsets A of J of size s (Section 3.2)",
                       persist_state="session"):
-        s = int(right.number_input("s (the paper uses s = 2)", 1, 6, 2, key="select.s", persist_state="session"))
+        state.widget_default("select.s", 2)  # a link may set it
+        s = int(right.number_input("s (the paper uses s = 2)", 1, 6, key="select.s", persist_state="session"))
 estimate = ui.estimate_choice(how, kind, "select")
 if kind == "dataset" and ui.own_data() and ui.held_out_refusal():
     st.info(f"In-sample values only: {ui.held_out_refusal()}. Add rows of that class to hold rows out.")

@@ -86,13 +86,14 @@ def param_widget(container, name: str, param: Param, key: str, label: str | None
     kwargs.setdefault("help", param.help)
     if isinstance(st.session_state.get(key), list | tuple):   # a cost matrix left from a many-class target
         del st.session_state[key]
+    given = key in st.session_state  # a link or the widget set it: no default of the widget's own beside it
     if param.choices is not None:
         names = CHOICE_LABELS.get(name, {})
-        return container.radio(label, param.choices, index=param.choices.index(param.default), key=key,
-                               horizontal=True, format_func=lambda v: names.get(v, str(v)), **kwargs)
+        return container.radio(label, param.choices, index=None if given else param.choices.index(param.default),
+                               key=key, horizontal=True, format_func=lambda v: names.get(v, str(v)), **kwargs)
     kind = type(param.default)
-    return container.slider(label, kind(param.low), kind(param.high), param.default, kind(param.step), key=key,
-                            **kwargs)
+    return container.slider(label, kind(param.low), kind(param.high), None if given else param.default,
+                            kind(param.step), key=key, **kwargs)
 
 
 def measure_params(container, measure_name: str, key: str, classes=None) -> dict:

@@ -36,9 +36,9 @@ def pick_source(key: str, default: str = "dataset"):
     dist_name, dist = current_distribution()
     options = ["dataset", "distribution"] if encoded is not None else ["distribution"]
     labels = {"dataset": f"Dataset: {md(ds_name)}", "distribution": f"Toy distribution: {md(dist_name)} (exact)"}
-    index = options.index(default) if default in options else 0
-    kind = st.radio("Run on", options, index=index, format_func=labels.get, key=key, horizontal=True,
-                    persist_state="session")
+    if st.session_state.get(key) not in options:  # first visit, or "dataset" with none loaded
+        st.session_state[key] = default if default in options else options[0]
+    kind = st.radio("Run on", options, format_func=labels.get, key=key, horizontal=True, persist_state="session")
     if kind == "dataset":
         return kind, ds_name, encoded
     return kind, dist_name, dist

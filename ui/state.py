@@ -16,6 +16,14 @@ CHOSEN = "fslab.chosen"              # the Chosen record: the analysis the Selec
 DEFAULT_SAMPLE = "mushroom"
 
 
+def widget_default(key: str, value) -> None:
+    """Before a widget keyed ``key`` that a link, a recipe or another page's plan may set: ``value`` goes into Session
+    State when the key holds nothing, and the widget is drawn without a default of its own. A widget given a default
+    (``value=``, ``index=``) whose key was set through Session State makes Streamlit log a warning with a stack."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
 @dataclass(frozen=True, eq=False)
 class CurrentData:
     """The current dataset: ``encoded`` (EncodedDataset ready for selection), ``name`` (what the user sees:
