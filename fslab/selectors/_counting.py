@@ -79,7 +79,7 @@ def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     counter, params = ev.counter, dict(ev.measure.params)
     counts = counter.pair_key_counts(firsts, seconds)  # (P, a, L, A): the cells (u, v) of each pair, by class
     sums = np.asarray(reducer.cell_sums(counts.transpose(1, 2, 3, 0), params, counter.nlogn), dtype=np.float64)
-    class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
+    class_counts = counter.class_sizes
     return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))
 
 
@@ -115,5 +115,5 @@ def few_extensions(ev, f: int, candidates: np.ndarray) -> np.ndarray:
         return ev.extensions([f], candidates)
     params = dict(ev.measure.params)
     sums = counter.cell_sums([int(f)], reducer, params, features=np.asarray(candidates, dtype=np.int64))
-    class_counts = np.bincount(counter.y, minlength=counter.L).astype(np.float64)
+    class_counts = counter.class_sizes
     return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))
