@@ -62,11 +62,15 @@ class HeldOutCells:
     ``prior_loss(rows, params)``: the share (F, L) of one held-out row of each class under the prior's rule (a
     cell unseen in training, as every row of a cell pure in (fold, class) is). ``finish(rule, prior)``: the
     measure from the per-fold values of the rule and of the prior alone (default: ``rule``).
+    ``entry_loss(group, fold, cls, count, n_groups, rows, params)`` (optional): the same shares, (n_groups, F), from
+    the non-zero entries only (count > 0 of cell ``group``, ``fold``, class ``cls``), for a loss whose rule needs no
+    dense class axis (log-loss and MI: a log per non-zero entry instead of one per (cell, fold, class)).
     """
 
     cell_loss: Callable[..., np.ndarray]
     prior_loss: Callable[..., np.ndarray]
     finish: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    entry_loss: Callable[..., np.ndarray] | None = None
 
 
 @dataclass(frozen=True)

@@ -50,12 +50,35 @@ def held_out_cell_entropy(train: np.ndarray, test: np.ndarray, rows: np.ndarray,
     return loss / along_folds(rows.sum(axis=1), loss.ndim)
 
 
+def held_out_entry_entropy(group: np.ndarray, fold: np.ndarray, cls: np.ndarray, count: np.ndarray, n_groups: int,
+                           rows: np.ndarray, params) -> np.ndarray:
+    """:func:`held_out_cell_entropy` from the non-zero entries (cell ``group``, ``fold``, class ``cls``: ``count``
+    test rows) -> (n_groups, F). With N the cell's rows over every fold, t its test rows in fold f and N_l, t_l by
+    class, a = LOG_SMOOTHING and pi the fold's smoothed training prior, its share of fold f's cross-entropy is
+
+        [ t ln(N - t + a) - sum_l t_l ln(N_l - t_l + a pi_l) ] / m_f
+
+    (-sum_l t_l ln p_l with p_l = (N_l - t_l + a pi_l) / (N - t + a)): a log per non-zero entry and one per occupied
+    (cell, fold), where the dense form takes one per (cell, fold, class), zeros included (issue 35.2: held-out JMI
+    and CMIM on 10 classes x 5 folds, 8-17 % of the entries non-zero)."""
+    F, L = rows.shape
+    count = count.astype(np.float64)
+    by_class = np.bincount(group * L + cls, weights=count, minlength=n_groups * L)
+    gf = group * F + fold
+    by_fold = np.bincount(gf, weights=count, minlength=n_groups * F).reshape(n_groups, F)
+    prior = LOG_SMOOTHING * smoothed_prior(rows.sum(axis=0) - rows)
+    inner = np.bincount(gf, weights=count * np.log(by_class[group * L + cls] - count + prior[fold, cls]),
+                        minlength=n_groups * F).reshape(n_groups, F)
+    loss = by_fold * np.log(by_fold.sum(axis=1, keepdims=True) - by_fold + LOG_SMOOTHING) - inner
+    return loss / rows.sum(axis=1)
+
+
 def held_out_prior_entropy(rows: np.ndarray, params) -> np.ndarray:
     """-ln prior_l (F, L) over the fold's rows: one held-out row of class l in a cell unseen in training."""
     return -np.log(smoothed_prior(rows.sum(axis=0) - rows)) / rows.sum(axis=1, keepdims=True)
 
 
-HELD_OUT_CELLS = HeldOutCells(held_out_cell_entropy, held_out_prior_entropy)
+HELD_OUT_CELLS = HeldOutCells(held_out_cell_entropy, held_out_prior_entropy, entry_loss=held_out_entry_entropy)
 
 SPEC = MeasureSpec(
     name="log-loss",
