@@ -208,7 +208,7 @@ class CrossFittedEvaluator(TableEvaluator):
         sums, mixed = np.zeros((F, counter.n)), np.zeros((F, L))
         for block in counter.mixed_count_blocks([int(j) for j in subset]):
             test = block.reshape((block.shape[0], F, L) + block.shape[2:])
-            if cells.entry_loss is not None and _entries_pay(np.count_nonzero(block), block.size, L):
+            if cells.entry_loss is not None and _entries_pay(int(np.count_nonzero(block)), block.size, L):
                 sums += self._entry_shares(cells, block)
             else:
                 train = test.sum(axis=1, keepdims=True) - test
@@ -447,7 +447,7 @@ class CrossFittedEvaluator(TableEvaluator):
         batch = counts.shape[:-2]
         flat = counts.reshape(-1, counts.shape[-2], counts.shape[-1])
         n_tables = flat.shape[0]
-        if cells.entry_loss is not None and _entries_pay(np.count_nonzero(flat), flat.size, L):   # log-loss, MI
+        if cells.entry_loss is not None and _entries_pay(int(np.count_nonzero(flat)), flat.size, L):   # log-loss, MI
             which, cell, q = np.nonzero(flat)
             fold, cls = np.divmod(q, L)
             share = cells.entry_loss(which * flat.shape[1] + cell, fold, cls, flat[which, cell, q],
