@@ -3,11 +3,13 @@
 Streamlit's browser side loads each element's renderer (a hashed script in its static folder: Plotly's is 4.7 MB,
 the data grid's, KaTeX's for ``st.latex``, ...) the first time a session draws that element. Traced on Home -> Toy
 (2 cores): 35 scripts and 0.8 s of module evaluation on the browser's main thread, more than half of that click.
-Once the page a session opened on has settled (script idle, no change for 0.4 s), the script of
-:func:`warm_elements` imports them one after the other, a pause between two, so a click waits behind at most one of
-them; a page that already drew an element has it, and the import is free. Only the file names of Streamlit's own
-bundled scripts, found on disk, enter the script. Not the code highlighter (``st.code``'s, 1.5 MB, 0.3-0.76 s of
-main thread): no page draws a code block, so loading it would only delay the reader's next click.
+The script of :func:`warm_elements` imports them one at a time, each only once the page has been
+still for 0.6 s (script idle, no change in the page), so no import runs while a clicked page is drawing: a click
+waits behind at most the one import under way. The small renderers the next pages draw first (formulas, tables,
+metrics, number boxes, the data grid), then Plotly's 4.7 MB (0.4 s of main thread on a quiet machine), which the
+pages after those draw. A page that already drew an element has it, and the import is free. Only the file names of
+Streamlit's own bundled scripts, found on disk, enter the script. Not the code highlighter (``st.code``'s, 1.5 MB,
+0.3-0.76 s of main thread): no page draws a code block, so loading it would only delay the reader's next click.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from pathlib import Path
 
 import streamlit as st
 
-# Streamlit's renderers of the elements fslab's pages draw, in the order a session is likely to need them:
-# charts on almost every page, then the tables (grids, and the static ones of By measure, Toy and Compare), formulas,
-# then widgets.
-ELEMENTS = ("PlotlyChart", "DataFrame", "Table", "rehype-katex", "Metric", "NumberInput", "DownloadButton", "Radio",
-            "Slider", "Multiselect", "Progress", "FileUploader")
+# Streamlit's renderers of the elements fslab's pages draw, in the order a session is likely to need them: what
+# the Toy page (Home's first link) draws on arrival (formulas, its static tables, metrics, number boxes and the
+# builder's data grid), then charts (Orderings, Select, the tour), then the other widgets.
+ELEMENTS = ("rehype-katex", "Table", "Metric", "NumberInput", "DataFrame", "PlotlyChart", "Radio", "Slider",
+            "Multiselect", "DownloadButton", "Progress", "FileUploader")
 _NAME = re.compile(r"[A-Za-z-]+\.[A-Za-z0-9_-]+\.js")
 _PAUSE_MS = 100
+_QUIET_MS = 600  # longer than the 0.5 s a page takes to look settled, so an import never delays a page's last drawing
 
 WARM = """<script>
 (() => {
@@ -38,19 +41,20 @@ WARM = """<script>
   let last = performance.now();
   const seen = new MutationObserver(() => { last = performance.now(); });
   seen.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-  const load = (i) => {
-    if (i < urls.length) import(urls[i]).catch(() => {}).finally(() => setTimeout(() => load(i + 1), %d));
-  };
-  const wait = () => {
+  const still = () => {
     const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning" && performance.now() - last > 400) {
+    return app && app.getAttribute("data-test-script-state") === "notRunning" && performance.now() - last > %d;
+  };
+  const load = (i) => {
+    if (i >= urls.length) {
       seen.disconnect();
-      load(0);
+    } else if (still()) {
+      import(urls[i]).catch(() => {}).finally(() => setTimeout(() => load(i + 1), %d));
     } else {
-      setTimeout(wait, 200);
+      setTimeout(() => load(i), %d);
     }
   };
-  setTimeout(wait, 200);
+  setTimeout(() => load(0), %d);
 })();
 </script>"""
 
@@ -80,7 +84,7 @@ def element_scripts() -> tuple[str, ...]:
 def warm_script() -> str | None:
     """The sidebar script that imports :func:`element_scripts` once the first page has settled (None: none found)."""
     names = element_scripts()
-    return WARM % (json.dumps(list(names)), _PAUSE_MS) if names else None
+    return WARM % (json.dumps(list(names)), _QUIET_MS, _PAUSE_MS, _PAUSE_MS, _PAUSE_MS) if names else None
 
 
 def warm_elements() -> None:
