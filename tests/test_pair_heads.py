@@ -77,3 +77,17 @@ def test_byte_transpose_is_the_transpose(shape):
     for codes in (X, X[:, ::-1]):
         got = byte_transpose(codes)
         assert got.shape == codes.T.shape and np.array_equal(got, codes.T)
+
+
+def test_lazy_rounds_follow_the_pair_counting_path():
+    """Popcount pairs (binary, 2 classes) take _LAZY_BITS_* rounds; key-path pairs (17 levels) the default."""
+    from fslab.measures import measure
+    from fslab.selectors import _scorers
+
+    for levels, bits in ((2, True), (17, False)):
+        d = _source(900, 20, 2, levels)
+        scorer = _scorers.CMIMScorer(measure("mi").on(d))
+        assert scorer.ev.counter.pairs_by_popcount() is bits
+        want = (_scorers._LAZY_BITS_BATCH, _scorers._LAZY_BITS_DEPTH) if bits else (_scorers._LAZY_BATCH,
+                                                                                     _scorers._LAZY_DEPTH)
+        assert (scorer.batch, scorer.depth) == want

@@ -406,6 +406,10 @@ class FastCounter:
                 out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
         return out.reshape((P, a, L, A) if classes else (P, a, A))
 
+    def pairs_by_popcount(self) -> bool:
+        """Whether :meth:`pair_key_counts` counts pairs of the widest columns by popcounts (few values and classes)."""
+        return self.A > 1 and not self._keys_pay((self.A - 1) * self.L, self.m)
+
     def _pair_short_keys(self, firsts: np.ndarray, seconds: np.ndarray, a: int, L: int, out: np.ndarray) -> np.ndarray:
         """:meth:`pair_key_counts` over many rows (a pair a block): 2-byte keys (X_f L + y) A + X_j, the part before
         X_j made once per first feature (:meth:`_pair_head`, kept across calls), then one addition and one bincount a
