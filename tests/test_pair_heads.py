@@ -91,3 +91,30 @@ def test_lazy_rounds_follow_the_pair_counting_path():
         want = (_scorers._LAZY_BITS_BATCH, _scorers._LAZY_BITS_DEPTH) if bits else (_scorers._LAZY_BATCH,
                                                                                      _scorers._LAZY_DEPTH)
         assert (scorer.batch, scorer.depth) == want
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels"), SHAPES)
+def test_jmi_by_short_pair_keys_equals_the_engine(m, n, classes, levels, monkeypatch):
+    """JMI folds a pick's pairs by 2-byte keys (every row, a bincount a pair, in blocks of _PAIR_ENTRIES counts):
+    the same I(X_j, X_f; Y) sums as the engine's per-step states, to 1e-12, and the same picks."""
+    from fslab import select
+    from fslab.measures import measure
+    from fslab.selectors import _counting, _scorers
+
+    d = _source(m, n, classes, levels, seed=m)
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    monkeypatch.setattr(_counting, "_PAIR_ENTRIES", 3 * levels * levels * classes)  # 3 pairs a block
+    pairs, engine = _scorers.JMIScorer(measure("mi").on(d)), _scorers.JMIScorer(measure("mi").on(d))
+    assert pairs.ev.counter.pair_counting() == "short"
+    want = select(d, 4, selector="jmi").features
+    for f in (0, 3, 5):
+        pairs.commit(f)
+        monkeypatch.setattr(FastCounter, "pair_counting", lambda self, classes=True: "keys")
+        engine.commit(f)
+        monkeypatch.undo()
+        monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+        monkeypatch.setattr(_counting, "_PAIR_ENTRIES", 3 * levels * levels * classes)
+    others = np.flatnonzero(~pairs.members)
+    assert np.allclose(pairs.acc[others], engine.acc[others], rtol=0, atol=1e-12) and pairs.acc[others].max() > 0
+    monkeypatch.setattr(FastCounter, "pair_counting", lambda self, classes=True: "keys")
+    assert list(select(d, 4, selector="jmi").features) == list(want)

@@ -406,9 +406,17 @@ class FastCounter:
                 out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * a * L * A).reshape(p1 - p0, a * L, A)
         return out.reshape((P, a, L, A) if classes else (P, a, A))
 
+    def pair_counting(self, classes: bool = True) -> str:
+        """How :meth:`pair_key_counts` counts pairs of the widest columns: "bits" (popcounts: few values and classes),
+        "short" (2-byte keys, a bincount a pair: from _SHORT_ROWS rows, at most 2^16 cells) or "keys" (8-byte keys)."""
+        A, L = self.A, self.L if classes else 1
+        if A > 1 and not self._keys_pay((A - 1) * L, self.m):
+            return "bits"
+        return "short" if self.m >= _SHORT_ROWS and A * L * A <= 1 << 16 else "keys"
+
     def pairs_by_popcount(self) -> bool:
         """Whether :meth:`pair_key_counts` counts pairs of the widest columns by popcounts (few values and classes)."""
-        return self.A > 1 and not self._keys_pay((self.A - 1) * self.L, self.m)
+        return self.pair_counting() == "bits"
 
     def _pair_short_keys(self, firsts: np.ndarray, seconds: np.ndarray, a: int, L: int, out: np.ndarray) -> np.ndarray:
         """:meth:`pair_key_counts` over many rows (a pair a block): 2-byte keys (X_f L + y) A + X_j, the part before

@@ -15,6 +15,8 @@ from ..errors import ParameterError
 from ..information import mutual_information
 from ..tables import CodedSource, JointTable
 
+_PAIR_ENTRIES = 1 << 21  # pair counts held at once (16 MiB of int64)
+
 
 def feature_pair_counts(ev, f: int, candidates: np.ndarray) -> np.ndarray:
     """Counts n(X_j = u, X_f = v) for every candidate j: shape (B, max arity of candidates, a_f)."""
@@ -77,10 +79,18 @@ def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
             out[mine] = few_extensions(ev, int(f), seconds[mine])
         return out
     counter, params = ev.counter, dict(ev.measure.params)
-    counts = counter.pair_key_counts(firsts, seconds)  # (P, a, L, A): the cells (u, v) of each pair, by class
-    sums = np.asarray(reducer.cell_sums(counts.transpose(1, 2, 3, 0), params, counter.nlogn), dtype=np.float64)
-    class_counts = counter.class_sizes
-    return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, class_counts, params), dtype=np.float64))
+    sums = np.empty(firsts.size)
+    step = _pair_step(counter, counter.L)
+    for p0 in range(0, firsts.size, step):  # (P, a, L, A): the cells (u, v) of each pair, by class
+        counts = counter.pair_key_counts(firsts[p0:p0 + step], seconds[p0:p0 + step])
+        sums[p0:p0 + step] = reducer.cell_sums(counts.transpose(1, 2, 3, 0), params, counter.nlogn)
+    return ev.sign * np.atleast_1d(np.asarray(reducer.value(sums, counter.m, counter.class_sizes, params),
+                                              dtype=np.float64))
+
+
+def _pair_step(counter: FastCounter, L: int) -> int:
+    """Pairs counted together: their counts (a x L x A each) within _PAIR_ENTRIES (JMI pairs every candidate)."""
+    return max(1, _PAIR_ENTRIES // (int(counter.A) ** 2 * L))
 
 
 def pair_information(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
@@ -93,8 +103,11 @@ def pair_information(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
         # m I = sum n_uv ln n_uv - sum n_u ln n_u - sum n_v ln n_v + m ln m: the whole counts index the k ln k table,
         # and each feature's margin term is its value counts' (summed over the classes), once per call
         nlogn = counter.nlogn
-        counts = counter.pair_key_counts(firsts, seconds, classes=False)  # (P, a, A)
-        joint = nlogn[counts.reshape(firsts.size, -1)].sum(axis=1)
+        joint = np.empty(firsts.size)
+        step = _pair_step(counter, 1)
+        for p0 in range(0, firsts.size, step):
+            counts = counter.pair_key_counts(firsts[p0:p0 + step], seconds[p0:p0 + step], classes=False)  # (P, a, A)
+            joint[p0:p0 + step] = nlogn[counts.reshape(counts.shape[0], -1)].sum(axis=1)
         margin = nlogn[counter.marginal.sum(axis=0).astype(np.int64)].sum(axis=1)  # (n,)
         mi = joint - margin[firsts] - margin[seconds] + nlogn[counter.m]
         return np.maximum(mi, 0.0) / (counter.m * np.log(2.0))
