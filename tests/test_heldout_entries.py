@@ -67,3 +67,20 @@ def test_every_path_same_with_entries_on_or_off(name, route, monkeypatch):
         values.append(np.concatenate([ev.extensions(J, [2, 3, 4, 5]) for J in ([], [0], [0, 1], [1, 0, 2])]))
     np.testing.assert_allclose(values[0], values[1], rtol=1e-12, atol=1e-14)
     assert np.ptp(values[0]) > 0.01   # the candidates differ: a comparison that can fail
+
+
+@pytest.mark.parametrize("name", ["log-loss", "mi", "zero-one"])
+def test_pair_criteria_equal_the_pairs_tables(name, monkeypatch):
+    """``pair_criteria`` on the engine's pair counts (P, a, F L, A) equals the pairs' own held-out values
+    (``extensions([f], [j])``) to 1e-12, with the entry form forced on or off (0-1 has none: the tables)."""
+    source = _sample()
+    firsts, seconds = np.array([0, 0, 1, 4, 2]), np.array([1, 5, 3, 2, 2])
+    want = None
+    for share in (0, 10**9):
+        monkeypatch.setattr(cross_fit, "ENTRY_SHARE", share)
+        ev = measure(name).on(source, estimate="cross-fitted")
+        got = ev.pair_criteria(ev.counter.pair_key_counts(firsts, seconds))
+        if want is None:
+            want = np.array([ev.extensions([f], [j])[0] for f, j in zip(firsts, seconds, strict=True)])
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    assert np.ptp(want) > 0.01

@@ -431,6 +431,26 @@ class CrossFittedEvaluator(TableEvaluator):
             rule[:, s0:s0 + B] = acc.reshape(B, F).T + const[:, None]
         return self._finish(cells, rule, rows, prior)
 
+    def pair_criteria(self, counts: np.ndarray) -> np.ndarray:
+        """C({f_p, j_p}) for every pair p from the engine's pair counts (P, a, F * L, A) of (X_f = u, fold x class,
+        X_j = v) (:meth:`FastCounter.pair_key_counts` on the derived source): :meth:`table_criteria` of the pairs'
+        (u, v) tables, from the non-zero entries straight from the counts where the measure has an entry form and
+        they are sparse (:func:`_entries_pay`), without laying the tables out."""
+        cells = self.measure.spec.held_out_cells
+        P, a, FL, A = counts.shape
+        rows = self._fold_rows()
+        F, L = rows.shape
+        if cells is None or cells.entry_loss is None or not _entries_pay(int(np.count_nonzero(counts)), counts.size,
+                                                                         L):
+            return np.atleast_1d(self.table_criteria(JointTable(
+                counts.transpose(0, 1, 3, 2).reshape(P, a * A, FL), self.source.labels)))
+        flat = counts.reshape(-1)
+        at = np.flatnonzero(flat)
+        p_u, q, v = np.unravel_index(at, (P * a, FL, A))
+        fold, cls = np.divmod(q, L)
+        share = cells.entry_loss(p_u * A + v, fold, cls, flat[at], P * a * A, rows, self._params)
+        return self._finish(cells, share.reshape(P, a * A, F).sum(axis=1).T, rows, cells.prior_loss(rows, self._params))
+
     def table_criteria(self, table: JointTable) -> np.ndarray:
         cells = self.measure.spec.held_out_cells
         if cells is None:   # F-beta, AUC, squared: the measure's held-out function on whole tables
