@@ -4,11 +4,14 @@ Usage (from the repository root):
     .venv/bin/python bench/bench_heldout.py              # every shape, median of 5 interleaved pairs
     .venv/bin/python bench/bench_heldout.py --pairs 3 --only splice,optdigits
     .venv/bin/python bench/bench_heldout.py --rows       # rows counted per step: engines and the held-out row path
+    .venv/bin/python bench/bench_heldout.py --pairs 3 --against /tmp/tree  # also another checkout, same rounds
 
 Each pair runs the plug-in and the cross-fitted ``select(..., k)`` back to back in this one process, in alternating
 order, each on a fresh copy of the source (no memo carried over); CPU seconds (``time.process_time``, one BLAS
 thread). The ratio is the median of the per-pair ratios, so load changes between pairs cancel out; the load average
-(1 minute) is printed beside every row, as the machine is shared.
+(1 minute) is printed beside every row, as the machine is shared. ``--against ROOT`` imports ``ROOT/fslab`` as
+``fslab_twin`` (``bench_feast.load_twin``) and times its plug-in and held-out runs in the same rounds, on the twin's own
+copy of the same codes, rotating the four runs' order; the held-out picks of both trees must be equal.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_feast import load_twin, twin_data  # noqa: E402
 from bench_selectors import gaussian_three_level  # noqa: E402
 
 from fslab.data.samples import load_sample  # noqa: E402
@@ -44,34 +48,48 @@ def shapes(only: set[str] | None) -> dict:
     return {name: make() for name, make in makers.items() if only is None or name.split()[0] in only}
 
 
-def _timed(source, k: int, selector: str, measure: str | None, estimate: str) -> tuple[float, tuple[int, ...]]:
+def _timed(source, k: int, selector: str, measure: str | None, estimate: str, choose=select
+           ) -> tuple[float, tuple[int, ...]]:
     kwargs = {"measure": measure} if measure else {}
     fresh = source.replace()
     start = time.process_time()
-    picked = select(fresh, k, selector=selector, estimate=estimate, **kwargs).features
-    return time.process_time() - start, picked
+    picked = choose(fresh, k, selector=selector, estimate=estimate, **kwargs).features
+    return time.process_time() - start, tuple(int(j) for j in picked)
 
 
 def load() -> str:
     return f"{os.getloadavg()[0]:.2f}"
 
 
-def run(pairs: int, k: int, only: set[str] | None) -> None:
-    print(f"k = {k}, {pairs} interleaved pairs; CPU seconds, medians; load = 1-minute load average after the row")
-    print(f"{'data':<30} {'selector':<13} {'measure':<9} {'plug-in s':>9} {'held-out s':>10} {'ratio':>6} {'load':>5}")
+def run(pairs: int, k: int, only: set[str] | None, against: str | None = None) -> None:
+    twin = load_twin(against) if against else None
+    print(f"k = {k}, {pairs} interleaved pairs; CPU seconds, medians; load = 1-minute load average after the row"
+          + (f"; against = {against}" if against else ""))
+    print(f"{'data':<30} {'selector':<13} {'measure':<9} {'plug-in s':>9} {'held-out s':>10} {'ratio':>6}"
+          + (f" {'against: plug-in s':>18} {'held-out s':>10} {'ratio':>6}" if twin else "") + f" {'load':>5}")
     for name, source in shapes(only).items():
+        other = twin_data(twin, source) if twin is not None else None
+        runs = [("plug-in", source, select), ("cross-fitted", source, select)]
+        if twin is not None:
+            runs += [("plug-in", other, twin.select), ("cross-fitted", other, twin.select)]
         for selector, measure in CASES:
             if measure == "balanced" and len(source.labels) > 2:
                 continue   # a binary measure
-            plug, cross = [], []
+            times: list[list[float]] = [[] for _ in runs]
+            picks: dict[int, tuple[int, ...]] = {}
             for i in range(pairs):
-                order = ("plug-in", "cross-fitted") if i % 2 == 0 else ("cross-fitted", "plug-in")
-                got = {est: _timed(source, k, selector, measure, est)[0] for est in order}
-                plug.append(got["plug-in"])
-                cross.append(got["cross-fitted"])
-            ratio = float(np.median(np.array(cross) / np.maximum(plug, 1e-9)))
-            print(f"{name:<30} {selector:<13} {measure or '(own)':<9} {np.median(plug):>9.3f} "
-                  f"{np.median(cross):>10.3f} {ratio:>6.2f} {load():>5}", flush=True)
+                for r in np.roll(np.arange(len(runs)), -i):   # each round starts one run later
+                    est, data, choose = runs[r]
+                    took, picks[r] = _timed(data, k, selector, measure, est, choose)
+                    times[r].append(took)
+            if twin is not None:
+                assert picks[1] == picks[3], f"{name} {selector} held out: {picks[1]} here, {against}: {picks[3]}"
+            cells = []
+            for plug, cross in zip(times[0::2], times[1::2], strict=True):
+                ratio = float(np.median(np.array(cross) / np.maximum(plug, 1e-9)))
+                cells.append(f"{np.median(plug):>9.3f} {np.median(cross):>10.3f} {ratio:>6.2f}")
+            print(f"{name:<30} {selector:<13} {measure or '(own)':<9} " + "          ".join(cells) + f" {load():>5}",
+                  flush=True)
 
 
 def rows_kept(k: int, only: set[str] | None) -> None:
@@ -96,9 +114,10 @@ if __name__ == "__main__":
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--only", help="comma-separated: adult, splice, optdigits, gisette-shaped")
     parser.add_argument("--rows", action="store_true")
+    parser.add_argument("--against", metavar="ROOT", help="also time ROOT/fslab (another checkout) in the same rounds")
     args = parser.parse_args()
     only = None if args.only is None else {s.strip() for s in args.only.split(",")}
     if args.rows:
         rows_kept(args.k, only)
     else:
-        run(args.pairs, args.k, only)
+        run(args.pairs, args.k, only, args.against)
