@@ -137,6 +137,7 @@ class FastCounter:
         self._class_bits: np.ndarray | None = None
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._heads: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()  # pair keys' first parts
+        self._heads_held = 0  # their bytes
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
         self._class_sizes: np.ndarray | None = None
@@ -442,15 +443,17 @@ class FastCounter:
         keys, kept across calls (lazy rounds pair the same few picks again: digits-in-noise CMIM made 2,459 of them
         for 64 picks), least recently used out first beyond _COLUMN_CACHE bytes."""
         key = (f, L)
-        head = self._heads.pop(key, None)
-        if head is None:
-            head = column.astype(np.uint16) * np.uint16(L * self.A)
-            if L > 1:
-                head += (self.y * self.A).astype(np.uint16)
+        head = self._heads.get(key)
+        if head is not None:
+            self._heads.move_to_end(key)
+            return head
+        head = column.astype(np.uint16) * np.uint16(L * self.A)
+        if L > 1:
+            head += (self.y * self.A).astype(np.uint16)
         self._heads[key] = head
-        held = sum(h.nbytes for h in self._heads.values())
-        while held > _COLUMN_CACHE and len(self._heads) > 1:
-            held -= self._heads.popitem(last=False)[1].nbytes
+        self._heads_held += head.nbytes
+        while self._heads_held > _COLUMN_CACHE and len(self._heads) > 1:
+            self._heads_held -= self._heads.popitem(last=False)[1].nbytes
         return head
 
     def _pair_bit_counts(self, firsts: np.ndarray, seconds: np.ndarray, a: int, classes: bool) -> np.ndarray:
