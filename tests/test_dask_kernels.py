@@ -152,3 +152,32 @@ def test_partition_counter_reports_its_arrays_to_the_scheduler():
     X = np.zeros((20_000, 30), dtype=np.uint8)
     counter = fast_counter((X, np.zeros(20_000, dtype=np.int8)), np.full(30, 2), np.array([0, 1]))
     assert sizeof(counter) >= X.nbytes + counter.y.nbytes + counter._value_bits().nbytes
+
+
+def test_a_table_asked_again_costs_no_round_trip(monkeypatch):
+    """The tables a source fetched are kept (read-only): asked again, the same table and no byte to the client; a
+    bootstrap or folded view counts its own; beyond _TABLE_BYTES the least recently used table goes."""
+    from fslab.data import distributed
+
+    enc = mixed(m=400, widest=3)
+    src = to_dask_source(enc, npartitions=3)
+    first = src.table([0, 1])
+    np.testing.assert_array_equal(first.counts, enc.table([0, 1]).counts)
+    seen = src.bytes_received
+    assert src.table((0, 1)) is first and src.bytes_received == seen
+    assert not first.counts.flags.writeable   # a caller writing into a kept table fails instead of corrupting it
+    batch = src.extension_tables([0], [1, 2])
+    seen = src.bytes_received
+    assert src.extension_tables((0,), (1, 2)) is batch and src.bytes_received == seen
+    assert src.extension_tables([0], [2, 1]) is not batch   # another order is another batch
+    boot = src.bootstrap(7)
+    weighted = boot.table([0, 1])
+    assert weighted is not first and boot.bytes_received > 0 and weighted.counts.sum() != first.counts.sum()
+    assert src.folded(2, 0).table([0, 1]).counts.shape[-1] == 2 * 3   # (cell, fold x class)
+    small = to_dask_source(enc, npartitions=3)   # room for one table: asking a second drops the first
+    monkeypatch.setattr(distributed, "_TABLE_BYTES", small.table([1, 2]).counts.nbytes)
+    small.table([2, 1])
+    seen = small.bytes_received
+    assert small.table([2, 1]) is small.table([2, 1]) and small.bytes_received == seen
+    small.table([1, 2])
+    assert small.bytes_received > seen

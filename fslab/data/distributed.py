@@ -40,6 +40,7 @@ SCHEDULER_ENV = "FSLAB_DASK_SCHEDULER"
 _FAN_IN = 8          # partial tables summed per reduction task (the count-reduction tree)
 _STATES = 8          # subsets whose cell codes stay on the workers (int64 per row each), least recently used out
 _STATE_BYTES = 1 << 30
+_TABLE_BYTES = 32 << 20   # count tables kept on the client per source (least recently used out): a round trip each
 
 
 def require_dask():
@@ -118,8 +119,11 @@ class DaskSource:
     Not a :class:`~fslab.tables.CodedSource`: it has no ``X``/``y`` on the client, so selectors use the generic
     table path (``table`` / ``extension_tables``), whose counts are summed from the partitions on the workers.
     The cell codes of the last few subsets stay on the workers (persisted), so a greedy step extends the
-    previous step's codes by one feature instead of rebuilding them. ``bytes_received`` counts the bytes that came
-    back to the client: count tables only (at most the size of the tables the call returns).
+    previous step's codes by one feature instead of rebuilding them. The count tables already fetched are kept on
+    the client (read-only, up to :data:`_TABLE_BYTES`), so a table asked again costs no round trip: the selectors and
+    measures run on one source ask for the same tables (exhaustive search and backward elimination under three
+    measures: 116 tables asked, 33-44 distinct). ``bytes_received`` counts the bytes that came back to the client:
+    count tables only (at most the size of the tables the call returns).
 
     ``parts``: persisted delayed pairs (X codes, uint8/uint16 C-ordered; y class indices, int8/int64).
     """
@@ -143,6 +147,7 @@ class DaskSource:
         self._boot: tuple[int, float] | None = None
         self._counters: list | None = None
         self._folded: dict[tuple[int, int], DaskSource] = {}   # folded views kept (the last two asked)
+        self._tables: OrderedDict[tuple, JointTable] = OrderedDict()   # fetched tables (:meth:`_remember`)
 
     @property
     def n_features(self) -> int:
@@ -197,6 +202,7 @@ class DaskSource:
         self._offsets = view._offsets
         view._boot = (int(key) % (1 << 64), float(mean))
         view._folded = {}
+        view._tables = OrderedDict()   # weighted counts: tables of their own
         view.bytes_received = 0
         return view
 
@@ -224,6 +230,7 @@ class DaskSource:
         view.class_names = ()
         view._counters = None          # the fast engine's class marginals depend on the classes
         view._folded = {}
+        view._tables = OrderedDict()   # (cell, fold x class) counts: tables of their own
         view.bytes_received = 0
         while len(self._folded) >= 2:
             self._folded.pop(next(iter(self._folded)))
@@ -291,8 +298,26 @@ class DaskSource:
             self._counters = list(dask.persist(*[make(p, self.arities, self.labels) for p in self._parts]))
         return self._counters
 
+    def _remember(self, key: tuple, make) -> JointTable:
+        """The table ``make()`` fetches, kept under ``key`` (read-only) and given again without a round trip."""
+        hit = self._tables.get(key)
+        if hit is not None:
+            self._tables.move_to_end(key)
+            return hit
+        table = make()
+        table.counts.setflags(write=False)
+        self._tables[key] = table
+        kept = sum(t.counts.nbytes for t in self._tables.values())
+        while len(self._tables) > 1 and kept > _TABLE_BYTES:
+            kept -= self._tables.popitem(last=False)[1].counts.nbytes
+        return table
+
     def table(self, subset: Sequence[int]) -> JointTable:
-        """Joint table of (X_subset, Y): per-partition bincounts summed on the workers."""
+        """Joint table of (X_subset, Y): per-partition bincounts summed on the workers (kept: :meth:`_remember`)."""
+        key = self._check_subset(subset)
+        return self._remember(("table", key), lambda: self._table(key))
+
+    def _table(self, subset: tuple[int, ...]) -> JointTable:
         codes, n_cells = self._state(subset)
         dask = require_dask()
         L = self.labels.shape[0]
@@ -305,11 +330,15 @@ class DaskSource:
 
         One task per partition counts every candidate in one pass; the tables are summed in a tree on the workers.
         When the padded tables would have more than twice as many cells as rows, only each candidate's occupied
-        cells are kept (as CodedSource does), merged and padded on the workers.
+        cells are kept (as CodedSource does), merged and padded on the workers. Kept as :meth:`table`'s.
         """
         cand_list = self._check_subset(candidates)
         if not cand_list:
             raise ParameterError("extension_tables needs at least one candidate")
+        key = self._check_subset(subset)
+        return self._remember(("extensions", key, cand_list), lambda: self._extension_tables(key, cand_list))
+
+    def _extension_tables(self, subset: tuple[int, ...], cand_list: tuple[int, ...]) -> JointTable:
         codes, n_base = self._state(subset)
         cand_array = np.asarray(cand_list, dtype=np.int64)
         arities = self.arities[cand_array]
