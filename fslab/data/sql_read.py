@@ -39,6 +39,7 @@ from .sql_stats import (
     numeric_value,
     over_long,
     projection,
+    quote_name,
     raw_rows,
     summarize_sql,
     target_pairs,
@@ -671,9 +672,7 @@ def _small(case: str, top: int) -> str:
 
 
 def _quoted(t, name: str) -> str:
-    import sqlglot as sg
-
-    return sg.to_identifier(name, quoted=True).sql(_backend_name(t))
+    return quote_name(_backend_name(t), name)
 
 
 def _check_options(target, feature_names, materialize, near_unique, row_id=None) -> None:

@@ -462,10 +462,26 @@ def _column_template(engine: str, kind, dtype, nan: bool) -> str:
     return expression.strip()
 
 
-def _quote(t, name: str) -> str:
+DOUBLE_QUOTED = ("duckdb", "postgres", "sqlite")   # engines whose quoted names are "..." with " doubled
+
+
+def quote_name(engine: str, name: str) -> str:
+    """``name`` as a quoted identifier of ``engine``'s SQL: sqlglot's quoting, written directly on the engines that
+    double a '"' (sqlglot took 0.3 ms a name: 3,000 columns are quoted some 15,000 times)."""
+    if engine in DOUBLE_QUOTED:
+        return '"' + name.replace('"', '""') + '"'
+    return _sqlglot_quote(engine, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sqlglot_quote(engine: str, name: str) -> str:
     import sqlglot as sg
 
-    return sg.to_identifier(name, quoted=True).sql(dialect(t))
+    return sg.to_identifier(name, quoted=True).sql(engine)
+
+
+def _quote(t, name: str) -> str:
+    return quote_name(dialect(t), name)
 
 
 @functools.lru_cache(maxsize=16)
@@ -508,5 +524,5 @@ def _target(t, target: str, schema, nan: bool) -> tuple[ColumnSummary, list]:
 
 
 __all__ = ["BATCH", "LONG_CELLS", "LONG_COLUMNS", "aggregate", "distinct_values", "long_sql", "long_template",
-           "number_stats", "numeric_value", "over_long", "projection", "raw_rows", "rule_templates", "summarize_sql",
-           "target_pairs", "target_value", "text_template"]
+           "number_stats", "numeric_value", "over_long", "projection", "quote_name", "raw_rows", "rule_templates",
+           "summarize_sql", "target_pairs", "target_value", "text_template"]
