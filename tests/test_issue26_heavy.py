@@ -170,12 +170,6 @@ def test_reporter_never_freezes_at_about_0_s_left(monkeypatch):
     assert "no bootstrap finished for 60 s" in bar.text and "about 0 s left" in bar.text
 
 
-@pytest.fixture
-def spawn(monkeypatch):
-    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
-    return multiprocessing.get_context("spawn")
-
-
 @pytest.mark.slow  # starts a worker process
 def test_the_wait_for_a_silent_worker_calls_idle(monkeypatch):
     """A job silent for 0.6 s with ``idle`` due every 0.15 s: called more than once (the server's 1 s, shortened:
@@ -207,12 +201,13 @@ def _timed_under_busy_cores(start_job, folder: Path) -> float:
             h.wait()
 
 
-@pytest.mark.slow  # two spawned workers, two plain processes, two busy processes while the jobs are timed: ~15 s CPU
-def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys, tmp_path):
+@pytest.mark.slow  # a worker and a plain process, two busy processes while the jobs are timed: ~5 s CPU a round
+def test_a_heavy_job_on_a_busy_machine_is_not_starved(capsys, tmp_path):
     """Two CPU-bound processes in sessions of their own keep both cores busy. The job in the worker
-    (lower_priority) must take at most 5x the same job in a plain process under the same load (the earlier nice-19
-    autogroup: 15-50x). Both time only the job (``tests/starvation_job.py``: a fixed loop, about 0.4 s of CPU on an
-    idle core), not their start; interleaved, best of two."""
+    (lower_priority, forked by the app's forkserver) must take at most 5x the same job in a plain process under the
+    same load (the earlier nice-19 autogroup: 15-50x). Both time only the job (``tests/starvation_job.py``: a fixed
+    loop, about 0.4 s of CPU on an idle core), not their start; interleaved, best of two rounds, the second run only
+    when the first is over the bound (a noisy round)."""
     n = 6_000_000
     code = f"import sys; from tests.starvation_job import timed_spin; print(timed_spin({n}, sys.argv[1]))"
 
@@ -223,7 +218,7 @@ def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys, tmp_path):
 
     def worker(folder):
         pool = ThreadPoolExecutor(1)
-        future = pool.submit(heavy.run_in_worker, timed_spin, n, str(folder), context=spawn)
+        future = pool.submit(heavy.run_in_worker, timed_spin, n, str(folder), context=heavy._context())
         pool.shutdown(wait=False)
         return lambda: future.result(timeout=scaled(300))
 
@@ -231,6 +226,8 @@ def test_a_heavy_job_on_a_busy_machine_is_not_starved(spawn, capsys, tmp_path):
     for round_ in range(2):
         for name, start in (("plain", plain), ("worker", worker)):
             times[name].append(_timed_under_busy_cores(start, tmp_path / f"{name}{round_}"))
+        if min(times["worker"]) <= 5 * min(times["plain"]):
+            break
     with capsys.disabled():
         print(f"\nA {n:,}-round loop, 2 busy cores: plain process {times['plain']} s, worker {times['worker']} s; "
               f"load {os.getloadavg()[0]:.1f}")
