@@ -26,6 +26,7 @@ from ui.alerts_view import alerts_for, current_alerts, leave_out, show_data_aler
 from ui.data import (
     ALL_CLASSES,
     APP_SAMPLES,
+    FIND,
     HIDDEN_NOTE,
     MISSING_LABELS,
     PREVIEW_COLUMNS,
@@ -43,6 +44,7 @@ from ui.data import (
     is_applied,
     page_types,
     pending_upload,
+    picker_options,
     positive_options,
     preview_columns,
     preview_frame,
@@ -78,6 +80,12 @@ FORMULAS = {
     "uniform": r"\text{code}(x)=\#\{k: x\ge \min+\tfrac{k}{b}(\max-\min)\},\ k=1..b-1",
 }
 FORMULAS["auto"] = FORMULAS["mean-std"]   # the quantile formula too, for the columns said under it
+
+
+def _wide_help(columns: list[str]) -> str:
+    """A wide table's pickers list the chosen columns and the first WIDE that match the "Find columns by name" box."""
+    return "" if len(columns) <= WIDE else (f" The list holds the first {WIDE} of {len(columns):,} columns that match "
+                                            "**Find columns by name** (below), and the chosen ones.")
 
 
 def reset_if_invalid(key: str, options: list, default) -> None:
@@ -164,8 +172,9 @@ def choose_options(chosen: Chosen):
     elif st.session_state.get("data_target") not in columns:   # the box starts empty: the user chooses
         st.session_state.pop("data_target", None)
     c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
-    target = c1.selectbox("Target column (what to predict)", columns, key="data_target", index=0 if sure else None,
-                          placeholder="Choose the column to predict")
+    listed = picker_options(columns, [st.session_state.get("data_target"), guess.column if guess else None])
+    target = c1.selectbox("Target column (what to predict)", listed, key="data_target", index=0 if sure else None,
+                          placeholder="Choose the column to predict", help=_wide_help(columns).strip() or None)
     if guess is not None and target == guess.column:
         c1.caption(f"Guessed: {md(guess.reason)}." if guess.sure else "You chose fslab's best guess.")
     if target is None:   # not sure which column is the target: ask, and compute nothing until it is chosen
@@ -260,9 +269,10 @@ def choose_exclusions(frame_key: str, columns: list[str], target: str, base) -> 
         st.session_state["data_exclude"] = ids
     # (a run that stopped at a column-type error did not draw the box, and Streamlit forgot its value)
     st.session_state["data_exclude"] = [c for c in st.session_state.get("data_exclude", ids) if c in others]
-    exclude = st.multiselect("Columns to leave out (not features)", others, key="data_exclude",
+    exclude = st.multiselect("Columns to leave out (not features)",
+                             picker_options(others, st.session_state["data_exclude"]), key="data_exclude",
                              help="An ID, a row number, free text or a column computed from the target would fit the "
-                                  "sample perfectly and tell nothing about new rows.")
+                                  "sample perfectly and tell nothing about new rows." + _wide_help(others))
     if ids:
         st.caption("Left out by default: " + ", ".join(f"**{md(c)}** ({md(why.get(c, 'near-unique'))})" for c in ids)
                    + ". A column with (nearly) a different value in every row, like an ID, fits the sample perfectly "
@@ -280,7 +290,9 @@ def choose_column_types(frame_key: str, features: list[str], base, overrides: di
                     "otherwise: *categories* keeps its values as text levels.")
         reset_if_invalid("data_type_column", features, features[0])
         t1, t2 = st.columns(2)
-        column = t1.selectbox("Column", features, key="data_type_column", persist_state="session")
+        column = t1.selectbox("Column", picker_options(features, [st.session_state["data_type_column"]]),
+                              key="data_type_column", help=_wide_help(features).strip() or None,
+                              persist_state="session")
         if st.session_state.get("data_type_for") != (frame_key, column):   # show the chosen column's own type
             st.session_state["data_type_for"] = (frame_key, column)
             st.session_state["data_type_value"] = overrides.get(column, "auto")
@@ -323,7 +335,7 @@ def find_box(n_columns: int) -> str:
     """A search box over the column names when the table is too wide to list (ui.data.WIDE); the query."""
     if n_columns <= WIDE:
         return ""
-    return st.text_input("Find columns by name", key="data_find", placeholder="part of a column name, e.g. w12",
+    return st.text_input("Find columns by name", key=FIND, placeholder="part of a column name, e.g. w12",
                          help=f"The tables below list at most {WIDE} columns; type to find the others.").strip()
 
 
