@@ -118,3 +118,19 @@ def test_jmi_by_short_pair_keys_equals_the_engine(m, n, classes, levels, monkeyp
     assert np.allclose(pairs.acc[others], engine.acc[others], rtol=0, atol=1e-12) and pairs.acc[others].max() > 0
     monkeypatch.setattr(FastCounter, "pair_counting", lambda self, classes=True: "keys")
     assert list(select(d, 4, selector="jmi").features) == list(want)
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 16])
+def test_short_bincount_in_blocks_is_the_bincount(block, monkeypatch):
+    """Beyond _KEY_BLOCK keys the 2-byte keys are counted a block at a time: the same counts, and so the same pair
+    counts (here 900 rows in blocks of 7 or 64)."""
+    monkeypatch.setattr(dense, "_KEY_BLOCK", block)
+    keys = np.random.default_rng(block).integers(0, 300, 1000).astype(np.uint16)
+    assert np.array_equal(dense.short_bincount(keys, 310), np.bincount(keys, minlength=310))
+    assert dense.short_bincount(keys[:0], 5).tolist() == [0] * 5
+    d = _source(900, 9, 10, 17)
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    fs, js = np.arange(9), np.arange(9)[::-1].copy()
+    for classes_too in (True, False):
+        got = FastCounter(d).pair_key_counts(fs, js, classes=classes_too)
+        assert np.array_equal(got, _plain(np.asarray(d.X), np.asarray(d.y), 10, 17, fs, js, classes_too))
