@@ -181,3 +181,23 @@ def test_a_table_asked_again_costs_no_round_trip(monkeypatch):
     assert small.table([2, 1]) is small.table([2, 1]) and small.bytes_received == seen
     small.table([1, 2])
     assert small.bytes_received > seen
+
+
+def test_several_tables_in_one_round_trip(monkeypatch):
+    """``tables``: backward elimination's C(J minus j) for every j of J asked at once: the tables ``table`` gives,
+    fetched in one compute (the kept ones in none)."""
+    from fslab.data import distributed
+
+    enc = mixed(m=400, widest=3)
+    src = to_dask_source(enc, npartitions=3)
+    src.table([0, 2])   # kept: not fetched again
+    computes: list[int] = []
+    compute = distributed._compute
+    monkeypatch.setattr(distributed, "_compute", lambda dask, obj: computes.append(1) or compute(dask, obj))
+    kept = np.array([0, 1, 2, 5])
+    subsets = [kept[kept != j] for j in kept] + [np.array([0, 2])]
+    got = src.tables(subsets)
+    assert len(computes) == 1
+    for subset, table in zip(subsets, got, strict=True):
+        np.testing.assert_array_equal(table.counts, enc.table(list(subset)).counts)
+    assert src.tables(subsets[:2]) == got[:2] and len(computes) == 1

@@ -255,7 +255,7 @@ class DaskSource:
 
     def _fetch(self, delayed_obj):
         out = _compute(require_dask(), delayed_obj)
-        self.bytes_received += int(getattr(out, "nbytes", 0))
+        self.bytes_received += sum(int(getattr(x, "nbytes", 0)) for x in (out if isinstance(out, list) else [out]))
         return out
 
     def _state(self, subset: Sequence[int]) -> tuple[list, int]:
@@ -318,12 +318,28 @@ class DaskSource:
         return self._remember(("table", key), lambda: self._table(key))
 
     def _table(self, subset: tuple[int, ...]) -> JointTable:
+        return JointTable(self._fetch(self._table_task(subset)), self.labels)
+
+    def _table_task(self, subset: tuple[int, ...]):
+        """The delayed sum of the partitions' tables of ``subset``."""
         codes, n_cells = self._state(subset)
         dask = require_dask()
         L = self.labels.shape[0]
         tasks = [dask.delayed(kernels.table)(p, c, n_cells, L, b)
                  for p, c, b in zip(self._parts, codes, self._boots(), strict=True)]
-        return JointTable(self._fetch(_tree_sum(dask, tasks)), self.labels)
+        return _tree_sum(dask, tasks)
+
+    def tables(self, subsets: Sequence[Sequence[int]]) -> list[JointTable]:
+        """The joint tables of several subsets (:meth:`table`'s) in one round trip for those not kept yet: backward
+        elimination's step asks C(J minus j) for every j of J (one compute, not |J|)."""
+        keys = [self._check_subset(s) for s in subsets]
+        new = [k for k in dict.fromkeys(keys) if ("table", k) not in self._tables]
+        if len(new) > 1:
+            got = self._fetch([self._table_task(k) for k in new])
+            fetched = {k: JointTable(counts, self.labels) for k, counts in zip(new, got, strict=True)}
+            for k in new:
+                self._remember(("table", k), lambda k=k: fetched[k])
+        return [self._remember(("table", k), lambda k=k: self._table(k)) for k in keys]
 
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
         """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), as CodedSource pads them.
