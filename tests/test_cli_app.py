@@ -75,14 +75,18 @@ def test_the_select_pages_recipe_reproduces_its_selection(open_page, tmp_path, c
     assert len(page) == 5 and doc["names"] == page
 
 
-def test_exit_codes_and_streams():
+def test_exit_codes_and_streams(capsys):
+    """``python -m fslab`` exits with main's code and writes errors to stderr only (one process); main's codes and
+    streams for a usage error and a success, in process."""
     done = fslab("select", "missing.csv")
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "fslab: error: no such file: 'missing.csv'\n")
-    done = fslab("lattice", "mushroom", "--measure", "nosuch")
-    assert done.returncode == 2 and done.stdout == "" and "invalid choice: 'nosuch'" in done.stderr
-    done = fslab("lattice", "sample:mushroom", "--features", "cap-shape=bell,odor=none", "--json")
-    assert done.returncode == 0 and done.stderr == ""
-    assert json.loads(done.stdout)["best_per_size"][1]["names"] == ["odor=none"]
+    capsys.readouterr()
+    assert main(["lattice", "mushroom", "--measure", "nosuch"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "invalid choice: 'nosuch'" in err
+    assert main(["lattice", "sample:mushroom", "--features", "cap-shape=bell,odor=none", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and json.loads(out)["best_per_size"][1]["names"] == ["odor=none"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
