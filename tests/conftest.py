@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -275,6 +276,10 @@ def streamlit_argv(port: int) -> list[str]:
             "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
 
 
+# The servers this process runs: base URL -> (pid, log file), for the report of a page that never becomes idle.
+SERVERS: dict[str, tuple[int, Path]] = {}
+
+
 @contextmanager
 def running_streamlit(log_path: Path, argv=streamlit_argv, cwd: Path = ROOT, env: dict | None = None):
     """``python -m`` + ``argv(port)`` on a free loopback port, until /_stcore/health says ok (a wait scaled to the
@@ -285,6 +290,7 @@ def running_streamlit(log_path: Path, argv=streamlit_argv, cwd: Path = ROOT, env
         proc = subprocess.Popen([sys.executable, "-m", *argv(port)], cwd=cwd, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
+        SERVERS[url] = (proc.pid, log_path)
         try:
             wait = scaled(60)
             deadline = time.monotonic() + wait
@@ -301,6 +307,7 @@ def running_streamlit(log_path: Path, argv=streamlit_argv, cwd: Path = ROOT, env
                 time.sleep(0.25)
             yield url
         finally:
+            SERVERS.pop(url, None)
             proc.terminate()
             try:
                 proc.wait(timeout=10)
@@ -376,17 +383,71 @@ def browser():
         b.close()
 
 
+class _Tab:
+    """One browser tab per worker, reused by test after test (:func:`page`): a new tab starts a renderer process and
+    compiles Streamlit's bundle again (2.1-2.9 s of chromium CPU to open a page), a reload in a used tab 0.8-1.4 s.
+    A tab that was closed or broke is replaced."""
+
+    def __init__(self, browser) -> None:
+        self.browser, self.ctx, self.page = browser, None, None
+
+    def get(self):
+        if self.page is None or self.page.is_closed():
+            self.close()
+            self.ctx = self.browser.new_context(viewport={"width": 1400, "height": 1000})
+            self.page = self.ctx.new_page()
+        return self.page
+
+    def leave(self) -> None:
+        """Back to about:blank with nothing kept: the test's Streamlit session closes (its websocket), the origin's
+        storage (the sidebar's folded sections) and cookies are cleared; a tab that cannot is replaced."""
+        try:
+            if self.page.url.startswith("http"):
+                self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            self.page.goto("about:blank", timeout=scaled(10_000))
+            self.ctx.clear_cookies()
+        except Exception:   # a crashed or stuck tab: the next test gets a new one
+            self.close()
+
+    def close(self) -> None:
+        if self.ctx is not None:
+            try:
+                self.ctx.close()
+            except Exception:
+                pass
+        self.ctx = self.page = None
+
+
+@pytest.fixture(scope="session")
+def _tab(browser):
+    tab = _Tab(browser)
+    yield tab
+    tab.close()
+
+
 @pytest.fixture
-def page(browser, streamlit_url):
-    """A fresh browser tab (a new Streamlit session) that has opened nothing yet: the test's first :func:`goto_page`
-    opens its page by address, so the session's first run is that page's (opening Home first, then the page, cost
-    every browser test Home's run and drawing: ~1.5 s); :func:`open_home` for a test that starts on Home."""
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
+def page(_tab, streamlit_url):
+    """A browser tab at about:blank, 1400 x 1000 (a new Streamlit session once it opens the app: a page load is a
+    new session): the test's first :func:`goto_page` opens its page by address, so the session's first run is that
+    page's (opening Home first, then the page, cost every browser test Home's run and drawing: ~1.5 s);
+    :func:`open_home` for a test that starts on Home. The tab is the worker's one reused tab (:class:`_Tab`); at
+    the test's end it goes back to about:blank with nothing kept."""
+    pg = _tab.get()
+    pg.set_viewport_size({"width": 1400, "height": 1000})
     pg.set_default_timeout(scaled(60_000))
     pg.fslab_url = streamlit_url
     yield pg
-    ctx.close()
+    _tab.leave()
+
+
+def new_session(page, url: str) -> None:
+    """Open ``url`` in ``page`` as a new visitor: the origin's storage and the cookies cleared first, then a page load
+    (a new Streamlit session with nothing in it, as a fresh browser context's but without a new renderer)."""
+    if page.url.startswith("http"):
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page.context.clear_cookies()
+    page.goto(url)
+    wait_idle(page)
 
 
 def open_home(page) -> None:
@@ -409,12 +470,55 @@ def page_paths() -> dict[str, str]:
     return paths
 
 
-def wait_idle(page) -> None:
+def wait_idle(page, timeout: float = 120_000) -> None:
     """Wait until the Streamlit script has finished the run the last action started (if it started one): as soon
-    as that run ends after a click, else once nothing has been sent for 300 ms (:data:`IDLE_WATCH`)."""
+    as that run ends after a click, else once nothing has been sent for 300 ms (:data:`IDLE_WATCH`). ``timeout``
+    in ms on an idle machine (scaled to the load); past it, an AssertionError says what the page shows and what the
+    server was doing (:func:`stuck_report`)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     page.evaluate("() => { if (window.__fslabIdle) window.__fslabIdle.since = performance.now(); "
                   "else window.__fslabSince = performance.now(); }")
-    page.wait_for_function(_IDLE, arg=[300, 50], timeout=scaled(120_000))
+    wait = scaled(timeout)
+    try:
+        page.wait_for_function(_IDLE, arg=[300, 50], timeout=wait)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the page did not become idle within {wait / 1000:.0f} s\n{stuck_report(page)}") \
+            from None
+
+
+def stuck_report(page) -> str:
+    """What a page that never became idle shows (:data:`_STUCK`), and the tail of its server's log. A server that
+    handles SIGUSR1 (``faulthandler.register``) is sent it first, so the log ends with every thread's stack; one
+    that does not is never sent it (SIGUSR1's default action would end the server)."""
+    try:
+        shown = page.evaluate(_STUCK)
+    except Exception as err:   # a crashed page: say so, and still read the server's side
+        shown = f"(the page cannot be read: {err})"
+    pid, log = SERVERS.get("/".join(page.url.split("/", 3)[:3]), (None, None))   # by the page's origin
+    tail = ""
+    if pid is not None:
+        try:
+            caught = int(next(line.split()[1] for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                              if line.startswith("SigCgt:")), 16)
+            if caught >> (signal.SIGUSR1 - 1) & 1:
+                os.kill(pid, signal.SIGUSR1)
+                time.sleep(1)
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-60:])
+        except (OSError, StopIteration, ValueError):
+            pass
+    return f"the page: {shown}\nthe server's log ({log}), last lines:\n{tail}"
+
+
+# What a page that never becomes idle shows: the script's state, the watcher's counters, the app's connection
+# status, and the main area's notices (a heavy job's "Waiting for another user's heavy job..." or "Another session
+# is computing this same result...", a progress bar's text): a hang fails with its cause instead of a bare timeout.
+_STUCK = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  const text = (sel) => [...document.querySelectorAll(sel)].map(e => e.innerText.trim()).filter(Boolean);
+  return JSON.stringify({state: app && app.getAttribute("data-test-script-state"), idle: window.__fslabIdle || null,
+    now: performance.now(), status: text('[data-testid="stStatusWidget"]'),
+    notices: text('[data-testid="stMain"] [data-testid="stAlert"], [data-testid="stMain"] [data-testid="stProgress"]')
+      .slice(0, 8)}); }"""
 
 
 # The view has settled: every visible chart drawn, and the sidebar's edge and the charts' boxes the same in three polls

@@ -9,10 +9,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, download_recipe, goto_page, scaled, wait_idle
+from tests.conftest import ARTIFACTS, download_recipe, goto_page, new_session, wait_idle
 
 
-def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, streamlit_url):
+def test_an_npfs_link_copied_before_run_keeps_its_settings(page, streamlit_url):
     goto_page(page, "NPFS")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Press Run NPFS", exact=False)).to_be_visible()
@@ -40,16 +40,11 @@ def test_an_npfs_link_copied_before_run_keeps_its_settings(page, browser, stream
     recipe = json.loads(download_recipe(page, sidebar).read_text())  # the same settings as the link
     assert recipe["page"] == "npfs" and recipe["choices"]["k"] == 4 and "selector" in recipe["choices"]
 
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    student = ctx.new_page()
-    student.set_default_timeout(scaled(60_000))
-    try:
-        student.goto(shown)
-        wait_idle(student)
-        box = student.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(
-            has_text="k (features").locator("input")
-        expect(box).to_have_value("4")
-        expect(student.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector")).to_have_value(
-            page.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector").input_value())
-    finally:
-        ctx.close()
+    teacher = page.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector").input_value()
+    student = page   # a new visitor's session in the same tab (nothing kept: tests.conftest.new_session)
+    new_session(student, shown)
+    box = student.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(
+        has_text="k (features").locator("input")
+    expect(box).to_have_value("4")
+    expect(student.locator('[data-testid="stMain"]').get_by_role("combobox", name="Base selector")).to_have_value(
+        teacher)

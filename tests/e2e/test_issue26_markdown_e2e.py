@@ -7,18 +7,17 @@ from urllib.parse import urlencode, urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, scaled, wait_idle, wait_settled
+from tests.conftest import ARTIFACTS, wait_idle, wait_settled
 
 FILE = ("[click me](http://evil.example/phish) ![x](http://evil.example/pixel.png) http://evil.example/raw "
         "www.evil.example me@evil.example <http://evil.example/a>")
 
 
-def test_a_links_payload_is_text_in_the_browser(browser, streamlit_url):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
-    pg.set_default_timeout(scaled(60_000))
+def test_a_links_payload_is_text_in_the_browser(page, streamlit_url):
+    pg = page
     requests: list[str] = []
-    pg.on("request", lambda r: requests.append(r.url))
+    listen = lambda r: requests.append(r.url)  # noqa: E731
+    pg.on("request", listen)
     try:
         query = urlencode({"file": FILE, "sha256": "0" * 64, "target": "y"})
         pg.goto(f"{streamlit_url}/selection?{query}")
@@ -39,4 +38,4 @@ def test_a_links_payload_is_text_in_the_browser(browser, streamlit_url):
         assert [u for u in requests if urlsplit(u).netloc == "evil.example"] == []
         assert "me@evil.example" in main.inner_text().replace("\u2060", "")  # shown as typed
     finally:
-        ctx.close()
+        pg.remove_listener("request", listen)

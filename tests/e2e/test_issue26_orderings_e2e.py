@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, scaled, wait_idle
+from tests.conftest import ARTIFACTS, wait_idle
 
 # the tiles whose text runs past their box (an ellipsis or a cut: scrollWidth beyond clientWidth)
 _CUT = "els => els.map(e => [e.innerText, e.scrollWidth > e.clientWidth + 1]).filter(([t, c]) => c)"
@@ -15,23 +15,18 @@ _CUT = "els => els.map(e => [e.innerText, e.scrollWidth > e.clientWidth + 1]).fi
 _TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-def test_minimal_tiles_are_not_cut(browser, streamlit_url):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
-    pg.set_default_timeout(scaled(60_000))
+def test_minimal_tiles_are_not_cut(page, streamlit_url):
+    pg = page
     ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        pg.goto(f"{streamlit_url}/orderings?{urlencode({'dist': 's-star-vs-markov', 'tab': 'Minimal S* (BS, OS)'})}")
-        wait_idle(pg)
-        values = pg.locator('[data-testid="stMain"] [data-testid="stMetricValue"]')
-        expect(values).to_have_count(5)
-        for width, height in ((1400, 1000), (1024, 768)):
-            pg.set_viewport_size({"width": width, "height": height})
-            pg.evaluate(_TWO_FRAMES)   # resize observers and the redraw they start have run
-            assert values.evaluate_all(_CUT) == [], (width, height)
-            texts = values.all_inner_texts()
-            assert all("..." not in t and "…" not in t for t in texts), (width, height, texts)
-            values.first.scroll_into_view_if_needed()
-            pg.screenshot(path=str(ARTIFACTS / f"issue26-orderings-minimal-{width}x{height}.png"))
-    finally:
-        ctx.close()
+    pg.goto(f"{streamlit_url}/orderings?{urlencode({'dist': 's-star-vs-markov', 'tab': 'Minimal S* (BS, OS)'})}")
+    wait_idle(pg)
+    values = pg.locator('[data-testid="stMain"] [data-testid="stMetricValue"]')
+    expect(values).to_have_count(5)
+    for width, height in ((1400, 1000), (1024, 768)):
+        pg.set_viewport_size({"width": width, "height": height})
+        pg.evaluate(_TWO_FRAMES)   # resize observers and the redraw they start have run
+        assert values.evaluate_all(_CUT) == [], (width, height)
+        texts = values.all_inner_texts()
+        assert all("..." not in t and "…" not in t for t in texts), (width, height, texts)
+        values.first.scroll_into_view_if_needed()
+        pg.screenshot(path=str(ARTIFACTS / f"issue26-orderings-minimal-{width}x{height}.png"))

@@ -1,5 +1,5 @@
 """Real browser: a Select view on the Splice sample (balanced error, k = 5) travels as a downloaded recipe and as
-the link in the address bar, each opened in a fresh browser context (a new session with nothing in it); each
+the link in the address bar, each opened by a new visitor (a new session with nothing in it); each
 page's link opened at once as the first requests to a freshly started server (cold links); a link made on an
 uploaded file asks for that file."""
 
@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from fslab.measures import MEASURES
 from fslab.recipe import Recipe
-from tests.conftest import ARTIFACTS, ROOT, choose, goto_page, running_streamlit, scaled, wait_idle
+from tests.conftest import ARTIFACTS, ROOT, choose, goto_page, new_session, running_streamlit, scaled, wait_idle
 
 SPLICE = "Splice-junction DNA sequences (N vs EI/IE)"
 
@@ -33,16 +33,7 @@ def open_share_box(page):
     return sidebar
 
 
-def fresh_page(browser, url: str):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
-    pg.set_default_timeout(scaled(60_000))
-    pg.goto(url)
-    wait_idle(pg)
-    return ctx, pg
-
-
-def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_url, tmp_path):
+def test_a_select_view_travels_as_recipe_and_as_link(page, streamlit_url, tmp_path):
     goto_page(page, "Data")
     choose(page, "Sample data set", SPLICE)
     page.get_by_role("button", name="Use this dataset").click()
@@ -69,25 +60,19 @@ def test_a_select_view_travels_as_recipe_and_as_link(page, browser, streamlit_ur
     ARTIFACTS.mkdir(exist_ok=True)
     sidebar.screenshot(path=str(ARTIFACTS / "share-sidebar.png"))
 
-    ctx, fresh = fresh_page(browser, streamlit_url)  # a new session: mushroom, default choices
-    try:
-        open_share_box(fresh).locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            str(recipe_path))
-        wait_idle(fresh)
-        expect(fresh.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
-        assert selected_text(fresh) == expected
-        expect(fresh).to_have_url(re.compile(r"/selection\?.*data=splice"))  # arrives after the run: wait
-    finally:
-        ctx.close()
+    fresh = linked = page   # each a new visitor's session in the same tab (nothing kept: tests.conftest.new_session)
+    new_session(fresh, streamlit_url)  # a new session: mushroom, default choices
+    open_share_box(fresh).locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(recipe_path))
+    wait_idle(fresh)
+    expect(fresh.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
+    assert selected_text(fresh) == expected
+    expect(fresh).to_have_url(re.compile(r"/selection\?.*data=splice"))  # arrives after the run: wait
 
-    ctx, linked = fresh_page(browser, link)
-    try:
-        expect(linked.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
-        expect(linked.locator('[data-testid="stSidebar"]').get_by_text("splice (sample)")).to_be_visible(
-            timeout=scaled(60_000))
-        assert selected_text(linked) == expected
-    finally:
-        ctx.close()
+    new_session(linked, link)
+    expect(linked.get_by_role("combobox", name="Measure")).to_have_value("balanced error", timeout=scaled(60_000))
+    expect(linked.locator('[data-testid="stSidebar"]').get_by_text("splice (sample)")).to_be_visible(
+        timeout=scaled(60_000))
+    assert selected_text(linked) == expected
 
 
 # --- cold links: the first request a freshly started server gets is a page's share link --------------------
@@ -154,24 +139,23 @@ def test_share_links_work_as_the_first_requests_after_the_server_starts(browser)
 
 # --- a link made on an uploaded file asks for the file ----------------------------------------------------------
 
-def test_a_link_on_an_uploaded_file_asks_for_that_file(browser, streamlit_url):
+def test_a_link_on_an_uploaded_file_asks_for_that_file(page, streamlit_url):
     patients = ROOT / "tests" / "fixtures" / "patients.csv"
     data = {"file": "patients.csv", "sha256": hashlib.sha256(patients.read_bytes()).hexdigest(), "target": "outcome"}
     link = f"{streamlit_url}/selection?{urlencode(Recipe('select', data, None, {'k': 2}).to_query())}"
-    ctx, pg = fresh_page(browser, link)
-    try:
-        main = pg.locator('[data-testid="stMain"]')
-        expect(main.get_by_role("heading", name="This link needs its data file")).to_be_visible()
-        expect(main.get_by_text("Nothing has been computed on other data")).to_be_visible()
-        expect(main.get_by_text("Selected:")).to_have_count(0)
-        pg.screenshot(path=str(ARTIFACTS / "link-asks-for-file.png"))
-        main.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(patients))
-        wait_idle(pg)
-        expect(main.get_by_text("Selected:")).to_be_visible()
-        expect(pg.locator('[data-testid="stSidebar"]').get_by_text("patients.csv (outcome)")).to_be_visible()
-        expect(main.get_by_role("heading", name="This link needs its data file")).to_have_count(0)
-        assert "file=patients.csv" in pg.url
-        wait_idle(pg)
-        pg.screenshot(path=str(ARTIFACTS / "link-file-given.png"))
-    finally:
-        ctx.close()
+    pg = page
+    new_session(pg, link)
+    main = pg.locator('[data-testid="stMain"]')
+    expect(main.get_by_role("heading", name="This link needs its data file")).to_be_visible()
+    expect(main.get_by_text("Nothing has been computed on other data")).to_be_visible()
+    expect(main.get_by_text("Selected:")).to_have_count(0)
+    pg.screenshot(path=str(ARTIFACTS / "link-asks-for-file.png"))
+    main.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(patients))
+    wait_idle(pg)
+    expect(main.get_by_text("Selected:")).to_be_visible()
+    expect(pg.locator('[data-testid="stSidebar"]').get_by_text("patients.csv (outcome)")).to_be_visible()
+    expect(main.get_by_role("heading", name="This link needs its data file")).to_have_count(0)
+    assert "file=patients.csv" in pg.url
+    wait_idle(pg)
+    pg.screenshot(path=str(ARTIFACTS / "link-file-given.png"))
+

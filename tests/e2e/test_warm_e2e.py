@@ -13,7 +13,19 @@ def _loaded(page) -> set[str]:
     return set(page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())"))
 
 
-def test_home_loads_the_renderers_before_the_reader_clicks(page):
+def test_home_loads_the_renderers_before_the_reader_clicks(browser, streamlit_url):
+    """In a new browser context: an empty cache, as a reader's first visit (a used tab has the renderers already)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(scaled(60_000))
+        page.fslab_url = streamlit_url
+        _warm_then_toy(page)
+    finally:
+        ctx.close()
+
+
+def _warm_then_toy(page) -> None:
     open_home(page)
     wanted = set(element_scripts())
     assert len(wanted) == len(ELEMENTS)  # this Streamlit has every renderer the warm-up names
