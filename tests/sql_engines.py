@@ -60,6 +60,7 @@ class PostgresServer:
         self.data = os.path.join(self.dir, "data")
         self.port = _free_port()
         self.as_user: list[str] = []
+        self._shared: str | None = None
         if os.geteuid() == 0:   # "initdb: cannot be run as root": the postgres user of Debian's package
             user = pwd.getpwnam("postgres")
             os.chown(self.dir, user.pw_uid, user.pw_gid)
@@ -88,15 +89,28 @@ class PostgresServer:
 
         return ibis.postgres.connect(host="127.0.0.1", port=self.port, user="postgres", database=database)
 
-    def _admin(self, sql: str) -> None:
+    def _admin(self, sql: str, database: str = "postgres") -> None:
         import psycopg
 
-        with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
+        with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname=database,
                              autocommit=True) as con:
             con.execute(sql)
 
+    def test_database(self) -> str:
+        """The database the tests share, made on first use: each test's tables are dropped after it
+        (:meth:`empty`), 0.03-0.1 s, where a database of its own took 0.3 s to create (a copy of template1)."""
+        if self._shared is None:
+            self._shared = self.create_database()
+        return self._shared
+
+    def empty(self, name: str) -> None:
+        """Drop everything a test left in the database ``name``: its other sessions ended, the public schema made
+        anew (a TEMPORARY table ends with its session)."""
+        self._admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid(); DROP SCHEMA public CASCADE; CREATE SCHEMA public", name)
+
     def create_database(self) -> str:
-        """A new empty database (each test gets its own: table names never collide)."""
+        """A new empty database."""
         name = f"t_{uuid.uuid4().hex}"
         self._admin(f'CREATE DATABASE "{name}"')
         return name
@@ -137,12 +151,12 @@ def engine(request, tmp_path):
         con = ibis.sqlite.connect(str(tmp_path / "data.sqlite"))
     else:
         server = request.getfixturevalue("postgres_server")
-        database = server.create_database()
+        database = server.test_database()
         con = server.connect(database)
     yield con
     con.disconnect()
     if name == "postgres":
-        server.drop_database(database)
+        server.empty(database)   # the next test starts from an empty database: table names never collide
 
 
 def load(con, name: str, frame: pd.DataFrame):
