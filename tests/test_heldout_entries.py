@@ -84,3 +84,17 @@ def test_pair_criteria_equal_the_pairs_tables(name, monkeypatch):
             want = np.array([ev.extensions([f], [j])[0] for f, j in zip(firsts, seconds, strict=True)])
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
     assert np.ptp(want) > 0.01
+
+
+@pytest.mark.parametrize("name", ["zero-one", "mi"])
+def test_engine_chunks_of_features_change_nothing(name, monkeypatch):
+    """The engine's dense held-out rule runs on chunks of features (CACHE_BYTES): one feature a chunk gives the
+    values of one chunk for all (to 1e-15: the sums over cells and values run in another order)."""
+    source = _sample(L=3)
+    values = []
+    for size in (1, 1 << 30):
+        monkeypatch.setattr(cross_fit, "CACHE_BYTES", size)
+        ev = measure(name).on(source, estimate="cross-fitted")
+        values.append(np.concatenate([ev.extensions(J, np.arange(6)) for J in ([], [0], [0, 1])]))
+    np.testing.assert_allclose(values[0], values[1], rtol=1e-14, atol=1e-15)
+    assert np.ptp(values[0]) > 0.01
