@@ -333,26 +333,32 @@ def test_a_recipe_that_broke_a_session_is_refused(open_page, recipe, message):
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
 
 
-def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_page):
-    """A 1.3 MB distribution from a recipe stays the recipe's own entry (re-serialising a distribution could make
-    it several times larger); one built in the session whose JSON is over the limit is left out of the recipe with
-    a note: building the session's recipe raised on every page."""
+def test_a_large_distribution_keeps_its_size_and_every_page_still_opens(open_page, monkeypatch, request):
+    """A distribution from a recipe of 70 % of the JSON limit stays the recipe's own entry (re-serialising a
+    distribution could make it several times larger); one built in the session whose JSON is over the limit is left
+    out of the recipe with a note: building the session's recipe raised on every page. The limit is lowered to
+    200 kB (FSLAB_MAX_JSON_BYTES; the default 2 MB with a 1.3 MB recipe: the same checks at ten times the CPU)."""
+    from fslab.limits import server_limits
+
+    monkeypatch.setenv("FSLAB_MAX_JSON_BYTES", "200000")
+    server_limits.cache_clear()
+    request.addfinalizer(server_limits.cache_clear)   # the next call reads the restored environment
     rng = np.random.default_rng(0)
-    codes = rng.choice(16**4, size=40_000, replace=False)  # 40,000 distinct states of 4 features with 16 values
+    codes = rng.choice(16**4, size=4_000, replace=False)  # 4,000 distinct states of 4 features with 16 values
     states = (codes[:, None] // 16 ** np.arange(4)) % 16
-    counts = rng.multinomial(20_000, np.full(80_000, 1 / 80_000)).reshape(40_000, 2) + 1  # they sum to 100,000
+    counts = rng.multinomial(92_000, np.full(8_000, 1 / 8_000)).reshape(4_000, 2) + 1  # they sum to 100,000
     spec = {"json": {"states": states.tolist(), "probs": [[round(c * 1e-5, 5) for c in row] for row in counts]}}
     text = json.dumps({"fslab_recipe": 1, "page": "select", "distribution": spec, "choices": {"k": 2}}).encode()
-    assert 1_000_000 < len(text) < 2_000_000
+    assert 100_000 < len(text) < server_limits().max_json_bytes == 200_000
     at = _load_recipe(open_page("pages/selection.py", box=True), text)
     assert at.session_state["fslab.share.dist_memo"][1] == spec  # the recipe's own entry, not a re-serialisation
-    big = Distribution(states, rng.random((40_000, 2)))  # 17-digit probabilities: about 2.3 MB as JSON
-    assert len(big.to_json()) > 2_000_000
+    big = Distribution(states, rng.random((4_000, 2)))  # 17-digit probabilities: about 260 kB as JSON
+    assert len(big.to_json()) > 200_000
     at.session_state["fslab.distribution"] = big
     rerun(at)
     captions = [c.value for c in at.sidebar.caption]
-    assert any(c.startswith("Not in the link nor the recipe: the toy distribution (2,") and "FSLAB_MAX_JSON_BYTES" in c
-               for c in captions), captions
+    assert any(c.startswith(f"Not in the link nor the recipe: the toy distribution ({len(big.to_json()):,} bytes as "
+                            "JSON; a recipe holds at most 200,000: FSLAB_MAX_JSON_BYTES)") for c in captions), captions
     for page in ("pages/toy.py", "pages/orderings.py"):
         at.switch_page(page)
         rerun(at)
