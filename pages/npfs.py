@@ -188,13 +188,16 @@ with st.expander("How NPFS decides", key="npfs.how", on_change="rerun") as how_o
 order = st.radio("Order features by", ["count", "index"], key="npfs.order", horizontal=True,
                  format_func=lambda o: "times selected" if o == "count" else "column order", persist_state="session")
 st.subheader("Selection matrix")
-st.plotly_chart(theme.chart(selection_matrix_figure(result, order)), width="stretch", key="npfs.matrix")
+drawn = ui.result_digest(result)  # the figures are built once per result shown (theme.memo_chart)
+st.plotly_chart(theme.memo_chart(("npfs.matrix", drawn, order), lambda: selection_matrix_figure(result, order)),
+                width="stretch", key="npfs.matrix")
 st.caption("The paper's Fig. 1: one row per feature (times selected in brackets), one column per bootstrap. "
            "Rows the test declares relevant: orange = selected, dark brown = not; other rows: white = selected, "
            "black = not. " + matrix_label_note(result))
 
 st.subheader("Counts against the critical value")
-st.plotly_chart(theme.chart(counts_figure(result, order)), width="stretch", key="npfs.counts")
+st.plotly_chart(theme.memo_chart(("npfs.counts", drawn, order), lambda: counts_figure(result, order)),
+                width="stretch", key="npfs.counts")
 st.caption("How many of the n bootstraps chose each feature; bars above the dashed line (zeta) are relevant. "
            "Hover for each feature's p-value P(Z >= z | H0).")
 with st.expander("Every feature's count and p-value", key="npfs.table_open", on_change="rerun") as every:
@@ -202,14 +205,16 @@ with st.expander("Every feature's count and p-value", key="npfs.table_open", on_
         st.dataframe(result.summary(), hide_index=True, key="npfs.table")
 
 st.subheader("Relevant features as bootstraps accumulate")
-st.plotly_chart(theme.chart(relevant_path_figure(result)), width="stretch", key="npfs.path")
+st.plotly_chart(theme.memo_chart(("npfs.path", drawn), lambda: relevant_path_figure(result)), width="stretch",
+                key="npfs.path")
 st.caption("The paper's Fig. 2 for this k: the test applied after each l = 1..n bootstraps (zeta recomputed for "
            "l); the count settles as n grows, which is how to judge whether n was large enough.")
 
 shape = ui.image_shape(name, K)
 if shape is not None:
     st.subheader("Relevant pixels")
-    st.plotly_chart(theme.chart(relevant_image_figure(result, shape)), width="stretch", key="npfs.image")
+    st.plotly_chart(theme.memo_chart(("npfs.image", drawn, shape), lambda: relevant_image_figure(result, shape)),
+                    width="stretch", key="npfs.image")
     st.caption(f"The paper's Fig. 4: the {shape[0]} x {shape[1]} pixel grid; relevant pixels coloured by how often "
                "they were selected, the others black (for digits in noise, the digit sits in the central 8 x 8).")
 
@@ -224,7 +229,8 @@ if stab["nogueira"] is not None:
 st.latex(r"I_C(A,B)=\frac{rK-k^2}{k(K-k)},\ r=|A\cap B|\qquad"
          r"\hat\Phi=1-\frac{\frac1K\sum_f \frac{n}{n-1}\hat p_f(1-\hat p_f)}{\frac{\bar k}{K}(1-\frac{\bar k}{K})}")
 if stab["nogueira"] is not None:
-    st.plotly_chart(theme.chart(stability_figure(result)), width="stretch", key="npfs.stability")
+    st.plotly_chart(theme.memo_chart(("npfs.stability", drawn), lambda: stability_figure(result)), width="stretch",
+                    key="npfs.stability")
     st.caption("Kuncheva's index (Definition 2.1) of every pair of bootstraps, its mean (dashed), and Nogueira, "
                "Sechidis & Brown's estimate with its 95% confidence band (orange); 1 = the same set every time, "
                "0 = no more alike than random sets of size k.")

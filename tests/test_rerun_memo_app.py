@@ -82,3 +82,36 @@ def test_presentation_mode_rebuilds_the_figures_with_its_fonts(counted):
     projected = _charts(app)
     assert projected != plain and all('"size":16' in spec for spec in projected)  # theme.CHART_FONT
     assert counted["prefix"] == 4  # the curves' values are the same: not computed again
+
+
+def test_npfs_reruns_reuse_the_figures_and_downloads_of_the_result_shown(monkeypatch):
+    """D_uni's result: five figures and three files once; a rerun (the "Every feature's count" fold opened) builds
+    none again; another order of the rows rebuilds the two figures it changes, not the path or the files."""
+    import fslab.plots.npfs as npfs_plots
+    import ui.npfs
+
+    calls: dict[str, int] = {}
+
+    def count(module, name):
+        fn = getattr(module, name)
+
+        def wrapped(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return fn(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapped)
+
+    for name in ("selection_matrix_figure", "counts_figure", "relevant_path_figure", "stability_figure"):
+        count(npfs_plots, name)
+    count(ui.npfs, "_downloads")
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    app.switch_page("pages/npfs.py").run()
+    app.button(key="npfs.load_uniform").click().run()
+    assert not app.exception and app.metric[0].value == "5"
+    first = dict(calls)
+    assert first == {"selection_matrix_figure": 1, "counts_figure": 1, "relevant_path_figure": 1,
+                     "stability_figure": 1, "_downloads": 1}
+    app.session_state["npfs.table_open"] = True
+    app.run()
+    assert calls == first
+    app.radio(key="npfs.order").set_value("index").run()
+    assert calls == first | {"selection_matrix_figure": 2, "counts_figure": 2}
