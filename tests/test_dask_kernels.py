@@ -181,6 +181,10 @@ def test_a_table_asked_again_costs_no_round_trip(monkeypatch):
     assert small.table([2, 1]) is small.table([2, 1]) and small.bytes_received == seen
     small.table([1, 2])
     assert small.bytes_received > seen
+    seen = small.bytes_received
+    small.extension_tables([1], [2, 3])   # larger than the room: given, not kept
+    assert small.extension_tables([1], [2, 3]) is not small.extension_tables([1], [2, 3])
+    assert small.table([1, 2]) is small.table([1, 2])   # and the kept one stays
 
 
 def test_several_tables_in_one_round_trip(monkeypatch):

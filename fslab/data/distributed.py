@@ -299,16 +299,19 @@ class DaskSource:
         return self._counters
 
     def _remember(self, key: tuple, make) -> JointTable:
-        """The table ``make()`` fetches, kept under ``key`` (read-only) and given again without a round trip."""
+        """The table ``make()`` fetches, kept under ``key`` (read-only) and given again without a round trip; one
+        larger than :data:`_TABLE_BYTES` is not kept (it would stay in memory beside the next one)."""
         hit = self._tables.get(key)
         if hit is not None:
             self._tables.move_to_end(key)
             return hit
         table = make()
+        if table.counts.nbytes > _TABLE_BYTES:
+            return table
         table.counts.setflags(write=False)
         self._tables[key] = table
         kept = sum(t.counts.nbytes for t in self._tables.values())
-        while len(self._tables) > 1 and kept > _TABLE_BYTES:
+        while kept > _TABLE_BYTES:
             kept -= self._tables.popitem(last=False)[1].counts.nbytes
         return table
 
