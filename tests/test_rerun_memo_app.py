@@ -115,3 +115,31 @@ def test_npfs_reruns_reuse_the_figures_and_downloads_of_the_result_shown(monkeyp
     assert calls == first
     app.radio(key="npfs.order").set_value("index").run()
     assert calls == first | {"selection_matrix_figure": 2, "counts_figure": 2}
+
+
+def test_compare_reruns_reuse_the_figures_and_make_the_files_when_clicked(monkeypatch):
+    """Side by side on Mushroom: the step grid and the disagreement chart once; a rerun builds neither, and the
+    pairwise overlaps behind the "Overlap (CSV)" file (rank correlations) are computed only when it is clicked."""
+    import fslab.compare
+    import ui.compare_panels as panels
+
+    calls: dict[str, int] = {}
+
+    def count(owner, name):
+        fn = getattr(owner, name)
+
+        def wrapped(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return fn(*args, **kwargs)
+        monkeypatch.setattr(owner, name, wrapped)
+
+    count(panels, "step_grid_figure")
+    count(panels, "disagreement_figure")
+    count(fslab.compare.Comparison, "overlap")
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    app.switch_page("pages/compare.py").run()
+    assert not app.exception and len(app.get("plotly_chart")) == 2
+    assert calls == {"step_grid_figure": 1, "disagreement_figure": 1}
+    app.run()
+    assert calls == {"step_grid_figure": 1, "disagreement_figure": 1}
+    assert len(app.get("download_button")) >= 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 
 import streamlit as st
@@ -28,7 +29,7 @@ from . import guard, heavy
 from .link_pages import LINK_PAGES
 from .selection import keep_in_range
 from .text import md
-from .theme import chart, presenting
+from .theme import chart, memo_chart, presenting
 
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
@@ -48,7 +49,7 @@ def selector_names(text: str) -> str:
     return ", ".join(selector_label(n) for n in text.split(", "))
 
 
-def _downloads(files: list[tuple[str, bytes, str]], prefix: str) -> None:
+def _downloads(files: list[tuple[str, bytes | Callable[[], bytes], str]], prefix: str) -> None:
     """One row of download buttons as wide as their labels, wrapping onto a second row on a narrow page (buttons in
     equal columns cut their labels off at 1024 px)."""
     row = st.container(horizontal=True, key=f"{prefix}.buttons")
@@ -109,8 +110,11 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
                    f"Found by: {', '.join(found) or 'none of these selectors'}.")
     elif cmp.note:
         st.info(cmp.note)
+    # both figures are built once per comparison and reused by the reruns that keep it (ui.theme.memo_chart)
+    drawn = (uc.token(source), k, tuple(chosen), measure_name, tuple(sorted(params.items())), estimate)
     grid = cmp.grid()
-    st.plotly_chart(chart(step_grid_figure(grid)), width="stretch", key="compare.grid_chart")
+    st.plotly_chart(memo_chart(("compare.grid", drawn), lambda: step_grid_figure(grid)), width="stretch",
+                    key="compare.grid_chart")
     st.caption("Each cell is the step (1 = first) at which a selector picked the feature; blank = not picked.")
     # the pairwise overlaps summarise the grid above: folded, and drawn only when opened (two charts less on every
     # visit); inside, side by side where each gets OVERLAP_MIN_WIDTH px, else (a 1024 px screen with the sidebar open)
@@ -126,7 +130,8 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
     else:
         st.markdown("**Where they disagree, and why.** A feature with a better single-feature Bayes value but a "
                     "lower MI is one the measure wants and MI passes over, and the other way round.")
-        st.plotly_chart(chart(disagreement_figure(dis, m.label)), width="stretch", key="compare.disagree_chart")
+        st.plotly_chart(memo_chart(("compare.disagree", drawn), lambda: disagreement_figure(dis, m.label)),
+                        width="stretch", key="compare.disagree_chart")
         better = "longer" if m.greater_is_better else "shorter"
         st.caption(f"{m.label} of the Bayes classifier on the feature alone (left; {better} is better) and "
                    "I(X_j; Y) in bits (right; longer is more informative), for each feature some but not all "
@@ -134,14 +139,16 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
         table = dis[["name", "bayes_value", "mi_bits"]].rename(columns={"bayes_value": m.label, "mi_bits": "MI (bits)"})
         table["picked by"] = dis["picked_by"].map(selector_names)
         st.dataframe(table, hide_index=True, key="compare.disagree_table")
-    orders = cmp.orders()
-    features = cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
-                                              for j in cmp.features.index])
-    _downloads([("Grid (CSV)", safe_csv(grid, index=True), "compare_grid.csv"),
-                ("Overlap (CSV)", safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
-                ("Feature values (CSV)", safe_csv(features.drop(columns="criterion"), index=True),
-                 "compare_features.csv"),  # the measure in its own terms (bayes_value), not the signed criterion
-                ("Selected sets (CSV)", safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
+    def features():  # the measure in its own terms (bayes_value), not the signed criterion
+        orders = cmp.orders()
+        return cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)
+                                              for j in cmp.features.index]).drop(columns="criterion")
+
+    # made when clicked (a callable): the pairwise overlaps' rank correlations were a fifth of each run of the page
+    _downloads([("Grid (CSV)", lambda: safe_csv(grid, index=True), "compare_grid.csv"),
+                ("Overlap (CSV)", lambda: safe_csv(cmp.overlap(), index=False), "compare_overlap.csv"),
+                ("Feature values (CSV)", lambda: safe_csv(features(), index=True), "compare_features.csv"),
+                ("Selected sets (CSV)", lambda: safe_csv(cmp.subsets, index=False), "compare_subsets.csv")],
                "compare.dl")
 
 
