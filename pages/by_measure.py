@@ -91,8 +91,9 @@ st.subheader("Each measure's choice, judged by every measure")
 step = k if k == 1 else int(st.select_slider("after step t", list(range(1, k + 1)), value=k, key="bym.step",
                                              persist_state="session"))
 values = view.table(step)
-st.plotly_chart(theme.chart(cross_figure(values, ui.regret(view, step), view.best(step), step)), width="stretch",
-                key="bym.cross")
+drawn = ("bym.cross", token(source), k, selector, tuple(names), tuple(sorted(params.items())), estimate, step)
+st.plotly_chart(theme.memo_chart(drawn, lambda: cross_figure(values, ui.regret(view, step), view.best(step), step)),
+                width="stretch", key="bym.cross")  # built once per view and step (theme.memo_chart)
 best = view.best(step)
 if beaten := [label for label in view.labels if not bool(best.loc[label, label])]:  # own pick not its column's best
     its, s = ("its", "") if len(beaten) == 1 else ("their", "s")
@@ -105,8 +106,8 @@ st.caption("Row = the first t features a measure chose; column = the measure jud
            "always its column's best.")
 theme.table(ui.titled_table(view, values))
 st.caption("The same values as a table; each column header says whether lower or higher is better.")
-st.download_button("Download all steps (CSV)", ui.cross_csv(view, source_name), ui.file_name(source_name, view),
-                   "text/csv", key="bym.download", on_click="ignore")
+st.download_button("Download all steps (CSV)", lambda: ui.cross_csv(view, source_name),  # made when clicked
+                   ui.file_name(source_name, view), "text/csv", key="bym.download", on_click="ignore")
 # drawn only when opened (issue 34.5): its formula and text were re-drawn, hidden, on every click of the page
 with st.expander("How this is computed, and the paper's words", key="bym.how", on_change="rerun") as how_open:
     if how_open.open:

@@ -143,3 +143,20 @@ def test_compare_reruns_reuse_the_figures_and_make_the_files_when_clicked(monkey
     app.run()
     assert calls == {"step_grid_figure": 1, "disagreement_figure": 1}
     assert len(app.get("download_button")) >= 4
+
+
+def test_by_measure_reruns_reuse_its_chart(monkeypatch):
+    """By measure's chart once per view and step: a rerun builds none, another step builds one."""
+    import fslab.plots.by_measure as bym_plots
+
+    built = []
+    cross = bym_plots.cross_figure
+    monkeypatch.setattr(bym_plots, "cross_figure", lambda *a, **kw: built.append(a[-1]) or cross(*a, **kw))
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    app.switch_page("pages/by_measure.py").run()
+    assert not app.exception and len(built) == 1
+    app.run()
+    assert len(built) == 1
+    k = built[0]  # the chart opens after the last step, t = k
+    app.select_slider(key="bym.step").set_value(k - 1).run()
+    assert built == [k, k - 1]
