@@ -81,10 +81,11 @@ with tab_lattice:
                                                                          other)
             other_label = "MIGreedy path" if other == "mi" else f"greedy path, {MEASURES[other].label}" \
                 if other != "none" else ""
-            st.plotly_chart(theme.chart(hasse_figure(risks, out["greedy"], out["optimal"], other=other_path,
-                                         other_label=other_label,
-                                         greedy_label=f"greedy path, {MEASURES[measure].label}")),
-                            width="stretch", key="orderings.hasse")
+            # the three figures are built once per lattice, measure and overlay (theme.memo_chart)
+            drawn = (f"{kind}:{ui.fingerprint(source)}", measure)
+            st.plotly_chart(theme.memo_chart(("orderings.hasse", drawn, other), lambda: hasse_figure(
+                risks, out["greedy"], out["optimal"], other=other_path, other_label=other_label,
+                greedy_label=f"greedy path, {MEASURES[measure].label}")), width="stretch", key="orderings.hasse")
             st.caption("Hasse diagram of the subset lattice: one row per subset size, an edge from S to S + one "
                        "feature, colour = the Bayes value, printed under each node with the same number of decimals "
                        "(with more than 4 features, along the paths and the rings; hover for value and rank)."
@@ -95,10 +96,11 @@ with tab_lattice:
             (st.success if monotone else st.warning)(
                 "Monotone: no superset does worse than any of its subsets." if monotone else
                 "Some superset does worse than a subset: this cannot happen for an exact Bayes value.")
-            st.plotly_chart(theme.chart(ordering_figure(risks)), width="stretch", key="orderings.ordering")
+            st.plotly_chart(theme.memo_chart(("orderings.ordering", drawn), lambda: ordering_figure(risks)),
+                            width="stretch", key="orderings.ordering")
             st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit left.")
-            st.plotly_chart(theme.chart(gap_figure(out["gaps"], MEASURES[measure].label)), width="stretch",
-                            key="orderings.gaps")
+            st.plotly_chart(theme.memo_chart(("orderings.gaps", drawn), lambda: gap_figure(
+                out["gaps"], MEASURES[measure].label)), width="stretch", key="orderings.gaps")
             st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
             st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
                          column_config=ui.gap_columns(out["gaps"]))

@@ -160,3 +160,25 @@ def test_by_measure_reruns_reuse_its_chart(monkeypatch):
     k = built[0]  # the chart opens after the last step, t = k
     app.select_slider(key="bym.step").set_value(k - 1).run()
     assert built == [k, k - 1]
+
+
+def test_orderings_reruns_reuse_its_three_charts(monkeypatch):
+    """The lattice tab's Hasse diagram, ordering and gap charts once; a rerun builds none, another overlay path
+    rebuilds the Hasse diagram alone."""
+    import fslab.plots.orderings as plots_orderings
+
+    calls: dict[str, int] = {}
+    for name in ("hasse_figure", "ordering_figure", "gap_figure"):
+        fn = getattr(plots_orderings, name)
+        monkeypatch.setattr(plots_orderings, name,
+                            lambda *a, _fn=fn, _name=name, **kw: calls.update({_name: calls.get(_name, 0) + 1})
+                            or _fn(*a, **kw))
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    app.switch_page("pages/orderings.py").run()
+    assert not app.exception
+    first = {"hasse_figure": 1, "ordering_figure": 1, "gap_figure": 1}
+    assert calls == first
+    app.run()
+    assert calls == first
+    app.selectbox(key="orderings.other").set_value("none").run()
+    assert calls == first | {"hasse_figure": 2}
