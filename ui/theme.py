@@ -35,7 +35,7 @@ h3 { font-size: 1.3rem !important; }
 CHART_FONT = 16  # px of chart text in presentation mode (plotly's 12 px is unreadable from the back row)
 MIN_FONT = 14    # px: no chart text smaller in presentation mode (a 1024 x 768 projector, issue 34)
 CHARTS = "fslab.charts"  # the session's memo of drawn figures (:func:`memo_chart`)
-_CHARTS_SIZE = 8
+_CHARTS_SIZE = 16  # Select 2, NPFS 5, Compare 2, By measure 1, Orderings 3: a walk through the pages and back
 
 
 def _remember() -> None:
