@@ -7,7 +7,10 @@ from playwright.sync_api import expect
 from tests.conftest import goto_page, screenshot, wait_idle, wait_settled
 
 
-def test_compare_learning_curves_render(page):
+def test_compare_overlaps_and_learning_curves_render(page):
+    """The default view (Mushroom): the step grid, the overlap charts at 1400 and 1024 px
+    (:func:`_overlaps_side_by_side_then_stacked`), then learning curves for three selectors, k up to 5. (Two tests
+    that each opened Compare on the default view in a new session, merged: every check and screenshot kept.)"""
     goto_page(page, "Compare")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Compare selectors").first).to_be_visible()
@@ -18,6 +21,7 @@ def test_compare_learning_curves_render(page):
     assert ticks == [str(s) for s in range(1, 6)]  # k = 5: one legend entry per step, integers
     grid.scroll_into_view_if_needed()
     screenshot(page, "compare-side")
+    _overlaps_side_by_side_then_stacked(page)
     page.mouse.wheel(0, -5000)  # back to the top, where the tabs are
     page.get_by_role("tab", name="Learning curves").click()
     panel = page.locator('[data-testid="stTabPanel"]:visible')
@@ -68,10 +72,10 @@ def _overlap_boxes(page):
     return jaccard.bounding_box(), tau.bounding_box()
 
 
-def test_overlap_charts_side_by_side_at_1400_and_stacked_at_1024(page):
+def _overlaps_side_by_side_then_stacked(page) -> None:
     """Mushroom, 7 selectors: at 1400 px the Jaccard and Kendall charts share a row; at 1024 px (sidebar open) each
-    takes the full width, one under the other, so their cell numbers stay readable; download labels are whole."""
-    goto_page(page, "Compare")
+    takes the full width, one under the other, so their cell numbers stay readable; download labels are whole.
+    Back to 1400 x 1000 at the end."""
     page.locator('[data-testid="stExpander"]').filter(has_text="How much do the selections overlap").click()
     wait_idle(page)
     jaccard, tau = _overlap_boxes(page)
@@ -86,3 +90,5 @@ def test_overlap_charts_side_by_side_at_1400_and_stacked_at_1024(page):
     assert buttons.count() >= 4 and all(b.evaluate(whole) for b in buttons.all())
     page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Jaccard overlap").first.scroll_into_view_if_needed()
     screenshot(page, "compare-overlaps-1024")
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    wait_settled(page)

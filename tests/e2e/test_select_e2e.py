@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle
+from tests.conftest import choose, goto_page, scaled, screenshot, wait_idle, wait_settled
 
 
 def test_select_page_trace_renders(page):
@@ -39,11 +39,12 @@ def test_select_page_trace_renders(page):
     screenshot(page, "select-heatmap")
 
 
-def test_default_heatmap_robustness_and_backward_on_example1(page):
+def test_default_heatmap_robustness_1024_and_backward_on_example1(page):
     """Mushroom default (BayesGreedy 0-1, k = 5): the heatmap labels all 60 shown columns; "Does this pick hold up?"
     runs by itself (predicted under a second) and shows one row per chosen feature with its NPFS frequency, the
-    test's verdict and the binnings that pick it; then Example 1 with backward (k = 2 = n) renders the full set and
-    its note instead of failing."""
+    test's verdict and the binnings that pick it; the same view at 1024 x 768 (:func:`_labels_at_1024`); then
+    Example 1 with backward (k = 2 = n) renders the full set and its note instead of failing. (Two tests that
+    each opened Select on the default view in a new session, merged: every check and screenshot kept.)"""
     goto_page(page, "Select")
     main = page.locator('[data-testid="stMain"]')
     heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
@@ -62,6 +63,10 @@ def test_default_heatmap_robustness_and_backward_on_example1(page):
     expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
     expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
     screenshot(page, "select-robustness")
+
+    _labels_at_1024(page)
+    page.set_viewport_size({"width": 1400, "height": 1000})   # Example 1 at 1400 x 1000 (presentation mode on)
+    page.mouse.wheel(0, -5000)
 
     main.get_by_text("toy distribution", exact=False).first.click()
     wait_idle(page)
@@ -82,11 +87,12 @@ NOT_CUT = ("el => [el, ...el.querySelectorAll('*')].filter(e => e.clientWidth > 
            ".every(e => e.scrollWidth <= e.clientWidth + 1)")
 
 
-def test_select_at_1024_keeps_labels_whole_and_apart(page):
+def _labels_at_1024(page) -> None:
     """A 1024 x 768 window (sidebar open), Mushroom default: plotly labels as many heatmap columns as fit and no two
-    labels overprint; every download button and the s-variate checkbox show their whole label (no ellipsis)."""
+    labels overprint; every download button and the s-variate checkbox show their whole label (no ellipsis); in
+    presentation mode too (left on)."""
     page.set_viewport_size({"width": 1024, "height": 768})
-    goto_page(page, "Select")
+    wait_settled(page)   # plotly redraws the heatmap at the new width
     heatmap = page.locator('[data-testid="stPlotlyChart"]').nth(1)
     heatmap.locator("g.hm, image").first.wait_for()
     spans = sorted(heatmap.locator("g.xtick text").evaluate_all(
