@@ -8,7 +8,10 @@ from playwright.sync_api import expect
 from tests.conftest import goto_page, scaled, screenshot, wait_idle, wait_settled
 
 
-def test_example1_preset_then_hasse_diagram(page):
+def test_example1_preset_convergence_then_hasse_diagram(page):
+    """Toy: Example 1's verdict, then the convergence study's legend (its fold draws nothing until opened), then
+    Orderings' Hasse diagram. (The convergence test opened Toy in a new session of its own: merged, every check
+    and screenshot kept.)"""
     goto_page(page, "Toy distribution")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text("Bayes paper, Example 1").first).to_be_visible()
@@ -21,6 +24,17 @@ def test_example1_preset_then_hasse_diagram(page):
     expect(verdict).to_contain_text("different features")
     verdict.scroll_into_view_if_needed()
     screenshot(page, "toy-page")
+    # folded sections draw nothing until opened (the law's chart too, issue 34.5): the study runs only when opened
+    expect(main.locator('[data-testid="stPlotlyChart"]')).to_have_count(0)
+    main.get_by_text("How much data does plug-in selection need?").click()
+    wait_idle(page)
+    expect(main.locator('[data-testid="stPlotlyChart"]')).to_have_count(1)
+    chart = main.locator('[data-testid="stPlotlyChart"]').first
+    chart.locator("g.legend").wait_for()
+    expect(chart.locator("g.legend")).to_contain_text("BayesGreedy")
+    expect(main.locator('[data-testid="stMultiSelect"]').nth(1)).to_contain_text("MIGreedy")
+    main.get_by_text("How much data does plug-in selection need?").scroll_into_view_if_needed()
+    screenshot(page, "toy-convergence")
 
     goto_page(page, "Orderings")
     expect(main.get_by_text("Bayes-risk orderings").first).to_be_visible()
@@ -82,19 +96,3 @@ def test_orderings_tabs_all_show_on_a_1024_projector(page):
     hasse.locator("g.annotation").first.wait_for()
     hasse.scroll_into_view_if_needed()
     screenshot(page, "orderings-hasse-1024-presentation")
-
-
-def test_toy_convergence_legend_shows_selector_names(page):
-    goto_page(page, "Toy distribution")
-    main = page.locator('[data-testid="stMain"]')
-    # folded sections draw nothing until opened (the law's chart too, issue 34.5): the study runs only when opened
-    expect(main.locator('[data-testid="stPlotlyChart"]')).to_have_count(0)
-    main.get_by_text("How much data does plug-in selection need?").click()
-    wait_idle(page)
-    expect(main.locator('[data-testid="stPlotlyChart"]')).to_have_count(1)
-    chart = main.locator('[data-testid="stPlotlyChart"]').first
-    chart.locator("g.legend").wait_for()
-    expect(chart.locator("g.legend")).to_contain_text("BayesGreedy")
-    expect(main.locator('[data-testid="stMultiSelect"]').nth(1)).to_contain_text("MIGreedy")
-    main.get_by_text("How much data does plug-in selection need?").scroll_into_view_if_needed()
-    screenshot(page, "toy-convergence")
