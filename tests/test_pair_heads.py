@@ -134,3 +134,16 @@ def test_short_bincount_in_blocks_is_the_bincount(block, monkeypatch):
     for classes_too in (True, False):
         got = FastCounter(d).pair_key_counts(fs, js, classes=classes_too)
         assert np.array_equal(got, _plain(np.asarray(d.X), np.asarray(d.y), 10, 17, fs, js, classes_too))
+
+
+def test_keys_pay_from_fewer_groups_beyond_a_block_of_rows(monkeypatch):
+    """Beyond _KEY_BLOCK counted rows the keys cost _KEY_COST_MANY word operations a row, not _KEY_COST: 900 rows of
+    6 levels (15 words a value), 2 groups: 2 x 5 x 15 = 150 word operations, under 2.0 x 900 but over 0.15 x 900."""
+    d = _source(900, 9, 2, 6)
+    fc = FastCounter(d)
+    assert not fc._keys_pay(2, 900)  # 150 < 1,800
+    monkeypatch.setattr(dense, "_KEY_BLOCK", 899)
+    monkeypatch.setattr(dense, "_KEY_COST_MANY", 0.15)
+    assert fc._keys_pay(2, 900) and not fc._keys_pay(2, 899)  # 150 >= 135; 899 rows are one block
+    got = FastCounter(d).pair_key_counts(np.arange(9), np.arange(9)[::-1].copy())
+    assert np.array_equal(got, _plain(np.asarray(d.X), np.asarray(d.y), 2, 6, np.arange(9), np.arange(9)[::-1], True))

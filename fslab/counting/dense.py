@@ -48,6 +48,11 @@ _KEY_MIN_VALUES = 4
 _KEY_MIN_CLASSES = 16  # or beyond 16 classes (30 classes, 20,000 x 200 binary, MIGreedy: 4.06 -> 2.35 s; on 2 classes
 # the keys lose on binary columns: Adult MIGreedy 0.16 vs 0.23 s)
 _KEY_COST = 2.0
+# beyond _KEY_BLOCK counted rows the 2-byte keys go a block at a time (short_bincount) and the popcounts' temporaries
+# leave the cache: keys pay from fewer groups (interleaved, load 12-16, 2.0 -> 0.45: 1,000,000 x 64 at 8 levels mRMR
+# 730 -> 411 ms, CMIM 693 -> 448, JMI 1,433 -> 1,213; 200,000 x 60 at 6 levels mRMR 107 -> 63, JMI 418 -> 212;
+# 300,000 x 100 at 4 levels JMI 851 -> 621, CMIM and mRMR equal; at 0.3 that CMIM took 165 ms)
+_KEY_COST_MANY = 0.45
 # pair counts by 2-byte keys, one bincount a pair, from this many rows on (was _KEY_BLOCK; interleaved, load 10: 20
 # classes x 5 levels 8,000 x 300 CMIM 29.2 -> 22.8 ms, digits-in-noise mRMR 283 -> 224 ms, optdigits CMIM 33 -> 29 ms,
 # 1,000 x 64 equal). The per-column group counts keep _KEY_BLOCK (digits-in-noise JMI 466 vs 494 ms at 512 rows)
@@ -265,8 +270,9 @@ class FastCounter:
         bits are not made and would take more than BLOCK_BYTES (A - 1 bits a cell: 1,000,000 x 500 with 8 values,
         437 MB for the first step's class counts; issue 35.4)."""
         words = -(-self.m // 64)
+        cost = _KEY_COST_MANY if n_rows > _KEY_BLOCK else _KEY_COST
         return ((self.A >= _KEY_MIN_VALUES or self.L > _KEY_MIN_CLASSES)
-                and (n_groups * (self.A - 1) * words >= _KEY_COST * n_rows
+                and (n_groups * (self.A - 1) * words >= cost * n_rows
                      or (self._bits is None and self.n * (self.A - 1) * words * 8 > BLOCK_BYTES)))
 
     def _value_group_counts(self, rows: np.ndarray | None, group: np.ndarray, n_groups: int,
