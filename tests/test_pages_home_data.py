@@ -52,20 +52,21 @@ def test_home_formula_and_limits_are_drawn_when_opened(at):
 
 
 def test_every_page_has_the_browser_load_the_element_renderers_ahead(at):
-    """app.py's sidebar holds one script importing Streamlit's bundled renderers (files that exist, Plotly's first)
+    """app.py's sidebar holds one script importing Streamlit's bundled renderers (files that exist, Toy's before Plotly's)
     once the page has settled (issue 16: Home -> Toy paid ~1 s for Plotly; issue 26: 0.8 s more for the grid, KaTeX,
     the code block ...); no other text enters the script."""
     import json
     import re
 
-    from ui.warm import _PAUSE_MS, ELEMENTS, WARM, static_folder
+    from ui.warm import _PAUSE_MS, _QUIET_MS, ELEMENTS, WARM, static_folder
 
     bodies = [h.proto.body for h in at.sidebar.get("html")]
     assert len(bodies) == 1
     names = json.loads(re.search(r"const urls = (\[[^\]]*\])", bodies[0]).group(1))
-    assert [n.split(".")[0] for n in names] == list(ELEMENTS) and names[0].startswith("PlotlyChart.")
+    assert [n.split(".")[0] for n in names] == list(ELEMENTS) and names[5].startswith("PlotlyChart.")
     assert all((static_folder() / n).is_file() for n in names)
-    assert bodies[0] == WARM % (json.dumps(names), _PAUSE_MS) and 'notRunning' in bodies[0]
+    assert bodies[0] == WARM % (json.dumps(names), _QUIET_MS, _PAUSE_MS, _PAUSE_MS, _PAUSE_MS)
+    assert 'notRunning' in bodies[0]
 
 
 def test_home_sample_picker_sets_the_dataset(at):
