@@ -31,7 +31,7 @@ from fslab.errors import FslabError
 from fslab.limits import LIMITS
 
 from . import state
-from .cache import BOUNDED, sample_encoded
+from .cache import sample_encoded
 from .heavy import run_in_worker
 from .share import data_page_spec
 
@@ -59,7 +59,7 @@ class Applied(NamedTuple):
 
 # An upload's parsed table, Dataset and codes live in its session only (``scope="session"``: Streamlit drops them
 # when the session disconnects), at most UPLOAD_ENTRIES per function, so a new upload replaces the older ones and one
-# user's 50 MiB file never stays in the server after its tab closes. Shipped samples stay shared (``BOUNDED``).
+# user's 50 MiB file never stays in the server after its tab closes. Shipped samples are shared (``SAMPLE_ENTRIES``).
 UPLOAD_ENTRIES = 2
 UPLOAD_CACHE = {"scope": "session", "max_entries": UPLOAD_ENTRIES, "max_size": f"{LIMITS.cache_mb}MB"}
 
@@ -129,7 +129,14 @@ def upload_frame(data: bytes) -> pd.DataFrame:
     return upload(data).frame
 
 
-@st.cache_data(show_spinner="Loading sample data...", **BOUNDED)
+# A sample's table, typed Dataset and codes are resources shared by every session (as ui.cache.sample_encoded is):
+# st.cache_data unpickled a copy on every rerun of the Data page, in every session (PCMAC: 0.185 of a rerun's 0.22 s
+# of CPU). Nothing changes them: the page derives new frames (drop, assign) and Datasets from them. SAMPLE_ENTRIES
+# per function bounds their memory (the widest sample, BASEHOCK, is ~90 MB typed).
+SAMPLE_ENTRIES = 4
+
+
+@st.cache_resource(show_spinner="Loading sample data...", max_entries=SAMPLE_ENTRIES)
 def sample_frame(name: str) -> pd.DataFrame:
     """A sample as one raw table (features and target column), so it can be re-targeted like an upload."""
     return load_sample(name).to_frame()
@@ -160,12 +167,12 @@ def _upload_codes(_ds: Dataset, ds_key: tuple, method: str, bins: int):
     return with_raw(_ds, isolated(bare_codes, _ds, method, bins))
 
 
-_typed_sample = st.cache_data(show_spinner="Checking the data...", **BOUNDED)(_typed)
+_typed_sample = st.cache_resource(show_spinner="Checking the data...", max_entries=SAMPLE_ENTRIES)(_typed)
 # an upload's Dataset and codes are session resources, as its parsed table is (_upload): st.cache_data pickled the
 # codes with their raw features (45-67 MB for a 45 MB upload) and unpickled a copy on every rerun of the page
 _typed_upload = st.cache_resource(show_spinner="Checking the data...", scope="session",
                                   max_entries=UPLOAD_ENTRIES)(_typed)
-_codes_sample = st.cache_data(show_spinner="Discretising...", **BOUNDED)(_codes)
+_codes_sample = st.cache_resource(show_spinner="Discretising...", max_entries=SAMPLE_ENTRIES)(_codes)
 _codes_upload = st.cache_resource(show_spinner="Discretising...", scope="session",
                                   max_entries=UPLOAD_ENTRIES)(_upload_codes)
 
