@@ -205,3 +205,20 @@ def test_several_tables_in_one_round_trip(monkeypatch):
     for subset, table in zip(subsets, got, strict=True):
         np.testing.assert_array_equal(table.counts, enc.table(list(subset)).counts)
     assert src.tables(subsets[:2]) == got[:2] and len(computes) == 1
+
+
+def test_backward_removals_on_dask_fetch_their_tables_in_one_round_trip(monkeypatch):
+    """A table measure's removals(kept) on a DaskSource: C(kept minus j) for every j from one compute (the
+    evaluator asks ``tables``), equal to memory's."""
+    from fslab.data import distributed
+    from fslab.measures import measure
+
+    enc = mixed(m=400, widest=3)
+    src = to_dask_source(enc, npartitions=3)
+    computes: list[int] = []
+    compute = distributed._compute
+    monkeypatch.setattr(distributed, "_compute", lambda dask, obj: computes.append(1) or compute(dask, obj))
+    kept = [0, 1, 2, 5]
+    got = measure("zero-one").on(src).removals(kept)
+    assert len(computes) == 1
+    np.testing.assert_allclose(got, measure("zero-one").on(enc, engine="plain").removals(kept), rtol=0, atol=1e-12)

@@ -250,6 +250,11 @@ class TableEvaluator(Evaluator):
         if self.engine == "auto" and self.has_rows:
             return removal_table_criteria(self.source, np.asarray(_subset(kept), dtype=np.int64),
                                           self.table_criteria)
+        tables = getattr(self.source, "tables", None)   # a source that fetches many tables in one round trip (Dask)
+        if tables is not None and not self.has_rows:
+            kept = np.asarray(_subset(kept), dtype=np.int64)
+            return np.array([float(self.table_criteria(t)) for t in tables([kept[kept != j] for j in kept])],
+                            dtype=np.float64)
         return super().removals(kept)
 
 
