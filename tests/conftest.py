@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import settings
@@ -541,14 +542,20 @@ def wait_settled(page, timeout: float = 15_000) -> None:
 
 
 def goto_page(page, title: str) -> None:
-    """Click a sidebar navigation link (keeps the session, unlike page.goto); in a :func:`page` tab that has opened
-    nothing yet, open the page by its address (a new session either way)."""
+    """Click a sidebar navigation link (keeps the session, unlike page.goto), once more if the first click opened
+    nothing (seen after "Use this dataset": the address stayed /data); in a :func:`page` tab that has opened nothing
+    yet, open the page by its address (a new session either way)."""
     if page.url == "about:blank" and hasattr(page, "fslab_url"):
         page.goto(f"{page.fslab_url}/{page_paths()[title]}")
         wait_idle(page)
         return
-    page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
-    wait_idle(page)
+    link = page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first
+    for _ in range(2):   # a click landing while Streamlit redraws the sidebar (a rerun's end) opens nothing
+        link.click()
+        wait_idle(page)
+        if urlsplit(page.url).path.strip("/") == page_paths()[title]:
+            return
+    raise AssertionError(f"the sidebar's {title!r} link did not open its page: still at {page.url}")
 
 
 def download_recipe(page, sidebar) -> Path:
