@@ -69,9 +69,8 @@ def pair_extensions(ev, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
     reducer = plugin_reducer(ev)
     if reducer is None and firsts.size and held_out_pairs(ev):
-        counts = ev.counter.pair_key_counts(firsts, seconds)  # (P, a, F L, A): the derived source's fold-classes
-        tables = counts.transpose(0, 1, 3, 2).reshape(firsts.size, -1, counts.shape[2])
-        return np.atleast_1d(ev.table_criteria(JointTable(tables, ev.source.labels)))
+        # (P, a, F L, A) counts: the derived source's fold-classes, scored by the evaluator without a table
+        return np.atleast_1d(ev.pair_criteria(ev.counter.pair_key_counts(firsts, seconds)))
     if reducer is None:
         out = np.empty(firsts.size)
         for f in np.unique(firsts):
