@@ -19,9 +19,11 @@ holds the GIL that the other sessions and the websocket event loop need. Two too
 
 from __future__ import annotations
 
+import faulthandler
 import multiprocessing
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -38,6 +40,12 @@ SAME_JOB_MESSAGE = "Another session is computing this same result; it appears he
 # a lattice of 2^n subsets over this many table cells (rows or states) or more takes the slot
 HEAVY_LATTICE_CELLS = 2_000_000
 _POLL_SECONDS = 0.1
+
+
+# `kill -USR1 <server pid>` writes every thread's stack to the server's log: a browser test whose page never became
+# idle reports what the server was doing (tests/conftest.py, stuck_report). Registered once, when ui.heavy is imported.
+if hasattr(signal, "SIGUSR1"):
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 
 class WorkerError(FslabError):
