@@ -52,9 +52,9 @@ def test_home_formula_and_limits_are_drawn_when_opened(at):
 
 
 def test_every_page_has_the_browser_load_the_element_renderers_ahead(at):
-    """app.py's sidebar holds one script importing Streamlit's bundled renderers (files that exist, Toy's before Plotly's)
-    once the page has settled (issue 16: Home -> Toy paid ~1 s for Plotly; issue 26: 0.8 s more for the grid, KaTeX,
-    the code block ...); no other text enters the script."""
+    """app.py's sidebar holds one script importing Streamlit's bundled renderers (files that exist, Toy's before
+    Plotly's) once the page has settled (issue 16: Home -> Toy paid ~1 s for Plotly; issue 26: 0.8 s more for the
+    grid, KaTeX, the code block ...); no other text enters the script."""
     import json
     import re
 
