@@ -222,3 +222,20 @@ def test_backward_removals_on_dask_fetch_their_tables_in_one_round_trip(monkeypa
     got = measure("zero-one").on(src).removals(kept)
     assert len(computes) == 1
     np.testing.assert_allclose(got, measure("zero-one").on(enc, engine="plain").removals(kept), rtol=0, atol=1e-12)
+
+
+def test_tables_too_large_to_keep_are_fetched_once(monkeypatch):
+    """``tables`` gives a table it may not keep (larger than the room) from its one compute, not from another."""
+    from fslab.data import distributed
+
+    enc = mixed(m=400, widest=3)
+    src = to_dask_source(enc, npartitions=3)
+    monkeypatch.setattr(distributed, "_TABLE_BYTES", 0)   # no room: nothing is kept
+    computes: list[int] = []
+    compute = distributed._compute
+    monkeypatch.setattr(distributed, "_compute", lambda dask, obj: computes.append(1) or compute(dask, obj))
+    subsets = [[0, 1], [0, 2], [1, 2]]
+    got = src.tables(subsets)
+    assert len(computes) == 1
+    for subset, table in zip(subsets, got, strict=True):
+        np.testing.assert_array_equal(table.counts, enc.table(subset).counts)

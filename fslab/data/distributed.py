@@ -337,12 +337,11 @@ class DaskSource:
         elimination's step asks C(J minus j) for every j of J (one compute, not |J|)."""
         keys = [self._check_subset(s) for s in subsets]
         new = [k for k in dict.fromkeys(keys) if ("table", k) not in self._tables]
-        if len(new) > 1:
+        fetched: dict[tuple[int, ...], JointTable] = {}
+        if len(new) > 1:   # (a table too large to keep is still given from this fetch, not fetched again)
             got = self._fetch([self._table_task(k) for k in new])
             fetched = {k: JointTable(counts, self.labels) for k, counts in zip(new, got, strict=True)}
-            for k in new:
-                self._remember(("table", k), lambda k=k: fetched[k])
-        return [self._remember(("table", k), lambda k=k: self._table(k)) for k in keys]
+        return [self._remember(("table", k), lambda k=k: fetched[k] if k in fetched else self._table(k)) for k in keys]
 
     def extension_tables(self, subset: Sequence[int], candidates: Sequence[int]) -> JointTable:
         """Batched tables of ``subset + [j]`` for every candidate j: (B, cells, L), as CodedSource pads them.
