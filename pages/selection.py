@@ -150,8 +150,13 @@ with st.expander(f"What the paper says: {says_title}", key="select.says", on_cha
     if says_open.open:
         st.markdown(says_text)
 
-render_k_suggestion(kind, source, selector, measure_name, params, k, "select", estimate=result.estimate
-                    if result.estimate in ("plug-in", "cross-fitted") else "plug-in")
+st.subheader("Which k?")
+# drawn when opened: its formula (KaTeX) and controls were a fifth of the elements every Select click drew (issue 34.5)
+with st.expander("Two principled answers: NPFS's k\\* and a permutation test of each greedy step",
+                 key="select.which_k", on_change="rerun") as which_k:
+    if which_k.open:
+        render_k_suggestion(kind, source, selector, measure_name, params, k, "select", estimate=result.estimate
+                            if result.estimate in ("plug-in", "cross-fitted") else "plug-in", title=False)
 render_stopping_rule(source, selector, measure_name, params, k, "select", estimate=result.estimate
                      if result.estimate in ("plug-in", "cross-fitted") else "plug-in")
 

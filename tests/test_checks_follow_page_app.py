@@ -106,7 +106,9 @@ def test_every_check_on_an_upload_follows_the_select_page():
     assert f"each selected with the page's estimate ({HELD_OUT})" in _captions(at)
     picked = list(table["feature"])
     assert len(picked) == k and "grade" in picked
-    assert f"NPFS's bootstraps select with the page's estimate (**{HELD_OUT}**)" in _captions(at)  # Which k?
+    at.session_state["select.which_k"] = True  # Which k? is folded, drawn when opened (issue 34.5)
+    at.run()
+    assert f"NPFS's bootstraps select with the page's estimate (**{HELD_OUT}**)" in _captions(at)
     at.session_state["select.stop_open"] = True  # k unknown? footnote 3's rule, folded: drawn when opened
     at.run()
     at.button(key="select.stop_run").click().run()

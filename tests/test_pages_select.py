@@ -169,6 +169,8 @@ def test_ties_are_reported_on_the_page(at):
 
 def test_select_page_suggests_k_on_the_default_dataset(at):
     """The "Which k?" panel runs from the Select page (Mushroom, BayesGreedy 0-1, k=5, small settings)."""
+    at.session_state["select.which_k"] = True  # folded, drawn when opened (issue 34.5)
+    at.run()
     at.number_input(key="select.kperm").set_value(9)
     at.number_input(key="select.kboot").set_value(10).run()
     at.button(key="select.ksuggest").click().run()
@@ -308,6 +310,8 @@ def test_use_k_star_sets_k_in_place(at):
     # k = 8 on Mushroom: the 0-1 error reaches 0 within a few steps, so the later steps tie and (issue 33.2) a
     # tie-break alone makes no feature relevant: k* < 8, and the button is offered
     at.number_input(key="select.k").set_value(8)
+    at.session_state["select.which_k"] = True  # folded, drawn when opened (issue 34.5)
+    at.run()
     at.number_input(key="select.kperm").set_value(9)
     at.number_input(key="select.kboot").set_value(10).run()
     at.button(key="select.ksuggest").click().run()

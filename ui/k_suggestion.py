@@ -67,10 +67,12 @@ def run_suggestion(source, selector: str, measure_name: str, params: dict, k: in
 
 
 def render_k_suggestion(kind: str, source, selector: str, measure_name: str, measure_params: dict, k: int,
-                        key_prefix: str, estimate: str = "plug-in") -> None:
+                        key_prefix: str, estimate: str = "plug-in", title: bool = True) -> None:
     """Show both suggestions for k (after a button press) with a chart, a caption and an explanation; the path
-    tested and NPFS's bootstraps select with ``estimate`` (the page's)."""
-    st.subheader("Which k?")
+    tested and NPFS's bootstraps select with ``estimate`` (the page's); ``title``: the "Which k?" heading (False
+    when the page draws it above a fold)."""
+    if title:
+        st.subheader("Which k?")
     st.markdown(
         "Two principled answers instead of a rule of thumb. **(a) NPFS** (Ditzler et al. 2015) reruns the selector "
         "on bootstrap resamples and counts the features picked more often than chance: their number is k\\*. "
