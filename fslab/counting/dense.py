@@ -57,6 +57,7 @@ _KEY_COST_MANY = 0.45
 # classes x 5 levels 8,000 x 300 CMIM 29.2 -> 22.8 ms, digits-in-noise mRMR 283 -> 224 ms, optdigits CMIM 33 -> 29 ms,
 # 1,000 x 64 equal). The per-column group counts keep _KEY_BLOCK (digits-in-noise JMI 466 vs 494 ms at 512 rows)
 _SHORT_ROWS = 512
+_PAIR_BLOCK_ROWS = 1536  # below this many rows, a block of pairs in one bincount (_pair_key_blocks)
 _SUMS_MIN_FEATURES = 256  # the class marginals by byte sums (_class_value_sums) from this many features on
 _COLUMN_CACHE = BLOCK_BYTES // 2  # transposed columns kept for lazy pair counts on codes over BLOCK_BYTES
 
@@ -450,10 +451,30 @@ class FastCounter:
             columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
             heads = {int(f): self._pair_head(int(f), columns[fi[p]], L)
                      for p, f in zip(*np.unique(firsts[q0:q1], return_index=True)[::-1], strict=True)}
+            if self.m < _PAIR_BLOCK_ROWS:
+                self._pair_key_blocks(firsts[q0:q1], si, columns, heads, a * L * A, out[q0:q1])
+                continue
             for p in range(q0, q1):
                 np.add(heads[int(firsts[p])], columns[si[p - q0]], out=keys, casting="unsafe")  # < a L A <= 2^16
                 out[p] = short_bincount(keys, a * L * A).reshape(a * L, A)
         return out
+
+    def _pair_key_blocks(self, firsts: np.ndarray, si: np.ndarray, columns: np.ndarray, heads: dict, size: int,
+                         out: np.ndarray) -> None:
+        """:meth:`_pair_short_keys` on few rows: the pairs of a block of _KEY_BLOCK keys in one bincount over 8-byte
+        keys p size + head_f + X_j (a bincount's own cost, about 1.5 us, is a pair's 1,000 keys' worth)."""
+        step = max(1, _KEY_BLOCK // self.m)
+        offsets = np.arange(min(step, firsts.size), dtype=np.intp)[:, None] * size
+        if len(heads) == 1:  # a pick's pairs with every candidate (mRMR and JMI): one head, broadcast
+            stacked, where = next(iter(heads.values()))[None], np.zeros(firsts.size, dtype=np.intp)
+        else:  # heads' keys are the distinct firsts in increasing order
+            stacked = np.stack(list(heads.values()))
+            where = np.searchsorted(np.fromiter(heads, dtype=np.int64, count=len(heads)), firsts)
+        for p0 in range(0, firsts.size, step):
+            p1 = min(firsts.size, p0 + step)
+            block = offsets[:p1 - p0] + (stacked[0] if len(heads) == 1 else stacked[where[p0:p1]])
+            block += columns[si[p0:p1]]
+            out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * size).reshape(p1 - p0, *out.shape[1:])
 
     def _pair_head(self, f: int, column: np.ndarray, L: int) -> np.ndarray:
         """(X_f L + y) A as uint16 (``column`` = X_f; y = 0 when L = 1): the first part of :meth:`_pair_short_keys`'s

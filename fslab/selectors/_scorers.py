@@ -171,9 +171,10 @@ class PairGainScorer:
         self.members[f] = True
         self.size += 1
         self.chosen.append(f)
-        others = np.flatnonzero(~self.members)
-        if others.size and not self.lazy:
-            self._fold(f, others)
+        if not self.lazy:
+            others = np.flatnonzero(~self.members)
+            if others.size:
+                self._fold(f, others)
 
     def _gain(self, candidates: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -188,29 +189,35 @@ class PairGainScorer:
         """Fold the missing features of J into the candidates whose bound may still reach the best exact gain."""
         t = self.size
         chosen = np.asarray(self.chosen, dtype=np.int64)
-        batch = self.batch
+        batch, depth, seen = self.batch, self.depth, self.seen
         while True:
             bound = self._gain(candidates)
-            exact = self.seen[candidates] == t
-            best = bound[exact].max() if exact.any() else -np.inf
-            still = ~exact & ties_with(bound, best)
-            open_, bound = candidates[still], bound[still]
+            done = seen[candidates]
+            exact = done == t
+            if exact.any():
+                best = bound[exact].max()
+                still = ties_with(bound, best)
+                still &= ~exact
+                open_, bound, done = candidates[still], bound[still], done[still]
+            else:  # the step's first round: every candidate is open
+                open_ = candidates
             if open_.size == 0:
                 return
             if open_.size > batch:  # the highest bounds first (the lowest index among equal bounds; open_ is sorted)
                 kth = np.partition(bound, open_.size - batch)[open_.size - batch]  # the batch-th highest bound
                 pick = bound > kth
                 pick[np.flatnonzero(bound == kth)[:batch - int(pick.sum())]] = True
-                open_ = open_[pick]
+                open_, done = open_[pick], done[pick]
             batch *= 2
-            start = self.seen[open_]
-            stop = np.minimum(start + self.depth, t)
-            size = stop - start
-            js = np.repeat(open_, size)
-            places = np.repeat(start - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))
-            self._fold_pairs(chosen[places], js)
-            self.seen[open_] = stop
-
+            stop = np.minimum(done + depth, t)
+            size = stop - done
+            if (size == size[0]).all() and (done == done[0]).all():  # one run of J for every candidate (common)
+                fs, js = np.tile(chosen[int(done[0]):int(stop[0])], open_.size), np.repeat(open_, int(size[0]))
+            else:
+                js = np.repeat(open_, size)
+                fs = chosen[np.repeat(done - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))]
+            self._fold_pairs(fs, js)
+            seen[open_] = stop
 
 class MRMRScorer(PairGainScorer):
     """mrmr: I(Xj;Y) - (1/|J|) sum_{i in J} I(Xj;Xi) (Peng et al. 2005, difference form). Lazy: I(Xj;Xi) >= 0, so

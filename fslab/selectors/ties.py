@@ -6,6 +6,8 @@ and, through the trace's ``tied`` column, the plots.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 TIE_TOLERANCE = 1e-12
@@ -19,6 +21,9 @@ def tolerance(best) -> np.ndarray | float:
 def ties_with(values, best) -> np.ndarray:
     """True where ``values`` tie with (or beat) ``best``; an infinite ``best`` ties only with itself."""
     values = np.asarray(values, dtype=np.float64)
+    if np.ndim(best) == 0:  # one best (the search loop's case, several times a step): the floor in Python floats
+        b = float(best)
+        return values >= (b - TIE_TOLERANCE * max(1.0, abs(b)) if math.isfinite(b) else b)
     best = np.asarray(best, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         floor = np.where(np.isfinite(best), best - tolerance(np.where(np.isfinite(best), best, 0.0)), best)
@@ -27,10 +32,14 @@ def ties_with(values, best) -> np.ndarray:
 
 def tied_mask(values) -> np.ndarray:
     """True on every value that ties with the best of ``values`` (False for NaN; all False if all NaN)."""
-    v = np.where(np.isnan(values), -np.inf, np.asarray(values, dtype=np.float64))
+    v = np.asarray(values, dtype=np.float64)
     if v.size == 0:
         return np.zeros(0, dtype=bool)
-    return ties_with(v, v.max()) & ~np.isnan(values)
+    best = v.max()  # NaN if any value is NaN: then the best of the others
+    if best != best:
+        nan = np.isnan(v)
+        return ties_with(np.where(nan, -np.inf, v), np.where(nan, -np.inf, v).max()) & ~nan
+    return ties_with(v, best)
 
 
 def pick_best(values) -> tuple[int, int]:

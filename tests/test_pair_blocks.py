@@ -1,0 +1,103 @@
+"""Pairs of few rows counted a block at a time (issue 35.1, eighth session: one bincount over the pairs of a block of
+_KEY_BLOCK keys below _PAIR_BLOCK_ROWS rows, where a bincount's own cost is a pair's keys' worth), and the tie rule's
+one-best path. Checked against plain counts on small random shapes, 2-30 classes, 3-17 levels, and by hand."""
+
+import numpy as np
+import pytest
+
+from fslab.counting import dense
+from fslab.counting.dense import FastCounter
+from fslab.data.encoded import EncodedDataset
+from fslab.selectors.ties import TIE_TOLERANCE, tied_mask, ties_with
+
+# (rows, features, classes, levels): the 2-byte key path (fewer levels and classes take popcounts)
+SHAPES = [(600, 12, 2, 17), (700, 10, 3, 9), (900, 9, 10, 17), (800, 8, 30, 5), (650, 11, 7, 8), (520, 7, 30, 3)]
+
+
+def _source(m, n, classes, levels, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, classes, m)
+    X = rng.integers(0, levels, (m, n)).astype(np.uint8)
+    X[:, ::2] = np.where(rng.random((m, (n + 1) // 2)) < 0.6, (y[:, None] + np.arange(0, n, 2)) % levels, X[:, ::2])
+    return EncodedDataset(X, y, arities=np.full(n, levels))
+
+
+def _plain(X, y, L, A, fs, js, classes):
+    """n(X_f = u, Y = l, X_j = v) per pair, one pair at a time by np.add.at (no bincount, no keys shared)."""
+    L = L if classes else 1
+    yy = y if classes else np.zeros_like(y)
+    out = np.zeros((fs.size, A, L, A), dtype=np.int64)
+    for p, (f, j) in enumerate(zip(fs, js, strict=True)):
+        np.add.at(out[p], (X[:, f], yy, X[:, j]), 1)
+    return out if classes else out[:, :, 0]
+
+
+def test_block_counts_worked_by_hand(monkeypatch):
+    """8 rows (< _SHORT_ROWS lowered to 1): two pairs in one bincount, n(u, l, v) by hand."""
+    X = np.array([[0, 1], [0, 0], [0, 1], [1, 1], [0, 0], [1, 0], [1, 1], [1, 0]], dtype=np.uint8)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 1)
+    fc = FastCounter(EncodedDataset(X, y, arities=np.array([4, 4])))
+    got = fc.pair_key_counts(np.array([0, 1]), np.array([1, 0]))[:, :2, :, :2]
+    # (f, j) = (0, 1): class 0: X_j = 1 0 1 | 1 over u = 0 | 1; class 1: X_j = 0 | 0 1 0
+    assert got[0].tolist() == [[[1, 2], [1, 0]], [[0, 1], [2, 1]]]
+    # (1, 0): class 0: X_0 = 0 | 0 0 1 over X_1 = 0 | 1; class 1: X_0 = 0 1 1 | 1
+    assert got[1].tolist() == [[[1, 0], [1, 2]], [[2, 1], [0, 1]]]
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels"), SHAPES)
+@pytest.mark.parametrize("firsts", ["one", "many"])
+def test_blocks_give_the_plain_pair_counts(m, n, classes, levels, firsts, monkeypatch):
+    d = _source(m, n, classes, levels, seed=m + levels)
+    X, y = np.asarray(d.X), np.asarray(d.y)
+    rng = np.random.default_rng(n)
+    js = rng.integers(0, n, 23)
+    fs = np.full(23, n // 2) if firsts == "one" else rng.integers(0, n, 23)  # mRMR / JMI folds; lazy CMIM rounds
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    monkeypatch.setattr(dense, "_KEY_BLOCK", 5 * m)  # 5 pairs a bincount: several blocks, the last one short
+    fc = FastCounter(d)
+    assert fc.pair_counting() == "short" and m < dense._PAIR_BLOCK_ROWS
+    for classes_too in (True, False):
+        want = _plain(X, y, classes, levels, fs, js, classes_too)
+        assert np.array_equal(fc.pair_key_counts(fs, js, classes=classes_too), want)
+        monkeypatch.setattr(dense, "_PAIR_BLOCK_ROWS", 0)  # a bincount a pair: the same counts
+        assert np.array_equal(FastCounter(d).pair_key_counts(fs, js, classes=classes_too), want)
+        monkeypatch.setattr(dense, "_PAIR_BLOCK_ROWS", 1536)
+
+
+@pytest.mark.parametrize("selector", ["cmim", "mrmr", "jmi"])
+def test_selections_equal_with_and_without_blocks(selector, monkeypatch):
+    """Picks, scores and tie counts of a whole run on 1,000 rows with and without the block path."""
+    import fslab
+
+    d = _source(1000, 24, 2, 17, seed=3)
+    got = fslab.select(d, 8, selector=selector)
+    monkeypatch.setattr(dense, "_PAIR_BLOCK_ROWS", 0)
+    want = fslab.select(d, 8, selector=selector)
+    assert got.features == want.features
+    assert np.allclose(got.scores, want.scores, rtol=0, atol=1e-12)
+    assert list(got.trace.n_tied) == list(want.trace.n_tied)
+
+
+def _floor(best):
+    """The rule's floor as the array path computes it: best - 1e-12 max(1, |best|), an infinite best itself."""
+    return np.where(np.isfinite(best), best - TIE_TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(best),
+                                                                                         best, 0.0))), best)
+
+
+@pytest.mark.parametrize("best", [0.0, 1.0, -3.5, 2e6, 1e-13, np.inf, -np.inf, np.nan])
+def test_one_best_ties_as_the_array_rule(best):
+    values = np.array([best, best - 1e-12, best - 0.9e-12, best - 2e-12 * max(1, abs(best)) if np.isfinite(best)
+                       else 0.0, np.inf, -np.inf, np.nan, 5.0, -5.0])
+    with np.errstate(invalid="ignore"):
+        want = values >= _floor(np.array(best))
+    assert ties_with(values, best).tolist() == want.tolist()
+    assert ties_with(values, np.float64(best)).tolist() == want.tolist()
+
+
+def test_tied_mask_by_hand():
+    # best 1: 1 - 1e-12 ties (the floor), 1 - 2e-12 does not; NaN never ties
+    assert tied_mask(np.array([1.0, 1 - 1e-12, 1 - 2e-12, np.nan, 0.5])).tolist() == [True, True, False, False, False]
+    assert tied_mask(np.array([np.nan, np.nan])).tolist() == [False, False]
+    assert tied_mask(np.array([-np.inf, -np.inf, np.nan])).tolist() == [True, True, False]
+    assert tied_mask(np.array([])).tolist() == []
