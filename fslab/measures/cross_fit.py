@@ -450,10 +450,16 @@ class CrossFittedEvaluator(TableEvaluator):
         P, a, FL, A = counts.shape
         rows = self._fold_rows()
         F, L = rows.shape
-        if cells is None or cells.entry_loss is None or not _entries_pay(counts.size, L,
-                                                                         counts):
+        if cells is None:
             return np.atleast_1d(self.table_criteria(JointTable(
                 counts.transpose(0, 1, 3, 2).reshape(P, a * A, FL), self.source.labels)))
+        if cells.entry_loss is None or not _entries_pay(counts.size, L, counts):
+            # the dense rule on the counts as they lie, (P a, F, L, A) (an empty cell's share is 0): no transposed
+            # copy, table check or gather of occupied cells (optdigits' held-out CMIM pairs 1.6x less time)
+            test = counts.reshape(P * a, F, L, A)
+            share = cells.cell_loss(test.sum(axis=1, keepdims=True) - test, test, rows, self._params)
+            return self._finish(cells, share.reshape(P, a, F, A).sum(axis=(1, 3)).T, rows,
+                                cells.prior_loss(rows, self._params))
         flat = counts.reshape(-1)
         at = np.flatnonzero(flat)
         p_u, q, v = np.unravel_index(at, (P * a, FL, A))
