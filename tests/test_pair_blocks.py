@@ -1,6 +1,7 @@
 """Pairs of few rows counted a block at a time (issue 35.1, eighth session: one bincount over the pairs of a block of
-_KEY_BLOCK keys below _PAIR_BLOCK_ROWS rows, where a bincount's own cost is a pair's keys' worth), and the tie rule's
-one-best path. Checked against plain counts on small random shapes, 2-30 classes, 3-17 levels, and by hand."""
+_KEY_BLOCK keys below _PAIR_BLOCK_ROWS rows, where a bincount's own cost is a pair's keys' worth), popcount pairs from
+a first feature's kept planes bits(X_f = u, Y = l), and the tie rule's one-best path. Checked against plain counts on
+small random shapes, 2-30 classes, 2-17 levels, and by hand."""
 
 import numpy as np
 import pytest
@@ -77,6 +78,38 @@ def test_selections_equal_with_and_without_blocks(selector, monkeypatch):
     assert got.features == want.features
     assert np.allclose(got.scores, want.scores, rtol=0, atol=1e-12)
     assert list(got.trace.n_tied) == list(want.trace.n_tied)
+
+
+# the popcount path: few values and classes
+BIT_SHAPES = [(300, 9, 2, 2), (257, 7, 30, 2), (400, 8, 3, 3), (130, 6, 5, 2), (700, 10, 2, 3)]
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels"), BIT_SHAPES)
+@pytest.mark.parametrize("planes", [0, 10**9])  # kept first planes broadcast / made for every pair
+def test_popcount_pairs_give_the_plain_counts(m, n, classes, levels, planes, monkeypatch):
+    d = _source(m, n, classes, levels, seed=m * levels)
+    X, y = np.asarray(d.X), np.asarray(d.y)
+    rng = np.random.default_rng(m)
+    fs, js = rng.integers(0, n, 31), rng.integers(0, n, 31)
+    monkeypatch.setattr(dense, "_PLANE_WORDS", planes)
+    fc = FastCounter(d)
+    assert fc.pair_counting() == "bits"
+    for classes_too in (True, False, True):  # the third call reads the kept planes
+        got = fc.pair_key_counts(fs, js, classes=classes_too)
+        assert np.array_equal(got, _plain(X, y, classes, levels, fs, js, classes_too))
+    one = fc.pair_key_counts(fs[:1], js[:1])  # a single pair
+    assert np.array_equal(one, _plain(X, y, classes, levels, fs[:1], js[:1], True))
+    assert set(fc._planes) == (set() if planes else {(int(f), levels, c) for f in fs for c in (True, False)})
+
+
+def test_kept_planes_stay_within_their_budget(monkeypatch):
+    d = _source(640, 9, 3, 2)  # 10 words a plane row: a first feature's planes are 1 x 3 x 10 words, 240 bytes
+    monkeypatch.setattr(dense, "_PLANE_WORDS", 0)
+    monkeypatch.setattr(dense, "_COLUMN_CACHE", 3 * 240)
+    fc = FastCounter(d)
+    fs, js = np.arange(9), np.arange(9)[::-1].copy()
+    assert np.array_equal(fc.pair_key_counts(fs, js), _plain(np.asarray(d.X), np.asarray(d.y), 3, 2, fs, js, True))
+    assert list(fc._planes) == [(f, 2, True) for f in (6, 7, 8)] and fc._planes_held == 3 * 240
 
 
 def _floor(best):

@@ -58,6 +58,7 @@ _KEY_COST_MANY = 0.45
 # 1,000 x 64 equal). The per-column group counts keep _KEY_BLOCK (digits-in-noise JMI 466 vs 494 ms at 512 rows)
 _SHORT_ROWS = 512
 _PAIR_BLOCK_ROWS = 1536  # below this many rows, a block of pairs in one bincount (_pair_key_blocks)
+_PLANE_WORDS = 4096  # popcount pairs: a first feature's planes kept and broadcast from this many words per pair on
 _SUMS_MIN_FEATURES = 256  # the class marginals by byte sums (_class_value_sums) from this many features on
 _COLUMN_CACHE = BLOCK_BYTES // 2  # transposed columns kept for lazy pair counts on codes over BLOCK_BYTES
 
@@ -155,6 +156,8 @@ class FastCounter:
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._heads: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()  # pair keys' first parts
         self._heads_held = 0  # their bytes
+        self._planes: OrderedDict[tuple[int, int, bool], np.ndarray] = OrderedDict()  # popcount pairs' first parts
+        self._planes_held = 0
         self._marginal: np.ndarray | None = None
         self._nlogn: np.ndarray | None = None
         self._class_sizes: np.ndarray | None = None
@@ -496,34 +499,70 @@ class FastCounter:
 
     def _pair_bit_counts(self, firsts: np.ndarray, seconds: np.ndarray, a: int, classes: bool) -> np.ndarray:
         """:meth:`pair_key_counts` by popcounts of the packed value bits (few values and classes): n(u, l, v) for
-        u, v >= 1 is the popcount of bits(X_f = u) & bits(Y = l) & bits(X_j = v); u = 0 and v = 0 follow from the
-        margins n(X_f = u, Y = l) and n(Y = l, X_j = v)."""
+        u, v >= 1 is the popcount of bits(X_f = u, Y = l) & bits(X_j = v), the first part made once per first feature
+        (:meth:`_first_planes`, kept across calls); u = 0 and v = 0 follow from the margins n(X_f = u, Y = l) and
+        n(Y = l, X_j = v)."""
         bits, n, A = self._value_bits(np.concatenate([firsts, seconds])), self.n, self.A
         L = self.L if classes else 1
         words = bits.shape[1]
-        if classes:
-            if self._class_bits is None:
-                member = np.zeros((L, words * 64), dtype=bool)
-                member[self.y, np.arange(self.m)] = True
-                self._class_bits = np.packbits(member, axis=1).view(np.uint64)
-            planes = self._class_bits
-        else:
-            planes = np.full((1, words), np.uint64(2**64 - 1))  # no class: every row (beyond m the bits are 0)
         margin = self.marginal[:, seconds, :].transpose(1, 0, 2)  # (P, L, A): n(Y = l, X_j = v)
+        first = self.marginal[:, firsts, :a].transpose(1, 2, 0)  # (P, a, L): n(X_f = u, Y = l)
         if not classes:
-            margin = margin.sum(axis=1, keepdims=True)
+            margin, first = margin.sum(axis=1, keepdims=True), first.sum(axis=2, keepdims=True)
         P = firsts.size
         out = np.empty((P, a, L, A), dtype=np.int64)
         step = max(1, self._budget() // (8 * words * max((a - 1) * L * (A - 1), 1)))
-        for p0 in range(0, P, step):
-            f, j = firsts[p0:p0 + step], seconds[p0:p0 + step]
-            fl = bits[(np.arange(1, a) - 1)[None, :] * n + f[:, None]][:, :, None, :] & planes[None, None]
-            jv = bits[(np.arange(1, A) - 1)[None, :] * n + j[:, None]]  # (B, A-1, words)
-            block = out[p0:p0 + step]
-            block[:, 1:, :, 1:] = np.bitwise_count(fl[:, :, :, None, :] & jv[:, None, None]).sum(axis=-1)
-            block[:, 1:, :, 0] = np.bitwise_count(fl).sum(axis=-1) - block[:, 1:, :, 1:].sum(axis=-1)
-            block[:, 0] = margin[p0:p0 + step] - block[:, 1:].sum(axis=1)
+        values = np.arange(A - 1)[None, :] * n
+        distinct = np.unique(firsts)
+        if P * (a - 1) * L * words >= _PLANE_WORDS * distinct.size:  # the first parts kept, each paired by broadcast
+            for f in distinct:
+                fl = self._first_planes(int(f), a, classes, bits)[None, :, :, None, :]  # (1, a-1, L, 1, words)
+                mine = np.flatnonzero(firsts == f) if distinct.size > 1 else np.arange(P)
+                for p0 in range(0, mine.size, step):
+                    rows = mine[p0:p0 + step]
+                    jv = bits[values + seconds[rows, None]][:, None, None]  # (B, 1, 1, A-1, words)
+                    out[rows, 1:, :, 1:] = np.bitwise_count(fl & jv).sum(axis=-1)
+        else:  # small first parts: made for each pair, every pair of a block at once
+            for p0 in range(0, P, step):
+                f, j = firsts[p0:p0 + step], seconds[p0:p0 + step]
+                fl = bits[values[:, :a - 1] + f[:, None]]  # (B, a-1, words)
+                if classes:
+                    fl = fl[:, :, None, :] & self._classes_bits()[None, None]
+                else:
+                    fl = fl[:, :, None, :]
+                jv = bits[values + j[:, None]]  # (B, A-1, words)
+                out[p0:p0 + step, 1:, :, 1:] = np.bitwise_count(fl[:, :, :, None, :] & jv[:, None, None]).sum(axis=-1)
+        out[:, 1:, :, 0] = first[:, 1:] - out[:, 1:, :, 1:].sum(axis=-1)
+        out[:, 0] = margin - out[:, 1:].sum(axis=1)
         return out if classes else out[:, :, 0]
+
+    def _classes_bits(self) -> np.ndarray:
+        """bits(Y = l) packed as the value bits are, (L, words) uint64, made once."""
+        if self._class_bits is None:
+            member = np.zeros((self.L, -(-self.m // 64) * 64), dtype=bool)
+            member[self.y, np.arange(self.m)] = True
+            self._class_bits = np.packbits(member, axis=1).view(np.uint64)
+        return self._class_bits
+
+    def _first_planes(self, f: int, a: int, classes: bool, bits: np.ndarray) -> np.ndarray:
+        """bits(X_f = u) & bits(Y = l) for u = 1 .. a-1 (without ``classes``: bits(X_f = u)), (a-1, L, words): the
+        first part of :meth:`_pair_bit_counts`, kept across calls (lazy rounds pair the same few picks again), least
+        recently used out first beyond _COLUMN_CACHE bytes."""
+        key = (f, a, classes)
+        held = self._planes.get(key)
+        if held is not None:
+            self._planes.move_to_end(key)
+            return held
+        rows = bits[np.arange(a - 1) * self.n + f]  # (a-1, words)
+        if classes:
+            planes = rows[:, None, :] & self._classes_bits()[None]
+        else:
+            planes = rows[:, None, :]
+        self._planes[key] = planes
+        self._planes_held += planes.nbytes
+        while self._planes_held > _COLUMN_CACHE and len(self._planes) > 1:
+            self._planes_held -= self._planes.popitem(last=False)[1].nbytes
+        return planes
 
     def _key_groups(self, rows: np.ndarray, cell: np.ndarray, C: int, class_counts: np.ndarray, whole: bool,
                     cache: _State | None) -> tuple:
