@@ -27,7 +27,9 @@ period included), which a loaded machine moves less than the wall time (``--top 
 Steps absent from a checkout (for example a page it does not have) are reported as "-". The first repetition's
 first step is the first request to a freshly started server (cold imports and caches); later repetitions open a
 new browser context (a new Streamlit session) on the same server. The table gives, per interaction, the cold
-(first repetition) time, the median and the worst over the repetitions, in seconds, and what the settled page held
+(first repetition) time, the median and the worst over the repetitions, in seconds, the median time at which the
+interaction's script run ended ("script": the server's part, round trips included; what follows it is the browser
+drawing what it was sent), and what the settled page held
 (the last repetition): elements in the document's body, those of them inside a folded expander (drawn but not seen),
 Plotly charts and KaTeX formulas. These counts do not move with the machine's load, so they show a change that
 draws less where a noisy machine's seconds cannot.
@@ -62,6 +64,12 @@ new MutationObserver((changes) => {{
     window.__fslabLastChange = performance.now();
   }}
 }}).observe(document, {{subtree: true, childList: true, attributes: true, characterData: true}});
+window.__fslabRunEnd = 0;  // when the script last finished a run (the server's part of a click ends there)
+new MutationObserver((changes) => {{
+  if (changes.some((c) => c.target.getAttribute('data-test-script-state') === 'notRunning')) {{
+    window.__fslabRunEnd = performance.now();
+  }}
+}}).observe(document, {{subtree: true, attributes: true, attributeFilter: ['data-test-script-state']}});
 setInterval(() => {{
   const now = performance.now();
   if (now - window.__fslabBeat > {BLOCKED_MS}) window.__fslabLastChange = now;
@@ -93,6 +101,13 @@ def settle(page, t0: float, timeout_ms: int) -> float:
     """Seconds from ``t0`` (the page's performance.now() at the click) to the page's last change."""
     last = page.wait_for_function(SETTLED, arg=t0, timeout=timeout_ms, polling=100).json_value()
     return (last - t0) / 1000
+
+
+def script_end(page, t0: float) -> float | None:
+    """Seconds from ``t0`` to the end of the last script run it started (None: the interaction ran no script): the
+    server's part of an interaction (the run and the round trips to it); the rest up to settled is the browser's."""
+    end = page.evaluate("window.__fslabRunEnd")
+    return (end - t0) / 1000 if end > t0 else None
 
 
 def timed(page, action: Callable[[], None], timeout_ms: int) -> float:
@@ -229,9 +244,10 @@ def flows(page) -> dict[str, list[tuple[str, Callable[[], None]]]]:
 
 
 def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path | None,
-             dwell_ms: int = 0, profile: bool = False, top: int = 5) -> tuple[dict, dict, dict]:
+             dwell_ms: int = 0, profile: bool = False, top: int = 5) -> tuple[dict, dict, dict, dict]:
     """One session's click-to-settled seconds per interaction, with ``profile`` the main thread's busy seconds per
-    interaction (else an empty dict), and what each settled page holds (:data:`DRAWN_NAMES`)."""
+    interaction (else an empty dict), what each settled page holds (:data:`DRAWN_NAMES`) and when its script run
+    ended (:func:`script_end`)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     ctx.add_init_script(OBSERVER)
     page = ctx.new_page()
@@ -240,35 +256,39 @@ def run_once(browser, url: str, only: str | None, timeout_ms: int, shots: Path |
     times: dict[str, float | None] = {}
     busy: dict[str, float | None] = {}
     drawn: dict[str, list[int]] = {}
+    ran: dict[str, float | None] = {}
 
-    def record(name: str) -> None:
+    def record(name: str, t0: float) -> None:
         busy[name], costs = profiler.stop()
         drawn[name] = page.evaluate(DRAWN)
+        ran[name] = script_end(page, t0) if times[name] is not None else None
         counts = ", ".join(f"{what} {count}" for what, count in zip(DRAWN_NAMES, drawn[name], strict=True))
-        print(f"    {name}: {fmt(times[name])}  ({counts}){costs}", flush=True)
+        print(f"    {name}: {fmt(times[name])} (script ended {fmt(ran[name])})  ({counts}){costs}", flush=True)
 
     try:
         profiler.start()
         page.goto(url)
         times["open Home (first paint)"] = settle(page, 0.0, timeout_ms)
-        record("open Home (first paint)")
+        record("open Home (first paint)", 0.0)
         for flow, steps in flows(page).items():
             if flow != only and (only or flow == "first"):  # "first" repeats teaching's first click: on request only
                 continue
             for name, action in steps:
                 page.wait_for_timeout(dwell_ms)  # a reader looks at the page before the next click
                 profiler.start()
+                t0 = page.evaluate("performance.now()")
                 try:
-                    times[f"{flow}: {name}"] = timed(page, action, timeout_ms)
+                    action()
+                    times[f"{flow}: {name}"] = settle(page, t0, timeout_ms)
                 except Missing:
                     times[f"{flow}: {name}"] = None
                     page.keyboard.press("Escape")
-                record(f"{flow}: {name}")
+                record(f"{flow}: {name}", t0)
         if shots is not None:
             page.screenshot(path=str(shots))
     finally:
         ctx.close()
-    return times, {k: v for k, v in busy.items() if v is not None}, drawn
+    return times, {k: v for k, v in busy.items() if v is not None}, drawn, ran
 
 
 def fmt(value: float | None) -> str:
@@ -276,15 +296,18 @@ def fmt(value: float | None) -> str:
 
 
 def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str, float]] | None = None,
-           drawn: list[dict[str, list[int]]] | None = None) -> None:
-    """The table: per interaction the cold (first repetition), median and worst seconds; with ``busy`` (--profile)
-    also the median of the main thread's busy seconds, which the machine's load moves less than wall time; then
-    what the settled page held (``drawn``, the last repetition: nodes / hidden / charts / katex)."""
+           drawn: list[dict[str, list[int]]] | None = None, ran: list[dict[str, float | None]] | None = None) -> None:
+    """The table: per interaction the cold (first repetition), median and worst seconds; the median time at which
+    its script run ended (``ran``: the server's part, the rest is the browser's; "-" when it ran none); with
+    ``busy`` (--profile) also the median of the main thread's busy seconds, which the machine's load moves less
+    than wall time; then what the settled page held (``drawn``, the last repetition: nodes / hidden / charts /
+    katex)."""
     names = list(dict.fromkeys(n for run in runs for n in run))
     width = max(len(n) for n in names) + 2
     print(f"\n{label}: click-to-settled seconds, {len(runs)} repetition(s), {os.cpu_count()} cores, "
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6}" + (f" {'busy':>6}" if busy else "") \
+    head = f"{'interaction':<{width}} {'cold':>6} {'median':>7} {'worst':>6} {'script':>6}" \
+        + (f" {'busy':>6}" if busy else "") \
         + "  nodes/hidden/charts/katex"
     print(head)
     print("-" * len(head))
@@ -292,8 +315,9 @@ def report(runs: list[dict[str, float | None]], label: str, busy: list[dict[str,
         values = [run.get(n) for run in runs]
         present = [v for v in values if v is not None]
         cpu = [b[n] for b in busy or () if n in b]
+        ends = [r[n] for r in ran or () if r.get(n) is not None]
         print(f"{n:<{width}} {fmt(values[0]):>6} {fmt(statistics.median(present) if present else None):>7} "
-              f"{fmt(max(present) if present else None):>6}"
+              f"{fmt(max(present) if present else None):>6} {fmt(statistics.median(ends) if ends else None):>6}"
               + (f" {fmt(statistics.median(cpu) if cpu else None):>6}" if busy else "")
               + "  " + "/".join(str(c) for c in next((d[n] for d in reversed(drawn or ()) if n in d), ["-"])))
 
@@ -330,24 +354,26 @@ def main(argv=None) -> int:
         runs: list[list[dict]] = [[] for _ in roots]
         busy: list[list[dict]] = [[] for _ in roots]
         drawn: list[list[dict]] = [[] for _ in roots]
+        ran: list[list[dict]] = [[] for _ in roots]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for rep in range(args.reps):
                 for i, (root, url) in enumerate(zip(roots, urls, strict=True)):
                     print(f"  repetition {rep + 1}: {root}", flush=True)
                     shot = Path(tempfile.gettempdir()) / f"fslab-ui-timings-{i}-{rep + 1}.png"
-                    times, cpu, held = run_once(browser, url, args.only, int(args.timeout * 1000), shot,
+                    times, cpu, held, ends = run_once(browser, url, args.only, int(args.timeout * 1000), shot,
                                           int(args.dwell * 1000), args.profile, args.top)
                     runs[i].append(times)
                     busy[i].append(cpu)
                     drawn[i].append(held)
+                    ran[i].append(ends)
             browser.close()
     finally:
         for server in servers:
             stop_server(server)
     for i, root in enumerate(roots):
         report(runs[i], (args.label + ": " if args.label else "") + str(root), busy[i] if args.profile else None,
-               drawn[i])
+               drawn[i], ran[i])
     return 0
 
 
