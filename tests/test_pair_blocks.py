@@ -1,7 +1,7 @@
-"""Pairs of few rows counted a block at a time (issue 35.1, eighth session: one bincount over the pairs of a block of
-_KEY_BLOCK keys below _PAIR_BLOCK_ROWS rows, where a bincount's own cost is a pair's keys' worth), popcount pairs from
-a first feature's kept planes bits(X_f = u, Y = l), and the tie rule's one-best path. Checked against plain counts on
-small random shapes, 2-30 classes, 2-17 levels, and by hand."""
+"""Pairs of few rows counted a block at a time (issue 35.1, eighth session: below _PAIR_BLOCK_ROWS rows, one bincount
+over 2-byte keys of the pairs of a block within _KEY_BLOCK keys and cells: a bincount's own cost is a pair's keys'
+worth), popcount pairs from a first feature's kept planes bits(X_f = u, Y = l), and the tie rule's one-best path.
+Checked against plain counts on small random shapes, 2-30 classes, 2-17 levels, and by hand."""
 
 import numpy as np
 import pytest
@@ -55,7 +55,7 @@ def test_blocks_give_the_plain_pair_counts(m, n, classes, levels, firsts, monkey
     js = rng.integers(0, n, 23)
     fs = np.full(23, n // 2) if firsts == "one" else rng.integers(0, n, 23)  # mRMR / JMI folds; lazy CMIM rounds
     monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
-    monkeypatch.setattr(dense, "_KEY_BLOCK", 5 * m)  # 5 pairs a bincount: several blocks, the last one short
+    monkeypatch.setattr(dense, "_KEY_BLOCK", 5 * max(m, levels * classes * levels))  # 5 pairs a bincount: blocks
     fc = FastCounter(d)
     assert fc.pair_counting() == "short" and m < dense._PAIR_BLOCK_ROWS
     for classes_too in (True, False):

@@ -57,7 +57,9 @@ _KEY_COST_MANY = 0.45
 # classes x 5 levels 8,000 x 300 CMIM 29.2 -> 22.8 ms, digits-in-noise mRMR 283 -> 224 ms, optdigits CMIM 33 -> 29 ms,
 # 1,000 x 64 equal). The per-column group counts keep _KEY_BLOCK (digits-in-noise JMI 466 vs 494 ms at 512 rows)
 _SHORT_ROWS = 512
-_PAIR_BLOCK_ROWS = 1536  # below this many rows, a block of pairs in one bincount (_pair_key_blocks)
+# below this many rows, pairs in blocks of one bincount (_pair_key_blocks; per pair, load 2.8: 1,000 rows 6.0 -> 2.8 us,
+# 2,000 rows 8.2 -> 4.9, 4,000 rows at 2,890 cells 10.1 -> 8.6; 5,620 rows equal, 8,000 rows slower)
+_PAIR_BLOCK_ROWS = 4096
 _PLANE_WORDS = 4096  # popcount pairs: a first feature's planes kept and broadcast from this many words per pair on
 _SUMS_MIN_FEATURES = 256  # the class marginals by byte sums (_class_value_sums) from this many features on
 _COLUMN_CACHE = BLOCK_BYTES // 2  # transposed columns kept for lazy pair counts on codes over BLOCK_BYTES
@@ -454,7 +456,7 @@ class FastCounter:
             columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
             heads = {int(f): self._pair_head(int(f), columns[fi[p]], L)
                      for p, f in zip(*np.unique(firsts[q0:q1], return_index=True)[::-1], strict=True)}
-            if self.m < _PAIR_BLOCK_ROWS:
+            if self.m < _PAIR_BLOCK_ROWS and min(_KEY_BLOCK // (a * L * A), _KEY_BLOCK // self.m) > 1:
                 self._pair_key_blocks(firsts[q0:q1], si, columns, heads, a * L * A, out[q0:q1])
                 continue
             for p in range(q0, q1):
@@ -464,19 +466,24 @@ class FastCounter:
 
     def _pair_key_blocks(self, firsts: np.ndarray, si: np.ndarray, columns: np.ndarray, heads: dict, size: int,
                          out: np.ndarray) -> None:
-        """:meth:`_pair_short_keys` on few rows: the pairs of a block of _KEY_BLOCK keys in one bincount over 8-byte
-        keys p size + head_f + X_j (a bincount's own cost, about 1.5 us, is a pair's 1,000 keys' worth)."""
-        step = max(1, _KEY_BLOCK // self.m)
-        offsets = np.arange(min(step, firsts.size), dtype=np.intp)[:, None] * size
-        if len(heads) == 1:  # a pick's pairs with every candidate (mRMR and JMI): one head, broadcast
-            stacked, where = next(iter(heads.values()))[None], np.zeros(firsts.size, dtype=np.intp)
+        """:meth:`_pair_short_keys` on few rows: B pairs in one bincount over 2-byte keys b size + head_f + X_j (B size
+        cells and B m keys within _KEY_BLOCK: a bincount's own cost, about 1.5 us, is 1,000 keys' worth)."""
+        B = min(firsts.size, _KEY_BLOCK // size, _KEY_BLOCK // self.m)
+        offsets = (np.arange(B, dtype=np.uint16) * np.uint16(size))[:, None]
+        keys = np.empty((B, self.m), dtype=np.uint16)
+        if len(heads) == 1:  # a pick's pairs with every candidate (mRMR and JMI): one head with its offsets, made once
+            ahead = offsets + next(iter(heads.values()))
         else:  # heads' keys are the distinct firsts in increasing order
             stacked = np.stack(list(heads.values()))
             where = np.searchsorted(np.fromiter(heads, dtype=np.int64, count=len(heads)), firsts)
-        for p0 in range(0, firsts.size, step):
-            p1 = min(firsts.size, p0 + step)
-            block = offsets[:p1 - p0] + (stacked[0] if len(heads) == 1 else stacked[where[p0:p1]])
-            block += columns[si[p0:p1]]
+        for p0 in range(0, firsts.size, B):
+            p1 = min(firsts.size, p0 + B)
+            block = keys[:p1 - p0]
+            if len(heads) == 1:
+                np.add(ahead[:p1 - p0], columns[si[p0:p1]], out=block, casting="unsafe")  # < B size <= 2^16
+            else:
+                np.add(stacked[where[p0:p1]], offsets[:p1 - p0], out=block)
+                np.add(block, columns[si[p0:p1]], out=block, casting="unsafe")
             out[p0:p1] = np.bincount(block.ravel(), minlength=(p1 - p0) * size).reshape(p1 - p0, *out.shape[1:])
 
     def _pair_head(self, f: int, column: np.ndarray, L: int) -> np.ndarray:
