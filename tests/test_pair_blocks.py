@@ -134,3 +134,18 @@ def test_tied_mask_by_hand():
     assert tied_mask(np.array([np.nan, np.nan])).tolist() == [False, False]
     assert tied_mask(np.array([-np.inf, -np.inf, np.nan])).tolist() == [True, True, False]
     assert tied_mask(np.array([])).tolist() == []
+
+
+@pytest.mark.parametrize(("m", "asked"), [(4101, [0, 5, 5, 9]), (2049, list(range(0, 1100, 2)))])
+def test_columns_packed_on_demand_equal_the_full_packing(m, asked):
+    """A few columns are packed in one tile of every row (4,101 rows: three row tiles' worth), many by row tiles."""
+    rng = np.random.default_rng(m)
+    X = rng.integers(0, 3, (m, 1100)).astype(np.uint8)
+    d = EncodedDataset(X, rng.integers(0, 2, m), arities=np.full(1100, 3))
+    full = FastCounter(d)._value_bits().copy()
+    fc = FastCounter(d)
+    bits = fc._value_bits(np.array(asked))
+    rows = (np.arange(2)[:, None] * 1100 + np.unique(asked)).ravel()
+    assert np.array_equal(bits[rows], full[rows]) and full[rows].any()
+    assert not np.delete(bits, rows, axis=0).any()  # the others not packed yet
+    assert np.array_equal(fc._value_bits(), full)

@@ -247,6 +247,13 @@ class FastCounter:
         out = self._bits.view(np.uint8)
         need = np.flatnonzero(todo)
         whole = need.size == n
+        if not whole and need.size * self.m <= _TILE_ROWS * _TILE_COLS:  # a few columns: one tile of every row
+            tile = np.ascontiguousarray(self.X[:, need].T)
+            for v in range(1, self.A):
+                packed = np.packbits(tile == v, axis=1)
+                out[(v - 1) * n + need, :packed.shape[1]] = packed
+            self._packed[need] = True
+            return self._bits
         for c in range(0, need.size, _TILE_COLS):
             cols = need[c:c + _TILE_COLS]
             for r in range(0, self.m, _TILE_ROWS):
