@@ -65,12 +65,16 @@ class HeldOutCells:
     ``entry_loss(group, fold, cls, count, n_groups, rows, params)`` (optional): the same shares, (n_groups, F), from
     the non-zero entries only (count > 0 of cell ``group``, ``fold``, class ``cls``), for a loss whose rule needs no
     dense class axis (log-loss and MI: a log per non-zero entry instead of one per (cell, fold, class)).
+    ``run_loss(part, fold, cls, count, n_parts, rows, params)`` (optional): the same loss as one share per non-zero
+    entry, for entries sorted by (part, fold): the shares summed over any set of parts give those parts' loss per
+    fold (the row path sums them by (candidate, fold) without a (part, fold) layout; log-loss and MI).
     """
 
     cell_loss: Callable[..., np.ndarray]
     prior_loss: Callable[..., np.ndarray]
     finish: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     entry_loss: Callable[..., np.ndarray] | None = None
+    run_loss: Callable[..., np.ndarray] | None = None
 
 
 @dataclass(frozen=True)

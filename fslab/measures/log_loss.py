@@ -82,12 +82,41 @@ def held_out_entry_entropy(group: np.ndarray, fold: np.ndarray, cls: np.ndarray,
     return loss / rows.sum(axis=1)
 
 
+def held_out_run_entropy(part: np.ndarray, fold: np.ndarray, cls: np.ndarray, count: np.ndarray, n_parts: int,
+                         rows: np.ndarray, params) -> np.ndarray:
+    """:func:`held_out_entry_entropy` per entry, for entries sorted by (part, fold) (the row path's sorted keys):
+    entry (part, f, l) with t_l test rows gets -t_l ln(N_l - t_l + a pi_l) / m_f, and the first entry of each
+    (part, f) run also t ln(N - t + a) / m_f (t: the run's rows, N, N_l: the part's rows over every fold). Summed by
+    (candidate, fold) they give the held-out cross-entropy; no (part, fold) layout, so a part in one fold costs what
+    any other does (its share is its rows' prior loss: N_l = t_l, N = t)."""
+    F, L = rows.shape
+    count = count.astype(np.float64)
+    by_class = part * L + cls
+    share = np.bincount(by_class, weights=count, minlength=n_parts * L)[by_class]
+    share -= count
+    share += (LOG_SMOOTHING * smoothed_prior(rows.sum(axis=0) - rows)).ravel()[fold * L + cls]
+    np.log(share, out=share)
+    share *= -count
+    head = np.empty(part.size, dtype=bool)
+    head[:1] = True
+    head[1:] = (part[1:] != part[:-1]) | (fold[1:] != fold[:-1])
+    start = np.flatnonzero(head)
+    run = np.cumsum(count)[np.append(start[1:], part.size) - 1]
+    t = np.diff(run, prepend=0.0)                                    # rows of each (part, fold) run: whole numbers
+    rest = np.bincount(part, weights=count, minlength=n_parts)[part[start]] - t + LOG_SMOOTHING
+    np.log(rest, out=rest)
+    share[start] += t * rest
+    share /= rows.sum(axis=1)[fold]
+    return share
+
+
 def held_out_prior_entropy(rows: np.ndarray, params) -> np.ndarray:
     """-ln prior_l (F, L) over the fold's rows: one held-out row of class l in a cell unseen in training."""
     return -np.log(smoothed_prior(rows.sum(axis=0) - rows)) / rows.sum(axis=1, keepdims=True)
 
 
-HELD_OUT_CELLS = HeldOutCells(held_out_cell_entropy, held_out_prior_entropy, entry_loss=held_out_entry_entropy)
+HELD_OUT_CELLS = HeldOutCells(held_out_cell_entropy, held_out_prior_entropy, entry_loss=held_out_entry_entropy,
+                              run_loss=held_out_run_entropy)
 
 SPEC = MeasureSpec(
     name="log-loss",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from scipy.special import xlogy
 
 from ..information import mutual_information
 from ..tables import JointTable
 from ._folds import held_out_cross_entropy
-from .base import HeldOutCells, MeasureSpec, MixedCellReducer
-from .log_loss import held_out_cell_entropy, held_out_entry_entropy, held_out_prior_entropy, mixed_cell_entropy
+from .base import MeasureSpec, MixedCellReducer
+from .log_loss import HELD_OUT_CELLS, mixed_cell_entropy
 
 
 def mi_score(table: JointTable) -> np.ndarray:
@@ -45,7 +47,5 @@ SPEC = MeasureSpec(
     reference="Ahmed et al., equation (2) and Example 1",
     mixed_cells=MixedCellReducer(mixed_cell_entropy, _mi_from_entropy_sums),
     held_out=held_out_mi,
-    held_out_cells=HeldOutCells(held_out_cell_entropy, held_out_prior_entropy,
-                                finish=lambda rule, prior: (prior - rule) / np.log(2.0),
-                                entry_loss=held_out_entry_entropy),
+    held_out_cells=replace(HELD_OUT_CELLS, finish=lambda rule, prior: (prior - rule) / np.log(2.0)),
 )
