@@ -5,6 +5,7 @@ Usage (from the repository root):
     .venv/bin/python bench/bench_heldout.py --pairs 3 --only splice,optdigits
     .venv/bin/python bench/bench_heldout.py --rows       # rows counted per step: engines and the held-out row path
     .venv/bin/python bench/bench_heldout.py --pairs 3 --against /tmp/tree  # also another checkout, same rounds
+    .venv/bin/python bench/bench_heldout.py --profile   # where each held-out selection's time goes (cProfile shares)
 
 Each pair runs the plug-in and the cross-fitted ``select(..., k)`` back to back in this one process, in alternating
 order, each on a fresh copy of the source (no memo carried over); CPU seconds (``time.process_time``, one BLAS
@@ -17,7 +18,9 @@ copy of the same codes, rotating the four runs' order; the held-out picks of bot
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import sys
 import time
 from pathlib import Path
@@ -108,16 +111,67 @@ def rows_kept(k: int, only: set[str] | None) -> None:
               + ", ".join(f"{a:,}/{b:,}/{c:,}" for a, b, c in kept))
 
 
+# cProfile shares of a held-out selection: (label, function names whose cumulative time it is, names subtracted)
+PARTS = (("engine counts", ("mixed_count_blocks",), ()),
+         ("engine rule", ("_from_mixed_cells",), ("mixed_count_blocks",)),
+         ("row path", ("_row_extensions",), ()), ("pair counts", ("pair_key_counts",), ()),
+         ("pair rule", ("pair_criteria",), ()), ("plain tables", ("_plain_extensions",), ()),
+         ("folds", ("assign_folds",), ()))
+
+
+def _cumulative(stats: pstats.Stats, names: tuple[str, ...], caller: str | None = None) -> float:
+    """Cumulative seconds of the functions called ``names`` (only their calls from ``caller`` if given)."""
+    total = 0.0
+    for (_, _, fn), (_, _, _, cum, callers) in stats.stats.items():   # type: ignore[attr-defined]
+        if fn in names:
+            total += cum if caller is None else sum(v[3] for k, v in callers.items() if k[2] == caller)
+    return total
+
+
+def profile(k: int, only: set[str] | None, runs: int = 3) -> None:
+    """Per case: held-out and plug-in CPU seconds, and the held-out run's cProfile shares (``PARTS``; "sort" and
+    "part rule" are the row path's ``np.sort`` and its parts' held-out rule; "rest": the selector's own work, the
+    value bits and the trace). Per estimate one warm-up run, ``runs`` timed runs (medians), then ``runs`` profiled
+    runs, all on fresh copies."""
+    for name, source in shapes(only).items():
+        for selector, measure in CASES:
+            if measure == "balanced" and len(source.labels) > 2:
+                continue
+            cpu = {}
+            for est in ("plug-in", "cross-fitted"):
+                _timed(source, k, selector, measure, est)
+                cpu[est] = float(np.median([_timed(source, k, selector, measure, est)[0] for _ in range(runs)]))
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(runs):
+                _timed(source, k, selector, measure, "cross-fitted")
+            prof.disable()
+            stats = pstats.Stats(prof)
+            total = stats.total_tt   # type: ignore[attr-defined]
+            shares = {label: _cumulative(stats, names) - _cumulative(stats, minus) for label, names, minus in PARTS}
+            shares["rest"] = total - sum(shares.values())
+            shares["  sort"] = _cumulative(stats, ("sort",), "_row_extensions")
+            shares["  part rule"] = sum(_cumulative(stats, (f,), "_row_extensions") for f in (
+                "_pure_shares", "_held_out_cells", "held_out_cell_entropy", "held_out_run_entropy"))
+            print(f"{name} {selector} {measure or ''}: held out {cpu['cross-fitted']:.3f} s, plug-in "
+                  f"{cpu['plug-in']:.3f} s ({cpu['cross-fitted'] / cpu['plug-in']:.1f}x); " + ", ".join(
+                      f"{label.strip()} {100 * v / total:.0f}%" for label, v in shares.items() if v >= 0.01 * total)
+                  + f"; load {load()}", flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--only", help="comma-separated: adult, splice, optdigits, gisette-shaped")
     parser.add_argument("--rows", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="cProfile shares of every held-out selection")
     parser.add_argument("--against", metavar="ROOT", help="also time ROOT/fslab (another checkout) in the same rounds")
     args = parser.parse_args()
     only = None if args.only is None else {s.strip() for s in args.only.split(",")}
     if args.rows:
         rows_kept(args.k, only)
+    elif args.profile:
+        profile(args.k, only)
     else:
         run(args.pairs, args.k, only, args.against)
