@@ -99,7 +99,43 @@ def test_popcount_pairs_give_the_plain_counts(m, n, classes, levels, planes, mon
         assert np.array_equal(got, _plain(X, y, classes, levels, fs, js, classes_too))
     one = fc.pair_key_counts(fs[:1], js[:1])  # a single pair
     assert np.array_equal(one, _plain(X, y, classes, levels, fs[:1], js[:1], True))
-    assert set(fc._planes) == (set() if planes else {(int(f), levels, c) for f in fs for c in (True, False)})
+    kept = (False,) if classes >= dense._SLICED_CLASSES else (True, False)  # many classes: class-sliced bits
+    assert set(fc._planes) == (set() if planes else {(int(f), levels, c) for f in fs for c in kept})
+
+
+def test_class_layout_by_hand():
+    """Classes 1, 0, 1, 2, 0 (class 1 empty of rows in a 4-class target): class 0's rows 1 and 4 at bits 0 and 1 of
+    word 0, class 1's rows 0 and 2 at bits 64 and 65 (word 1), class 2's row 3 at bit 128 (word 2); class 3 none."""
+    X = np.array([[1], [0], [1], [1], [1]], dtype=np.uint8)
+    y = np.array([1, 0, 1, 2, 0])
+    fc = FastCounter(EncodedDataset(X, y, labels=np.arange(4), arities=np.array([2])))
+    pos, starts, words, present = fc._class_layout()
+    assert pos.tolist() == [64, 0, 65, 128, 1] and starts.tolist() == [0, 1, 2] and words == 3
+    assert present.tolist() == [0, 1, 2]
+    # X = 1 on rows 0, 2, 3, 4: bits 64, 65, 128 and 1 (packbits: the first row is a byte's highest bit)
+    assert fc._sliced_bits(np.array([0])).view(np.uint8)[0, [0, 8, 16]].tolist() == [0b01000000, 0b11000000, 0b10000000]
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels", "empty"),
+                         [(300, 6, 3, 2, False), (517, 7, 20, 2, True), (64, 5, 4, 3, True), (1300, 6, 40, 2, False)])
+def test_class_sliced_pairs_give_the_plain_counts(m, n, classes, levels, empty, monkeypatch):
+    """Class sizes off word boundaries, classes without rows, 2-40 classes: the counts of every pair and path."""
+    rng = np.random.default_rng(m)
+    y = rng.integers(0, classes, m)
+    if empty:
+        y[y == 1] = 0  # class 1 has no row
+    X = rng.integers(0, levels, (m, n)).astype(np.uint8)
+    X[:, 0] = (y + rng.integers(0, 2, m)) % levels
+    L = classes + empty  # and the last class has no row either
+    d = EncodedDataset(X, y, labels=np.arange(L), arities=np.full(n, levels))
+    fs, js = rng.integers(0, n, 29), rng.integers(0, n, 29)
+    monkeypatch.setattr(dense, "_SLICED_CLASSES", 2)
+    monkeypatch.setattr(dense, "_KEY_MIN_CLASSES", 10**6)  # popcounts whatever the classes
+    fc = FastCounter(d)
+    assert fc.pair_counting() == "bits"
+    for _ in range(2):  # the second call reads the packed columns
+        assert np.array_equal(fc.pair_key_counts(fs, js), _plain(X, y, L, levels, fs, js, True))
+    assert fc._sliced is not None and fc._sliced_packed.sum() == np.unique(np.concatenate([fs, js])).size
 
 
 def test_kept_planes_stay_within_their_budget(monkeypatch):
@@ -149,3 +185,26 @@ def test_columns_packed_on_demand_equal_the_full_packing(m, asked):
     assert np.array_equal(bits[rows], full[rows]) and full[rows].any()
     assert not np.delete(bits, rows, axis=0).any()  # the others not packed yet
     assert np.array_equal(fc._value_bits(), full)
+
+
+@pytest.mark.parametrize("selector", ["jmi", "cmim", "mrmr"])
+def test_many_class_selections_by_sliced_pairs_equal_the_plain_tables(selector, monkeypatch):
+    """20 classes at 2 levels: JMI folds its steps as class-sliced pairs (one popcount row a pair), CMIM's lazy rounds
+    count on them; picks, scores and tie counts as the plain tables'."""
+    import fslab
+    from fslab.selectors import _scorers
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 20, 700)
+    X = rng.integers(0, 2, (700, 20)).astype(np.uint8)
+    X[:, ::3] = np.where(rng.random((700, 7)) < 0.7, (y[:, None] >> np.arange(7)) & 1, X[:, ::3])
+    d = EncodedDataset(X, y, arities=np.full(20, 2))
+    calls = []
+    count = _scorers.pair_extensions
+    monkeypatch.setattr(_scorers, "pair_extensions", lambda *a: calls.append(1) or count(*a))
+    got = fslab.select(d, 6, selector=selector)
+    want = fslab.select(d, 6, selector=selector, engine="plain")
+    assert got.features == want.features
+    assert np.allclose(got.scores, want.scores, rtol=0, atol=1e-12)
+    assert list(got.trace[got.trace.chosen].n_tied) == list(want.trace[want.trace.chosen].n_tied)
+    assert (len(calls) > 0) == (selector != "mrmr")  # JMI and CMIM count pairs (mRMR's pairs have no class)

@@ -252,7 +252,7 @@ class JMIScorer(PairGainScorer):
     def _fold(self, f: int, others: np.ndarray) -> None:
         counter = self.ev.counter
         if isinstance(counter, FastCounter) and plugin_reducer(self.ev) is not None and (
-                (int(counter.arities[f]) - 1) * counter.L * (counter.A - 1) <= _PAIR_ROWS
+                (int(counter.arities[f]) - 1) * counter.pair_class_rows() * (counter.A - 1) <= _PAIR_ROWS
                 or counter.pair_counting() == "short"):
             # binary columns, few classes: a popcount row or two a pair; many values or classes: a 2-byte key a row;
             # both without the engine's per-step states (held out, the pairs' (fold, class) counts cost the engine's
