@@ -422,39 +422,46 @@ def show_dataset(frame, ds, encoded, name: str, method: str, bins: int, exclude=
     st.markdown("Every measure in fslab works on counts of (feature cell, class), so every feature becomes a few "
                 "integer codes: numeric columns are cut into bins, text columns keep their categories, columns "
                 "with a few whole numbers stay as they are, and a missing value is a category of its own.")
-    st.latex(FORMULAS[method])
-    if method == "auto":
-        st.latex(FORMULAS["quantile"])
-        switched = [c.binning for c in encoded.plan.kept if c.binning] if encoded.plan is not None else []
-        st.caption("Robust bins: mean-std (the first formula) for every numeric column, except where outliers put "
-                   "90% of a column's rows into one mean-std bin; those columns get quantile bins (the second) when "
-                   "these crowd fewer rows. " + (" ".join(md(s) for s in switched) if switched else
-                                                 "No column here is crowded that way: every one keeps mean-std."))
-    st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
-               (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
-                if method == "mean-std" else ""))
-    binned = [c for c in binned_columns(encoded) if query.lower() in c.lower()][:WIDE]
-    c1, c2 = st.columns([1, 1])
-    with c2:
-        codes = coding_table(encoded)
-        shown_codes, matches = find_rows(codes, "feature", query)
-        st.dataframe(shown_codes, hide_index=True, width="stretch",
-                     height=min(330, 35 * (len(shown_codes) + 1) + 3), key="data_codes")
-        shown_caption(len(shown_codes), matches, len(codes), query, "features")
-    with c1:
-        edges = None
-        if binned:
-            col = st.selectbox("Binned column", binned, key="data_bin_column")
-            edges = column_edges(ds, col, method, bins)
-        if edges is not None:
-            values, edges = edges
-            st.plotly_chart(bins_figure(values, edges, col, method), width="stretch", key="data_bins_chart")
-            st.caption(f"Histogram of {md(repr(col))}; dashed lines are the {method} bin edges, and each row gets "
-                       "the code of the bin it falls in.")
-        elif query and not binned:
-            st.caption(f"No binned column matches '{md(query)}'.")
-        else:
-            st.caption("No column of this data set is binned: every feature is already discrete.")
+    # drawn when opened: the rule's formula (KaTeX, ~300 elements), the codes table and a bin chart were a third of
+    # what every click on this page drew (issue 34.5); the sentence above says what the coding does
+    with st.expander("The coding rule, each binned column's histogram and every feature's codes",
+                     key="data.coding_open", on_change="rerun") as coding:
+        if not coding.open:
+            return
+        st.latex(FORMULAS[method])
+        if method == "auto":
+            st.latex(FORMULAS["quantile"])
+            switched = [c.binning for c in encoded.plan.kept if c.binning] if encoded.plan is not None else []
+            st.caption("Robust bins: mean-std (the first formula) for every numeric column, except where outliers "
+                       "put 90% of a column's rows into one mean-std bin; those columns get quantile bins (the second) "
+                       "when these crowd fewer rows. " + (" ".join(md(s) for s in switched) if switched else
+                                                          "No column here is crowded that way: every one keeps "
+                                                          "mean-std."))
+        st.caption("Bins are closed on the left: a value equal to an edge goes to the upper bin." +
+                   (" The standard deviation is the sample one (divide by m - 1), as in the paper's MATLAB code."
+                    if method == "mean-std" else ""))
+        binned = [c for c in binned_columns(encoded) if query.lower() in c.lower()][:WIDE]
+        c1, c2 = st.columns([1, 1])
+        with c2:
+            codes = coding_table(encoded)
+            shown_codes, matches = find_rows(codes, "feature", query)
+            st.dataframe(shown_codes, hide_index=True, width="stretch",
+                         height=min(330, 35 * (len(shown_codes) + 1) + 3), key="data_codes")
+            shown_caption(len(shown_codes), matches, len(codes), query, "features")
+        with c1:
+            edges = None
+            if binned:
+                col = st.selectbox("Binned column", binned, key="data_bin_column")
+                edges = column_edges(ds, col, method, bins)
+            if edges is not None:
+                values, edges = edges
+                st.plotly_chart(bins_figure(values, edges, col, method), width="stretch", key="data_bins_chart")
+                st.caption(f"Histogram of {md(repr(col))}; dashed lines are the {method} bin edges, and each row gets "
+                           "the code of the bin it falls in.")
+            elif query and not binned:
+                st.caption(f"No binned column matches '{md(query)}'.")
+            else:
+                st.caption("No column of this data set is binned: every feature is already discrete.")
 
 
 def apply_button(name: str, ds, encoded, signature: Applied, exclude: list[str], types=(),

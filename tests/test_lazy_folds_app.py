@@ -41,3 +41,22 @@ def test_select_which_k_draws_its_formula_and_controls_only_when_opened():
     assert {"select.kperm", "select.kboot", "select.kalpha", "select.ksuggest"} <= widgets
     app.number_input(key="select.k").set_value(4).run()  # another click: the fold stays open
     assert {"select.kperm", "select.ksuggest"} <= _drawn(app)[1]
+
+
+def _codes(app) -> list:
+    """The Data page's table of every feature's codes."""
+    return [d for d in app.dataframe if {"feature", "codes", "values"} <= set(d.value.columns)]
+
+
+def test_data_coding_rule_draws_its_formula_and_codes_only_when_opened():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    app.switch_page("pages/data.py").run()  # Mushroom, the paper's coding (mean-std for numbers)
+    assert not app.exception, [e.value for e in app.exception]
+    assert any(h.value == "How the features are coded" for h in app.subheader)
+    assert not any(r"\mu" in f for f in _drawn(app)[0]) and not _codes(app)
+
+    app.session_state["data.coding_open"] = True
+    app.run()
+    assert sum(r"\mu" in f for f in _drawn(app)[0]) == 1  # the mean-std rule
+    codes = _codes(app)
+    assert len(codes) == 1 and len(codes[0].value) == 116  # one row per feature of the one-hot Mushroom

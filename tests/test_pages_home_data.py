@@ -203,7 +203,8 @@ def test_target_guess_finds_a_text_target_in_the_middle_and_ids_can_be_kept(at):
 
 def test_data_page_on_a_wide_sample_lists_some_columns_and_finds_others(at):
     """PCMAC (1,943 x 3,289): the page settles quickly and says how many of its columns the tables show."""
-    at.session_state["data.preview_open"] = True  # the preview is folded, drawn when opened (issue 34.5)
+    at.session_state["data.preview_open"] = True  # the preview and the codes are folded, drawn when opened (34.5)
+    at.session_state["data.coding_open"] = True
     data_page(at)
     at.selectbox(key="data_sample").set_value("pcmac").run()
     assert not at.exception and not at.error

@@ -32,6 +32,7 @@ def texts(at) -> str:
 
 def test_an_upload_gets_robust_bins_and_a_sample_keeps_mean_std(tmp_path):
     app = App(tmp_path)
+    app.at.session_state["data.coding_open"] = True  # the coding rule is folded, drawn when opened (issue 34.5)
     at = upload(app, "glitch.csv", glitch_csv())
     box = at.selectbox(key="data_method")
     assert box.value == "auto" and "robust (mean-std, quantile where outliers crowd one bin)" in box.options
