@@ -208,3 +208,33 @@ def test_many_class_selections_by_sliced_pairs_equal_the_plain_tables(selector, 
     assert np.allclose(got.scores, want.scores, rtol=0, atol=1e-12)
     assert list(got.trace[got.trace.chosen].n_tied) == list(want.trace[want.trace.chosen].n_tied)
     assert (len(calls) > 0) == (selector != "mrmr")  # JMI and CMIM count pairs (mRMR's pairs have no class)
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels"), [(1500, 9, 2, 6), (3000, 6, 3, 5), (700, 10, 5, 4)])
+def test_several_columns_a_key_give_the_plain_counts(m, n, classes, levels, monkeypatch):
+    """Many rows, few cells (lowered here): pairs of one first feature share a key ((X_f L + y) A + X_j1) A + X_j2 ...
+    and the group counts several columns' (g A + X_1) A + X_2 ...: each summed out of the joint."""
+    d = _source(m, n, classes, levels, seed=m + n)
+    X, y = np.asarray(d.X), np.asarray(d.y)
+    rng = np.random.default_rng(m)
+    fs = np.repeat(rng.integers(0, n, 4), [1, 2, 3, 7])  # runs of one first feature: 1, 2, 3 and 7 pairs
+    js = rng.integers(0, n, fs.size)
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    monkeypatch.setattr(dense, "_PAIR_BLOCK_ROWS", 0)  # a pair at a time, not the small-row blocks
+    monkeypatch.setattr(dense, "_KEY_BLOCK", 256)  # the group counts' 2-byte path from 256 rows on
+    for packed in (1, 10**9):  # a row a cell: 2-4 columns a key; 10^9: one column a key
+        monkeypatch.setattr(dense, "_PACK_ROWS", packed)
+        fc = FastCounter(d)
+        assert fc.pair_counting() == "short"
+        for classes_too in (True, False):
+            got = fc.pair_key_counts(fs, js, classes=classes_too)
+            assert np.array_equal(got, _plain(X, y, classes, levels, fs, js, classes_too))
+        marginal = np.zeros((classes, n, levels))
+        for j in range(n):
+            np.add.at(marginal, (y, j, X[:, j]), 1)
+        assert np.array_equal(fc.marginal, marginal)
+        group = (X[:, 0].astype(np.int64) * classes + y)  # groups (X_0, class): JMI's and MIGreedy's group counts
+        want = np.zeros((n, levels * classes, levels), dtype=np.int64)
+        for j in range(n):
+            np.add.at(want[j], (group, X[:, j]), 1)
+        assert np.array_equal(fc._value_group_counts(None, group, levels * classes), want)

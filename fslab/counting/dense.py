@@ -66,6 +66,9 @@ _PAIR_BLOCK_ROWS = 4096
 # 31.9 ms, 3 classes x 4 levels x 5,000 CMIM 29.4 -> 36.0 ms)
 _SLICED_CLASSES = 17
 _PLANE_WORDS = 4096  # popcount pairs: a first feature's planes kept and broadcast from this many words per pair on
+# many rows, few groups and values: several columns a 2-byte key, while the rows are at least _PACK_ROWS a cell (the
+# joint's cells are summed out per column): 1,000,000 x 64 at 8 levels, 5 classes, four columns a key
+_PACK_ROWS = 8
 _SUMS_MIN_FEATURES = 256  # the class marginals by byte sums (_class_value_sums) from this many features on
 _COLUMN_CACHE = BLOCK_BYTES // 2  # transposed columns kept for lazy pair counts on codes over BLOCK_BYTES
 
@@ -333,13 +336,22 @@ class FastCounter:
         A, width = self.A, out.shape[0]
         head = group.astype(np.uint16) * np.uint16(A)
         keys = np.empty(head.size, dtype=np.uint16)
-        span = self._span(head.size)
+        b = 1  # columns a key: ((g A + X_1) A + X_2) A + ... while the G A^b cells stay few beside the rows
+        while b < width and G * A ** (b + 1) <= min(1 << 16, head.size // _PACK_ROWS):
+            b += 1
+        span = max(b, self._span(head.size) // b * b)
         for g0 in range(0, width, span):
             g1 = min(width, g0 + span)
             columns = self._column_block(slice(g0, g1) if features is None else features[g0:g1], rows)
-            for c in range(g0, g1):
-                np.add(head, columns[c - g0], out=keys, casting="unsafe")  # < G A <= 2^16
-                out[c] = short_bincount(keys, G * A).reshape(G, A)
+            for c in range(g0, g1, b):
+                np.add(head, columns[c - g0], out=keys, casting="unsafe")  # < G A^b <= 2^16
+                for i in range(1, min(b, g1 - c)):
+                    keys *= np.uint16(A)
+                    np.add(keys, columns[c - g0 + i], out=keys, casting="unsafe")
+                width_c = min(b, g1 - c)
+                joint = short_bincount(keys, G * A ** width_c).reshape((G,) + (A,) * width_c)
+                for i in range(width_c):  # each column's (G, A) counts: the others' values summed out
+                    out[c + i] = joint.sum(axis=tuple(1 + t for t in range(width_c) if t != i))
         return out
 
     @property
@@ -481,9 +493,30 @@ class FastCounter:
                 continue
             size, flat = a * L * A, out.reshape(out.shape[0], -1)
             count = np.bincount if self.m <= _KEY_BLOCK else short_bincount
-            for p, f, j in zip(range(q0, q1), firsts[q0:q1].tolist(), si.tolist(), strict=True):
-                np.add(heads[f], columns[j], out=keys, casting="unsafe")  # < a L A <= 2^16
-                flat[p] = count(keys, minlength=size)
+            b = 1  # pairs of one first feature a key, ((X_f L + y) A + X_j1) A + X_j2 ..., while the rows outnumber
+            while b < q1 - q0 and size * A ** b <= min(1 << 16, self.m // _PACK_ROWS):  # the cells (see _PACK_ROWS)
+                b += 1
+            if b == 1:
+                for p, f, j in zip(range(q0, q1), firsts[q0:q1].tolist(), si.tolist(), strict=True):
+                    np.add(heads[f], columns[j], out=keys, casting="unsafe")  # < a L A <= 2^16
+                    flat[p] = count(keys, minlength=size)
+                continue
+            by_first: dict[int, list[int]] = {}
+            for p, f in enumerate(firsts[q0:q1].tolist()):
+                by_first.setdefault(f, []).append(p)
+            for f, places in by_first.items():
+                for c in range(0, len(places), b):
+                    part = places[c:c + b]
+                    np.add(heads[f], columns[si[part[0]]], out=keys, casting="unsafe")
+                    for p in part[1:]:
+                        keys *= np.uint16(A)
+                        np.add(keys, columns[si[p]], out=keys, casting="unsafe")  # < a L A^b <= 2^16
+                    joint = count(keys, minlength=size * A ** (len(part) - 1)).reshape(
+                        (size,) + (A,) * (len(part) - 1))  # (a L A, A, ...): the first pair's cells, the others' v
+                    for i, p in enumerate(part):
+                        others = tuple(t for t in range(1, len(part)) if t != i)
+                        pair = joint.sum(axis=others) if others else joint
+                        flat[q0 + p] = pair if i == 0 else pair.reshape(a * L, A, A).sum(axis=1).ravel()
         return out
 
     def _pair_key_blocks(self, firsts: np.ndarray, si: np.ndarray, columns: np.ndarray, heads: dict, size: int,
