@@ -12,7 +12,7 @@ interleaved), whether the picks agree (else the first differing step), and the l
 
 ``--against ROOT`` imports ``ROOT/fslab`` a second time as the package ``fslab_twin`` (fslab imports itself only
 relatively) and times it in the same rounds on the same codes (an ``EncodedDataset`` of the twin's own class),
-asserting the same picks: a before/after comparison at the same load.
+asserting the same picks, scores (to 1e-12) and tie counts per step: a before/after comparison at the same load.
 
 Shapes: the peers script's three (Adult, digits-in-noise, Gisette-shaped), optdigits (10 classes, 17 levels),
 20 classes x 5 levels 8,000 x 300, and generated ones spanning 2-30 classes, 2-17 levels, 64-5,000 columns and
@@ -128,14 +128,20 @@ def main(argv=None) -> int:
             for _ in range(a.reps):
                 if twin is not None:
                     t = time.process_time()
-                    other = [int(i) for i in twin.select(d_twin, k, selector=sel).features]
+                    theirs = twin.select(d_twin, k, selector=sel)
                     tt.append(time.process_time() - t)
                 engine(True)
                 t = time.process_time()
-                picks = [int(i) for i in fslab.select(d, k, selector=sel).features]
+                mine = fslab.select(d, k, selector=sel)
                 tl.append(time.process_time() - t)
-                if twin is not None:
+                picks = [int(i) for i in mine.features]
+                if twin is not None:  # the same picks, scores (to 1e-12) and tie counts as the other checkout
+                    other = [int(i) for i in theirs.features]
                     assert other == picks, f"{name} {sel}: {a.against} picks {other}, this tree {picks}"
+                    gap = float(np.abs(np.asarray(theirs.scores) - np.asarray(mine.scores)).max())
+                    assert gap <= 1e-12, f"{name} {sel}: scores differ from {a.against} by {gap:.3g}"
+                    ties = [list(s.trace.groupby("step")["n_tied"].first()) for s in (theirs, mine)]
+                    assert ties[0] == ties[1], f"{name} {sel}: tie counts {ties[1]}, {a.against} {ties[0]}"
                 if a.before:
                     engine(False)
                     t = time.process_time()
