@@ -420,10 +420,10 @@ class CrossFittedEvaluator(TableEvaluator):
                 change = np.cumsum(np.concatenate(([0], (el[1:] != el[:-1]) & ~first[1:])))
                 pure = change[send] == change[sstart]
                 # a class-pure part spread over folds: every fold with test rows has training rows, all of its class,
-                # so its loss in fold f is 0 for a class of ``free`` (a pure cell's rule gets it right), else a
-                # function of (class, training rows, test rows, f) only: ``cell_loss`` once per distinct tuple (the
-                # same arithmetic as a whole layout)
-                pe = np.flatnonzero(split & pure[sid] & ~free[el])
+                # so its loss in fold f is 0 for a class of ``free`` (a pure cell's rule gets it right: 0-1 and
+                # balanced, every class), else a function of (class, training rows, test rows, f) only: ``cell_loss``
+                # once per distinct tuple (the same arithmetic as a whole layout)
+                pe = np.zeros(0, dtype=np.intp) if free.all() else np.flatnonzero(split & pure[sid] & ~free[el])
                 if pe.size:
                     running = np.cumsum(count)
                     size = running[send] - running[sstart] + count[sstart]       # rows of each part
@@ -431,11 +431,11 @@ class CrossFittedEvaluator(TableEvaluator):
                         cells, el[pe], size[sid[pe]] - count[pe], count[pe], ef[pe]), minlength=B * F)
                 many = np.flatnonzero(spread & ~pure)
                 if many.size:
-                    index = np.full(spread.size, -1, dtype=np.int64)
-                    index[many] = np.arange(many.size)
-                    dense = index[sid]
-                    pick = np.flatnonzero(dense >= 0)
-                    d, n_pick = dense[pick], count[pick]
+                    # the entries of those parts: contiguous runs sstart .. send, gathered without a pass over all
+                    width = send[many] - sstart[many] + 1
+                    d = np.repeat(np.arange(many.size), width)
+                    pick = np.arange(d.size) + np.repeat(sstart[many] - (np.cumsum(width) - width), width)
+                    n_pick = count[pick]
                     test = np.zeros(many.size * F * L)
                     test[(d * F + ef[pick]) * L + el[pick]] = n_pick
                     test = test.reshape(many.size, F, L)
