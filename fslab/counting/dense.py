@@ -767,8 +767,11 @@ class FastCounter:
         hit, start = recall_prefix(self._states, subset)  # a hit, or the longest cached prefix to extend
         if hit is not None:
             return hit
-        if start == 0 and () not in self._states:
-            self._states[()] = self._refine(np.arange(self.m), np.zeros(self.m, dtype=np.int64), 1)
+        if start == 0 and () not in self._states:  # one cell of every row: its class counts are the class sizes
+            whole = self.class_sizes[None].copy()
+            self._states[()] = (_State(np.arange(self.m), np.zeros(self.m, dtype=np.int64), 1, whole)
+                                if not self.merge_pure or np.count_nonzero(whole) > 1 else
+                                _State(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, whole[:0]))
         state = self._states[subset[:start]]
         for i in range(start, len(subset)):
             f = subset[i]
