@@ -90,7 +90,9 @@ def held_out_run_entropy(part: np.ndarray, fold: np.ndarray, cls: np.ndarray, co
     (candidate, fold) they give the held-out cross-entropy; no (part, fold) layout, so a part in one fold costs what
     any other does (its share is its rows' prior loss: N_l = t_l, N = t)."""
     F, L = rows.shape
-    count = count.astype(np.float64)
+    if not part.size:
+        return np.zeros(0)
+    count = np.asarray(count, dtype=np.float64)
     by_class = part * L + cls
     share = np.bincount(by_class, weights=count, minlength=n_parts * L)[by_class]
     share -= count
@@ -101,9 +103,9 @@ def held_out_run_entropy(part: np.ndarray, fold: np.ndarray, cls: np.ndarray, co
     head[:1] = True
     head[1:] = (part[1:] != part[:-1]) | (fold[1:] != fold[:-1])
     start = np.flatnonzero(head)
-    run = np.cumsum(count)[np.append(start[1:], part.size) - 1]
-    t = np.diff(run, prepend=0.0)                                    # rows of each (part, fold) run: whole numbers
-    rest = np.bincount(part, weights=count, minlength=n_parts)[part[start]] - t + LOG_SMOOTHING
+    t = np.add.reduceat(count, start)                                # rows of each (part, fold) run: whole numbers
+    of_run = part[start]
+    rest = np.bincount(of_run, weights=t, minlength=n_parts)[of_run] - t + LOG_SMOOTHING
     np.log(rest, out=rest)
     share[start] += t * rest
     share /= rows.sum(axis=1)[fold]
