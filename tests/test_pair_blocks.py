@@ -238,3 +238,20 @@ def test_several_columns_a_key_give_the_plain_counts(m, n, classes, levels, monk
         for j in range(n):
             np.add.at(want[j], (group, X[:, j]), 1)
         assert np.array_equal(fc._value_group_counts(None, group, levels * classes), want)
+
+
+def test_pairs_of_mixed_arities_are_as_wide_as_their_widest_first(monkeypatch):
+    """Columns of 3 and 9 values: a block of pairs whose first features have 3 values is 3 wide, else 9."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 4, 800)
+    arities = np.array([3, 9, 3, 9, 3, 9])
+    X = (rng.integers(0, 9, (800, 6)) % arities).astype(np.uint8)
+    d = EncodedDataset(X, y, arities=arities)
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    fc = FastCounter(d)
+    for fs in (np.array([0, 2, 4, 2]), np.array([0, 1, 4, 3])):
+        js = np.array([1, 3, 5, 0])
+        got = fc.pair_key_counts(fs, js)
+        a = int(arities[fs].max())
+        assert got.shape == (4, a, 4, 9)
+        assert np.array_equal(got, _plain(X, y, 4, 9, fs, js, True)[:, :a])

@@ -163,6 +163,7 @@ class FastCounter:
         self._slot = self._owner = self._stamp = np.empty(0, dtype=np.int64)
         self._tick = 0
         self._class_bits: np.ndarray | None = None
+        self._uniform = source.n_features == 0 or int(source.arities.min()) == self.A  # every feature A values
         self._states: OrderedDict[tuple[int, ...], _State] = OrderedDict()
         self._heads: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()  # pair keys' first parts
         self._heads_held = 0  # their bytes
@@ -432,7 +433,7 @@ class FastCounter:
         few pairs it needs in one pass (issue 35.1)."""
         firsts, seconds = np.asarray(firsts, dtype=np.int64), np.asarray(seconds, dtype=np.int64)
         P, A = firsts.size, self.A
-        a = int(self.arities[firsts].max()) if P else 1
+        a = (A if self._uniform else int(self.arities[firsts].max())) if P else 1
         L = self.L if classes else 1
         if P and a > 1 and A > 1 and not self._keys_pay((a - 1) * L, self.m):
             return self._pair_bit_counts(firsts, seconds, a, classes)
@@ -486,8 +487,11 @@ class FastCounter:
         for q0 in range(0, firsts.size, span):
             q1 = min(firsts.size, q0 + span)
             columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
-            heads = {int(f): self._pair_head(int(f), columns[fi[p]], L)
-                     for p, f in zip(*np.unique(firsts[q0:q1], return_index=True)[::-1], strict=True)}
+            heads: dict[int, np.ndarray] = {}
+            for f, p in zip(firsts[q0:q1].tolist(), fi.tolist(), strict=True):
+                if f not in heads:
+                    heads[f] = self._pair_head(f, columns[p], L)
+            heads = {f: heads[f] for f in sorted(heads)}  # _pair_key_blocks reads them in increasing order
             if self.m < _PAIR_BLOCK_ROWS and min(_KEY_BLOCK // (a * L * A), _KEY_BLOCK // self.m) > 1:
                 self._pair_key_blocks(firsts[q0:q1], si, columns, heads, a * L * A, out[q0:q1])
                 continue
