@@ -96,14 +96,23 @@ with tab_lattice:
             (st.success if monotone else st.warning)(
                 "Monotone: no superset does worse than any of its subsets." if monotone else
                 "Some superset does worse than a subset: this cannot happen for an exact Bayes value.")
-            st.plotly_chart(theme.memo_chart(("orderings.ordering", drawn), lambda: ordering_figure(risks)),
-                            width="stretch", key="orderings.ordering")
-            st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit left.")
-            st.plotly_chart(theme.memo_chart(("orderings.gaps", drawn), lambda: gap_figure(
-                out["gaps"], MEASURES[measure].label)), width="stretch", key="orderings.gaps")
-            st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is greedy's loss.")
             st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
                          column_config=ui.gap_columns(out["gaps"]))
+            st.caption("For each k, greedy's subset and value next to the best k-subset (exhaustive search); any gap "
+                       "is greedy's loss.")
+            # drawn when opened: two more Plotly charts of the same values made this (the session's first chart
+            # page in the teaching flow) 0.8 s slower to settle (issue 34.5)
+            with st.expander("Two more views of the same values: every subset from best to worst, and greedy's loss "
+                             "at each k as bars", key="orderings.views_open", on_change="rerun") as views:
+                if views.open:
+                    st.plotly_chart(theme.memo_chart(("orderings.ordering", drawn), lambda: ordering_figure(risks)),
+                                    width="stretch", key="orderings.ordering")
+                    st.caption("All subsets from best to worst; the colour is the subset size, so larger subsets sit "
+                               "left.")
+                    st.plotly_chart(theme.memo_chart(("orderings.gaps", drawn), lambda: gap_figure(
+                        out["gaps"], MEASURES[measure].label)), width="stretch", key="orderings.gaps")
+                    st.caption("For each k, the value of greedy's subset next to the best k-subset; any gap is "
+                               "greedy's loss.")
             with st.expander("Every subset as a table", key="orderings.table_open", on_change="rerun") as every:
                 if every.open:  # a data grid of 2^n rows, drawn hidden on every visit before (issue 34.5)
                     st.dataframe(risks.drop(columns=["subset"]), hide_index=True, width="stretch",

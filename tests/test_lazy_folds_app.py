@@ -5,6 +5,8 @@ expander's key in Session State; the fold stays open over the next runs."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -60,3 +62,22 @@ def test_data_coding_rule_draws_its_formula_and_codes_only_when_opened():
     assert sum(r"\mu" in f for f in _drawn(app)[0]) == 1  # the mean-std rule
     codes = _codes(app)
     assert len(codes) == 1 and len(codes[0].value) == 116  # one row per feature of the one-hot Mushroom
+
+
+def test_orderings_draws_the_hasse_diagram_and_folds_its_other_two_charts():
+    """Example 1's lattice: the Hasse diagram and the gap table on arrival; the ordering and gap charts (the same
+    values) only when opened."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    app.switch_page("pages/orderings.py").run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert _titles(app) == ["Subset lattice coloured by 0-1 error"]
+    assert any("size k" in d.value.columns for d in app.dataframe)  # greedy against the best, per k, in numbers
+
+    app.session_state["orderings.views_open"] = True
+    app.run()
+    assert _titles(app) == ["Subset lattice coloured by 0-1 error", "All subsets ordered by 0-1 error",
+                            "Greedy forward search vs the best subset of each size"]
+
+
+def _titles(app) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in app.get("plotly_chart")]
