@@ -255,3 +255,22 @@ def test_pairs_of_mixed_arities_are_as_wide_as_their_widest_first(monkeypatch):
         a = int(arities[fs].max())
         assert got.shape == (4, a, 4, 9)
         assert np.array_equal(got, _plain(X, y, 4, 9, fs, js, True)[:, :a])
+
+
+@pytest.mark.parametrize(("m", "n", "classes", "levels"), SHAPES[:4])
+def test_many_pairs_of_one_first_feature_in_blocks_give_the_plain_counts(m, n, classes, levels, monkeypatch):
+    """Beyond _PAIR_BLOCK_ROWS rows (lowered to 0 here), a pick's many pairs (JMI's steps) still go in blocks."""
+    d = _source(m, n, classes, levels, seed=m * 3)
+    X, y = np.asarray(d.X), np.asarray(d.y)
+    js = np.random.default_rng(m).integers(0, n, 40)
+    fs = np.full(40, 1)
+    monkeypatch.setattr(dense, "_SHORT_ROWS", 64)
+    monkeypatch.setattr(dense, "_PAIR_BLOCK_ROWS", 0)
+    monkeypatch.setattr(dense, "_ONE_HEAD_PAIRS", 40)
+    calls = []
+    blocks = FastCounter._pair_key_blocks
+    monkeypatch.setattr(FastCounter, "_pair_key_blocks", lambda self, *a: calls.append(1) or blocks(self, *a))
+    fc = FastCounter(d)
+    assert np.array_equal(fc.pair_key_counts(fs, js), _plain(X, y, classes, levels, fs, js, True))
+    assert np.array_equal(fc.pair_key_counts(fs[:39], js[:39]), _plain(X, y, classes, levels, fs[:39], js[:39], True))
+    assert len(calls) == 1  # 40 pairs of one first feature in blocks, 39 a pair at a time

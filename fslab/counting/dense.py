@@ -60,6 +60,7 @@ _SHORT_ROWS = 512
 # below this many rows, pairs in blocks of one bincount (_pair_key_blocks; per pair, load 2.8: 1,000 rows 6.0 -> 2.8 us,
 # 2,000 rows 8.2 -> 4.9, 4,000 rows at 2,890 cells 10.1 -> 8.6; 5,620 rows equal, 8,000 rows slower)
 _PAIR_BLOCK_ROWS = 4096
+_ONE_HEAD_BLOCK_ROWS, _ONE_HEAD_PAIRS = 16384, 64  # and below this many for many pairs of one first feature (JMI)
 # popcount pairs by class-sliced bits (_pair_sliced_counts) from this many classes on: L times fewer word operations a
 # pair, but each column packed again in class order (interleaved, load 2: 30 classes x 2 levels CMIM 21.6 -> 16.9 ms;
 # at 2-10 classes the packing costs more than it saves: Adult CMIM 11.6 -> 26.7 ms, held out (10 fold-classes) 18.7 ->
@@ -483,7 +484,8 @@ class FastCounter:
         ms."""
         A = self.A
         keys = np.empty(self.m, dtype=np.uint16)
-        span = max(1, self._span(self.m) // 2)
+        # pairs whose columns are transposed together (two a pair); small codes are transposed whole already
+        span = max(1, firsts.size if self.X.nbytes <= BLOCK_BYTES else self._span(self.m) // 2)
         for q0 in range(0, firsts.size, span):
             q1 = min(firsts.size, q0 + span)
             columns, fi, si = self._pair_columns(firsts[q0:q1], seconds[q0:q1])
@@ -492,7 +494,8 @@ class FastCounter:
                 if f not in heads:
                     heads[f] = self._pair_head(f, columns[p], L)
             heads = {f: heads[f] for f in sorted(heads)}  # _pair_key_blocks reads them in increasing order
-            if self.m < _PAIR_BLOCK_ROWS and min(_KEY_BLOCK // (a * L * A), _KEY_BLOCK // self.m) > 1:
+            rows = _ONE_HEAD_BLOCK_ROWS if len(heads) == 1 and q1 - q0 >= _ONE_HEAD_PAIRS else _PAIR_BLOCK_ROWS
+            if self.m < rows and min(_KEY_BLOCK // (a * L * A), _KEY_BLOCK // self.m) > 1:
                 self._pair_key_blocks(firsts[q0:q1], si, columns, heads, a * L * A, out[q0:q1])
                 continue
             size, flat = a * L * A, out.reshape(out.shape[0], -1)
