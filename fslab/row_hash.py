@@ -53,9 +53,11 @@ def row_hash(*values) -> np.ndarray:
 
 
 def class_ranks(y: np.ndarray) -> np.ndarray:
-    """0-based rank of each row among the rows of its class, in row order (a stable sort, no Python loop)."""
+    """0-based rank of each row among the rows of its class, in row order (a stable sort, no Python loop; a radix
+    sort on 16-bit codes)."""
     y = np.asarray(y, dtype=np.int64)
-    order = np.argsort(y, kind="stable")
+    key = y.astype(np.uint16) if y.size and int(y.max()) < 1 << 16 else y
+    order = np.argsort(key, kind="stable")
     sizes = np.bincount(y) if y.size else np.zeros(0, dtype=np.int64)
     starts = (np.cumsum(sizes) - sizes).astype(np.int64)
     out = np.empty(y.size, dtype=np.int64)
@@ -64,9 +66,20 @@ def class_ranks(y: np.ndarray) -> np.ndarray:
 
 
 def folds_from_ranks(ranks: np.ndarray, y: np.ndarray, n_folds: int, seed: int) -> np.ndarray:
-    """Fold of each row from its class rank j and class c: (j mod K + hash(seed, c, j div K)) mod K."""
+    """Fold of each row from its class rank j and class c: (j mod K + hash(seed, c, j div K)) mod K, the hash taken
+    once per (class, block) present (about rows / K of them) and gathered."""
     j = np.asarray(ranks, dtype=np.int64)
-    return (j % n_folds + row_hash(int(seed), np.asarray(y, dtype=np.int64), j // n_folds)) % n_folds
+    y = np.asarray(y, dtype=np.int64)
+    block = j // n_folds
+    width = int(block.max()) + 1 if j.size else 1
+    key = y * width + block
+    if j.size and int(key.max()) < 8 * j.size + 4096:  # a table over the (class, block) codes
+        used = np.flatnonzero(np.bincount(key))
+        offset = np.zeros(int(key.max()) + 1, dtype=np.int64)
+        offset[used] = row_hash(int(seed), used // width, used % width)
+        return (j % n_folds + offset[key]) % n_folds
+    uniq, inverse = np.unique(key, return_inverse=True)
+    return (j % n_folds + row_hash(int(seed), uniq // width, uniq % width)[inverse.ravel()]) % n_folds
 
 
 def folds(y: np.ndarray, n_folds: int, seed: int) -> np.ndarray:

@@ -85,3 +85,17 @@ def test_poisson_weight_worked_by_hand():
 
 def test_no_rows_have_no_folds():
     assert rh.folds(np.zeros(0, dtype=np.int64), 5, 0).shape == (0,) and rh.class_ranks(np.zeros(0)).shape == (0,)
+
+
+@pytest.mark.parametrize("n_classes", [3, 70_000])  # a table of (class, block) codes; np.unique's path beyond it
+def test_folds_are_the_definition_row_by_row(n_classes):
+    """folds() hashes each (class, block) once and gathers: every row still gets (j mod K + hash(seed, c, j div K))
+    mod K, j its rank in its class, in Python integers; also from ranks offset as a partition's slice gives them."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, n_classes, 400)
+    j = np.array([int((y[:i] == y[i]).sum()) for i in range(y.size)])
+    assert rh.class_ranks(y).tolist() == j.tolist()
+    want = [(int(r) % 4 + reference_hash(7, int(c), int(r) // 4)) % 4 for r, c in zip(j, y, strict=True)]
+    assert rh.folds(y, 4, seed=7).tolist() == want
+    shifted = [(int(r + 10) % 4 + reference_hash(7, int(c), int(r + 10) // 4)) % 4 for r, c in zip(j, y, strict=True)]
+    assert rh.folds_from_ranks(j + 10, y, 4, 7).tolist() == shifted
