@@ -60,15 +60,22 @@ _SHORT_ROWS = 512
 # below this many rows, pairs in blocks of one bincount (_pair_key_blocks; per pair, load 2.8: 1,000 rows 6.0 -> 2.8 us,
 # 2,000 rows 8.2 -> 4.9, 4,000 rows at 2,890 cells 10.1 -> 8.6; 5,620 rows equal, 8,000 rows slower)
 _PAIR_BLOCK_ROWS = 4096
-_ONE_HEAD_BLOCK_ROWS, _ONE_HEAD_PAIRS = 16384, 64  # and below this many for many pairs of one first feature (JMI)
+# and below this many rows for 64+ pairs of one first feature (JMI's steps; load 4-5: digits-in-noise JMI 278 -> 261 ms,
+# 20 classes x 5 levels 124 -> 114; lazy CMIM and mRMR rounds, with several first parts to gather, 10 % slower)
+_ONE_HEAD_BLOCK_ROWS, _ONE_HEAD_PAIRS = 16384, 64
 # popcount pairs by class-sliced bits (_pair_sliced_counts) from this many classes on: L times fewer word operations a
 # pair, but each column packed again in class order (interleaved, load 2: 30 classes x 2 levels CMIM 21.6 -> 16.9 ms;
 # at 2-10 classes the packing costs more than it saves: Adult CMIM 11.6 -> 26.7 ms, held out (10 fold-classes) 18.7 ->
 # 31.9 ms, 3 classes x 4 levels x 5,000 CMIM 29.4 -> 36.0 ms)
 _SLICED_CLASSES = 17
-_PLANE_WORDS = 4096  # popcount pairs: a first feature's planes kept and broadcast from this many words per pair on
+# popcount pairs: a first feature's planes kept and broadcast against its candidates from this many words of planes per
+# first feature on, else made for every pair (load 2.4: 30 classes x 2 levels CMIM 29.2 -> 20.9 ms; always broadcast,
+# Gisette-shaped mRMR and 2,000 x 5,000 mRMR were 13-18 % slower: a loop per first feature of few pairs)
+_PLANE_WORDS = 4096
 # many rows, few groups and values: several columns a 2-byte key, while the rows are at least _PACK_ROWS a cell (the
-# joint's cells are summed out per column): 1,000,000 x 64 at 8 levels, 5 classes, four columns a key
+# joint's cells are summed out per column): 1,000,000 x 64 at 8 levels, 5 classes, four columns a group key (class
+# counts 112 -> 53 ms) and three pairs a pair key (CMIM 418 -> 299 ms, JMI 1,168 -> 708); at 2 rows a cell 20 classes x
+# 5 levels JMI lost (121 -> 175 ms)
 _PACK_ROWS = 8
 _SUMS_MIN_FEATURES = 256  # the class marginals by byte sums (_class_value_sums) from this many features on
 _COLUMN_CACHE = BLOCK_BYTES // 2  # transposed columns kept for lazy pair counts on codes over BLOCK_BYTES
