@@ -99,7 +99,7 @@ def test_popcount_pairs_give_the_plain_counts(m, n, classes, levels, planes, mon
         assert np.array_equal(got, _plain(X, y, classes, levels, fs, js, classes_too))
     one = fc.pair_key_counts(fs[:1], js[:1])  # a single pair
     assert np.array_equal(one, _plain(X, y, classes, levels, fs[:1], js[:1], True))
-    kept = (False,) if classes >= dense._SLICED_CLASSES else (True, False)  # many classes: class-sliced bits
+    kept = (False,) if fc.sliced_pays(classes) else (True, False)  # many classes: class-sliced bits
     assert set(fc._planes) == (set() if planes else {(int(f), levels, c) for f in fs for c in kept})
 
 
@@ -129,7 +129,7 @@ def test_class_sliced_pairs_give_the_plain_counts(m, n, classes, levels, empty, 
     L = classes + empty  # and the last class has no row either
     d = EncodedDataset(X, y, labels=np.arange(L), arities=np.full(n, levels))
     fs, js = rng.integers(0, n, 29), rng.integers(0, n, 29)
-    monkeypatch.setattr(dense, "_SLICED_CLASSES", 2)
+    monkeypatch.setattr(dense, "_SLICED_ROWS", 1)
     monkeypatch.setattr(dense, "_KEY_MIN_CLASSES", 10**6)  # popcounts whatever the classes
     fc = FastCounter(d)
     assert fc.pair_counting() == "bits"
@@ -189,16 +189,17 @@ def test_columns_packed_on_demand_equal_the_full_packing(m, asked):
 
 @pytest.mark.parametrize("selector", ["jmi", "cmim", "mrmr"])
 def test_many_class_selections_by_sliced_pairs_equal_the_plain_tables(selector, monkeypatch):
-    """20 classes at 2 levels: JMI folds its steps as class-sliced pairs (one popcount row a pair), CMIM's lazy rounds
+    """30 classes at 2 levels: JMI folds its steps as class-sliced pairs (one popcount row a pair), CMIM's lazy rounds
     count on them; picks, scores and tie counts as the plain tables'."""
     import fslab
     from fslab.selectors import _scorers
 
     rng = np.random.default_rng(7)
-    y = rng.integers(0, 20, 700)
+    y = rng.integers(0, 30, 700)
     X = rng.integers(0, 2, (700, 20)).astype(np.uint8)
     X[:, ::3] = np.where(rng.random((700, 7)) < 0.7, (y[:, None] >> np.arange(7)) & 1, X[:, ::3])
     d = EncodedDataset(X, y, arities=np.full(20, 2))
+    assert FastCounter(d).sliced_pays(30) and not FastCounter(d).sliced_pays(20)
     calls = []
     count = _scorers.pair_extensions
     monkeypatch.setattr(_scorers, "pair_extensions", lambda *a: calls.append(1) or count(*a))

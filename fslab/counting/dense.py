@@ -63,11 +63,13 @@ _PAIR_BLOCK_ROWS = 4096
 # and below this many rows for 64+ pairs of one first feature (JMI's steps; load 4-5: digits-in-noise JMI 278 -> 261 ms,
 # 20 classes x 5 levels 124 -> 114; lazy CMIM and mRMR rounds, with several first parts to gather, 10 % slower)
 _ONE_HEAD_BLOCK_ROWS, _ONE_HEAD_PAIRS = 16384, 64
-# popcount pairs by class-sliced bits (_pair_sliced_counts) from this many classes on: L times fewer word operations a
-# pair, but each column packed again in class order (interleaved, load 2: 30 classes x 2 levels CMIM 21.6 -> 16.9 ms;
-# at 2-10 classes the packing costs more than it saves: Adult CMIM 11.6 -> 26.7 ms, held out (10 fold-classes) 18.7 ->
-# 31.9 ms, 3 classes x 4 levels x 5,000 CMIM 29.4 -> 36.0 ms)
-_SLICED_CLASSES = 17
+# popcount pairs by class-sliced bits (_pair_sliced_counts) where (A - 1)(L - 1) reaches this: a pair's (u, v) takes one
+# AND where the class planes take L, but each column is packed again in class order (+60 % a column), so the saving
+# needs pairs enough a column and classes enough a pair. Interleaved, load 1.3-2, CMIM 20,000 x 200 at 2 levels: 30
+# classes k = 20 21.3 -> 16.8 ms, k = 10 13.6 -> 14.8; 40 classes k = 10 14.0 -> 13.7; 20 classes k = 20 17.2 -> 16.1,
+# k = 10 11.3 -> 13.8; 24 classes k = 10 11.9 -> 13.2; 8,000 x 300 at 3 levels, 20 classes, k = 10: 10.0 -> 7.7; held
+# out k = 10, 30 fold-classes at 3 levels 18.2 -> 12.7, 20 at 2 levels 13.9 -> 17.7; Adult CMIM 11.6 -> 26.7 ms
+_SLICED_ROWS = 27
 # popcount pairs: a first feature's planes kept and broadcast against its candidates from this many words of planes per
 # first feature on, else made for every pair (load 2.4: 30 classes x 2 levels CMIM 29.2 -> 20.9 ms; always broadcast,
 # Gisette-shaped mRMR and 2,000 x 5,000 mRMR were 13-18 % slower: a loop per first feature of few pairs)
@@ -475,9 +477,13 @@ class FastCounter:
         return "short" if self.m >= _SHORT_ROWS and A * L * A <= 1 << 16 else "keys"
 
     def pair_class_rows(self) -> int:
-        """Popcount rows a pair's (u, v) takes for the classes: 1 on class-sliced bits (from _SLICED_CLASSES classes
-        on), else one per class."""
-        return 1 if self.L >= _SLICED_CLASSES else self.L
+        """Popcount rows a pair's (u, v) takes for the classes: 1 on class-sliced bits (:meth:`sliced_pays`), else one
+        per class."""
+        return 1 if self.sliced_pays(self.L) else self.L
+
+    def sliced_pays(self, L: int) -> bool:
+        """Whether popcount pairs over L classes go by class-sliced bits: (A - 1)(L - 1) >= _SLICED_ROWS."""
+        return L > 1 and (self.A - 1) * (L - 1) >= _SLICED_ROWS
 
     def pairs_by_popcount(self) -> bool:
         """Whether :meth:`pair_key_counts` counts pairs of the widest columns by popcounts (few values and classes)."""
@@ -590,7 +596,7 @@ class FastCounter:
         step = max(1, self._budget() // (8 * words * max((a - 1) * L * (A - 1), 1)))
         values = np.arange(A - 1)[None, :] * n
         distinct = np.unique(firsts)
-        if classes and L >= _SLICED_CLASSES:
+        if classes and self.sliced_pays(L):
             self._pair_sliced_counts(firsts, seconds, a, out)
         elif P * (a - 1) * L * words >= _PLANE_WORDS * distinct.size:  # the first parts kept, each paired by broadcast
             for f in distinct:
