@@ -189,7 +189,9 @@ own_curve = next(iter(curves.values())) if spec.kind != "backward" else None
 other_curve = next((c for label, c in list(curves.items())[1:2] if "(this run" in label), None) \
     if spec.kind != "backward" and kind == "dataset" else None
 ranking = ui.selected_table(result, own_curve, measure_name, params, other_curve)
-st.dataframe(ranking, hide_index=True, width="stretch", key="select.table", column_config=ui.selected_columns(ranking))
+# static tables (here and in the robustness section below): three data grids made every Select click 0.3-0.6 s
+# slower to settle (issue 34.5); long headers wrap at 1024 px instead of scrolling sideways
+theme.table(ranking.rename(columns={"feature": "index"}))
 st.caption("Step value = the value of the subset the selector chose at that step (for mRMR, JMI and CMIM the gain "
            "they maximised, for ranking selectors the feature's own score); the last columns are the Bayes value of "
            "the first t features under the chosen measure, held out and in-sample. Errors are shown as errors "

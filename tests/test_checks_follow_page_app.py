@@ -81,7 +81,7 @@ def _check_the_pick(at: AppTest, run=AppTest.run) -> AppTest:
 
 
 def _robustness(at) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if "picked under binnings" in d.value.columns)
+    return next(d.value for d in at.table if "picked under binnings" in d.value.columns)  # static (issue 34.5)
 
 
 def _verdict(at) -> list[str]:

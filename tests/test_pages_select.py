@@ -28,7 +28,7 @@ def _selected(app) -> str:
 
 def _selected_table(app) -> pd.DataFrame:
     """The "Selected features" table (the robustness table follows it on a dataset)."""
-    return next(d.value for d in app.dataframe if "rank" in d.value.columns)
+    return next(d.value for d in app.table if "rank" in d.value.columns)  # static tables (issue 34.5)
 
 
 def test_default_run_selects_five_mushroom_features(at):
@@ -191,7 +191,7 @@ def test_errors_are_shown_positive_with_their_direction(at):
     y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]) if isinstance(y, dict) else np.asarray(y)
     assert y.tolist() == pytest.approx([0.25, 0.22])
     assert "lower is better" in spec["layout"]["yaxis"]["title"]["text"]
-    table = at.dataframe[-1].value
+    table = _selected_table(at)
     column = next(c for c in table.columns if c.startswith("first t features"))
     assert table[column].tolist() == pytest.approx([0.25, 0.22])
     from fslab import example1, select
@@ -330,7 +330,7 @@ def test_robustness_section_matches_the_library(at):
     from fslab.robustness import holdout_check, pick_robustness
 
     assert any(h.value == "Does this pick hold up?" for h in at.subheader)
-    shown = next(d.value for d in at.dataframe if "NPFS frequency" in d.value.columns)
+    shown = next(d.value for d in at.table if "NPFS frequency" in d.value.columns)
     names = _selected_table(at)["name"].tolist()
     assert shown["feature"].tolist() == names
     encoded = at.session_state["fslab.current_data"].encoded
@@ -353,12 +353,12 @@ def test_robustness_waits_for_a_click_when_predicted_slow(at, monkeypatch):
     monkeypatch.setattr(robust, "AUTO_SECONDS", 0.0)
     monkeypatch.setattr(robust, "npfs_result", lambda *a, **k: calls.append(a) or _fake_npfs(a[1]))
     at.number_input(key="select.k").set_value(3).run()
-    assert not calls and not [d for d in at.dataframe if "NPFS frequency" in d.value.columns]
+    assert not calls and not [d for d in at.table if "NPFS frequency" in d.value.columns]
     assert any("Check the pick" in c.value for c in at.caption)
     at.button(key="select.robust.run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(calls) == 1 and calls[0][2] == "bayes-greedy" and calls[0][5] == 3
-    assert [d for d in at.dataframe if "NPFS frequency" in d.value.columns]
+    assert [d for d in at.table if "NPFS frequency" in d.value.columns]
 
 
 def _fake_npfs(source):
@@ -381,7 +381,7 @@ def test_robustness_names_the_features_that_depend_on_the_binning():
     app.selectbox(key="home_sample").set_value("waveform").run()
     app.switch_page("pages/selection.py").run()
     assert not app.exception and not app.error, [e.value for e in app.error]
-    table = next(d.value for d in app.dataframe if "NPFS frequency" in d.value.columns)
+    table = next(d.value for d in app.table if "NPFS frequency" in d.value.columns)
     moved = [f for f, p in zip(table["feature"], table["picked under binnings"], strict=True) if p != "7 of 7"]
     assert moved
     verdict = next(m.value for m in [*app.warning, *app.error] if "Depends on the binning" in m.value)

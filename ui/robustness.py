@@ -23,7 +23,7 @@ from fslab.selectors import SELECTORS
 from fslab.tables import CodedSource
 
 from . import compare as uc
-from . import heavy
+from . import heavy, theme
 from . import npfs as un
 from .cache import result_key, shared_results
 from .memo import remember, session_memo
@@ -193,11 +193,7 @@ def render_robustness(kind: str, source_name: str, source, selector: str, measur
     _show_verdict(level, reasons)
     if holdout is not None:
         _render_holdout(holdout, level)
-    st.dataframe(table, hide_index=True, width="stretch", key="select.robust.table",
-                 column_config={"NPFS frequency": st.column_config.ProgressColumn(
-                     "NPFS frequency", min_value=0.0, max_value=1.0, format="%.2f"),
-                     "picked on training folds": st.column_config.ProgressColumn(
-                     "picked on training folds", min_value=0.0, max_value=1.0, format="%.1f")})
+    theme.table(table, digits=2)  # static: a data grid made each Select click slower to settle (issue 34.5)
     F = holdout.folds if holdout is not None else 5   # fewer on a small class (fold_count)
     st.caption(f"Picked on training folds: share of the {F} selections made on {F - 1} of {F} stratified folds of "
                "the rows (Weka's cross-validation attribute selection) that contain the feature, each selected with "
@@ -217,8 +213,7 @@ def _render_holdout(check: HoldoutCheck, shown: str | None) -> None:
         _show_verdict(check.level, list(check.reasons))
     table = check.steps.rename(columns={"in-sample": f"in-sample {check.measure}",
                                         "held-out": f"held-out {check.measure}"})
-    st.dataframe(table, hide_index=True, width="stretch", key="select.robust.holdout",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in table.columns[2:]})
+    theme.table(table)
     better = "higher" if check.greater_is_better else "lower"
     st.caption(f"Each row: the first t chosen features, their {check.measure} in-sample (plug-in, the papers') and "
                f"held out (fitted on {check.folds - 1} of {check.folds} stratified folds, scored on the other, "

@@ -354,20 +354,6 @@ def selected_table(result: Selection, curve: pd.DataFrame | None, measure: str, 
     return table
 
 
-def selected_columns(table: pd.DataFrame) -> dict:
-    """Short headers for :func:`selected_table` (the full header as the tooltip), so its columns fit a 1024 px
-    screen without scrolling sideways (issue 34: 1,288 px of columns in 965)."""
-    short = {"step value": "step value", "selector score": "step score", "tied at its step": "tied",
-             "first t features, held-out": "first t, held out", "first t features, in-sample": "first t, in-sample"}
-    config: dict = {"rank": st.column_config.NumberColumn("rank", width="small"),
-                    "feature": st.column_config.NumberColumn("index", width="small", help="the feature's column index")}
-    for column in table.columns:
-        label = next((v for k, v in short.items() if column.startswith(k)), None)
-        if label is not None:
-            config[column] = st.column_config.Column(label, help=column)
-    return config
-
-
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """Escaped copy for export; list cells (exhaustive subsets) become JSON text first."""
     lists = [c for c in frame.columns if frame[c].map(lambda v: isinstance(v, list)).any()]

@@ -60,7 +60,7 @@ def test_default_heatmap_robustness_1024_and_backward_on_example1(page):
     expect(caption).to_be_visible()
     expect(caption).to_contain_text("equation (3)")
     heading.scroll_into_view_if_needed()
-    expect(main.locator('[data-testid="stDataFrame"]').last).to_be_visible()
+    expect(main.locator('[data-testid="stTable"]').last).to_be_visible()  # static tables (issue 34.5)
     expect(main.get_by_text("binning cannot change the pick", exact=False).first).to_be_visible()
     screenshot(page, "select-robustness")
 
