@@ -244,7 +244,7 @@ def test_the_app_takes_it_as_an_upload_and_selects_on_it(registered, export):
     assert not app.exception, [e.value for e in app.exception]
     selector, measure, k = (app.session_state[f"select.{w}"] for w in ("selector", "measure", "k"))
     picked = fslab.select(src, k, selector, measure=measure).names
-    shown = " ".join(str(v) for d in app.dataframe for v in d.value.to_numpy().ravel())
+    shown = " ".join(str(v) for d in [*app.dataframe, *app.table] for v in d.value.to_numpy().ravel())  # static
     assert all(name in shown for name in picked), (picked, shown[:300])
 
 

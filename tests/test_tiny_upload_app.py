@@ -19,7 +19,7 @@ THREE = b"x,z,y\n0,1,no\n1,1,yes\n0,0,no\n"
 def _texts(at: AppTest) -> str:
     parts = [e.value for e in (*at.markdown, *at.caption, *at.success, *at.warning, *at.error, *at.info)]
     parts += [str(m.value) for m in at.metric]
-    parts += [d.value.to_string() for d in at.dataframe]
+    parts += [d.value.to_string() for d in [*at.dataframe, *at.table]]
     return " ".join(str(p) for p in parts)
 
 
