@@ -96,8 +96,7 @@ with tab_lattice:
             (st.success if monotone else st.warning)(
                 "Monotone: no superset does worse than any of its subsets." if monotone else
                 "Some superset does worse than a subset: this cannot happen for an exact Bayes value.")
-            st.dataframe(ui.gap_table(out["gaps"]), hide_index=True, width="stretch", key="orderings.gap_table",
-                         column_config=ui.gap_columns(out["gaps"]))
+            ui.show_gaps(out["gaps"])
             st.caption("For each k, greedy's subset and value next to the best k-subset (exhaustive search); any gap "
                        "is greedy's loss.")
             # drawn when opened: two more Plotly charts of the same values made this (the session's first chart

@@ -87,8 +87,7 @@ elif t == 2:
     gaps = out["gaps"]
     st.caption(f"{PRESETS['greedy-bad'].teaches} ({PRESETS['greedy-bad'].reference}.) The toy distribution is now "
                "this construction; build your own ordering on the **Orderings** page, tab 'Theorem 1'.")
-    st.dataframe(uo.gap_table(gaps), hide_index=True, width="stretch", key="tour.gaps",
-                 column_config=uo.gap_columns(gaps))
+    uo.show_gaps(gaps)
 else:
     st.markdown("On real data there is no exact distribution, only a sample, and a selector's picks move with "
                 "it. **NPFS** (Ditzler, Polikar & Rosen 2015) reruns a selector on n bootstrap samples and keeps "

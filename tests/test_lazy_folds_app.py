@@ -71,7 +71,7 @@ def test_orderings_draws_the_hasse_diagram_and_folds_its_other_two_charts():
     app.switch_page("pages/orderings.py").run()
     assert not app.exception, [e.value for e in app.exception]
     assert _titles(app) == ["Subset lattice coloured by 0-1 error"]
-    assert any("size k" in d.value.columns for d in app.dataframe)  # greedy against the best, per k, in numbers
+    assert any("size k" in d.value.columns for d in app.table)  # greedy against the best, per k, in numbers
 
     app.session_state["orderings.views_open"] = True
     app.run()

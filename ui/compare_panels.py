@@ -30,6 +30,7 @@ from .link_pages import LINK_PAGES
 from .selection import keep_in_range
 from .text import md
 from .theme import chart, memo_chart, presenting
+from .theme import table as theme_table
 
 CURVES_KEY = "compare.curves_request"
 BINS_KEY = "compare.bins_request"
@@ -138,7 +139,7 @@ def side_by_side_panel(kind: str, source_name: str, source, measure_name: str, p
                    "selectors picked; hover a bar to see who picked it.")
         table = dis[["name", "bayes_value", "mi_bits"]].rename(columns={"bayes_value": m.label, "mi_bits": "MI (bits)"})
         table["picked by"] = dis["picked_by"].map(selector_names)
-        st.dataframe(table, hide_index=True, key="compare.disagree_table")
+        theme_table(table)  # static: a data grid made the page's click slower to settle (issue 34.5)
     def features():  # the measure in its own terms (bayes_value), not the signed criterion
         orders = cmp.orders()
         return cmp.features.assign(picked_by=[", ".join(n for n, f in orders.items() if j in f)

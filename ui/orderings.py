@@ -37,7 +37,7 @@ from fslab.plots.orderings import value_decimals
 from fslab.recipe import TABS as RECIPE_TABS
 from fslab.selectors import select
 
-from . import heavy
+from . import heavy, theme
 from .cache import BOUNDED
 from .compare import token
 from .source import current_distribution
@@ -113,10 +113,10 @@ def gap_table(gaps: pd.DataFrame) -> pd.DataFrame:
     return gaps.rename(columns=GAP_HEADERS)
 
 
-def gap_columns(gaps: pd.DataFrame) -> dict:
-    """column_config of ``gap_table``: its values with the Hasse diagram's one number of decimals (value_decimals)."""
-    fmt = f"%.{value_decimals(gaps[['greedy_value', 'optimal_value']])}f"
-    return {GAP_HEADERS[c]: st.column_config.NumberColumn(format=fmt) for c in ("greedy_value", "optimal_value", "gap")}
+def show_gaps(gaps: pd.DataFrame) -> None:
+    """``gap_table`` as a static table, its values with the Hasse diagram's one number of decimals (value_decimals):
+    a data grid made the page's click slower to settle (issue 34.5)."""
+    theme.table(gap_table(gaps), digits=value_decimals(gaps[["greedy_value", "optimal_value"]]))
 
 
 # --- Theorem 1 orderings as editable text: one subset per line, best (lowest risk) first ---------------
