@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
+pytestmark = pytest.mark.slow  # importing ui imports every page's modules (about 2 s)
+
 
 def test_importing_ui_freezes_the_modules_objects():
     import ui  # noqa: F401  (the package's import freezes what the preload imported)
