@@ -14,7 +14,9 @@ draw one kind of element for the first time in the session: twenty Markdown line
 small ``st.table``, a small ``st.dataframe``, an SVG through ``st.image``, a ``st.line_chart`` (Vega-Lite) and one
 small Plotly chart; then Chart -> Home, Home -> Chart (Plotly already loaded) and a button that reruns the chart
 page. A first use costs what the renderer's module costs to fetch and start, once per browser session.
-``--profile`` prints each interaction's main-thread costs as ``ui_timings.py --profile`` does.
+``--widgets`` gives Home the kinds of widget fslab's Home needs (a sidebar toggle, a selectbox, a button, a page
+link), each of which loads its renderer the first time a session meets it. ``--profile`` prints each
+interaction's main-thread costs as ``ui_timings.py --profile`` does.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def home():
     st.title("Home")
     for i in range(3):
         st.markdown(f"Line {i} of a bare page.")
+    if WIDGETS:  # what fslab's Home offers: a sidebar toggle, a selectbox, a button, page links
+        st.sidebar.toggle("Presentation mode", key="present")
+        st.selectbox("Sample data set", ["Adult", "Mushroom"], key="sample")
+        st.button("Start the tour", type="primary")
+        st.page_link(st.Page(text, title="Text", url_path="text"), label="Text")
 
 
 def text():
@@ -132,13 +139,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=5, help="repetitions (a new session each; default 5)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds any one interaction may take")
+    parser.add_argument("--widgets", action="store_true",
+                        help="Home also draws the kinds of widget fslab's Home needs (a sidebar toggle, a selectbox, "
+                             "a button, a page link): first paint with their renderers")
     parser.add_argument("--profile", action="store_true",
                         help="print each interaction's main-thread costs in the browser (as ui_timings.py --profile)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "app.py").write_text(BARE_APP)
+        (Path(tmp) / "app.py").write_text(f"WIDGETS = {args.widgets}\n" + BARE_APP)
         port = free_port()
         server = start_server(port, Path(tmp) / "server.log", Path(tmp))
         runs = []
