@@ -71,3 +71,13 @@ def test_a_histogram_sends_counts_not_values():
         assert bars.type == "bar" and len(bars.y) == 60 and int(np.sum(bars.y)) == 200_000
         assert bars.x[0] - bars.width[0] / 2 == 0 and np.isclose(bars.x[-1] + bars.width[-1] / 2, 199_999)
     assert len(target_histogram(np.array([np.nan]), "t").data[0].y) == 0
+
+
+def test_static_tables_never_show_a_negative_zero():
+    """A gap of -1e-17 (in-sample minus held out, equal up to rounding) reads 0.0000, not -0.0000; real signs stay."""
+    from ui.theme import fixed
+
+    text = fixed(4)
+    assert [text(v) for v in (-1e-17, -0.0, 0.0, -0.00004, -0.00005001, 0.12345, -0.5)] == [
+        "0.0000", "0.0000", "0.0000", "0.0000", "-0.0001", "0.1235", "-0.5000"]
+    assert fixed(2)(float("nan")) == "nan"

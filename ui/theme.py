@@ -91,7 +91,19 @@ def table(data, digits: int = 4) -> None:
     or scrolling sideways as a data grid's columns do at 1024 px; floats shown with ``digits`` decimals. ``data``: a
     DataFrame (its index hidden) or a pandas Styler (highlighted cells kept)."""
     styler = data if isinstance(data, Styler) else data.style
-    st.table(styler.format(precision=digits).hide(axis="index"))
+    floats = styler.data.select_dtypes("float").columns
+    st.table(styler.format(precision=digits).format(fixed(digits), subset=floats).hide(axis="index"))
+
+
+def fixed(digits: int):
+    """A float with ``digits`` decimals; a value that rounds to zero reads 0.0000, never -0.0000 (a rounding residue
+    such as -1e-17 is not a negative gap)."""
+    zero = f"{0.0:.{digits}f}"
+
+    def text(value) -> str:
+        out = f"{value:.{digits}f}"
+        return zero if out == "-" + zero else out
+    return text
 
 
 def style() -> None:
