@@ -1016,7 +1016,7 @@ def code(plan: TablePlan, typed: pd.DataFrame) -> np.ndarray:
         n_codes = len(c.levels) - has_missing
         if c.coding == "categorical":
             text = column.astype(object).where(column.notna(), None)
-            codes = pd.Categorical(text, categories=list(c.levels[:n_codes])).codes.astype(np.int64)
+            codes = pd.Index(list(c.levels[:n_codes]), dtype=object).get_indexer(text.to_numpy(object)).astype(np.int64)
             unknown = (codes < 0) & text.notna().to_numpy(bool)
             miss = text.isna().to_numpy(bool)
         else:
