@@ -64,7 +64,9 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     """Test each step of the greedy ``order`` (feature indices in the order chosen) by within-cell permutation.
 
     ``measure`` gives the criterion C (its ``criterion`` = -error or +score, so improvements are positive when
-    they help); ``stop_early`` skips the steps after the first non-significant one (their rows get NaN p-values).
+    they help); a step from a subset whose C is not finite (precision / recall with no feature: -inf) is tested
+    on C itself (its "improvement" column is then C); a step is significant when p <= alpha and it raises C;
+    ``stop_early`` skips the steps after the first non-significant one (their rows get NaN p-values).
     Returns the steps table (step, feature, name, criterion, improvement, null_mean, null_q95, p_value,
     significant) and the suggested k. ``estimate``: the criterion's estimate, as the page shows it: "plug-in"
     (in-sample) or "cross-fitted" (held out over ``folds`` stratified folds split by ``split_seed``); each permuted
@@ -89,17 +91,24 @@ def permutation_k_test(dataset, order: Sequence[int], measure: str | Measure = "
     for t, j in enumerate(order, start=1):
         subset = order[:t - 1]
         crit = ev.criterion(subset + [j])
-        observed = crit - crit_prev
+        # from a subset with no finite criterion (precision / recall's rule of no feature: -inf) the improvement is
+        # not a number; the criterion itself is the statistic then: crit_prev is the same in every permuted sample,
+        # so this ranks the candidates as the improvement does whenever it is finite
+        base = crit_prev if np.isfinite(crit_prev) else 0.0
+        observed = crit - base
         row = {"step": t, "feature": j, "name": source.feature_names[j], "criterion": crit,
                "improvement": observed, "null_mean": np.nan, "null_q95": np.nan, "p_value": np.nan,
                "significant": None}
         rest = [c for c in range(source.n_features) if c not in subset]
         if not stopped:
-            null = _null_improvements(source, subset, rest, m, crit_prev, int(n_permutations), rng, how)
+            null = _null_improvements(source, subset, rest, m, base, int(n_permutations), rng, how)
             p = (1 + np.count_nonzero(ties_with(null, observed))) / (1 + null.size)
+            # a step that does not raise C is not worth taking, however rare its loss is under the null (precision
+            # and recall fall as a rule takes more features: their best next step can lose less than chance)
+            helps = observed > 0 or not np.isfinite(crit_prev)
             row.update(null_mean=float(null.mean()), null_q95=float(np.quantile(null, 0.95)), p_value=float(p),
-                       significant=bool(p <= alpha))
-            if p > alpha and suggested is None:
+                       significant=bool(p <= alpha and helps))
+            if not row["significant"] and suggested is None:
                 suggested = t - 1
                 stopped = stop_early
         rows.append(row)

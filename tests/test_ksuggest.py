@@ -110,3 +110,20 @@ def test_suggest_k_passes_estimate_to_the_test():
 
     held = measure("mi").on(_duni(), estimate="cross-fitted", folds=5, seed=0)
     assert result.test.steps["criterion"].iloc[0] == pytest.approx(held.criterion([result.order[0]]))
+
+
+@pytest.mark.parametrize("name", ["precision", "recall"])
+def test_a_rule_of_no_feature_and_a_step_that_lowers_the_criterion(name):
+    """Precision / recall's conjunction rule (approach 2) has C = -inf with no feature: step 1 used to show an
+    improvement of +inf against a null of +inf everywhere (p = 1, "stop at k = 0"). It is tested on C itself now.
+    Then X2 (noise) lowers C: that step is not significant however rare its loss is under the null."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (400, 3))
+    y = np.where(rng.random(400) < 0.9, X[:, 0], 1 - X[:, 0])   # X1 is y 90 % of the time
+    test = permutation_k_test(EncodedDataset(X.astype(np.uint8), y), [0, 1], name, n_permutations=19, seed=0,
+                              measure_params={"approach": 2}, stop_early=False)
+    first, second = test.steps.iloc[0], test.steps.iloc[1]
+    assert np.isfinite(first["improvement"]) and first["improvement"] == first["criterion"]
+    assert first["p_value"] == pytest.approx(1 / 20) and first["significant"]   # beats all 19 permuted samples
+    assert second["improvement"] < 0 and not second["significant"]
+    assert test.suggested_k == 1
