@@ -53,15 +53,18 @@ def steps_to_keep(values: Sequence[float], tol: float) -> tuple[int, int | None]
     (g_t <= 1e-12 * max(1, |C(J_{t-1})|), the selectors' tie tolerance), and k = t - 1; if there is none, k = K
     and stopped_at is None. ``tol`` must be >= 0; with tol = 0 a step is kept only when it gains something: a
     step with zero held-out gain (a constant column, a tie-break among useless columns) is never kept (issue 33.2;
-    before, tol = 0 kept zero gains and stopped only at a loss).
+    before, tol = 0 kept zero gains and stopped only at a loss). C(J_0) = -inf (a rule of no feature: precision /
+    recall's conjunction, approach 2) gives g_1 = +inf: the first feature is always kept.
     """
     v = np.asarray(values, dtype=float)
-    if v.ndim != 1 or v.size < 1 or not np.all(np.isfinite(v)):
-        raise ParameterError("values must be finite criterion values C(J_0), ..., C(J_K), the empty set first")
+    if v.ndim != 1 or v.size < 1 or not np.all(np.isfinite(v[1:])) or not (np.isfinite(v[0]) or v[0] == -np.inf):
+        raise ParameterError("values must be criterion values C(J_0), ..., C(J_K), the empty set first: finite, but "
+                             "C(J_0) may be -inf (precision / recall's conjunction rule of no feature)")
     if not np.isfinite(tol) or tol < 0:
         raise ParameterError(f"tol must be a number >= 0 (the smallest gain worth a feature); got {tol}")
-    gains = np.diff(v)
-    below = np.flatnonzero((gains < tol) | (gains <= NO_GAIN * np.maximum(1.0, np.abs(v[:-1]))))
+    gains = np.diff(v)   # g_1 = +inf after C(J_0) = -inf: the rule needs a feature, the first is always kept
+    scale = np.maximum(1.0, np.abs(np.where(np.isfinite(v[:-1]), v[:-1], 1.0)))
+    below = np.flatnonzero((gains < tol) | (gains <= NO_GAIN * scale))
     if below.size == 0:
         return int(gains.size), None
     t = int(below[0]) + 1

@@ -45,6 +45,43 @@ def test_mi_greedy_starts_from_zero_information():
     assert r.values[0] == 0.0 and r.features == (1,) and r.k == 1
 
 
+def test_a_rule_of_no_feature_keeps_the_first_step():
+    """Precision / recall's conjunction rule (approach 2) has C = -inf with no feature: the first step gains +inf
+    and is kept; the rule then stops at the first step that gains too little (it used to refuse: 'values must be
+    finite'). By hand: C = -inf, -0.27, -0.51 -> gains inf, -0.24: keep 1, stop at step 2."""
+    import math
+
+    import numpy as np
+
+    import fslab
+
+    inf = float("inf")
+    assert steps_to_keep([-inf, -0.27, -0.51], 0.0) == (1, 2)
+    assert steps_to_keep([-inf, -0.27, -0.26], 0.0) == (2, None)
+    with pytest.raises(ParameterError, match="may be -inf"):
+        steps_to_keep([-inf, -inf, -0.5], 0.0)
+    with pytest.raises(ParameterError):
+        steps_to_keep([inf, -0.5], 0.0)
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (400, 3))
+    y = np.where(rng.random(400) < 0.9, X[:, 0], 1 - X[:, 0])
+    r = select_until_gain_below(fslab.Dataset.from_arrays(X, y), 0.0, measure="precision", approach=2)
+    assert r.values[0] == -inf and math.isinf(r.gains[0]) and (r.k, r.features, r.stopped_at) == (1, (0,), 2)
+
+
+@pytest.mark.slow   # imports ui (its preload): out of the inner loop
+def test_the_gains_chart_draws_an_infinite_first_gain_as_a_note():
+    from fslab.stopping import StoppingResult
+    from ui.stopping import gains_figure
+
+    inf = float("inf")
+    r = StoppingResult(k=1, features=(0,), names=("X1",), values=(-inf, -0.27, -0.51), gains=(inf, -0.24), tol=0.0,
+                       stopped_at=2)
+    fig = gains_figure(r, "precision")
+    assert fig.data[0].y == (None, -0.24) and any("always kept" in a.text for a in fig.layout.annotations)
+    fig.to_json()   # the figure still serialises (no infinite bar height)
+
+
 def test_bad_arguments_say_what_to_do():
     d = preset("bayes-example-1")
     with pytest.raises(ParameterError, match="greedy selector"):

@@ -8,6 +8,8 @@ is kept in the session per (data, selector, measure, parameters, tolerance, k_ma
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -27,7 +29,12 @@ def gains_figure(result: StoppingResult, measure_label: str) -> go.Figure:
     """The gain of each greedy step, the tolerance as a dashed line, the kept steps in blue."""
     steps = list(range(1, len(result.gains) + 1))
     colours = ["#1f77b4" if t <= result.k else "#bbbbbb" for t in steps]
-    fig = go.Figure(go.Bar(x=steps, y=list(result.gains), marker_color=colours, name="gain"))
+    # an infinite first gain (from C = -inf with no feature: precision / recall's conjunction) has no bar height
+    gains = [g if math.isfinite(g) else None for g in result.gains]
+    fig = go.Figure(go.Bar(x=steps, y=gains, marker_color=colours, name="gain"))
+    if gains and gains[0] is None:
+        fig.add_annotation(x=1, y=0, yanchor="bottom", showarrow=False,
+                           text="from no rule (C = -inf): always kept")
     fig.add_hline(y=result.tol, line_dash="dash", annotation_text=f"tol = {result.tol:g}")
     fig.update_layout(height=300, margin={"t": 30, "b": 40}, xaxis_title="greedy step t",
                       yaxis_title=f"C(J_t) - C(J_t-1), {measure_label}", showlegend=False)
