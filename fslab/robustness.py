@@ -117,8 +117,16 @@ class HoldoutCheck:
     reasons: tuple[str, ...]
 
     @property
+    def has_baseline(self) -> bool:
+        """Whether "no feature" has a finite value in-sample and held out (the gain over it is then a number)."""
+        return bool(np.isfinite(self.prior) and np.isfinite(self.prior_in))
+
+    @property
     def kept(self) -> float:
-        """Share of the in-sample gain over no feature that survives on held-out rows (1: all of it, <= 0: none)."""
+        """Share of the in-sample gain over no feature that survives on held-out rows (1: all of it, <= 0: none);
+        NaN when the measure has no finite value for no feature (precision / recall's conjunction rule: -inf)."""
+        if not self.has_baseline:
+            return float("nan")
         sign = 1.0 if self.greater_is_better else -1.0
         gain_in = sign * (self.steps["in-sample"].iloc[-1] - self.prior_in)
         gain_out = sign * (self.steps["held-out"].iloc[-1] - self.prior)
@@ -224,6 +232,8 @@ def holdout_check(source, selection, folds: int = DEFAULT_FOLDS, seed: int = 0,
     prior_in, prior = inside.value([]), outside.value([])
     sign = 1.0 if m.greater_is_better else -1.0
     gains = sign * np.diff(np.concatenate([[prior], outs]))
+    if not (np.isfinite(prior) and np.isfinite(prior_in)):   # no value for no feature: step 1 gains nothing defined
+        gains[0] = np.nan
     names = [selection.names[len(p) - 1] if len(prefixes) > 1 else ", ".join(selection.names) for p in prefixes]
     steps = pd.DataFrame({"step": np.arange(1, len(prefixes) + 1), "feature": names, "in-sample": ins,
                           "held-out": outs, "gap": sign * (ins - outs), "held-out gain": gains})
@@ -271,7 +281,10 @@ def _verdict(check: HoldoutCheck, stepwise: bool, swaps: dict[str, str] | None =
     kept = check.kept
     red, amber = [], []
     sign = 1.0 if check.greater_is_better else -1.0
-    if sign * (check.steps["held-out"].iloc[-1] - check.prior) <= 1e-12:
+    last_in, last_out = check.steps["in-sample"].iloc[-1], check.steps["held-out"].iloc[-1]
+    if not check.has_baseline:   # precision / recall's conjunction rule: no value for no feature, no share of gain
+        pass
+    elif sign * (last_out - check.prior) <= 1e-12:
         red.append(f"On held-out rows the chosen features predict no better than no feature at all ({check.measure} "
                    f"{check.steps['held-out'].iloc[-1]:.4g} held out vs {check.prior:.4g} for the class prior): the "
                    "in-sample value fits this sample, not the problem.")
@@ -280,7 +293,8 @@ def _verdict(check: HoldoutCheck, stepwise: bool, swaps: dict[str, str] | None =
     elif kept < KEPT_AMBER:
         amber.append(f"{kept:.0%} of the in-sample gain over no feature survives on held-out rows.")
     if stepwise and not red:
-        idle = [f for f, g in zip(check.steps["feature"], check.steps["held-out gain"], strict=True) if g <= 1e-12]
+        idle = [f for f, g in zip(check.steps["feature"], check.steps["held-out gain"], strict=True)
+                if g <= 1e-12]   # NaN (step 1 without a baseline) is not idle
         if idle:
             amber.append(f"Adding {', '.join(idle)} does not improve the held-out value.")
     unstable = [str(f) for f, share in check.frequency.items() if share < STABLE_SHARE]
@@ -288,6 +302,14 @@ def _verdict(check: HoldoutCheck, stepwise: bool, swaps: dict[str, str] | None =
         amber.append(f"Picked on fewer than {STABLE_SHARE:.0%} of the {check.folds} training folds: "
                      f"{', '.join(unstable)}.")
         amber += [f"{swaps[f]}." for f in unstable if swaps and f in swaps]
+    if not check.has_baseline:
+        said = (f"{check.measure[:1].upper()}{check.measure[1:]} has no value for no feature (the rule needs one), "
+                f"so no share of gain is measured: the chosen features score {last_out:.4g} held out against "
+                f"{last_in:.4g} in-sample.")
+        if red or amber:
+            return ("red" if red else "amber"), tuple(red + amber) + (said,)
+        return "green", (said + (f" Every chosen feature comes back on at least {STABLE_SHARE:.0%} of the training "
+                                 "folds." if len(check.frequency) else ""),)
     if red:
         return "red", tuple(red + amber)
     if amber:

@@ -122,3 +122,25 @@ def test_every_verdict_ends_with_a_next_step_and_negative_mi_is_explained():
     assert check.reasons[-1] == NEXT_STEP[check.level]
     assert (NEGATIVE_MI in check.reasons) == bool((check.steps["held-out"] < 0).any())
     assert (check.steps["held-out"] < 0).any()               # noise: held out, the plug-in MI's bias turns negative
+
+
+def test_a_measure_with_no_value_for_no_feature_is_not_called_overfitting():
+    """Precision's conjunction rule (approach 2) scores no feature -inf in-sample: the share of the in-sample gain
+    surviving was held-out 329 over +inf = 0 %, a red "Overfitting" for a pick whose held-out and in-sample values
+    differ by 0.0025. Without a baseline no share is measured: step 1's held-out gain is NaN, the verdict compares
+    the values themselves, and the noise feature added at step 2 (it lowers the value) makes it amber."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (400, 3))
+    y = np.where(rng.random(400) < 0.9, X[:, 0], 1 - X[:, 0])
+    ds = fslab.Dataset.from_arrays(X, y)
+    check = holdout_check(ds, fslab.select(ds, 2, "bayes-greedy", measure="precision", approach=2))
+    assert check.prior_in == -np.inf and not check.has_baseline and np.isnan(check.kept)
+    gains = check.steps["held-out gain"].to_numpy()
+    assert np.isnan(gains[0]) and gains[1] < 0
+    assert abs(check.steps["gap"].iloc[0]) < 0.01   # in-sample and held out nearly agree: no overfitting
+    assert check.level == "amber" and not any("Overfitting" in r for r in check.reasons)
+    assert any(r.startswith("Adding X2 does not improve") for r in check.reasons)
+    assert any("has no value for no feature" in r for r in check.reasons)
+    # a measure with a baseline keeps the share of gain (0-1 error: no feature = the prior's error)
+    plain = holdout_check(ds, fslab.select(ds, 2, "bayes-greedy"))
+    assert plain.has_baseline and np.isfinite(plain.kept)

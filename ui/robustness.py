@@ -218,5 +218,8 @@ def _render_holdout(check: HoldoutCheck, shown: str | None) -> None:
     st.caption(f"Each row: the first t chosen features, their {check.measure} in-sample (plug-in, the papers') and "
                f"held out (fitted on {check.folds - 1} of {check.folds} stratified folds, scored on the other, "
                f"averaged; {better} is better); gap = how much better the in-sample value looks; held-out gain = what "
-               f"step t adds on held-out rows. No feature at all: {check.prior:.4f} held out. Green keeps >= "
-               f"{KEPT_AMBER:.0%} of the in-sample gain over no feature held out, red < {KEPT_RED:.0%} or none.")
+               f"step t adds on held-out rows. "
+               + (f"No feature at all: {check.prior:.4f} held out. Green keeps >= {KEPT_AMBER:.0%} of the in-sample "
+                  f"gain over no feature held out, red < {KEPT_RED:.0%} or none." if check.has_baseline else
+                  "This measure has no value for no feature (its rule needs one), so step 1 has no gain and the "
+                  "verdict compares the values themselves."))
