@@ -10,17 +10,10 @@ from fslab.counting import dense
 from fslab.counting.dense import FastCounter
 from fslab.data.encoded import EncodedDataset
 from fslab.selectors.ties import TIE_TOLERANCE, tied_mask, ties_with
+from tests.test_pair_heads import _source  # the same random codes, every other column tied to the class
 
 # (rows, features, classes, levels): the 2-byte key path (fewer levels and classes take popcounts)
 SHAPES = [(600, 12, 2, 17), (700, 10, 3, 9), (900, 9, 10, 17), (800, 8, 30, 5), (650, 11, 7, 8), (520, 7, 30, 3)]
-
-
-def _source(m, n, classes, levels, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, classes, m)
-    X = rng.integers(0, levels, (m, n)).astype(np.uint8)
-    X[:, ::2] = np.where(rng.random((m, (n + 1) // 2)) < 0.6, (y[:, None] + np.arange(0, n, 2)) % levels, X[:, ::2])
-    return EncodedDataset(X, y, arities=np.full(n, levels))
 
 
 def _plain(X, y, L, A, fs, js, classes):
